@@ -1,0 +1,17 @@
+//! Kube API Explorer: explore a Kubernetes API server from the browser.
+//!
+//! The crate is layered so that data flows one way, bytes → decoded models → signals → views:
+//!
+//! - [`api`]: the Kubernetes API concepts, sans-I/O. It turns values into requests and bytes into
+//!   values, builds natively and for wasm32, and never touches the network, a clock or the DOM.
+//! - `client` (wasm32 only): runs an [`api::request::Request`] over `fetch`.
+//! - `ui` (wasm32 only): Leptos components; no parsing or protocol logic.
+//!
+//! The simulated cluster `kube-sim` (workspace member `sim/`) reuses [`api`] natively.
+
+pub mod api;
+
+#[cfg(target_arch = "wasm32")]
+pub mod client;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
