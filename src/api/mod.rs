@@ -20,11 +20,13 @@ pub mod json;
 pub mod list;
 pub mod media_type;
 pub mod metadata;
+pub mod protobuf;
 pub mod request;
 pub mod status;
 pub mod table;
 pub mod value;
 pub mod view;
+pub mod watch;
 pub mod yaml;
 
 #[cfg(test)]
