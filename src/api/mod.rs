@@ -20,6 +20,7 @@ pub mod json;
 pub mod list;
 pub mod media_type;
 pub mod metadata;
+pub mod params;
 pub mod protobuf;
 pub mod request;
 pub mod status;
