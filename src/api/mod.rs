@@ -13,6 +13,7 @@
 //! codecs ([`json`], [`yaml`], [`cbor`] with the Kubernetes CBOR rules), media types and `Accept`
 //! negotiation ([`media_type`]), and the `Table`, list and `PartialObjectMetadata` views.
 
+pub mod body;
 pub mod cbor;
 pub mod discovery;
 pub mod error;

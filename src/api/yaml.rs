@@ -36,11 +36,16 @@ fn yaml_error(input: &[u8], error: &serde_yaml::Error) -> DecodeError {
         Some(i) => &text[..i],
         None => text.as_str(),
     };
-    let (expected, found) = split_message(message);
-    let found = found.unwrap_or_else(|| match error.location() {
-        None => END_OF_INPUT.to_string(),
-        Some(_) => describe_byte(input, offset),
-    });
+    let (expected, found) = match split_message(message) {
+        // The scanner's own wording ("did not find expected key", "could not find expected ':'
+        // ..., while scanning a simple key") says what it found wrong.
+        (text, None) if error.location().is_some() => {
+            let near = describe_byte(input, offset);
+            ("well-formed YAML".to_string(), format!("{near} ({})", text.replace(" at line ", " near line ")))
+        }
+        (text, None) => (text, END_OF_INPUT.to_string()),
+        (expected, Some(found)) => (expected, found),
+    };
     DecodeError::new(Format::Yaml, expected, found, offset)
 }
 
@@ -73,6 +78,8 @@ mod tests {
         let error = decode_yaml(b"a: [1, 2\n").expect_err("unclosed");
         assert_eq!(error.format, Format::Yaml);
         assert!(error.offset <= 9);
+        let error = decode_yaml(b"a:\n  b: 1\n c d\ne: 2\n").expect_err("bad indentation");
+        assert_eq!(error.expected, "well-formed YAML", "{error}");
     }
 
     #[test]
