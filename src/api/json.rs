@@ -98,6 +98,14 @@ mod tests {
     }
 
     #[test]
+    fn floats_round_trip_exactly_through_the_json_text() {
+        // Found by fuzzing: the float16 0x0003 printed in Go's form must parse back to itself.
+        for f in [1.7881393432617188e-7, 5.960464477539063e-8, 0.1, 1e21, 2.2250738585072014e-308] {
+            assert_eq!(decode_json(Value::Float(f).to_json().as_bytes()), Ok(Value::Float(f)), "{f}");
+        }
+    }
+
+    #[test]
     fn a_repeated_key_keeps_the_last_value_like_go() {
         check(r#"{"a":1,"b":2,"a":3}"#, Ok(r#"{"a":3,"b":2}"#));
     }
