@@ -261,6 +261,13 @@ impl Request {
             .with_body(&body.content_type, body.bytes)
     }
 
+    /// `POST` to a subresource of an object, e.g. a pod's `eviction` or `binding`.
+    pub fn create_subresource(object: &ObjectRef, body: Body, params: &WriteParams) -> Request {
+        Request::new(Method::Post, object.path(), params.query())
+            .accept(&Accept::only(MediaType::json()))
+            .with_body(&body.content_type, body.bytes)
+    }
+
     /// **update** (replace) an object or subresource (`PUT`).
     pub fn update(object: &ObjectRef, body: Body, params: &WriteParams) -> Request {
         Request::new(Method::Put, object.path(), params.query())
@@ -511,5 +518,15 @@ mod tests {
             Some(&br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#[..])
         );
         assert_eq!(Request::delete(&mips(), &DeleteParams::default()).body, None);
+        let eviction = mips().subresource("eviction").expect("valid");
+        let request = Request::create_subresource(
+            &eviction,
+            Body::json(&json(r#"{"kind":"Eviction"}"#)),
+            &WriteParams::default(),
+        );
+        assert_eq!(
+            (request.method, request.path.as_str()),
+            (Method::Post, "/apis/flops/v1alpha1/namespaces/mops/flips/mips/eviction")
+        );
     }
 }
