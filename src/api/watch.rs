@@ -444,8 +444,10 @@ impl ProtobufFramer {
         let mut start = 0;
         let mut result = Ok(());
         while let Some(prefix) = self.buffer.get(start..start + FRAME_PREFIX) {
-            let len = prefix.iter().fold(0usize, |a, b| a << 8 | usize::from(*b));
-            let Some(payload) = self.buffer.get(start + FRAME_PREFIX..start + FRAME_PREFIX + len) else { break };
+            let len = prefix.iter().fold(0u64, |a, b| a << 8 | u64::from(*b));
+            // Checked: on wasm32 a 4 GB length would overflow usize arithmetic.
+            let end = usize::try_from(len).ok().and_then(|len| (start + FRAME_PREFIX).checked_add(len));
+            let Some(payload) = end.and_then(|end| self.buffer.get(start + FRAME_PREFIX..end)) else { break };
             self.events += 1;
             match decode_watch_event(payload, self.consumed + start + FRAME_PREFIX) {
                 Ok(event) => events.push(event),
@@ -454,7 +456,7 @@ impl ProtobufFramer {
                     break;
                 }
             }
-            start += FRAME_PREFIX + len;
+            start += FRAME_PREFIX + payload.len();
         }
         self.buffer.drain(..start);
         self.consumed += start;
