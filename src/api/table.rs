@@ -187,6 +187,19 @@ mod tests {
     }
 
     #[test]
+    fn in_a_table_watch_only_the_first_event_has_column_definitions() {
+        let body = crate::api::testdata::real_apiserver_body("67-watch-table.txt");
+        let mut framer = crate::api::watch::JsonFramer::new();
+        let events = framer.push(&body).expect("frames");
+        let tables: Vec<Table> =
+            events.iter().map(|e| Table::from_document(e.get("object").expect("object")).expect("table")).collect();
+        assert!(tables.len() > 1);
+        assert!(tables[0].column_definitions.is_some());
+        assert!(tables[1..].iter().all(|t| t.column_definitions.is_none()));
+        assert!(tables[1..].iter().all(|t| t.visible_columns(true).is_empty()));
+    }
+
+    #[test]
     fn a_real_table_with_full_objects_reads() {
         let text = String::from_utf8(shared_file("kube/real-apiserver/32-table-list-includeObject-Object.txt"))
             .expect("utf-8");
