@@ -9,9 +9,11 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Router;
+use axum::{middleware, Router};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
+use tower_http::compression::predicate::Predicate;
+use tower_http::compression::CompressionLayer;
 
 use crate::discovery::{self, DiscoveryFormat};
 use crate::encode;
@@ -21,12 +23,31 @@ use crate::registry::ResourceType;
 use crate::status::{bad_request, method_not_allowed, not_acceptable, not_found, ApiError, ApiResult, Status};
 use crate::table::{self, IncludeObject};
 use crate::App;
+use crate::{access_log, faults, logs, watch, write};
 
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
 
+/// Responses are gzip-compressed only from 128 KiB on, as the real server does.
+const GZIP_MIN: u64 = 128 * 1024;
+
+#[derive(Debug, Clone, Copy)]
+struct LargeBodies;
+
+impl Predicate for LargeBodies {
+    fn should_compress<B: http_body::Body>(&self, response: &axum::http::Response<B>) -> bool {
+        response.body().size_hint().exact().is_some_and(|n| n >= GZIP_MIN)
+    }
+}
+
 pub fn router(app: Arc<App>) -> Router {
-    Router::new().fallback(handle).with_state(app)
+    Router::new()
+        .merge(faults::routes())
+        .fallback(handle)
+        .layer(CompressionLayer::new().compress_when(LargeBodies))
+        .layer(middleware::from_fn_with_state(app.clone(), faults::middleware))
+        .layer(middleware::from_fn(access_log::middleware))
+        .with_state(app)
 }
 
 /// What every handler reads from the request.
@@ -291,19 +312,87 @@ async fn resource(
     group: &str,
     version: &str,
     rest: &[&str],
-    _body: Bytes,
+    body: Bytes,
 ) -> ApiResult<Response> {
     let path = resource_path(app, group, version, rest)?;
     let rt = path.rt.clone();
+    if let (Some(sub), Some(name)) = (path.subresource.clone(), path.name.clone()) {
+        return subresource(app, ctx, &path, &name, &sub, &body);
+    }
     match (&ctx.method, &path.name) {
         (&Method::GET, None) => {
-            require_verb(&rt, "list")?;
             let opts = ListOptions::parse(&ctx.query, &rt, path.watch_path)?;
+            if opts.watch {
+                require_verb(&rt, "watch")?;
+                return watch::watch_response(app, ctx, &path, opts);
+            }
+            require_verb(&rt, "list")?;
             list_response(app, ctx, &path, &opts)
+        }
+        (&Method::GET, Some(_)) if path.watch_path && path.subresource.is_none() => {
+            require_verb(&rt, "watch")?;
+            let opts = ListOptions::parse(&ctx.query, &rt, true)?;
+            watch::watch_response(app, ctx, &path, opts)
         }
         (&Method::GET, Some(name)) => {
             require_verb(&rt, "get")?;
             get_response(app, ctx, &path, name)
+        }
+        (&Method::POST, None) => {
+            require_verb(&rt, "create")?;
+            write::create(app, ctx, &path, &body)
+        }
+        (&Method::POST, Some(name)) => Err(bad_request(format!(
+            "the server does not allow this method on the requested resource (post {} {name})",
+            rt.qualified_name()
+        ))),
+        (&Method::PUT, Some(name)) => {
+            require_verb(&rt, "update")?;
+            write::update(app, ctx, &path, name, &body)
+        }
+        (&Method::PATCH, Some(name)) => {
+            require_verb(&rt, "patch")?;
+            write::patch(app, ctx, &path, name, &body)
+        }
+        (&Method::DELETE, Some(name)) => {
+            require_verb(&rt, "delete")?;
+            write::delete(app, ctx, &path, name, &body)
+        }
+        (&Method::DELETE, None) => {
+            require_verb(&rt, "deletecollection")?;
+            write::delete_collection(app, ctx, &path, &body)
+        }
+        _ => Err(method_not_allowed()),
+    }
+}
+
+fn subresource(
+    app: &Arc<App>,
+    ctx: &Ctx,
+    path: &ResourcePath,
+    name: &str,
+    sub: &str,
+    body: &[u8],
+) -> ApiResult<Response> {
+    let verbs = path.rt.subresource(sub).map(|s| s.verbs.clone()).unwrap_or_default();
+    let allowed = |verb: &str| if verbs.iter().any(|v| v == verb) { Ok(()) } else { Err(method_not_allowed()) };
+    match (sub, &ctx.method) {
+        ("log", &Method::GET) => logs::log(app, ctx, path, name),
+        ("status", &Method::GET) => {
+            allowed("get")?;
+            get_response(app, ctx, path, name)
+        }
+        ("scale", &Method::GET) => {
+            allowed("get")?;
+            write::scale_get(app, ctx, path, name)
+        }
+        ("status" | "scale", &Method::PUT) => {
+            allowed("update")?;
+            write::update(app, ctx, path, name, body)
+        }
+        ("status" | "scale", &Method::PATCH) => {
+            allowed("patch")?;
+            write::patch(app, ctx, path, name, body)
         }
         _ => Err(method_not_allowed()),
     }
@@ -417,9 +506,6 @@ struct MetadataList {
 
 fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &ListOptions) -> ApiResult<Response> {
     let rt = &path.rt;
-    if opts.watch {
-        return Err(method_not_allowed());
-    }
     let output = ctx.output(Target::List)?;
     let include = IncludeObject::parse(ctx.query.get("includeObject").map(String::as_str)).map_err(bad_request)?;
     let page = list::list(&app.store, rt, path.namespace.as_deref(), opts)?;

@@ -22,7 +22,6 @@ const SYSTEM_META: &[&str] = &[
     "deletionGracePeriodSeconds",
     "managedFields",
     "selfLink",
-    "generateName",
 ];
 
 /// The key element of a list item, when the list is a map keyed by well-known fields.

@@ -2,22 +2,27 @@
 //! demos. It keeps objects in memory, streams watches, negotiates representations and answers
 //! with the status codes a real kube-apiserver gives.
 
-#![allow(dead_code)]
-
+mod access_log;
 mod api;
+mod apply;
 mod cli;
 mod dataset;
 mod discovery;
 mod encode;
+mod faults;
 mod fields;
 mod list;
+mod logs;
 mod negotiate;
 mod object;
+mod patch;
 mod registry;
+mod schema;
 mod selector;
 mod status;
 mod store;
 mod table;
+mod watch;
 mod write;
 
 use std::sync::Arc;
@@ -34,6 +39,8 @@ pub struct App {
     pub cli: Cli,
     pub registry: Registry,
     pub store: Store,
+    pub faults: faults::Faults,
+    pub schemas: schema::Schemas,
 }
 
 #[tokio::main]
@@ -50,9 +57,13 @@ async fn main() {
         Ok(r) => r,
         Err(e) => fail(&format!("embedded discovery data is broken: {e}")),
     };
+    let schemas = match schema::Schemas::load() {
+        Ok(s) => s,
+        Err(e) => fail(&format!("embedded OpenAPI data is broken: {e}")),
+    };
     let store = Store::new(cli.history(), cli.continue_ttl());
     store.write(|txn| dataset::load(txn, &registry, cli.dataset));
-    let app = Arc::new(App { cli: cli.clone(), registry, store });
+    let app = Arc::new(App { cli: cli.clone(), registry, store, faults: faults::Faults::new(), schemas });
     let listener = match tokio::net::TcpListener::bind(cli.listen).await {
         Ok(l) => l,
         Err(e) => fail(&format!("cannot listen on {}: {e}", cli.listen)),

@@ -143,22 +143,6 @@ fn acceptable(m: &MediaRange, target: Target) -> Option<Output> {
     Some(Output { format, shape })
 }
 
-/// The format of a request body for create and update.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyFormat {
-    Json,
-    Yaml,
-}
-
-pub fn body_format(content_type: Option<&str>) -> Option<BodyFormat> {
-    let essence = content_type.map(essence).unwrap_or_else(|| "application/json".into());
-    match essence.as_str() {
-        "application/json" | "" => Some(BodyFormat::Json),
-        "application/yaml" => Some(BodyFormat::Yaml),
-        _ => None,
-    }
-}
-
 pub fn essence(content_type: &str) -> String {
     content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
 }

@@ -215,11 +215,6 @@ impl FieldSelector {
     pub fn matches(&self, obj: &Value) -> bool {
         self.0.iter().all(|(k, eq, v)| (field_value(obj, k) == *v) == *eq)
     }
-
-    /// The name an equality on `metadata.name` pins, for single-object watches.
-    pub fn exact_name(&self) -> Option<&str> {
-        self.0.iter().find(|(k, eq, _)| k == "metadata.name" && *eq).map(|(_, _, v)| v.as_str())
-    }
 }
 
 #[cfg(test)]
