@@ -50,6 +50,11 @@ impl Faults {
         }
     }
 
+    /// Ends every open watch and followed log, as on shutdown.
+    pub fn cut_streams(&self) {
+        self.cuts.send_modify(|n| *n += 1);
+    }
+
     /// Changes each time every open watch must be cut.
     pub fn watch_cuts(&self) -> tokio::sync::watch::Receiver<u64> {
         self.cuts.subscribe()
@@ -225,6 +230,13 @@ pub async fn middleware(State(app): State<Arc<App>>, req: Request, next: Next) -
             };
             futures::future::ready(Some(futures::stream::iter(out)))
         })
-        .flatten();
+        .flatten()
+        .then(|item| async move {
+            // Let the server flush the headers and the first half before the connection breaks.
+            if item.is_err() {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            item
+        });
     Response::from_parts(parts, Body::from_stream(shaped))
 }

@@ -111,7 +111,12 @@ pub fn log(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str) -> ApiRes
                 Some((Ok(Bytes::from(l)), n + 1))
             }
         });
-        Response::new(Body::from_stream(futures::StreamExt::chain(first, rest)))
+        let mut cut = app.faults.watch_cuts();
+        let stop = async move {
+            // A closed channel means the server is going away: stop as well.
+            let _ = cut.changed().await;
+        };
+        Response::new(Body::from_stream(futures::StreamExt::take_until(futures::StreamExt::chain(first, rest), stop)))
     } else {
         Response::new(Body::from(text))
     };

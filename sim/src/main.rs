@@ -77,12 +77,15 @@ async fn main() {
         started.elapsed().as_millis()
     );
     let router = api::router(app.clone());
+    let on_shutdown = app.clone();
     if let Err(e) = axum::serve(listener, router)
-        .with_graceful_shutdown(async {
+        .with_graceful_shutdown(async move {
             // If the signal handler cannot be installed, run until killed.
             if tokio::signal::ctrl_c().await.is_err() {
                 std::future::pending::<()>().await;
             }
+            // Open watches would keep the graceful shutdown waiting: end them.
+            on_shutdown.faults.cut_streams();
         })
         .await
     {

@@ -50,11 +50,22 @@ pub struct WriteOptions {
 
 impl WriteOptions {
     pub fn parse(ctx: &Ctx) -> ApiResult<WriteOptions> {
+        let kind = match ctx.method.as_str() {
+            "POST" => "CreateOptions",
+            "PUT" => "UpdateOptions",
+            "DELETE" => "DeleteOptions",
+            _ => "PatchOptions",
+        };
         let dry_run = match ctx.query.get("dryRun").map(String::as_str) {
             None | Some("") => false,
             Some("All") => true,
             Some(other) => {
-                return Err(bad_request(format!("dryRun: Unsupported value: \"{other}\": supported values: \"All\"")))
+                let e = FieldError {
+                    reason: "FieldValueNotSupported",
+                    field: "dryRun".into(),
+                    detail: format!("Unsupported value: [\"{other}\"]: supported values: \"All\""),
+                };
+                return Err(options_invalid(kind, vec![e]));
             }
         };
         let validation = match ctx.query.get("fieldValidation").map(String::as_str) {
@@ -62,9 +73,8 @@ impl WriteOptions {
             Some("Ignore") => FieldValidation::Ignore,
             Some("Strict") => FieldValidation::Strict,
             Some(other) => {
-                return Err(bad_request(format!(
-                "fieldValidation: Unsupported value: \"{other}\": supported values: \"Ignore\", \"Strict\", \"Warn\""
-            )))
+                let e = FieldError::not_supported("fieldValidation", other, &["", "Ignore", "Strict", "Warn"]);
+                return Err(options_invalid(kind, vec![e]));
             }
         };
         let given = ctx.query.get("fieldManager").filter(|m| !m.is_empty()).cloned();

@@ -149,3 +149,81 @@ pub fn assert_status_shape(actual: &Value, recorded: &Value) {
         "Status.details presence: got {actual}, recorded {recorded}"
     );
 }
+
+/// A request recorded against the real server, as the exchange file writes it.
+pub struct RecordedRequest {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+pub fn recorded_request(name: &str) -> RecordedRequest {
+    let path = shared_dir().join("kube/real-apiserver").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let request = text
+        .split("=== REQUEST ===\n")
+        .nth(1)
+        .and_then(|r| r.split("\n=== RESPONSE ===").next())
+        .unwrap_or_else(|| panic!("no request in {}", path.display()));
+    let (head, body) = request.split_once("\n\n").unwrap_or((request, ""));
+    let mut lines = head.lines();
+    let line = lines.next().unwrap_or_default();
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_string();
+    let target = parts.next().unwrap_or_default().to_string();
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(k, _)| !matches!(k.to_ascii_lowercase().as_str(), "host" | "content-length"))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    RecordedRequest { method, path: target, headers, body: body.trim_end_matches('\n').to_string() }
+}
+
+impl Sim {
+    /// Sends a recorded request as it was sent to the real server.
+    pub async fn replay(&self, name: &str) -> reqwest::Response {
+        let r = recorded_request(name);
+        let method = reqwest::Method::from_bytes(r.method.as_bytes()).expect("valid method");
+        let mut req = self.client.request(method, self.url(&r.path));
+        for (k, v) in &r.headers {
+            req = req.header(k, v);
+        }
+        if !r.body.is_empty() {
+            req = req.body(r.body.clone());
+        }
+        req.send().await.expect("request succeeds")
+    }
+}
+
+/// Reads a watch body line by line with a bound on each wait.
+pub struct WatchLines {
+    resp: reqwest::Response,
+    buf: Vec<u8>,
+}
+
+impl WatchLines {
+    pub fn new(resp: reqwest::Response) -> WatchLines {
+        WatchLines { resp, buf: Vec::new() }
+    }
+
+    /// The next event, or `None` when the stream ended; panics after `secs` without one.
+    pub async fn next(&mut self, secs: u64) -> Option<Value> {
+        self.try_next(secs).await.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    pub async fn try_next(&mut self, secs: u64) -> Result<Option<Value>, String> {
+        loop {
+            if let Some(pos) = self.buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=pos).collect();
+                return serde_json::from_slice(&line).map(Some).map_err(|e| format!("event is not JSON: {e}"));
+            }
+            match tokio::time::timeout(Duration::from_secs(secs), self.resp.chunk()).await {
+                Err(_) => return Err(format!("no watch event within {secs} s")),
+                Ok(Err(e)) => return Err(format!("stream broke: {e}")),
+                Ok(Ok(None)) => return Ok(None),
+                Ok(Ok(Some(chunk))) => self.buf.extend_from_slice(&chunk),
+            }
+        }
+    }
+}
