@@ -3,6 +3,7 @@
 //! with the status codes a real kube-apiserver gives.
 
 mod access_log;
+mod activity;
 mod api;
 mod apply;
 mod cli;
@@ -70,12 +71,16 @@ async fn main() {
     };
     let addr = listener.local_addr().unwrap_or(cli.listen);
     println!(
-        "kube-sim listening on http://{addr} dataset={} objects={} resourceVersion={} ready in {} ms",
+        "kube-sim listening on http://{addr} dataset={} activity={} objects={} resourceVersion={} ready in {} ms",
         cli.dataset,
+        if cli.activity { "on" } else { "off" },
         app.store.read().counts().values().sum::<usize>(),
         app.store.current_rv(),
         started.elapsed().as_millis()
     );
+    if cli.activity {
+        activity::start(app.clone());
+    }
     let router = api::router(app.clone());
     let on_shutdown = app.clone();
     if let Err(e) = axum::serve(listener, router)

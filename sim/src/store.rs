@@ -6,7 +6,7 @@
 //! resourceVersion and is broadcast while the write lock is held, so watchers see changes in
 //! resourceVersion order and a watcher that subscribes under the read lock misses nothing.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
@@ -56,6 +56,8 @@ pub struct State {
     /// Changes at or below this resourceVersion are forgotten.
     pub compacted_rv: u64,
     snapshots: HashMap<SnapshotKey, (Instant, Arc<Vec<Obj>>)>,
+    /// Owner uid → objects whose ownerReferences name it, for garbage collection.
+    dependents: HashMap<String, BTreeSet<(String, String, String)>>,
 }
 
 pub struct Store {
@@ -81,6 +83,7 @@ impl Store {
                 history: VecDeque::new(),
                 compacted_rv: 1,
                 snapshots: HashMap::new(),
+                dependents: HashMap::new(),
             }),
             events,
             history_window,
@@ -189,6 +192,30 @@ impl State {
         Ok(self.history.iter().filter(|c| c.rv > rv).cloned().collect())
     }
 
+    /// (storage key, namespace, name) of the objects owned by `uid`.
+    pub fn dependents(&self, uid: &str) -> Vec<(String, String, String)> {
+        self.dependents.get(uid).map(|d| d.iter().cloned().collect()).unwrap_or_default()
+    }
+
+    fn index_owners(&mut self, key: &str, old: Option<&Value>, new: Option<&Value>) {
+        let entry = |o: &Value| (key.to_string(), object::namespace(o).to_string(), object::name(o).to_string());
+        if let Some(o) = old {
+            for uid in object::owner_uids(o) {
+                if let Some(set) = self.dependents.get_mut(&uid) {
+                    set.remove(&entry(o));
+                    if set.is_empty() {
+                        self.dependents.remove(&uid);
+                    }
+                }
+            }
+        }
+        if let Some(n) = new {
+            for uid in object::owner_uids(n) {
+                self.dependents.entry(uid).or_default().insert(entry(n));
+            }
+        }
+    }
+
     pub fn counts(&self) -> BTreeMap<String, usize> {
         self.objects.iter().filter(|(_, m)| !m.is_empty()).map(|(k, m)| (k.clone(), m.len())).collect()
     }
@@ -223,6 +250,7 @@ impl Txn<'_> {
         let name = object::name(&obj).to_string();
         let obj = Arc::new(obj);
         let prev = self.state.objects.entry(key.to_string()).or_default().insert((ns.clone(), name), obj.clone());
+        self.state.index_owners(key, prev.as_deref(), Some(&obj));
         let kind = if prev.is_some() { ChangeKind::Modified } else { ChangeKind::Added };
         self.record(kind, key, ns, obj.clone(), prev, rv);
         obj
@@ -231,6 +259,7 @@ impl Txn<'_> {
     /// Removes an object; the DELETED event carries the deletion's resourceVersion.
     pub fn remove(&mut self, key: &str, namespace: &str, name: &str) -> Option<Obj> {
         let prev = self.state.objects.get_mut(key)?.remove(&(namespace.to_string(), name.to_string()))?;
+        self.state.index_owners(key, Some(&prev), None);
         self.state.rv += 1;
         let rv = self.state.rv;
         let mut last = (*prev).clone();

@@ -1020,23 +1020,19 @@ fn collect_garbage(app: &Arc<App>, txn: &mut Txn<'_>, owner_uid: &str, orphan: b
     if owner_uid.is_empty() {
         return;
     }
-    for key in txn.state().keys() {
+    for (key, ns, name) in txn.state().dependents(owner_uid) {
         let Some(rt) = app.registry.by_storage_key(&key) else { continue };
-        for o in txn.state().list(&key, None) {
-            if !object::owner_uids(&o).iter().any(|u| u == owner_uid) {
-                continue;
+        let Some(o) = txn.get(&key, &ns, &name) else { continue };
+        if orphan {
+            let mut c = o.as_ref().clone();
+            if let Some(refs) = meta_mut(&mut c).get_mut("ownerReferences").and_then(Value::as_array_mut) {
+                refs.retain(|r| r["uid"] != owner_uid);
             }
-            if orphan {
-                let mut c = o.as_ref().clone();
-                if let Some(refs) = meta_mut(&mut c).get_mut("ownerReferences").and_then(Value::as_array_mut) {
-                    refs.retain(|r| r["uid"] != owner_uid);
-                }
-                txn.put(&key, c);
-            } else {
-                let opts = DeleteOptions { grace: Some(0), ..DeleteOptions::default() };
-                // Dependents may be gone already.
-                let _ = delete_in(app, txn, &rt, object::namespace(&o), object::name(&o), &opts);
-            }
+            txn.put(&key, c);
+        } else {
+            let opts = DeleteOptions { grace: Some(0), ..DeleteOptions::default() };
+            // Dependents may be gone already.
+            let _ = delete_in(app, txn, &rt, &ns, &name, &opts);
         }
     }
 }

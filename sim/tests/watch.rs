@@ -196,3 +196,17 @@ async fn legacy_watch_path_watches_one_object() {
     let e = w.next(30).await.expect("its change");
     assert_eq!((e["type"].as_str(), e["object"]["metadata"]["name"].as_str()), (Some("MODIFIED"), Some("w-02")));
 }
+
+#[tokio::test]
+async fn activity_keeps_events_flowing() {
+    let sim = Sim::start(&["--activity"]);
+    let (_, list) = sim.get_json("/api/v1/pods").await;
+    let rv = list["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    let mut w = watch(&sim, &format!("/api/v1/pods?watch=1&resourceVersion={rv}")).await;
+    let mut kinds = std::collections::BTreeSet::new();
+    while kinds.len() < 3 {
+        let e = w.next(60).await.expect("activity produces pod events");
+        kinds.insert(e["type"].as_str().unwrap_or_default().to_string());
+    }
+    assert!(kinds.contains("ADDED") && kinds.contains("MODIFIED") && kinds.contains("DELETED"), "{kinds:?}");
+}
