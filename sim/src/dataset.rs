@@ -271,13 +271,8 @@ pub fn event(ns: &str, object: &str, kind: &str, reason: &str, message: &str) ->
 
 /// A pod of a ReplicaSet; `running` decides whether it starts Running and Ready or Pending.
 pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Value {
-    let template = &rs["spec"]["template"];
-    let mut spec = template["spec"].clone();
-    spec["nodeName"] = json!(node);
-    spec["serviceAccountName"] = json!("default");
-    spec["enableServiceLinks"] = json!(true);
-    spec["priority"] = json!(0);
-    spec["preemptionPolicy"] = json!("PreemptLowerPriority");
+    let mut pod = lean_pod(rs, name, ns, node, running);
+    let spec = &mut pod["spec"];
     spec["tolerations"] = json!([
         {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
         {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300}
@@ -291,6 +286,18 @@ pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: 
             c["volumeMounts"] = json!([{"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}]);
         }
     }
+    pod
+}
+
+/// A pod without the service-account volume and default tolerations (~2 KB of JSON), for scale:N.
+fn lean_pod(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Value {
+    let template = &rs["spec"]["template"];
+    let mut spec = template["spec"].clone();
+    spec["nodeName"] = json!(node);
+    spec["serviceAccountName"] = json!("default");
+    spec["enableServiceLinks"] = json!(true);
+    spec["priority"] = json!(0);
+    spec["preemptionPolicy"] = json!("PreemptLowerPriority");
     let mut pod = json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "namespace": ns, "labels": template["metadata"]["labels"].clone(),
             "ownerReferences": [owner_ref("apps/v1", "ReplicaSet", rs)]},
@@ -350,7 +357,7 @@ fn scale(txn: &mut Txn<'_>, registry: &Registry, n: usize) {
         let ns = &namespaces[i % namespaces.len()];
         let rs = &rs_template[i % namespaces.len()];
         let node = format!("node-{}", (i % 3) + 1);
-        let pod = pod_from_template(rs, &format!("load-{i:06}"), ns, &node, i % 17 != 0);
+        let pod = lean_pod(rs, &format!("load-{i:06}"), ns, &node, i % 17 != 0);
         add(txn, registry, "/pods", pod, "kube-controller-manager");
     }
 }
