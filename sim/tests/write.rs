@@ -362,3 +362,35 @@ async fn pod_logs_and_follow() {
     let more = lines.try_next(30).await;
     assert!(matches!(more, Err(ref e) if e.contains("not JSON")), "a followed log keeps sending lines: {more:?}");
 }
+
+/// One request/response pair of the k8s-openapi recordings.
+fn recorded_steps(file: &str) -> Vec<Value> {
+    common::shared_json(&format!("recordings/k8s-openapi-v1-34/{file}")).as_array().cloned().unwrap_or_default()
+}
+
+fn image(v: &Value) -> Value {
+    v["spec"]["template"]["spec"]["containers"][0]["image"].clone()
+}
+
+#[tokio::test]
+async fn recorded_patch_deployment_session_replays_step_by_step() {
+    let sim = Sim::start(&[]);
+    for (i, step) in recorded_steps("patch-deployment.json").iter().enumerate() {
+        let method = step["request_method"].as_str().expect("method");
+        let url = step["request_url"].as_str().expect("url");
+        let content_type = step["request_content_type"].as_str().unwrap_or("application/json");
+        let body = step["request_body"].as_str().unwrap_or_default().to_string();
+        let (code, got) = json_of(sim.send(method, url, content_type, body).await).await;
+        let want: Value =
+            serde_json::from_str(step["response_body"].as_str().expect("response")).expect("recorded JSON");
+        assert_eq!(code, step["response_status_code"].as_u64().expect("code") as u16, "step {i} {method} {url}: {got}");
+        assert_eq!(got["kind"], want["kind"], "step {i}");
+        if want["kind"] == "Deployment" {
+            assert_eq!(image(&got), image(&want), "step {i}: the patch had the same effect");
+        }
+        if want["kind"] == "Status" {
+            assert_eq!(got["status"], want["status"], "step {i}");
+            assert_eq!(got["details"]["name"], want["details"]["name"], "step {i}");
+        }
+    }
+}
