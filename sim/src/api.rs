@@ -133,7 +133,10 @@ pub fn error_response(ctx: &Ctx, err: ApiError) -> Response {
 
 pub fn status_response(ctx: &Ctx, s: &Status) -> Response {
     let format = negotiate::choose(ctx.accept(), Target::Plain).map(|o| o.format).unwrap_or(Format::Json);
-    let code = StatusCode::from_u16(s.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let code = match s.code {
+        0 => StatusCode::OK,
+        c => StatusCode::from_u16(c).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+    };
     let mut resp = bytes_response(code, content_type(format), encode::body(format, s, ctx.pretty));
     if let Some(secs) = s.details.as_ref().and_then(|d| d.retry_after_seconds) {
         if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
@@ -182,15 +185,15 @@ async fn route(app: &Arc<App>, ctx: &Ctx, body: Bytes) -> ApiResult<Response> {
         ["api"] => discovery_doc(app, ctx, true),
         ["apis"] => discovery_doc(app, ctx, false),
         ["api", "v1"] => {
-            plain_get(ctx, || app.registry.group_version("", "v1").map(|gv| discovery::resource_list("", gv)))
+            plain_get(ctx, || app.registry.group_version("", "v1").map(|gv| discovery::resource_list("", &gv)))
         }
-        ["apis", group] => plain_get(ctx, || app.registry.group(group).map(discovery::api_group)),
+        ["apis", group] => plain_get(ctx, || app.registry.group(group).map(|g| discovery::api_group(&g))),
         ["apis", group, version] => {
-            plain_get(ctx, || app.registry.group_version(group, version).map(|gv| discovery::resource_list(group, gv)))
+            plain_get(ctx, || app.registry.group_version(group, version).map(|gv| discovery::resource_list(group, &gv)))
         }
-        ["openapi", "v3"] => plain_get(ctx, || Some(discovery::openapi_index())),
+        ["openapi", "v3"] => plain_get(ctx, || Some(discovery::openapi_index(&app.registry))),
         ["openapi", "v3", rest @ ..] => {
-            let doc = discovery::openapi_document(&rest.join("/")).ok_or(ApiError::PageNotFound)?;
+            let doc = discovery::openapi_document(&app.registry, &rest.join("/")).ok_or(ApiError::PageNotFound)?;
             Ok(bytes_response(StatusCode::OK, "application/json", Bytes::from(doc)))
         }
         ["api", "v1", rest @ ..] => resource(app, ctx, "", "v1", rest, body).await,

@@ -265,6 +265,9 @@ pub fn apply(
         let new = write::finish_update(app, txn, &rt, &live, merged, how)?;
         Ok((new, false))
     })?;
+    if !opts.dry_run {
+        write::after_write(app, &rt, &stored, false);
+    }
     let code = if created { StatusCode::CREATED } else { StatusCode::OK };
     write::respond(ctx, &rt, &stored, code, &problems)
 }

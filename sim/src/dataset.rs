@@ -23,8 +23,10 @@ pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
     for ns in SYSTEM_NAMESPACES {
         add(txn, registry, "/namespaces", namespace(ns), "kube-apiserver");
     }
-    if let Ok(crd) = serde_json::from_str::<Value>(WIDGETS_CRD) {
-        add(txn, registry, "apiextensions.k8s.io/customresourcedefinitions", crd, "kubectl-create");
+    if let Ok(mut crd) = serde_json::from_str::<Value>(WIDGETS_CRD) {
+        if crate::write::prepare_crd(&mut crd).is_ok() {
+            add(txn, registry, "apiextensions.k8s.io/customresourcedefinitions", crd, "kubectl-create");
+        }
     }
     match dataset {
         Dataset::Empty => {}

@@ -5,7 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::negotiate::parse_accept;
-use crate::registry::{Group, GroupVersion, Registry, ResourceType, WIDGETS_CRD};
+use crate::registry::{Group, GroupVersion, Registry, ResourceType};
 
 const OPENAPI_CORE: &str = include_str!("../data/openapi-v3-api-v1.json");
 const OPENAPI_APPS: &str = include_str!("../data/openapi-v3-apis-apps-v1.json");
@@ -81,7 +81,7 @@ pub fn api_group(group: &Group) -> Value {
 
 pub fn api_group_list(registry: &Registry) -> Value {
     let groups: Vec<Value> = registry
-        .groups
+        .groups()
         .iter()
         .filter(|g| !g.name.is_empty())
         .map(|g| {
@@ -175,7 +175,7 @@ fn aggregated_resource(r: &ResourceType) -> Value {
 /// The aggregated document for `/api` (core only) or `/apis` (every named group).
 pub fn aggregated(registry: &Registry, core: bool, version: &str) -> Value {
     let items: Vec<Value> = registry
-        .groups
+        .groups()
         .iter()
         .filter(|g| g.name.is_empty() == core)
         .map(|g| {
@@ -215,38 +215,55 @@ pub fn etag(body: &[u8]) -> String {
     format!("\"{h:016X}\"")
 }
 
-/// The served OpenAPI v3 documents by path after `/openapi/v3/`.
-pub fn openapi_document(path: &str) -> Option<String> {
+/// The vendored OpenAPI v3 documents of the built-in groups, by path after `/openapi/v3/`.
+pub fn builtin_openapi(path: &str) -> Option<&'static str> {
     match path {
-        "api/v1" => Some(OPENAPI_CORE.to_string()),
-        "apis/apps/v1" => Some(OPENAPI_APPS.to_string()),
-        "apis/batch/v1" => Some(OPENAPI_BATCH.to_string()),
-        "apis/example.com/v1" => Some(crd_openapi().to_string()),
+        "api/v1" => Some(OPENAPI_CORE),
+        "apis/apps/v1" => Some(OPENAPI_APPS),
+        "apis/batch/v1" => Some(OPENAPI_BATCH),
         _ => None,
     }
 }
 
-pub fn openapi_index() -> Value {
+/// Every served OpenAPI v3 document (built-in and custom resource group versions) by path.
+pub fn openapi_document(registry: &Registry, path: &str) -> Option<String> {
+    if let Some(doc) = builtin_openapi(path) {
+        return Some(doc.to_string());
+    }
+    let rest = path.strip_prefix("apis/")?;
+    let (group, version) = rest.split_once('/')?;
+    let gv = registry.group_version(group, version)?;
+    let custom: Vec<&ResourceType> = gv.resources.iter().filter(|r| r.is_custom()).map(|r| r.as_ref()).collect();
+    (!custom.is_empty()).then(|| crd_openapi(&custom).to_string())
+}
+
+pub fn openapi_index(registry: &Registry) -> Value {
     let mut paths = Map::new();
-    for p in ["api/v1", "apis/apps/v1", "apis/batch/v1", "apis/example.com/v1"] {
-        let hash = openapi_document(p).map(|d| etag(d.as_bytes())).unwrap_or_default();
+    let mut served: Vec<String> = vec!["api/v1".into(), "apis/apps/v1".into(), "apis/batch/v1".into()];
+    for g in registry.groups() {
+        for v in &g.versions {
+            if v.resources.iter().any(|r| r.is_custom()) {
+                served.push(format!("apis/{}/{}", g.name, v.version));
+            }
+        }
+    }
+    for p in served {
+        let hash = openapi_document(registry, &p).map(|d| etag(d.as_bytes())).unwrap_or_default();
         paths.insert(
-            p.to_string(),
+            p.clone(),
             json!({"serverRelativeURL": format!("/openapi/v3/{p}?hash={}", hash.trim_matches('"'))}),
         );
     }
     json!({"paths": paths})
 }
 
-/// The OpenAPI document of the demo CRD, built from its structural schema as the real server does.
-pub fn crd_openapi() -> Value {
-    let crd: Value = serde_json::from_str(WIDGETS_CRD).unwrap_or(Value::Null);
-    let spec = &crd["spec"];
-    let kind = spec["names"]["kind"].as_str().unwrap_or("Widget");
+/// The OpenAPI document of custom resource types, built from their structural schemas as the
+/// real server does, with ObjectMeta and its dependencies from the core document.
+pub fn crd_openapi(types: &[&ResourceType]) -> Value {
     let mut schemas = Map::new();
-    for v in spec["versions"].as_array().into_iter().flatten() {
-        let version = v["name"].as_str().unwrap_or("v1");
-        let mut schema = v["schema"]["openAPIV3Schema"].clone();
+    for rt in types {
+        let Some(custom) = &rt.custom else { continue };
+        let mut schema = custom.schema.clone();
         if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
             props.insert("apiVersion".into(), json!({"type": "string"}));
             props.insert("kind".into(), json!({"type": "string"}));
@@ -258,10 +275,18 @@ pub fn crd_openapi() -> Value {
         if let Some(m) = schema.as_object_mut() {
             m.insert(
                 "x-kubernetes-group-version-kind".into(),
-                json!([{"group": "example.com", "kind": kind, "version": version}]),
+                json!([{"group": rt.group, "kind": rt.kind, "version": rt.version}]),
             );
         }
-        schemas.insert(format!("com.example.{version}.{kind}"), schema);
+        let reversed: Vec<&str> = rt.group.split('.').rev().collect();
+        schemas.insert(format!("{}.{}.{}", reversed.join("."), rt.version, rt.kind), schema);
+    }
+    if let Ok(core) = serde_json::from_str::<Value>(OPENAPI_CORE) {
+        if let Some(all) = core["components"]["schemas"].as_object() {
+            for (name, schema) in all.iter().filter(|(n, _)| n.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.")) {
+                schemas.insert(name.clone(), schema.clone());
+            }
+        }
     }
     json!({
         "openapi": "3.0.0",

@@ -3,7 +3,7 @@
 //! listed type can be listed, watched and written; the verbs in discovery decide what is allowed.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use serde_json::Value;
 
@@ -95,11 +95,31 @@ pub struct GroupVersion {
     pub resources: Vec<Arc<ResourceType>>,
 }
 
-/// Every served group (the core group has the empty name).
+/// Every served group (the core group has the empty name). Custom resource types come and go
+/// as CustomResourceDefinitions are created and deleted, so the tables sit behind a lock that is
+/// only held for a lookup (never across the store's lock being taken).
 #[derive(Debug)]
 pub struct Registry {
-    pub groups: Vec<Group>,
+    inner: RwLock<Tables>,
+}
+
+#[derive(Debug)]
+struct Tables {
+    groups: Vec<Group>,
     by_path: HashMap<(String, String, String), Arc<ResourceType>>,
+}
+
+impl Tables {
+    fn reindex(&mut self) {
+        self.by_path.clear();
+        for group in &self.groups {
+            for gv in &group.versions {
+                for rt in &gv.resources {
+                    self.by_path.insert((group.name.clone(), gv.version.clone(), rt.plural.clone()), rt.clone());
+                }
+            }
+        }
+    }
 }
 
 impl Registry {
@@ -113,60 +133,100 @@ impl Registry {
         for item in aggregated["items"].as_array().into_iter().flatten() {
             groups.push(aggregated_group(item));
         }
-        groups.push(crd_group(&crd)?);
-        let mut by_path = HashMap::new();
-        for group in &groups {
-            for gv in &group.versions {
-                for rt in &gv.resources {
-                    by_path.insert((group.name.clone(), gv.version.clone(), rt.plural.clone()), rt.clone());
-                }
-            }
-        }
-        Ok(Registry { groups, by_path })
+        let mut tables = Tables { groups, by_path: HashMap::new() };
+        add_custom_group(&mut tables.groups, crd_group(&crd)?);
+        tables.reindex();
+        Ok(Registry { inner: RwLock::new(tables) })
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, Tables> {
+        self.inner.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, Tables> {
+        self.inner.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Serves the types of a CustomResourceDefinition (replacing an earlier definition).
+    pub fn add_custom(&self, crd: &Value) -> Result<(), String> {
+        let group = crd_group(crd)?;
+        let mut t = self.write();
+        let plural = text(&crd["spec"]["names"]["plural"]);
+        remove_custom_type(&mut t.groups, &group.name, &plural);
+        add_custom_group(&mut t.groups, group);
+        t.reindex();
+        Ok(())
+    }
+
+    /// Stops serving a custom resource type.
+    pub fn remove_custom(&self, group: &str, plural: &str) {
+        let mut t = self.write();
+        remove_custom_type(&mut t.groups, group, plural);
+        t.reindex();
+    }
+
+    pub fn groups(&self) -> Vec<Group> {
+        self.read().groups.clone()
     }
 
     pub fn find(&self, group: &str, version: &str, plural: &str) -> Option<Arc<ResourceType>> {
-        self.by_path.get(&(group.to_string(), version.to_string(), plural.to_string())).cloned()
+        self.read().by_path.get(&(group.to_string(), version.to_string(), plural.to_string())).cloned()
     }
 
-    pub fn group(&self, name: &str) -> Option<&Group> {
-        self.groups.iter().find(|g| g.name == name)
+    pub fn group(&self, name: &str) -> Option<Group> {
+        self.read().groups.iter().find(|g| g.name == name).cloned()
     }
 
-    pub fn group_version(&self, group: &str, version: &str) -> Option<&GroupVersion> {
-        self.group(group)?.versions.iter().find(|v| v.version == version)
+    pub fn group_version(&self, group: &str, version: &str) -> Option<GroupVersion> {
+        self.group(group)?.versions.into_iter().find(|v| v.version == version)
     }
 
     /// The preferred version's type for a storage key, used by the dataset and garbage collection.
     pub fn by_storage_key(&self, key: &str) -> Option<Arc<ResourceType>> {
         let (group, plural) = key.split_once('/')?;
-        let g = self.group(group)?;
+        let t = self.read();
+        let g = t.groups.iter().find(|g| g.name == group)?;
         g.versions.iter().find_map(|v| v.resources.iter().find(|r| r.plural == plural).cloned())
     }
 
     /// All storage keys of namespaced types, for namespace deletion.
     pub fn namespaced_storage_keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> = self.by_path.values().filter(|r| r.namespaced).map(|r| r.storage_key()).collect();
+        let mut keys: Vec<String> =
+            self.read().by_path.values().filter(|r| r.namespaced).map(|r| r.storage_key()).collect();
         keys.sort();
         keys.dedup();
         keys
     }
+}
 
-    /// Every distinct storage key with its preferred type.
-    pub fn storage_types(&self) -> Vec<Arc<ResourceType>> {
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for g in &self.groups {
-            for v in &g.versions {
-                for r in &v.resources {
-                    if seen.insert(r.storage_key()) {
-                        out.push(r.clone());
-                    }
+/// Adds a CRD's group, or its versions and type to the group already served.
+fn add_custom_group(groups: &mut Vec<Group>, group: Group) {
+    match groups.iter_mut().find(|g| g.name == group.name) {
+        None => groups.push(group),
+        Some(existing) => {
+            for v in group.versions {
+                match existing.versions.iter_mut().find(|e| e.version == v.version) {
+                    Some(e) => e.resources.extend(v.resources),
+                    None => existing.versions.push(v),
                 }
             }
         }
-        out
     }
+}
+
+fn remove_custom_type(groups: &mut Vec<Group>, group: &str, plural: &str) {
+    for g in groups.iter_mut().filter(|g| g.name == group) {
+        for v in g.versions.iter_mut() {
+            v.resources.retain(|r| !(r.is_custom() && r.plural == plural));
+        }
+        g.versions.retain(|v| !v.resources.is_empty());
+    }
+    groups.retain(|g| !g.versions.is_empty());
+}
+
+/// Whether a CustomResourceDefinition can be served.
+pub fn check_crd(crd: &Value) -> Result<(), String> {
+    crd_group(crd).map(|_| ())
 }
 
 fn strings(v: &Value) -> Vec<String> {
@@ -271,7 +331,7 @@ fn crd_group(crd: &Value) -> Result<Group, String> {
     let names = &spec["names"];
     let group = text(&spec["group"]);
     let mut versions = Vec::new();
-    for v in spec["versions"].as_array().into_iter().flatten() {
+    for v in spec["versions"].as_array().into_iter().flatten().filter(|v| v["served"] != false) {
         let version = text(&v["name"]);
         let kind = text(&names["kind"]);
         let mut subresources = Vec::new();
@@ -325,8 +385,11 @@ fn crd_group(crd: &Value) -> Result<Group, String> {
             })],
         });
     }
-    if versions.is_empty() {
-        return Err("widgets-crd.json serves no version".into());
+    if versions.is_empty() || group.is_empty() || text(&names["plural"]).is_empty() || text(&names["kind"]).is_empty() {
+        return Err(
+            "a CustomResourceDefinition needs spec.group, spec.names.plural, spec.names.kind and a served version"
+                .into(),
+        );
     }
     Ok(Group { name: group, versions })
 }

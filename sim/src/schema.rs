@@ -23,8 +23,8 @@ impl Schemas {
         let mut components = HashMap::new();
         let mut by_gvk = HashMap::new();
         for path in ["api/v1", "apis/apps/v1", "apis/batch/v1"] {
-            let text = discovery::openapi_document(path).ok_or_else(|| format!("no OpenAPI document for {path}"))?;
-            let doc: Value = serde_json::from_str(&text).map_err(|e| format!("OpenAPI {path}: {e}"))?;
+            let text = discovery::builtin_openapi(path).ok_or_else(|| format!("no OpenAPI document for {path}"))?;
+            let doc: Value = serde_json::from_str(text).map_err(|e| format!("OpenAPI {path}: {e}"))?;
             if let Some(schemas) = doc["components"]["schemas"].as_object() {
                 for (name, schema) in schemas {
                     for gvk in schema["x-kubernetes-group-version-kind"].as_array().into_iter().flatten() {
@@ -208,8 +208,11 @@ fn check_value(s: &Value, v: &Value, path: &str, out: &mut Vec<FieldError>) {
     if v.is_null() && s["nullable"] != true {
         return;
     }
-    if let Some(ty) = s["type"].as_str() {
-        if !type_matches(ty, v) {
+    let int_or_string = s["x-kubernetes-int-or-string"] == true;
+    let expected = if int_or_string { Some("integer,string") } else { s["type"].as_str() };
+    if let Some(ty) = expected {
+        let ok = if int_or_string { type_matches("integer", v) || v.is_string() } else { type_matches(ty, v) };
+        if !ok {
             out.push(FieldError {
                 reason: "FieldValueTypeInvalid",
                 field: path.to_string(),

@@ -20,7 +20,13 @@ pub struct Status {
     pub reason: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<Details>,
+    /// Omitted (0) in a success Status, as the real server writes it.
+    #[serde(skip_serializing_if = "is_zero")]
     pub code: u16,
+}
+
+fn is_zero(code: &u16) -> bool {
+    *code == 0
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -69,7 +75,7 @@ impl Status {
             message: String::new(),
             reason: String::new(),
             details: Some(details),
-            code: 200,
+            code: 0,
         }
     }
 

@@ -298,6 +298,86 @@ fn random_suffix() -> String {
     (0..5).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
 }
 
+/// The finalizer with which the apiextensions controller deletes a CRD's objects first.
+const CRD_CLEANUP: &str = "customresourcecleanup.apiextensions.k8s.io";
+
+fn is_crd(rt: &ResourceType) -> bool {
+    rt.group == "apiextensions.k8s.io" && rt.plural == "customresourcedefinitions"
+}
+
+/// Checks a CustomResourceDefinition and fills the status the apiextensions controller sets.
+pub fn prepare_crd(obj: &mut Value) -> ApiResult<()> {
+    let name = object::name(obj).to_string();
+    let spec = &obj["spec"];
+    let group = spec["group"].as_str().unwrap_or_default().to_string();
+    let plural = spec["names"]["plural"].as_str().unwrap_or_default().to_string();
+    let mut errors = Vec::new();
+    if name != format!("{plural}.{group}") {
+        errors.push(FieldError::invalid("metadata.name", &json!(name), "must be spec.names.plural+\".\"+spec.group"));
+    }
+    if let Err(e) = crate::registry::check_crd(obj) {
+        errors.push(FieldError::required("spec", e));
+    }
+    if !errors.is_empty() {
+        return Err(invalid("apiextensions.k8s.io", "CustomResourceDefinition", &name, &errors));
+    }
+    let finalizers = meta_mut(obj).entry("finalizers").or_insert_with(|| json!([]));
+    if let Some(list) = finalizers.as_array_mut() {
+        if !list.iter().any(|f| f == CRD_CLEANUP) {
+            list.push(json!(CRD_CLEANUP));
+        }
+    }
+    let now = object::now_string();
+    let stored: Vec<Value> = obj["spec"]["versions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|v| v["storage"] == true)
+        .map(|v| v["name"].clone())
+        .collect();
+    obj["status"] = json!({
+        "acceptedNames": obj["spec"]["names"].clone(),
+        "conditions": [
+            {"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": now},
+            {"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": now}
+        ],
+        "storedVersions": stored,
+    });
+    Ok(())
+}
+
+/// Keeps the served custom resource types in step with stored CustomResourceDefinitions.
+pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
+    if !is_crd(rt) {
+        return;
+    }
+    let group = obj["spec"]["group"].as_str().unwrap_or_default().to_string();
+    let plural = obj["spec"]["names"]["plural"].as_str().unwrap_or_default().to_string();
+    if gone || object::is_deleting(obj) {
+        let key = format!("{group}/{plural}");
+        let crd_name = object::name(obj).to_string();
+        app.store.write(|txn| {
+            for o in txn.state().list(&key, None) {
+                txn.remove(&key, object::namespace(&o), object::name(&o));
+            }
+            let crd_key = rt.storage_key();
+            if let Some(crd) = txn.get(&crd_key, "", &crd_name) {
+                let rest: Vec<String> = object::finalizers(&crd).into_iter().filter(|f| f != CRD_CLEANUP).collect();
+                if rest.is_empty() {
+                    txn.remove(&crd_key, "", &crd_name);
+                } else {
+                    let mut c = crd.as_ref().clone();
+                    meta_mut(&mut c).insert("finalizers".into(), json!(rest));
+                    txn.put(&crd_key, c);
+                }
+            }
+        });
+        app.registry.remove_custom(&group, &plural);
+    } else if app.registry.add_custom(obj).is_err() {
+        app.registry.remove_custom(&group, &plural);
+    }
+}
+
 /// Fills the metadata a create sets: uid, creationTimestamp, generation and the creator's
 /// managedFields entry.
 pub fn stamp_new(rt: &ResourceType, obj: &mut Value, manager: &str) {
@@ -423,6 +503,9 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
     if rt.group.is_empty() && rt.plural == "namespaces" {
         prepare_namespace(&mut obj, &name);
     }
+    if is_crd(&rt) {
+        prepare_crd(&mut obj)?;
+    }
     stamp_new(&rt, &mut obj, &opts.manager);
     let key = rt.storage_key();
     let stored = app.store.write(|txn| -> ApiResult<Value> {
@@ -435,6 +518,9 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
         }
         Ok((*txn.put(&key, obj)).clone())
     })?;
+    if !opts.dry_run {
+        after_write(app, &rt, &stored, false);
+    }
     success(ctx, &rt, &stored, StatusCode::CREATED, &problems)
 }
 
@@ -617,6 +703,9 @@ pub fn update(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: 
         let old = txn.get(&key, &ns, name).ok_or_else(|| not_found(&rt, name))?;
         finish_update(app, txn, &rt, &old, obj, How { opts: &opts, subresource: sub, managed: None })
     })?;
+    if !opts.dry_run {
+        after_write(app, &rt, &stored, false);
+    }
     success(ctx, &rt, &stored, StatusCode::OK, &problems)
 }
 
@@ -703,6 +792,9 @@ pub fn patch(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: &
         warnings = problems;
         finish_update(app, txn, &rt, &old, patched, How { opts: &opts, subresource: sub.as_deref(), managed: None })
     })?;
+    if !opts.dry_run {
+        after_write(app, &rt, &stored, false);
+    }
     success(ctx, &rt, &stored, StatusCode::OK, &warnings)
 }
 
@@ -1042,6 +1134,11 @@ pub fn delete(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: 
     let o = DeleteOptions::parse(ctx, body)?;
     let ns = path.namespace.clone().unwrap_or_default();
     let outcome = app.store.write(|txn| delete_in(app, txn, &rt, &ns, name, &o))?;
+    match (&outcome, o.dry_run) {
+        (Deleted::Gone(obj), false) => after_write(app, &rt, obj, true),
+        (Deleted::Pending(obj), false) => after_write(app, &rt, obj, false),
+        _ => {}
+    }
     match outcome {
         Deleted::Pending(obj) => success(ctx, &rt, &obj, StatusCode::OK, &[]),
         Deleted::Gone(obj) if rt.group.is_empty() && rt.plural == "pods" => {

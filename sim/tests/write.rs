@@ -394,3 +394,41 @@ async fn recorded_patch_deployment_session_replays_step_by_step() {
         }
     }
 }
+
+#[tokio::test]
+async fn recorded_custom_resource_definition_session_replays_step_by_step() {
+    let sim = Sim::start(&["--dataset", "empty"]);
+    for (i, step) in recorded_steps("custom_resource_definition-test.json").iter().enumerate() {
+        let method = step["request_method"].as_str().expect("method");
+        let url = step["request_url"].as_str().expect("url");
+        if url.contains("watch=true") {
+            continue;
+        }
+        let content_type = step["request_content_type"].as_str().unwrap_or("application/json");
+        let body = step["request_body"].as_str().unwrap_or_default().to_string();
+        let (code, got) = json_of(sim.send(method, url, content_type, body).await).await;
+        let want: Value =
+            serde_json::from_str(step["response_body"].as_str().expect("response")).expect("recorded JSON");
+        assert_eq!(code, step["response_status_code"].as_u64().expect("code") as u16, "step {i} {method} {url}: {got}");
+        assert_eq!(got["kind"], want["kind"], "step {i}");
+        if want["kind"] == "Status" {
+            assert_status_shape(&got, &want);
+            assert_eq!(got["details"]["kind"], want["details"]["kind"], "step {i}");
+        }
+        if want["kind"] == "FooBarList" {
+            assert_eq!(got["items"].as_array().map(Vec::len), want["items"].as_array().map(Vec::len), "step {i}");
+        }
+        if i == 0 {
+            let accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+            let (_, disc) = json_of(sim.get_with("/apis", accept).await).await;
+            let groups: Vec<&str> =
+                disc["items"].as_array().into_iter().flatten().filter_map(|g| g["metadata"]["name"].as_str()).collect();
+            assert!(
+                groups.contains(&"k8s-openapi-tests-custom-resource-definition.com"),
+                "a created CRD's group is discovered"
+            );
+        }
+    }
+    let gone = sim.get("/apis/k8s-openapi-tests-custom-resource-definition.com/v1/namespaces/default/foobars").await;
+    assert_eq!(gone.status().as_u16(), 404, "deleting the CRD stops serving its type");
+}
