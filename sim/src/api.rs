@@ -318,6 +318,18 @@ async fn resource(
     body: Bytes,
 ) -> ApiResult<Response> {
     let path = resource_path(app, group, version, rest)?;
+    let warning = path.rt.custom.as_ref().and_then(|c| c.deprecation_warning.clone());
+    let mut result = resource_call(app, ctx, &path, body);
+    if let (Some(w), Ok(resp)) = (warning, result.as_mut()) {
+        if let Ok(v) = HeaderValue::from_str(&format!("299 - \"{}\"", w.replace('"', "\\\""))) {
+            resp.headers_mut().append("warning", v);
+        }
+    }
+    result
+}
+
+fn resource_call(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: Bytes) -> ApiResult<Response> {
+    let path = path.clone();
     let rt = path.rt.clone();
     if let (Some(sub), Some(name)) = (path.subresource.clone(), path.name.clone()) {
         return subresource(app, ctx, &path, &name, &sub, &body);

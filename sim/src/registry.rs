@@ -43,6 +43,8 @@ pub struct CustomInfo {
     pub printer_columns: Vec<Value>,
     pub schema: Value,
     pub selectable_fields: Vec<String>,
+    /// The `Warning` a deprecated version adds to every response.
+    pub deprecation_warning: Option<String>,
 }
 
 impl ResourceType {
@@ -381,6 +383,11 @@ fn crd_group(crd: &Value) -> Result<Group, String> {
                         .filter_map(|f| f["jsonPath"].as_str())
                         .map(|p| p.trim_start_matches('.').to_string())
                         .collect(),
+                    deprecation_warning: (v["deprecated"] == true).then(|| {
+                        v["deprecationWarning"].as_str().map(str::to_string).unwrap_or_else(|| {
+                            format!("{group}/{} {} is deprecated", text(&v["name"]), text(&names["kind"]))
+                        })
+                    }),
                 }),
             })],
         });

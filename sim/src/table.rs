@@ -65,7 +65,7 @@ pub struct Row {
 }
 
 pub fn columns(rt: &ResourceType) -> Vec<Column> {
-    if let Some(custom) = &rt.custom {
+    if let Some(custom) = rt.custom.as_ref().filter(|c| !c.printer_columns.is_empty()) {
         let mut cols = vec![col("Name", "string", NAME_DESC, 0)];
         for c in &custom.printer_columns {
             let json_path = c["jsonPath"].as_str().unwrap_or_default();
@@ -87,6 +87,9 @@ pub fn columns(rt: &ResourceType) -> Vec<Column> {
     let i = |n: &str, d: &str, p: i64| col(n, "integer", d, p);
     let name = col("Name", "string", NAME_DESC, 0);
     let age = s("Age", AGE_DESC, 0);
+    if rt.is_custom() {
+        return vec![name, col("Age", "date", AGE_DESC, 0)];
+    }
     match (rt.group.as_str(), rt.plural.as_str()) {
         ("", "pods") => vec![
             name,
@@ -304,8 +307,11 @@ fn custom_cells(rt: &ResourceType, o: &Value) -> Vec<Value> {
 }
 
 pub fn cells(rt: &ResourceType, o: &Value) -> Vec<Value> {
-    if rt.is_custom() {
+    if rt.custom.as_ref().is_some_and(|c| !c.printer_columns.is_empty()) {
         return custom_cells(rt, o);
+    }
+    if rt.is_custom() {
+        return vec![json!(object::name(o)), json!(age(o))];
     }
     let name = json!(object::name(o));
     match (rt.group.as_str(), rt.plural.as_str()) {

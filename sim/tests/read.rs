@@ -107,3 +107,24 @@ async fn protobuf_only_is_406_and_protobuf_with_fallback_is_json() {
     assert_eq!(resp.headers()["content-type"], "application/yaml");
     assert!(resp.text().await.expect("body").contains("kind: Namespace"));
 }
+
+#[tokio::test]
+async fn a_deprecated_version_serves_the_same_objects_with_a_warning() {
+    let sim = Sim::start(&[]);
+    let resp = sim.get("/apis/example.com/v1beta1/namespaces/default/widgets/w-01").await;
+    let warning = resp.headers().get("warning").and_then(|v| v.to_str().ok()).map(str::to_string);
+    assert_eq!(
+        warning.as_deref(),
+        Some("299 - \"example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget\"")
+    );
+    let (_, w) = common::json_of(resp).await;
+    assert_eq!(w["apiVersion"], "example.com/v1beta1");
+    assert_eq!(w["spec"]["size"], "small");
+    let (_, group) = sim.get_json("/apis/example.com").await;
+    assert_eq!(group["versions"].as_array().map(Vec::len), Some(2));
+    assert_eq!(group["preferredVersion"]["version"], "v1");
+    let (_, table) = common::json_of(sim.get_with("/apis/example.com/v1beta1/widgets", TABLE).await).await;
+    let cols: Vec<&str> =
+        table["columnDefinitions"].as_array().into_iter().flatten().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(cols, ["Name", "Age"], "a version without printer columns gets Name and Age");
+}
