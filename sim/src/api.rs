@@ -23,7 +23,7 @@ use crate::registry::ResourceType;
 use crate::status::{bad_request, method_not_allowed, not_acceptable, not_found, ApiError, ApiResult, Status};
 use crate::table::{self, IncludeObject};
 use crate::App;
-use crate::{access_log, faults, logs, watch, write};
+use crate::{access_log, cors, faults, logs, watch, write};
 
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
@@ -46,6 +46,7 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(handle)
         .layer(CompressionLayer::new().compress_when(LargeBodies))
         .layer(middleware::from_fn_with_state(app.clone(), faults::middleware))
+        .layer(middleware::from_fn(cors::middleware))
         .layer(middleware::from_fn(access_log::middleware))
         .with_state(app)
 }

@@ -128,3 +128,32 @@ async fn a_deprecated_version_serves_the_same_objects_with_a_warning() {
         table["columnDefinitions"].as_array().into_iter().flatten().filter_map(|c| c["name"].as_str()).collect();
     assert_eq!(cols, ["Name", "Age"], "a version without printer columns gets Name and Age");
 }
+
+#[tokio::test]
+async fn local_origins_get_the_recorded_cors_headers() {
+    let sim = Sim::start(&[]);
+    let resp = sim
+        .client
+        .get(sim.url("/apis/example.com/v1/namespaces/default/widgets/w-01"))
+        .header("Origin", "http://localhost:5173")
+        .send()
+        .await
+        .expect("get");
+    let recorded = common::shared_dir().join("kube/real-apiserver/151-cors-simple-get-localhost.txt");
+    let text = std::fs::read_to_string(recorded).expect("recording");
+    for name in [
+        "access-control-allow-origin",
+        "access-control-allow-credentials",
+        "access-control-allow-headers",
+        "access-control-allow-methods",
+        "access-control-expose-headers",
+    ] {
+        let want = text
+            .lines()
+            .find_map(|l| l.split_once(": ").filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.to_string()));
+        let got = resp.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        assert_eq!(got, want, "{name}");
+    }
+    let other = sim.client.get(sim.url("/version")).header("Origin", "https://evil.example").send().await.expect("get");
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+}
