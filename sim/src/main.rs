@@ -82,6 +82,14 @@ async fn main() {
     if cli.activity {
         activity::start(app.clone());
     }
+    let compactor = app.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            compactor.store.prune();
+        }
+    });
     let router = api::router(app.clone());
     let on_shutdown = app.clone();
     if let Err(e) = axum::serve(listener, router)

@@ -109,6 +109,15 @@ impl Store {
         out
     }
 
+    /// Forgets changes older than the history window, as compaction does even when nothing is
+    /// written.
+    pub fn prune(&self) {
+        let window = self.history_window;
+        let mut guard = self.write_lock();
+        let mut txn = Txn { state: &mut guard, events: &self.events, now: Instant::now() };
+        txn.prune_history(window);
+    }
+
     pub fn current_rv(&self) -> u64 {
         self.read().rv
     }

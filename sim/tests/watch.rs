@@ -210,3 +210,29 @@ async fn activity_keeps_events_flowing() {
     }
     assert!(kinds.contains("ADDED") && kinds.contains("MODIFIED") && kinds.contains("DELETED"), "{kinds:?}");
 }
+
+#[tokio::test]
+async fn history_older_than_the_window_is_forgotten_without_writes() {
+    let sim = Sim::start(&["--history", "1"]);
+    let (_, list) = sim.get_json("/api/v1/namespaces").await;
+    let rv = list["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "tick"}});
+    sim.send("POST", "/api/v1/namespaces/default/configmaps", "application/json", cm.to_string()).await;
+    let mut expired = false;
+    for _ in 0..40 {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        let mut w = watch(
+            &sim,
+            &format!("/api/v1/namespaces/default/configmaps?watch=1&resourceVersion={rv}&timeoutSeconds=1"),
+        )
+        .await;
+        if let Some(e) = w.next(30).await {
+            if e["type"] == "ERROR" {
+                assert_eq!(e["object"]["code"], 410);
+                expired = true;
+                break;
+            }
+        }
+    }
+    assert!(expired, "a watch from before the 1 s history window gets 410 within 10 s");
+}
