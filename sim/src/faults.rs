@@ -140,9 +140,12 @@ async fn compact(State(app): State<Arc<App>>) -> Json<Value> {
 
 async fn state(State(app): State<Arc<App>>) -> Json<Value> {
     let s = app.store.read();
-    Json(
-        json!({"resourceVersion": s.rv.to_string(), "compactedResourceVersion": s.compacted_rv.to_string(), "counts": s.counts()}),
-    )
+    Json(json!({
+        "resourceVersion": s.rv.to_string(),
+        "compactedResourceVersion": s.compacted_rv.to_string(),
+        "openStreams": app.faults.cuts.receiver_count(),
+        "counts": s.counts(),
+    }))
 }
 
 /// Applies injected failures, slowness and truncation to API requests (not to `/_sim`).

@@ -157,3 +157,41 @@ async fn local_origins_get_the_recorded_cors_headers() {
     let other = sim.client.get(sim.url("/version")).header("Origin", "https://evil.example").send().await.expect("get");
     assert!(other.headers().get("access-control-allow-origin").is_none());
 }
+
+#[tokio::test]
+async fn yaml_bodies_both_ways_and_tables_with_whole_objects() {
+    let sim = Sim::start(&[]);
+    let yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  greeting: hello\n";
+    let resp = sim
+        .client
+        .post(sim.url("/api/v1/namespaces/default/configmaps"))
+        .header("Content-Type", "application/yaml")
+        .header("Accept", "application/yaml")
+        .body(yaml)
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(resp.status().as_u16(), 201);
+    assert_eq!(resp.headers()["content-type"], "application/yaml");
+    let back: serde_json::Value = serde_yaml::from_str(&resp.text().await.expect("body")).expect("YAML answer");
+    assert_eq!(back["data"]["greeting"], "hello");
+    let (_, table) =
+        common::json_of(sim.get_with("/api/v1/namespaces/default/configmaps?includeObject=Object", TABLE).await).await;
+    let row = table["rows"].as_array().into_iter().flatten().find(|r| r["cells"][0] == "from-yaml").expect("row");
+    assert_eq!(row["object"]["kind"], "ConfigMap");
+    assert_eq!(row["object"]["data"]["greeting"], "hello");
+}
+
+#[tokio::test]
+async fn metadata_only_watch_events() {
+    let sim = Sim::start(&[]);
+    let resp = sim
+        .get_with("/api/v1/namespaces?watch=1", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io")
+        .await;
+    let mut w = common::WatchLines::new(resp);
+    let e = w.next(30).await.expect("event");
+    assert_eq!(e["object"]["kind"], "PartialObjectMetadata");
+    assert!(e["object"].get("spec").is_none());
+    let (_, state) = sim.get_json("/_sim/state").await;
+    assert_eq!(state["openStreams"], 1);
+}
