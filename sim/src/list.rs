@@ -290,9 +290,12 @@ pub fn list(store: &Store, rt: &ResourceType, namespace: Option<&str>, opts: &Li
     } else {
         let state = store.read();
         let current = state.rv;
-        match (opts.rv_number(), opts.rv_match) {
+        // The concepts table: an explicit Exact, or (legacy) a non-zero resourceVersion with a
+        // limit and no match, reads exactly at that version.
+        let exact = opts.rv_match == Some(RvMatch::Exact) || (opts.rv_match.is_none() && opts.limit.is_some());
+        match (opts.rv_number(), exact) {
             (Some(rv), _) if rv > current => return Err(too_large_rv(rv, current)),
-            (Some(rv), Some(RvMatch::Exact)) => match state.list_at(&key, namespace, rv) {
+            (Some(rv), true) if rv > 0 => match state.list_at(&key, namespace, rv) {
                 Ok(items) => (rv, Arc::new(items), None),
                 Err(_) => return Err(expired("The resourceVersion for the provided list is too old.")),
             },

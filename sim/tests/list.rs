@@ -219,3 +219,17 @@ async fn scale_dataset_pages_through_ten_thousand_pods() {
         .expect("get");
     assert!(small.headers().get("content-encoding").is_none(), "small bodies are not compressed");
 }
+
+#[tokio::test]
+async fn a_resource_version_with_a_limit_and_no_match_reads_exactly_there() {
+    let sim = Sim::start(&["--dataset", "empty"]);
+    create_configmap(&sim, "default", "b-0", json!({})).await;
+    let (_, before) = sim.get_json("/api/v1/namespaces/default/configmaps").await;
+    let rv = before["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    create_configmap(&sim, "default", "b-1", json!({})).await;
+    let (_, exact) =
+        sim.get_json(&format!("/api/v1/namespaces/default/configmaps?resourceVersion={rv}&limit=10")).await;
+    assert_eq!(names(&exact), ["b-0"], "limit + resourceVersion without a match is Exact");
+    let (_, newer) = sim.get_json(&format!("/api/v1/namespaces/default/configmaps?resourceVersion={rv}")).await;
+    assert_eq!(names(&newer), ["b-0", "b-1"], "without a limit it is NotOlderThan");
+}
