@@ -7,7 +7,7 @@
 //! resourceVersion order and a watcher that subscribes under the read lock misses nothing.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -47,6 +47,9 @@ pub struct Change {
     pub prev: Option<Obj>,
     pub rv: u64,
     at: Instant,
+    /// The JSON watch line of this change as stored, encoded once for every watcher that wants
+    /// exactly that.
+    pub json_line: OnceLock<bytes::Bytes>,
 }
 
 pub struct State {
@@ -279,7 +282,16 @@ impl Txn<'_> {
     }
 
     fn record(&mut self, kind: ChangeKind, key: &str, namespace: String, object: Obj, prev: Option<Obj>, rv: u64) {
-        let change = Arc::new(Change { kind, key: key.to_string(), namespace, object, prev, rv, at: self.now });
+        let change = Arc::new(Change {
+            kind,
+            key: key.to_string(),
+            namespace,
+            object,
+            prev,
+            rv,
+            at: self.now,
+            json_line: OnceLock::new(),
+        });
         self.state.history.push_back(change.clone());
         // Nobody listening is not an error.
         let _ = self.events.send(change);

@@ -67,6 +67,20 @@ impl Framer {
         Bytes::from(bytes)
     }
 
+    /// The frame of a change; the plain JSON form is shared by all watchers through the change.
+    fn frame_change(&mut self, ty: &'static str, c: &Change) -> Bytes {
+        let plain = self.shape == Shape::Object
+            && ty == c.kind.as_str()
+            && c.object["apiVersion"].as_str() == Some(self.rt.api_version().as_str());
+        if plain {
+            return c
+                .json_line
+                .get_or_init(|| Bytes::from(encode::json(&Event { ty, object: &*c.object }, false)))
+                .clone();
+        }
+        self.frame(ty, &c.object)
+    }
+
     fn bookmark(&mut self, rv: u64, initial_end: bool) -> Bytes {
         let mut meta = json!({"resourceVersion": rv.to_string()});
         if initial_end {
@@ -209,8 +223,8 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
                 change = rx.recv() => match change {
                     Ok(c) if c.rv <= start_rv => {}
                     Ok(c) => {
-                        if let Some((ty, o)) = filter.event(&c) {
-                            if tx.send(Ok(framer.frame(ty, &o))).await.is_err() {
+                        if let Some((ty, _)) = filter.event(&c) {
+                            if tx.send(Ok(framer.frame_change(ty, &c))).await.is_err() {
                                 return;
                             }
                         }
