@@ -891,6 +891,8 @@ fn scale_write(
     Ok(crate::api::json_response(ctx, StatusCode::OK, &scale))
 }
 
+const MAX_GRACE_SECONDS: i64 = 365 * 24 * 3600;
+
 /// Delete options from the query and an optional DeleteOptions body.
 #[derive(Debug, Clone, Default)]
 pub struct DeleteOptions {
@@ -940,9 +942,8 @@ impl DeleteOptions {
                 ));
             }
         }
-        if o.grace.is_some_and(|g| g < 0) {
-            o.grace = Some(0);
-        }
+        // Negative means now; anything beyond a year is clamped so timestamps stay representable.
+        o.grace = o.grace.map(|g| g.clamp(0, MAX_GRACE_SECONDS));
         Ok(o)
     }
 }
@@ -990,7 +991,9 @@ pub fn delete_in(
     let is_pod = rt.group.is_empty() && rt.plural == "pods";
     let is_namespace = rt.group.is_empty() && rt.plural == "namespaces";
     let grace = if is_pod {
-        o.grace.unwrap_or_else(|| old["spec"]["terminationGracePeriodSeconds"].as_i64().unwrap_or(30))
+        o.grace.unwrap_or_else(|| {
+            old["spec"]["terminationGracePeriodSeconds"].as_i64().unwrap_or(30).clamp(0, MAX_GRACE_SECONDS)
+        })
     } else {
         0
     };

@@ -135,3 +135,29 @@ async fn bad_requests_get_statuses_not_hangs() {
         .expect("answers");
     assert_eq!(resp.status().as_u16(), 404);
 }
+
+#[tokio::test]
+async fn absurd_numbers_do_not_crash_the_server() {
+    let sim = Sim::start(&[]);
+    let (_, pods) = sim.get_json("/api/v1/namespaces/demo/pods").await;
+    let pod = pods["items"][0]["metadata"]["name"].as_str().expect("pod").to_string();
+    let (code, _) = json_of(
+        sim.send(
+            "DELETE",
+            &format!("/api/v1/namespaces/demo/pods/{pod}?gracePeriodSeconds=9223372036854775807"),
+            "application/json",
+            "",
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let resp = sim.get("/api/v1/namespaces?watch=1&timeoutSeconds=9223372036854775807").await;
+    assert_eq!(resp.status().as_u16(), 200);
+    drop(resp);
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let (code, _) =
+        json_of(sim.send("POST", "/api/v1/namespaces/default/configmaps", "application/json", deep).await).await;
+    assert_eq!(code, 400);
+    assert_eq!(sim.get("/version").await.status().as_u16(), 200, "still serving");
+}
