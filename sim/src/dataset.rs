@@ -187,10 +187,22 @@ fn service(ns: &str, name: &str, ip: &str, selector: Value, port: i64, target: i
         "spec": spec, "status": {"loadBalancer": {}}})
 }
 
-fn random_suffix(len: usize) -> String {
+/// A name suffix in the alphabet Kubernetes uses, derived from `seed` so that the demo cluster
+/// has the same names on every start (tests and screenshots can rely on them).
+fn stable_suffix(seed: &str, len: usize) -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-    let mut rng = rand::rng();
-    (0..len).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in seed.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (0..len)
+        .map(|_| {
+            h ^= h >> 33;
+            h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            ALPHABET[(h % ALPHABET.len() as u64) as usize] as char
+        })
+        .collect()
 }
 
 fn deployment_with_pods(
@@ -202,7 +214,7 @@ fn deployment_with_pods(
     replicas: i64,
     port: i64,
 ) {
-    let hash = random_suffix(10);
+    let hash = stable_suffix(&format!("{ns}/{name}"), 10);
     let template = json!({"metadata": {"labels": {"app": name, "pod-template-hash": hash}},
         "spec": {"containers": [{"name": name, "image": image, "ports": [{"containerPort": port, "protocol": "TCP"}],
             "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}, "imagePullPolicy": "IfNotPresent",
@@ -240,7 +252,7 @@ fn deployment_with_pods(
     for i in 0..replicas {
         let pod = pod_from_template(
             &rs,
-            &format!("{rs_name}-{}", random_suffix(5)),
+            &format!("{rs_name}-{}", stable_suffix(&format!("{rs_name}/{i}"), 5)),
             ns,
             &format!("node-{}", (i % 3) + 1),
             true,
@@ -264,7 +276,7 @@ pub fn owner_ref(api_version: &str, kind: &str, owner: &Value) -> Value {
 pub fn event(ns: &str, object: &str, kind: &str, reason: &str, message: &str) -> Value {
     let now = crate::object::now_string();
     json!({"apiVersion": "v1", "kind": "Event",
-        "metadata": {"name": format!("{object}.{}", random_suffix(16)), "namespace": ns},
+        "metadata": {"name": format!("{object}.{}", stable_suffix(&format!("{ns}/{object}/{reason}"), 16)), "namespace": ns},
         "involvedObject": {"apiVersion": "v1", "kind": kind, "name": object, "namespace": ns},
         "reason": reason, "message": message, "type": "Normal", "count": 1,
         "firstTimestamp": now, "lastTimestamp": now, "source": {"component": "kubelet", "host": "node-1"},

@@ -195,3 +195,20 @@ async fn metadata_only_watch_events() {
     let (_, state) = sim.get_json("/_sim/state").await;
     assert_eq!(state["openStreams"], 1);
 }
+
+#[tokio::test]
+async fn the_demo_cluster_has_the_same_names_on_every_start() {
+    let names = |list: serde_json::Value| -> Vec<String> {
+        list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["metadata"]["name"].as_str().map(str::to_string))
+            .collect()
+    };
+    let one = Sim::start(&[]);
+    let two = Sim::start(&[]);
+    let (_, a) = one.get_json("/api/v1/pods").await;
+    let (_, b) = two.get_json("/api/v1/pods").await;
+    assert_eq!(names(a), names(b));
+}
