@@ -1,45 +1,111 @@
-//! kube-sim: a simulated Kubernetes API server on loopback.
+//! kube-sim: a simulated Kubernetes API server on loopback, for Kube API Explorer's tests and
+//! demos. It keeps objects in memory, streams watches, negotiates representations and answers
+//! with the status codes a real kube-apiserver gives.
 
-use std::net::SocketAddr;
+mod access_log;
+mod activity;
+mod api;
+mod apply;
+mod cli;
+mod cors;
+mod dataset;
+mod discovery;
+mod encode;
+mod faults;
+mod fields;
+mod list;
+mod logs;
+mod negotiate;
+mod object;
+mod patch;
+mod registry;
+mod schema;
+mod selector;
+mod status;
+mod store;
+mod table;
+mod watch;
+mod write;
 
-use axum::{routing::get, Json, Router};
-use serde_json::json;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Parser;
+
+use crate::cli::Cli;
+use crate::registry::Registry;
+use crate::store::Store;
+
+/// Everything a request handler needs.
+pub struct App {
+    pub cli: Cli,
+    pub registry: Registry,
+    pub store: Store,
+    pub faults: faults::Faults,
+    pub schemas: schema::Schemas,
+}
 
 #[tokio::main]
 async fn main() {
-    let mut listen: SocketAddr = ([127, 0, 0, 1], 8001).into();
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--listen" => match args.next().map(|a| a.parse()) {
-                Some(Ok(addr)) => listen = addr,
-                _ => fail("--listen expects an address such as 127.0.0.1:8001"),
-            },
-            other => fail(&format!("unknown argument {other:?}")),
-        }
+    let cli = Cli::parse();
+    if !cli.listen.ip().is_loopback() && !cli.allow_remote {
+        fail(&format!(
+            "refusing to listen on {}: kube-sim listens on loopback only (use --allow-remote to override)",
+            cli.listen
+        ));
     }
-    if !listen.ip().is_loopback() {
-        fail("kube-sim listens on loopback only");
-    }
-    let app = Router::new().route(
-        "/version",
-        get(|| async {
-            Json(json!({"major": "1", "minor": "36", "gitVersion": "v1.36.3-sim", "platform": "kube-sim"}))
-        }),
-    );
-    let listener = match tokio::net::TcpListener::bind(listen).await {
-        Ok(l) => l,
-        Err(e) => fail(&format!("cannot listen on {listen}: {e}")),
+    let started = Instant::now();
+    let registry = match Registry::load() {
+        Ok(r) => r,
+        Err(e) => fail(&format!("embedded discovery data is broken: {e}")),
     };
-    println!("kube-sim listening on http://{listen}");
-    if let Err(e) = axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
+    let schemas = match schema::Schemas::load() {
+        Ok(s) => s,
+        Err(e) => fail(&format!("embedded OpenAPI data is broken: {e}")),
+    };
+    let store = Store::new(cli.history(), cli.continue_ttl());
+    store.write(|txn| dataset::load(txn, &registry, cli.dataset));
+    let app = Arc::new(App { cli: cli.clone(), registry, store, faults: faults::Faults::new(), schemas });
+    let listener = match tokio::net::TcpListener::bind(cli.listen).await {
+        Ok(l) => l,
+        Err(e) => fail(&format!("cannot listen on {}: {e}", cli.listen)),
+    };
+    let addr = listener.local_addr().unwrap_or(cli.listen);
+    println!(
+        "kube-sim listening on http://{addr} dataset={} activity={} objects={} resourceVersion={} ready in {} ms",
+        cli.dataset,
+        if cli.activity { "on" } else { "off" },
+        app.store.read().counts().values().sum::<usize>(),
+        app.store.current_rv(),
+        started.elapsed().as_millis()
+    );
+    if cli.activity {
+        activity::start(app.clone());
+    }
+    let compactor = app.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            compactor.store.prune();
+        }
+    });
+    let router = api::router(app.clone());
+    let on_shutdown = app.clone();
+    if let Err(e) = axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            // If the signal handler cannot be installed, run until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            // Open watches would keep the graceful shutdown waiting: end them.
+            on_shutdown.faults.cut_streams();
         })
         .await
     {
         fail(&format!("server error: {e}"));
     }
+    println!("kube-sim stopped");
 }
 
 fn fail(message: &str) -> ! {

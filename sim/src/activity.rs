@@ -1,0 +1,113 @@
+//! `--activity`: keeps the demo cluster alive so watches show a steady flow of events. Every
+//! second node leases are renewed; every few seconds a pod owned by a ReplicaSet is replaced: the
+//! old one terminates gracefully, a new one appears Pending, starts Running, then becomes Ready,
+//! with Events recording each step.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::seq::IndexedRandom;
+use serde_json::{json, Value};
+
+use crate::dataset;
+use crate::object::{self, meta_mut};
+use crate::store::Txn;
+use crate::write::{delete_in, DeleteOptions};
+use crate::App;
+
+const TICK: Duration = Duration::from_secs(1);
+/// A pod is replaced every this many ticks.
+const REPLACE_EVERY: u64 = 3;
+
+/// A replacement pod on its way to Ready.
+struct Starting {
+    namespace: String,
+    name: String,
+    node: String,
+    stage: u8,
+}
+
+pub fn start(app: Arc<App>) {
+    tokio::spawn(async move {
+        let mut ticks: u64 = 0;
+        let mut starting: Vec<Starting> = Vec::new();
+        let mut interval = tokio::time::interval(TICK);
+        loop {
+            interval.tick().await;
+            ticks += 1;
+            app.store.write(|txn| {
+                renew_leases(txn);
+                starting.retain_mut(|p| advance(&app, txn, p));
+                if ticks.is_multiple_of(REPLACE_EVERY) {
+                    if let Some(p) = replace_a_pod(&app, txn) {
+                        starting.push(p);
+                    }
+                }
+            });
+        }
+    });
+}
+
+fn renew_leases(txn: &mut Txn<'_>) {
+    for lease in txn.state().list("coordination.k8s.io/leases", Some("kube-node-lease")) {
+        let mut l = lease.as_ref().clone();
+        l["spec"]["renewTime"] = json!(object::timestamp(object::now()));
+        txn.put("coordination.k8s.io/leases", l);
+    }
+}
+
+fn record_event(app: &App, txn: &mut Txn<'_>, ns: &str, pod: &str, reason: &str, message: &str) {
+    let Some(rt) = app.registry.by_storage_key("/events") else { return };
+    let mut e = dataset::event(ns, pod, "Pod", reason, message);
+    crate::write::stamp_new(&rt, &mut e, "kubelet");
+    txn.put("/events", e);
+}
+
+/// Moves a starting pod one step; false once it is Ready (or gone).
+fn advance(app: &App, txn: &mut Txn<'_>, p: &mut Starting) -> bool {
+    let Some(pod) = txn.get("/pods", &p.namespace, &p.name) else { return false };
+    let mut next: Value = pod.as_ref().clone();
+    p.stage += 1;
+    match p.stage {
+        1 => {
+            next["status"] = dataset::running_status_with(&next, &p.node, false);
+            txn.put("/pods", next);
+            record_event(app, txn, &p.namespace, &p.name, "Started", "Started container");
+            true
+        }
+        _ => {
+            next["status"] = dataset::running_status_with(&next, &p.node, true);
+            if let Some(ip) = pod["status"]["podIP"].as_str() {
+                next["status"]["podIP"] = json!(ip);
+                next["status"]["podIPs"] = json!([{"ip": ip}]);
+            }
+            txn.put("/pods", next);
+            false
+        }
+    }
+}
+
+fn replace_a_pod(app: &Arc<App>, txn: &mut Txn<'_>) -> Option<Starting> {
+    let pods: Vec<_> = txn
+        .state()
+        .list("/pods", None)
+        .into_iter()
+        .filter(|p| !object::is_deleting(p) && p["status"]["phase"] == "Running")
+        .filter(|p| p["metadata"]["ownerReferences"][0]["kind"] == "ReplicaSet")
+        .collect();
+    let victim = pods.choose(&mut rand::rng())?.clone();
+    let ns = object::namespace(&victim).to_string();
+    let rs_name = victim["metadata"]["ownerReferences"][0]["name"].as_str()?.to_string();
+    let rs = txn.get("apps/replicasets", &ns, &rs_name)?;
+    let pods_rt = app.registry.by_storage_key("/pods")?;
+    let grace = DeleteOptions { grace: Some(1), ..DeleteOptions::default() };
+    delete_in(app, txn, &pods_rt, &ns, object::name(&victim), &grace).ok()?;
+    let name = format!("{rs_name}-{}", &object::new_uid()[..5]);
+    let node = format!("node-{}", rand::random_range(1..=3));
+    let mut pod = dataset::pod_from_template(&rs, &name, &ns, &node, false);
+    meta_mut(&mut pod).insert("generateName".into(), json!(format!("{rs_name}-")));
+    crate::write::stamp_new(&pods_rt, &mut pod, "kube-controller-manager");
+    txn.put("/pods", pod);
+    record_event(app, txn, &ns, &name, "Scheduled", &format!("Successfully assigned {ns}/{name} to {node}"));
+    Some(Starting { namespace: ns, name, node, stage: 0 })
+}

@@ -1,0 +1,297 @@
+//! Discovery documents generated from the registry: `/version`, `/api`, `/api/v1`, `/apis`,
+//! `/apis/GROUP`, `/apis/GROUP/VERSION`, the aggregated `APIGroupDiscoveryList` (v2 and v2beta1,
+//! with Etag and `If-None-Match`), and the OpenAPI v3 index and per-group-version documents.
+
+use serde_json::{json, Map, Value};
+
+use crate::negotiate::parse_accept;
+use crate::registry::{Group, GroupVersion, Registry, ResourceType};
+
+const OPENAPI_CORE: &str = include_str!("../data/openapi-v3-api-v1.json");
+const OPENAPI_APPS: &str = include_str!("../data/openapi-v3-apis-apps-v1.json");
+const OPENAPI_BATCH: &str = include_str!("../data/openapi-v3-apis-batch-v1.json");
+
+pub fn version() -> Value {
+    json!({
+        "major": "1",
+        "minor": "36",
+        "emulationMajor": "1",
+        "emulationMinor": "36",
+        "minCompatibilityMajor": "1",
+        "minCompatibilityMinor": "35",
+        "gitVersion": "v1.36.3-kube-sim",
+        "gitCommit": "0000000000000000000000000000000000000000",
+        "gitTreeState": "clean",
+        "buildDate": "2026-11-22T00:00:00Z",
+        "goVersion": "go1.27.3",
+        "compiler": "gc",
+        "platform": "linux/amd64"
+    })
+}
+
+/// How a discovery request wants its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiscoveryFormat {
+    Legacy,
+    Aggregated(&'static str),
+}
+
+/// `None` means 406: nothing listed that discovery can serve.
+pub fn discovery_format(accept: Option<&str>) -> Option<DiscoveryFormat> {
+    let Some(header) = accept.filter(|h| !h.trim().is_empty()) else {
+        return Some(DiscoveryFormat::Legacy);
+    };
+    parse_accept(header).iter().find_map(|m| {
+        let json_like = matches!(m.essence.as_str(), "application/json" | "*/*" | "application/*");
+        match (json_like, m.param("as")) {
+            (true, None) => Some(DiscoveryFormat::Legacy),
+            (true, Some("APIGroupDiscoveryList")) if m.param("g") == Some("apidiscovery.k8s.io") => {
+                match m.param("v") {
+                    Some("v2") => Some(DiscoveryFormat::Aggregated("v2")),
+                    Some("v2beta1") => Some(DiscoveryFormat::Aggregated("v2beta1")),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    })
+}
+
+pub fn api_versions(host: &str) -> Value {
+    json!({
+        "kind": "APIVersions",
+        "versions": ["v1"],
+        "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": host}]
+    })
+}
+
+fn gv_ref(group: &str, version: &str) -> Value {
+    json!({"groupVersion": format!("{group}/{version}"), "version": version})
+}
+
+pub fn api_group(group: &Group) -> Value {
+    json!({
+        "kind": "APIGroup",
+        "apiVersion": "v1",
+        "name": group.name,
+        "versions": group.versions.iter().map(|v| gv_ref(&group.name, &v.version)).collect::<Vec<_>>(),
+        "preferredVersion": gv_ref(&group.name, &group.versions[0].version),
+    })
+}
+
+pub fn api_group_list(registry: &Registry) -> Value {
+    let groups: Vec<Value> = registry
+        .groups()
+        .iter()
+        .filter(|g| !g.name.is_empty())
+        .map(|g| {
+            let mut v = api_group(g);
+            if let Some(m) = v.as_object_mut() {
+                m.remove("kind");
+                m.remove("apiVersion");
+            }
+            v
+        })
+        .collect();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+pub fn resource_list(group: &str, gv: &GroupVersion) -> Value {
+    let group_version = if group.is_empty() { gv.version.clone() } else { format!("{group}/{}", gv.version) };
+    let mut resources = Vec::new();
+    for r in &gv.resources {
+        let mut entry = Map::new();
+        entry.insert("name".into(), json!(r.plural));
+        entry.insert("singularName".into(), json!(r.singular));
+        entry.insert("namespaced".into(), json!(r.namespaced));
+        entry.insert("kind".into(), json!(r.kind));
+        entry.insert("verbs".into(), json!(r.verbs));
+        if !r.short_names.is_empty() {
+            entry.insert("shortNames".into(), json!(r.short_names));
+        }
+        if !r.categories.is_empty() {
+            entry.insert("categories".into(), json!(r.categories));
+        }
+        if let Some(h) = &r.storage_version_hash {
+            entry.insert("storageVersionHash".into(), json!(h));
+        }
+        resources.push(Value::Object(entry));
+        for s in &r.subresources {
+            let mut sub = Map::new();
+            sub.insert("name".into(), json!(format!("{}/{}", r.plural, s.name)));
+            sub.insert("singularName".into(), json!(""));
+            sub.insert("namespaced".into(), json!(r.namespaced));
+            if !s.group.is_empty() {
+                sub.insert("group".into(), json!(s.group));
+            }
+            if !s.version.is_empty() {
+                sub.insert("version".into(), json!(s.version));
+            }
+            sub.insert("kind".into(), json!(s.kind));
+            sub.insert("verbs".into(), json!(s.verbs));
+            resources.push(Value::Object(sub));
+        }
+    }
+    let mut doc = Map::new();
+    doc.insert("kind".into(), json!("APIResourceList"));
+    if !group.is_empty() {
+        doc.insert("apiVersion".into(), json!("v1"));
+    }
+    doc.insert("groupVersion".into(), json!(group_version));
+    doc.insert("resources".into(), Value::Array(resources));
+    Value::Object(doc)
+}
+
+fn aggregated_resource(r: &ResourceType) -> Value {
+    let mut m = Map::new();
+    m.insert("resource".into(), json!(r.plural));
+    m.insert("responseKind".into(), json!({"group": "", "version": "", "kind": r.kind}));
+    m.insert("scope".into(), json!(if r.namespaced { "Namespaced" } else { "Cluster" }));
+    m.insert("singularResource".into(), json!(r.singular));
+    m.insert("verbs".into(), json!(r.verbs));
+    if !r.short_names.is_empty() {
+        m.insert("shortNames".into(), json!(r.short_names));
+    }
+    if !r.categories.is_empty() {
+        m.insert("categories".into(), json!(r.categories));
+    }
+    if !r.subresources.is_empty() {
+        let subs: Vec<Value> = r
+            .subresources
+            .iter()
+            .map(|s| {
+                json!({
+                    "subresource": s.name,
+                    "responseKind": {"group": s.group, "version": s.version, "kind": s.kind},
+                    "verbs": s.verbs,
+                })
+            })
+            .collect();
+        m.insert("subresources".into(), Value::Array(subs));
+    }
+    Value::Object(m)
+}
+
+/// The aggregated document for `/api` (core only) or `/apis` (every named group).
+pub fn aggregated(registry: &Registry, core: bool, version: &str) -> Value {
+    let items: Vec<Value> = registry
+        .groups()
+        .iter()
+        .filter(|g| g.name.is_empty() == core)
+        .map(|g| {
+            let mut meta = Map::new();
+            if !g.name.is_empty() {
+                meta.insert("name".into(), json!(g.name));
+            }
+            json!({
+                "metadata": meta,
+                "versions": g.versions.iter().map(|v| json!({
+                    "version": v.version,
+                    "resources": v.resources.iter().map(|r| aggregated_resource(r)).collect::<Vec<_>>(),
+                    "freshness": v.freshness,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": format!("apidiscovery.k8s.io/{version}"),
+        "metadata": {},
+        "items": items,
+    })
+}
+
+pub fn aggregated_content_type(version: &str) -> String {
+    format!("application/json;g=apidiscovery.k8s.io;v={version};as=APIGroupDiscoveryList")
+}
+
+/// A strong Etag for a body: 64-bit FNV-1a in upper-case hex, quoted.
+pub fn etag(body: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in body {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("\"{h:016X}\"")
+}
+
+/// The vendored OpenAPI v3 documents of the built-in groups, by path after `/openapi/v3/`.
+pub fn builtin_openapi(path: &str) -> Option<&'static str> {
+    match path {
+        "api/v1" => Some(OPENAPI_CORE),
+        "apis/apps/v1" => Some(OPENAPI_APPS),
+        "apis/batch/v1" => Some(OPENAPI_BATCH),
+        _ => None,
+    }
+}
+
+/// Every served OpenAPI v3 document (built-in and custom resource group versions) by path.
+pub fn openapi_document(registry: &Registry, path: &str) -> Option<String> {
+    if let Some(doc) = builtin_openapi(path) {
+        return Some(doc.to_string());
+    }
+    let rest = path.strip_prefix("apis/")?;
+    let (group, version) = rest.split_once('/')?;
+    let gv = registry.group_version(group, version)?;
+    let custom: Vec<&ResourceType> = gv.resources.iter().filter(|r| r.is_custom()).map(|r| r.as_ref()).collect();
+    (!custom.is_empty()).then(|| crd_openapi(&custom).to_string())
+}
+
+pub fn openapi_index(registry: &Registry) -> Value {
+    let mut paths = Map::new();
+    let mut served: Vec<String> = vec!["api/v1".into(), "apis/apps/v1".into(), "apis/batch/v1".into()];
+    for g in registry.groups() {
+        for v in &g.versions {
+            if v.resources.iter().any(|r| r.is_custom()) {
+                served.push(format!("apis/{}/{}", g.name, v.version));
+            }
+        }
+    }
+    for p in served {
+        let hash = openapi_document(registry, &p).map(|d| etag(d.as_bytes())).unwrap_or_default();
+        paths.insert(
+            p.clone(),
+            json!({"serverRelativeURL": format!("/openapi/v3/{p}?hash={}", hash.trim_matches('"'))}),
+        );
+    }
+    json!({"paths": paths})
+}
+
+/// The OpenAPI document of custom resource types, built from their structural schemas as the
+/// real server does, with ObjectMeta and its dependencies from the core document.
+pub fn crd_openapi(types: &[&ResourceType]) -> Value {
+    let mut schemas = Map::new();
+    for rt in types {
+        let Some(custom) = &rt.custom else { continue };
+        let mut schema = custom.schema.clone();
+        if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+            props.insert("apiVersion".into(), json!({"type": "string"}));
+            props.insert("kind".into(), json!({"type": "string"}));
+            props.insert(
+                "metadata".into(),
+                json!({"allOf": [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}]}),
+            );
+        }
+        if let Some(m) = schema.as_object_mut() {
+            m.insert(
+                "x-kubernetes-group-version-kind".into(),
+                json!([{"group": rt.group, "kind": rt.kind, "version": rt.version}]),
+            );
+        }
+        let reversed: Vec<&str> = rt.group.split('.').rev().collect();
+        schemas.insert(format!("{}.{}.{}", reversed.join("."), rt.version, rt.kind), schema);
+    }
+    if let Ok(core) = serde_json::from_str::<Value>(OPENAPI_CORE) {
+        if let Some(all) = core["components"]["schemas"].as_object() {
+            for (name, schema) in all.iter().filter(|(n, _)| n.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.")) {
+                schemas.insert(name.clone(), schema.clone());
+            }
+        }
+    }
+    json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
+        "paths": {},
+        "components": {"schemas": schemas},
+    })
+}

@@ -1,0 +1,270 @@
+//! Watch streams: chunked responses that flush each event as it happens (one JSON event per
+//! line), starting from the resourceVersion semantics of the concepts page (unset or "0": initial
+//! ADDED events, then changes; exact: changes after it; too old: one in-stream ERROR 410),
+//! `sendInitialEvents` with the `k8s.io/initial-events-end` BOOKMARK, periodic bookmarks,
+//! `timeoutSeconds`, selectors (an object leaving the selection is DELETED for this watcher), and
+//! Table or PartialObjectMetadata events.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::Response;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::api::{with_version, Ctx, ResourcePath};
+use crate::encode;
+use crate::list::{too_large_rv, ListOptions};
+use crate::negotiate::{Format, Shape, Target};
+use crate::registry::ResourceType;
+use crate::status::{not_acceptable, ApiResult, Status};
+use crate::store::{Change, ChangeKind, Obj};
+use crate::table::{self, IncludeObject};
+use crate::App;
+
+/// Default length of a watch without timeoutSeconds, as the real server's minimum request timeout.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
+
+#[derive(Serialize)]
+struct Event<'a, T: Serialize> {
+    #[serde(rename = "type")]
+    ty: &'a str,
+    object: T,
+}
+
+/// How each event's object is written.
+struct Framer {
+    rt: Arc<ResourceType>,
+    shape: Shape,
+    include: IncludeObject,
+    columns_sent: bool,
+}
+
+impl Framer {
+    fn frame(&mut self, ty: &str, obj: &Value) -> Bytes {
+        let obj = with_version(&self.rt, obj);
+        let bytes = match self.shape {
+            Shape::Object => encode::json(&Event { ty, object: &obj }, false),
+            Shape::Metadata(v) => {
+                encode::json(&Event { ty, object: table::partial_metadata(&obj, v.api_version()) }, false)
+            }
+            Shape::Table(v) => {
+                let t = if ty == "BOOKMARK" {
+                    table::bookmark_table(&self.rt, &obj, v.api_version())
+                } else {
+                    let mut meta = Map::new();
+                    meta.insert("resourceVersion".into(), obj["metadata"]["resourceVersion"].clone());
+                    let first = !self.columns_sent;
+                    self.columns_sent = true;
+                    table::table(&self.rt, &[&obj], meta, self.include, v.api_version(), first)
+                };
+                encode::json(&Event { ty, object: t }, false)
+            }
+        };
+        Bytes::from(bytes)
+    }
+
+    /// The frame of a change; the plain JSON form is shared by all watchers through the change.
+    fn frame_change(&mut self, ty: &'static str, c: &Change) -> Bytes {
+        let plain = self.shape == Shape::Object
+            && ty == c.kind.as_str()
+            && c.object["apiVersion"].as_str() == Some(self.rt.api_version().as_str());
+        if plain {
+            return c
+                .json_line
+                .get_or_init(|| Bytes::from(encode::json(&Event { ty, object: &*c.object }, false)))
+                .clone();
+        }
+        self.frame(ty, &c.object)
+    }
+
+    fn bookmark(&mut self, rv: u64, initial_end: bool) -> Bytes {
+        let mut meta = json!({"resourceVersion": rv.to_string()});
+        if initial_end {
+            meta["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+        }
+        let obj = json!({"kind": self.rt.kind, "apiVersion": self.rt.api_version(), "metadata": meta});
+        self.frame("BOOKMARK", &obj)
+    }
+}
+
+fn error_frame(status: &Status) -> Bytes {
+    Bytes::from(encode::json(&Event { ty: "ERROR", object: status }, false))
+}
+
+fn too_old(rv: u64, oldest: u64) -> Status {
+    Status::failure(410, "Expired", format!("too old resource version: {rv} ({oldest})"))
+}
+
+/// What one watcher sees.
+struct Filter {
+    key: String,
+    namespace: Option<String>,
+    name: Option<String>,
+    opts: ListOptions,
+}
+
+impl Filter {
+    fn selects(&self, o: &Value) -> bool {
+        self.name.as_deref().is_none_or(|n| crate::object::name(o) == n) && self.opts.matches(o)
+    }
+
+    /// The event this watcher gets for a change, if any.
+    fn event(&self, c: &Change) -> Option<(&'static str, Obj)> {
+        if c.key != self.key || self.namespace.as_deref().is_some_and(|ns| ns != c.namespace) {
+            return None;
+        }
+        let now = self.selects(&c.object);
+        let before = c.prev.as_ref().is_some_and(|p| self.selects(p));
+        match c.kind {
+            ChangeKind::Added if now => Some(("ADDED", c.object.clone())),
+            ChangeKind::Deleted if before || now => Some(("DELETED", c.object.clone())),
+            ChangeKind::Modified => match (before, now) {
+                (true, true) => Some(("MODIFIED", c.object.clone())),
+                (false, true) => Some(("ADDED", c.object.clone())),
+                (true, false) => Some(("DELETED", c.object.clone())),
+                (false, false) => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: ListOptions) -> ApiResult<Response> {
+    let output = ctx.output(Target::Watch)?;
+    if output.format != Format::Json {
+        return Err(not_acceptable());
+    }
+    let include =
+        IncludeObject::parse(ctx.query.get("includeObject").map(String::as_str)).map_err(crate::status::bad_request)?;
+    let rt = path.rt.clone();
+    let mut framer = Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false };
+    let filter = Filter {
+        key: rt.storage_key(),
+        namespace: path.namespace.clone(),
+        name: path.name.clone(),
+        opts: opts.clone(),
+    };
+    let mut rx = app.store.subscribe();
+    let mut first: Vec<Bytes> = Vec::new();
+    let start_rv;
+    let mut failed = false;
+    {
+        let state = app.store.read();
+        start_rv = state.rv;
+        let rv = opts.rv_number();
+        let initial = match (opts.send_initial_events, rv) {
+            (Some(true), _) => true,
+            (Some(false), _) => false,
+            (None, None | Some(0)) => true,
+            (None, Some(_)) => false,
+        };
+        if let Some(n) = rv.filter(|n| *n > state.rv) {
+            return Err(too_large_rv(n, state.rv));
+        }
+        if initial {
+            for o in state.list(&filter.key, filter.namespace.as_deref()).iter().filter(|o| filter.selects(o)) {
+                first.push(framer.frame("ADDED", o));
+            }
+            if opts.send_initial_events == Some(true) && opts.allow_bookmarks {
+                first.push(framer.bookmark(start_rv, true));
+            }
+        } else if let Some(n) = rv.filter(|n| *n > 0) {
+            match state.changes_since(n) {
+                Ok(changes) => {
+                    for c in changes {
+                        if let Some((ty, o)) = filter.event(&c) {
+                            first.push(framer.frame(ty, &o));
+                        }
+                    }
+                }
+                Err(e) => {
+                    first.push(error_frame(&too_old(n, e.oldest)));
+                    failed = true;
+                }
+            }
+        }
+    }
+    let (tx, body_rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(64);
+    let timeout = opts.timeout_seconds.map(Duration::from_secs).unwrap_or(DEFAULT_TIMEOUT);
+    let bookmarks = opts.allow_bookmarks.then(|| app.cli.bookmark_interval());
+    let mut cut = app.faults.watch_cuts();
+    let app = app.clone();
+    tokio::spawn(async move {
+        for f in first {
+            if tx.send(Ok(f)).await.is_err() {
+                return;
+            }
+        }
+        if failed {
+            return;
+        }
+        let deadline = tokio::time::sleep(timeout);
+        tokio::pin!(deadline);
+        let mut ticker = tokio::time::interval(bookmarks.unwrap_or(Duration::from_secs(3600)));
+        ticker.tick().await;
+        loop {
+            tokio::select! {
+                _ = &mut deadline => return,
+                _ = tx.closed() => return,
+                _ = cut.changed() => {
+                    let _ = tx.send(Err(std::io::Error::other("watch dropped by /_sim/drop-watches"))).await;
+                    return;
+                }
+                _ = ticker.tick(), if bookmarks.is_some() => {
+                    let rv = app.store.current_rv();
+                    if tx.send(Ok(framer.bookmark(rv, false))).await.is_err() {
+                        return;
+                    }
+                }
+                change = rx.recv() => match change {
+                    Ok(c) if c.rv <= start_rv => {}
+                    Ok(c) => {
+                        if let Some((ty, _)) = filter.event(&c) {
+                            if tx.send(Ok(framer.frame_change(ty, &c))).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        let s = too_old(start_rv, app.store.read().compacted_rv);
+                        let _ = tx.send(Ok(error_frame(&s))).await;
+                        return;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+            }
+        }
+    });
+    let stream = futures::stream::unfold(body_rx, |mut rx| async move { rx.recv().await.map(|item| (item, rx)) });
+    let mut resp = Response::new(Body::from_stream(stream));
+    *resp.status_mut() = StatusCode::OK;
+    let h = resp.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
+    Ok(resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::negotiate::TableVersion;
+
+    #[test]
+    fn table_watch_sends_columns_only_first() {
+        let registry = crate::registry::Registry::load().expect("registry loads");
+        let rt = registry.find("", "v1", "namespaces").expect("namespaces served");
+        let mut f =
+            Framer { rt, shape: Shape::Table(TableVersion::V1), include: IncludeObject::None, columns_sent: false };
+        let o = json!({"metadata": {"name": "a", "resourceVersion": "5"}, "status": {"phase": "Active"}});
+        let one: Value = serde_json::from_slice(&f.frame("ADDED", &o)).expect("json");
+        let two: Value = serde_json::from_slice(&f.frame("MODIFIED", &o)).expect("json");
+        assert!(one["object"]["columnDefinitions"].is_array());
+        assert!(two["object"]["columnDefinitions"].is_null());
+        let b: Value = serde_json::from_slice(&f.bookmark(9, true)).expect("json");
+        assert_eq!(b["object"]["rows"][0]["object"]["metadata"]["annotations"]["k8s.io/initial-events-end"], "true");
+    }
+}

@@ -1,0 +1,83 @@
+//! Discovery: the served documents list the same resources as the shared real ones.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{shared_json, Sim};
+use serde_json::Value;
+
+fn names(list: &Value) -> BTreeSet<String> {
+    list["resources"].as_array().into_iter().flatten().filter_map(|r| r["name"].as_str().map(str::to_string)).collect()
+}
+
+#[tokio::test]
+async fn version_and_legacy_discovery_match_the_shared_documents() {
+    let sim = Sim::start(&[]);
+    let (code, version) = sim.get_json("/version").await;
+    assert_eq!(code, 200);
+    assert_eq!(version["major"], "1");
+    let (_, api) = sim.get_json("/api").await;
+    assert_eq!(api["versions"], serde_json::json!(["v1"]));
+    let (_, core) = sim.get_json("/api/v1").await;
+    assert_eq!(names(&core), names(&shared_json("discovery/api__v1.json")));
+    assert!(core.get("apiVersion").is_none(), "/api/v1 has no apiVersion, as served");
+    let (_, apps) = sim.get_json("/apis/apps/v1").await;
+    assert_eq!(names(&apps), names(&shared_json("discovery/apis__apps__v1.json")));
+    let (_, groups) = sim.get_json("/apis").await;
+    let served: BTreeSet<&str> =
+        groups["groups"].as_array().into_iter().flatten().filter_map(|g| g["name"].as_str()).collect();
+    assert!(served.contains("apps") && served.contains("example.com"), "{served:?}");
+    let (_, group) = sim.get_json("/apis/example.com").await;
+    assert_eq!(group["preferredVersion"]["groupVersion"], "example.com/v1");
+}
+
+#[tokio::test]
+async fn aggregated_discovery_lists_the_shared_groups_and_the_crd() {
+    let sim = Sim::start(&[]);
+    let accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+    let resp = sim.get_with("/apis", accept).await;
+    assert_eq!(resp.headers()["content-type"], "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
+    let etag = resp.headers()["etag"].to_str().expect("etag is text").to_string();
+    let (_, doc) = common::json_of(resp).await;
+    let shared = shared_json("discovery/aggregated_v2.json");
+    let resources = |d: &Value, group: &str| -> BTreeSet<String> {
+        d["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|g| g["metadata"]["name"] == group)
+            .flat_map(|g| g["versions"].as_array().cloned().unwrap_or_default())
+            .flat_map(|v| v["resources"].as_array().cloned().unwrap_or_default())
+            .filter_map(|r| r["resource"].as_str().map(str::to_string))
+            .collect()
+    };
+    for group in ["apps", "batch", "coordination.k8s.io", "apiextensions.k8s.io"] {
+        assert_eq!(resources(&doc, group), resources(&shared, group), "group {group}");
+    }
+    assert_eq!(resources(&doc, "example.com"), ["widgets".to_string()].into_iter().collect());
+    let again = sim
+        .client
+        .get(sim.url("/apis"))
+        .header("Accept", accept)
+        .header("If-None-Match", etag)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(again.status().as_u16(), 304);
+    let core = sim.get_with("/api", accept).await;
+    let (_, core) = common::json_of(core).await;
+    assert_eq!(core["items"][0]["versions"][0]["version"], "v1");
+}
+
+#[tokio::test]
+async fn openapi_v3_serves_the_built_in_group_versions() {
+    let sim = Sim::start(&["--dataset", "empty"]);
+    let (_, index) = sim.get_json("/openapi/v3").await;
+    for p in ["api/v1", "apis/apps/v1", "apis/batch/v1", "apis/example.com/v1"] {
+        let url = index["paths"][p]["serverRelativeURL"].as_str().unwrap_or_else(|| panic!("{p} listed"));
+        let (code, doc) = sim.get_json(url).await;
+        assert_eq!(code, 200, "{url}");
+        assert!(doc["components"]["schemas"].as_object().is_some_and(|s| !s.is_empty()), "{url}");
+    }
+}

@@ -1,0 +1,238 @@
+//! Watches: initial events, live changes, resourceVersion semantics, 410 in-stream, bookmarks,
+//! sendInitialEvents, timeouts, selectors, Table events, and cut streams.
+
+mod common;
+
+use common::{json_of, recorded_body, Sim, WatchLines};
+use serde_json::json;
+
+async fn watch(sim: &Sim, path: &str) -> WatchLines {
+    let resp = sim.get(path).await;
+    assert_eq!(resp.status().as_u16(), 200, "{path}");
+    assert_eq!(resp.headers()["content-type"], "application/json");
+    WatchLines::new(resp)
+}
+
+async fn create_widget(sim: &Sim, name: &str, color: &str) {
+    let body = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": name, "labels": {"color": color}}, "spec": {"size": "small", "color": color}});
+    let resp =
+        sim.send("POST", "/apis/example.com/v1/namespaces/default/widgets", "application/json", body.to_string()).await;
+    assert_eq!(resp.status().as_u16(), 201);
+}
+
+#[tokio::test]
+async fn watch_sends_initial_state_then_changes_as_they_happen() {
+    let sim = Sim::start(&[]);
+    let mut w = watch(&sim, "/apis/example.com/v1/namespaces/default/widgets?watch=1").await;
+    for name in ["w-01", "w-02", "w-03"] {
+        let e = w.next(30).await.expect("initial event");
+        assert_eq!((e["type"].as_str(), e["object"]["metadata"]["name"].as_str()), (Some("ADDED"), Some(name)));
+    }
+    create_widget(&sim, "w-live", "red").await;
+    let e = w.next(30).await.expect("live event");
+    assert_eq!(e["type"], "ADDED");
+    assert_eq!(e["object"]["metadata"]["name"], "w-live");
+    let patch = sim
+        .send(
+            "PATCH",
+            "/apis/example.com/v1/namespaces/default/widgets/w-live",
+            "application/merge-patch+json",
+            r#"{"spec":{"color":"blue"}}"#,
+        )
+        .await;
+    assert_eq!(patch.status().as_u16(), 200);
+    let e = w.next(30).await.expect("modified");
+    assert_eq!((e["type"].as_str(), e["object"]["spec"]["color"].as_str()), (Some("MODIFIED"), Some("blue")));
+    sim.send("DELETE", "/apis/example.com/v1/namespaces/default/widgets/w-live", "application/json", "").await;
+    let e = w.next(30).await.expect("deleted");
+    assert_eq!(e["type"], "DELETED");
+}
+
+#[tokio::test]
+async fn watch_from_an_exact_version_replays_only_later_changes() {
+    let sim = Sim::start(&[]);
+    let (_, list) = sim.get_json("/apis/example.com/v1/namespaces/default/widgets").await;
+    let rv = list["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    create_widget(&sim, "w-after", "green").await;
+    let mut w =
+        watch(&sim, &format!("/apis/example.com/v1/namespaces/default/widgets?watch=1&resourceVersion={rv}")).await;
+    let e = w.next(30).await.expect("replayed event");
+    assert_eq!((e["type"].as_str(), e["object"]["metadata"]["name"].as_str()), (Some("ADDED"), Some("w-after")));
+}
+
+#[tokio::test]
+async fn a_compacted_version_gets_an_in_stream_410() {
+    let sim = Sim::start(&[]);
+    create_widget(&sim, "w-old", "red").await;
+    sim.client.post(sim.url("/_sim/compact")).send().await.expect("compact");
+    let mut w = watch(&sim, "/apis/example.com/v1/namespaces/default/widgets?watch=1&resourceVersion=2").await;
+    let e = w.next(30).await.expect("error event");
+    let recorded = recorded_body("65-watch-rv-too-old-410-in-stream.txt");
+    assert_eq!(e["type"], recorded["type"]);
+    for key in ["kind", "apiVersion", "status", "reason", "code"] {
+        assert_eq!(e["object"][key], recorded["object"][key], "{key}");
+    }
+    assert!(w.next(30).await.is_none(), "the stream ends after the ERROR");
+}
+
+#[tokio::test]
+async fn send_initial_events_ends_with_the_annotated_bookmark() {
+    let sim = Sim::start(&[]);
+    let mut w = watch(&sim, "/apis/example.com/v1/namespaces/default/widgets?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true").await;
+    let mut added = 0;
+    loop {
+        let e = w.next(30).await.expect("event");
+        if e["type"] == "BOOKMARK" {
+            assert_eq!(e["object"]["metadata"]["annotations"]["k8s.io/initial-events-end"], "true");
+            assert_eq!(e["object"]["kind"], "Widget");
+            break;
+        }
+        assert_eq!(e["type"], "ADDED");
+        added += 1;
+    }
+    assert_eq!(added, 3);
+    let (code, status) =
+        json_of(sim.get("/apis/example.com/v1/namespaces/default/widgets?watch=1&sendInitialEvents=true").await).await;
+    assert_eq!(code, 422);
+    assert_eq!(status["message"], recorded_body("63-watch-sendInitialEvents-without-rvmatch-422.txt")["message"]);
+}
+
+#[tokio::test]
+async fn periodic_bookmarks_and_timeout_seconds() {
+    let sim = Sim::start(&["--bookmark-interval", "1"]);
+    let (_, list) = sim.get_json("/api/v1/namespaces").await;
+    let rv = list["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    let mut w = watch(
+        &sim,
+        &format!("/api/v1/namespaces?watch=1&resourceVersion={rv}&allowWatchBookmarks=true&timeoutSeconds=3"),
+    )
+    .await;
+    let e = w.next(30).await.expect("bookmark");
+    assert_eq!(e["type"], "BOOKMARK");
+    assert_eq!(e["object"]["metadata"]["resourceVersion"], rv);
+    while let Some(e) = w.next(30).await {
+        assert_eq!(e["type"], "BOOKMARK");
+    }
+}
+
+#[tokio::test]
+async fn selectors_on_watches_turn_leaving_objects_into_deletes() {
+    let sim = Sim::start(&[]);
+    let mut w = watch(
+        &sim,
+        "/apis/example.com/v1/namespaces/default/widgets?watch=1&labelSelector=color%3Dred&resourceVersion=0",
+    )
+    .await;
+    create_widget(&sim, "w-blue", "blue").await;
+    create_widget(&sim, "w-red", "red").await;
+    let e = w.next(30).await.expect("only red");
+    assert_eq!(e["object"]["metadata"]["name"], "w-red");
+    sim.send(
+        "PATCH",
+        "/apis/example.com/v1/namespaces/default/widgets/w-red",
+        "application/merge-patch+json",
+        r#"{"metadata":{"labels":{"color":"blue"}}}"#,
+    )
+    .await;
+    let e = w.next(30).await.expect("leaves the selection");
+    assert_eq!((e["type"].as_str(), e["object"]["metadata"]["name"].as_str()), (Some("DELETED"), Some("w-red")));
+}
+
+#[tokio::test]
+async fn table_watch_sends_columns_once() {
+    let sim = Sim::start(&["--bookmark-interval", "1"]);
+    let resp = sim
+        .get_with(
+            "/apis/example.com/v1/namespaces/default/widgets?watch=1&resourceVersion=0&allowWatchBookmarks=true",
+            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+        )
+        .await;
+    let mut w = WatchLines::new(resp);
+    let first = w.next(30).await.expect("first");
+    assert_eq!(first["object"]["kind"], "Table");
+    assert!(first["object"]["columnDefinitions"].is_array());
+    let second = w.next(30).await.expect("second");
+    assert!(second["object"]["columnDefinitions"].is_null());
+    loop {
+        let e = w.next(30).await.expect("bookmark comes");
+        if e["type"] == "BOOKMARK" {
+            assert!(e["object"]["columnDefinitions"].is_null());
+            assert_eq!(e["object"]["rows"][0]["cells"][0], "");
+            break;
+        }
+    }
+}
+
+#[tokio::test]
+async fn drop_watches_cuts_open_streams() {
+    let sim = Sim::start(&[]);
+    let mut w = watch(&sim, "/api/v1/namespaces?watch=1").await;
+    w.next(30).await.expect("initial event");
+    let resp = sim.client.post(sim.url("/_sim/drop-watches")).send().await.expect("drop");
+    assert_eq!(resp.status().as_u16(), 200);
+    while let Ok(Some(_)) = w.try_next(30).await {}
+}
+
+#[tokio::test]
+async fn legacy_watch_path_watches_one_object() {
+    let sim = Sim::start(&[]);
+    let mut w = watch(&sim, "/apis/example.com/v1/watch/namespaces/default/widgets/w-02").await;
+    let e = w.next(30).await.expect("the object");
+    assert_eq!(e["object"]["metadata"]["name"], "w-02");
+    sim.send(
+        "PATCH",
+        "/apis/example.com/v1/namespaces/default/widgets/w-01",
+        "application/merge-patch+json",
+        r#"{"spec":{"color":"x"}}"#,
+    )
+    .await;
+    sim.send(
+        "PATCH",
+        "/apis/example.com/v1/namespaces/default/widgets/w-02",
+        "application/merge-patch+json",
+        r#"{"spec":{"color":"y"}}"#,
+    )
+    .await;
+    let e = w.next(30).await.expect("its change");
+    assert_eq!((e["type"].as_str(), e["object"]["metadata"]["name"].as_str()), (Some("MODIFIED"), Some("w-02")));
+}
+
+#[tokio::test]
+async fn activity_keeps_events_flowing() {
+    let sim = Sim::start(&["--activity"]);
+    let (_, list) = sim.get_json("/api/v1/pods").await;
+    let rv = list["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    let mut w = watch(&sim, &format!("/api/v1/pods?watch=1&resourceVersion={rv}")).await;
+    let mut kinds = std::collections::BTreeSet::new();
+    while kinds.len() < 3 {
+        let e = w.next(60).await.expect("activity produces pod events");
+        kinds.insert(e["type"].as_str().unwrap_or_default().to_string());
+    }
+    assert!(kinds.contains("ADDED") && kinds.contains("MODIFIED") && kinds.contains("DELETED"), "{kinds:?}");
+}
+
+#[tokio::test]
+async fn history_older_than_the_window_is_forgotten_without_writes() {
+    let sim = Sim::start(&["--history", "1"]);
+    let (_, list) = sim.get_json("/api/v1/namespaces").await;
+    let rv = list["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "tick"}});
+    sim.send("POST", "/api/v1/namespaces/default/configmaps", "application/json", cm.to_string()).await;
+    let mut expired = false;
+    for _ in 0..40 {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        let mut w = watch(
+            &sim,
+            &format!("/api/v1/namespaces/default/configmaps?watch=1&resourceVersion={rv}&timeoutSeconds=1"),
+        )
+        .await;
+        if let Some(e) = w.next(30).await {
+            if e["type"] == "ERROR" {
+                assert_eq!(e["object"]["code"], 410);
+                expired = true;
+                break;
+            }
+        }
+    }
+    assert!(expired, "a watch from before the 1 s history window gets 410 within 10 s");
+}
