@@ -3,5 +3,6 @@
 //! so it is tested natively.
 
 pub mod cells;
+pub mod commands;
 pub mod page;
 pub mod view_state;

@@ -8,12 +8,13 @@ use crate::api::list::ContinueToken;
 use crate::api::params::{ListOptions, ListParams};
 use crate::api::request::{Collection, Request};
 use crate::api::status::StatusExt;
-use crate::client::fetched::{fetch_decoded, Fetched};
+use crate::client::fetched::Fetched;
 use crate::client::{now_ms, ApiBase};
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::{Representation, ViewState, PAGE_SIZES};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
+use crate::ui::inspector::{use_wire_log, WireLog};
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
 use crate::ui::response_info::ResponseInfo;
@@ -37,6 +38,7 @@ pub fn CollectionView(
     let navigation = use_navigation();
     let state = navigation.state;
     let base = expect_context::<ApiBase>();
+    let log = use_wire_log();
     // The continue tokens of the pages before this one: a stack, so "previous" pops.
     let tokens = RwSignal::new(Vec::<ContinueToken>::new());
     let collection_key = Memo::new(move |_| {
@@ -55,7 +57,7 @@ pub fn CollectionView(
         let token = tokens.get().last().cloned();
         let resource = resource_for_fetch.clone();
         let base = base.clone();
-        async move { load_page(&base, &resource, &state, token).await }
+        async move { load_page(log, base, &resource, &state, token).await }
     });
 
     let kind = resource.kind.clone();
@@ -79,7 +81,13 @@ pub fn CollectionView(
     }
 }
 
-async fn load_page(base: &ApiBase, resource: &ResourceType, state: &ViewState, token: Option<ContinueToken>) -> Loaded {
+async fn load_page(
+    log: WireLog,
+    base: ApiBase,
+    resource: &ResourceType,
+    state: &ViewState,
+    token: Option<ContinueToken>,
+) -> Loaded {
     let namespace = if resource.scope == Scope::Namespaced { state.namespace.as_deref() } else { None };
     let collection = Collection::new(resource, namespace).map_err(|e| e.to_string())?;
     let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_owned());
@@ -92,7 +100,7 @@ async fn load_page(base: &ApiBase, resource: &ResourceType, state: &ViewState, t
     })
     .map_err(|e| e.to_string())?;
     let request = Request::list(&collection, &params, &state.representation.accept(true)).param("pretty", "false");
-    let fetched = fetch_decoded(base, request).await.map_err(|e| e.to_string())?;
+    let fetched = log.fetch(base, request).await.map_err(|e| e.to_string())?;
     let as_grid = matches!(state.representation, Representation::Table | Representation::Metadata);
     let page = match &fetched.decoded {
         Ok(decoded) => Page::from_decoded(decoded, as_grid, now_ms() as i64 + epoch_offset_ms()),

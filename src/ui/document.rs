@@ -80,7 +80,7 @@ pub fn DocumentView(
 }
 
 /// Bytes as a hex dump: offset, 16 bytes in hex, and their printable ASCII.
-fn hex_dump(bytes: &[u8]) -> String {
+pub fn hex_dump(bytes: &[u8]) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(bytes.len() * 4);
     for (line, chunk) in bytes.chunks(16).enumerate() {

@@ -6,6 +6,7 @@ mod collection;
 mod document;
 mod error_state;
 mod grid;
+mod inspector;
 mod location;
 mod namespaces;
 mod object;
@@ -18,6 +19,7 @@ use leptos::prelude::*;
 use crate::client::discovery::{load_cluster, ClusterInfo};
 use crate::client::ApiBase;
 use crate::ui::collection::CollectionView;
+use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
 use crate::ui::object::ObjectView;
 use crate::ui::sidebar::Sidebar;
@@ -36,6 +38,8 @@ pub fn App() -> impl IntoView {
     let base = ApiBase::same_origin();
     provide_context(base.clone());
     Navigation::install();
+    WireLog::install();
+    let inspector_open = RwSignal::new(false);
     let cluster = LocalResource::new(move || {
         let base = base.clone();
         async move { load_cluster(&base).await }
@@ -60,6 +64,13 @@ pub fn App() -> impl IntoView {
                     <dd data-testid="api-base">{api_base}</dd>
                 </div>
             </dl>
+            <button
+                class="button button--quiet topbar__inspector"
+                aria-expanded=move || inspector_open.get().to_string()
+                on:click=move |_| inspector_open.update(|o| *o = !*o)
+            >
+                "Wire inspector"
+            </button>
         </header>
         <main class="app">
             <Suspense fallback=|| {
@@ -79,6 +90,7 @@ pub fn App() -> impl IntoView {
                 })}
             </Suspense>
         </main>
+        <Inspector open=inspector_open />
     }
 }
 

@@ -5,8 +5,8 @@ use leptos::prelude::*;
 use crate::api::body::Decoded;
 use crate::api::request::Request;
 use crate::api::value::Value;
-use crate::client::fetched::fetch_decoded;
 use crate::client::ApiBase;
+use crate::ui::inspector::use_wire_log;
 use crate::ui::location::use_navigation;
 
 /// A `<select>` of namespaces bound to the view state.
@@ -14,6 +14,7 @@ use crate::ui::location::use_navigation;
 pub fn NamespaceSelect() -> impl IntoView {
     let navigation = use_navigation();
     let base = expect_context::<ApiBase>();
+    let log = use_wire_log();
     let names = LocalResource::new(move || {
         let base = base.clone();
         async move {
@@ -21,7 +22,7 @@ pub fn NamespaceSelect() -> impl IntoView {
                 .header("Accept", "application/json")
                 .param("pretty", "false")
                 .param("limit", "500");
-            match fetch_decoded(&base, request).await.map(|f| f.decoded) {
+            match log.fetch(base, request).await.map(|f| f.decoded) {
                 Ok(Ok(Decoded::Document(list))) => namespace_names(&list),
                 _ => Vec::new(),
             }

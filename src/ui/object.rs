@@ -7,11 +7,12 @@ use crate::api::discovery::{ResourceType, Scope};
 use crate::api::params::GetParams;
 use crate::api::request::{Collection, Request};
 use crate::api::value::Value;
-use crate::client::fetched::{fetch_decoded, Fetched};
+use crate::client::fetched::Fetched;
 use crate::client::ApiBase;
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::Representation;
 use crate::ui::document::DocumentView;
+use crate::ui::inspector::use_wire_log;
 use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
@@ -26,6 +27,7 @@ pub fn ObjectView(
 ) -> impl IntoView {
     let navigation = use_navigation();
     let base = expect_context::<ApiBase>();
+    let log = use_wire_log();
     let fetch_resource = resource.clone();
     let fetch_name = name.clone();
     let loaded = LocalResource::new(move || {
@@ -42,7 +44,7 @@ pub fn ObjectView(
             };
             let request = Request::get_object(&object, &GetParams::default(), &representation.accept(false))
                 .param("pretty", "false");
-            let fetched = fetch_decoded(&base, request).await.map_err(|e| e.to_string())?;
+            let fetched = log.fetch(base, request).await.map_err(|e| e.to_string())?;
             let page = match &fetched.decoded {
                 Ok(decoded) => Page::from_decoded(decoded, false, 0),
                 Err(message) => return Err(message.clone()),
