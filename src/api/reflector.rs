@@ -568,6 +568,8 @@ pub struct Reflector {
     synced: bool,
     /// Consecutive failures since the last successful watch event.
     attempt: u32,
+    /// A 410 started a relist and no watch event has succeeded since.
+    relisting_after_expiry: bool,
     next_op: u64,
     recent: RecentVersions,
     counters: Counters,
@@ -680,6 +682,7 @@ impl Reflector {
             last_bookmark: None,
             synced: false,
             attempt: 0,
+            relisting_after_expiry: false,
             next_op: 0,
             recent: RecentVersions::default(),
             counters: Counters::default(),
@@ -766,11 +769,23 @@ impl Reflector {
             }
             (Phase::Paused { next }, Input::Resume) => self.begin(next, out),
             (phase @ Phase::Paused { .. }, _) => phase,
-            (phase, Input::Pause) => {
-                if let Some(op) = phase.outstanding() {
-                    out.cancel(op);
-                }
-                Phase::Paused { next: phase.resume_point() }
+            (Phase::Listing { op, continue_token, snapshot }, Input::Pause) => {
+                out.cancel(op);
+                Phase::Paused { next: Next::ListPage { continue_token, snapshot } }
+            }
+            // The initial state of a streaming list cannot be resumed: start it again.
+            (Phase::StreamingInitial { op, snapshot, .. }, Input::Pause) => {
+                out.cancel(op);
+                Phase::Paused { next: Next::Sync(snapshot.reason) }
+            }
+            (Phase::Watching { op, .. }, Input::Pause) => {
+                out.cancel(op);
+                Phase::Paused { next: Next::Watch }
+            }
+            // Resuming skips the rest of the wait: the user asked for it.
+            (Phase::Backoff { timer, next, .. }, Input::Pause) => {
+                out.cancel(timer);
+                Phase::Paused { next }
             }
             (Phase::Listing { op, snapshot, .. }, Input::ListPage { op: got, list }) if got == op => {
                 self.on_page(snapshot, list, out)
@@ -950,12 +965,12 @@ impl Reflector {
     ) -> Phase {
         match event {
             WatchEvent::Added(object) => {
-                self.attempt = 0;
+                self.progressed();
                 self.apply_snapshot_item(object, &mut snapshot, "ADDED", out);
                 Phase::StreamingInitial { op, open: true, snapshot }
             }
             WatchEvent::Bookmark(bookmark) if bookmark.initial_events_end => {
-                self.attempt = 0;
+                self.progressed();
                 self.counters.bookmarks += 1;
                 self.last_bookmark.clone_from(&bookmark.resource_version);
                 self.complete_sync(snapshot, bookmark.resource_version, out);
@@ -990,7 +1005,7 @@ impl Reflector {
                 return self.on_error_event(status, Next::Watch, jitter, out);
             }
         }
-        self.attempt = 0;
+        self.progressed();
         Phase::Watching { op, open: true }
     }
 
@@ -1005,18 +1020,24 @@ impl Reflector {
         self.backoff(next, WaitReason::WatchError, retry_after, jitter, out)
     }
 
-    /// 410 Gone: the resume point is worthless. The first 410 after progress relists at once;
-    /// another one before any successful watch event waits, so a server that keeps answering 410
-    /// is not hammered.
+    /// 410 Gone: the resume point is worthless. A 410 relists at once; another one before any
+    /// watch event of the relist succeeded waits, so a server that keeps answering 410 is not
+    /// hammered.
     fn expired(&mut self, jitter: Jitter, out: &mut Step) -> Phase {
         self.counters.expired += 1;
         self.synced = false;
         self.resource_version = None;
-        if self.attempt == 0 {
-            self.attempt = 1;
+        if !self.relisting_after_expiry {
+            self.relisting_after_expiry = true;
             return self.begin(Next::Sync(SyncReason::Expired), out);
         }
         self.backoff(Next::Sync(SyncReason::Expired), WaitReason::Expired, None, jitter, out)
+    }
+
+    /// A watch event went through: the connection works.
+    fn progressed(&mut self) {
+        self.attempt = 0;
+        self.relisting_after_expiry = false;
     }
 
     fn fall_back(&mut self, why: String, reason: SyncReason, out: &mut Step) -> Phase {
@@ -1048,6 +1069,9 @@ impl Reflector {
         };
         snapshot.seen.insert(key.clone());
         let version = object_version(&object);
+        if let Some(version) = &version {
+            self.recent.insert(key.clone(), version.clone());
+        }
         let unchanged = version.is_some() && self.store.get(&key).is_some_and(|c| c.resource_version == version);
         if !unchanged {
             self.store.objects.insert(key.clone(), CachedObject { object, resource_version: version });
@@ -1136,18 +1160,6 @@ impl Phase {
             Phase::Listing { op, .. } | Phase::StreamingInitial { op, .. } | Phase::Watching { op, .. } => Some(*op),
             Phase::Backoff { timer, .. } => Some(*timer),
             Phase::Paused { .. } | Phase::Stopped => None,
-        }
-    }
-
-    /// Where to pick up after a pause: the same list page, a fresh streaming list (its initial
-    /// state cannot be resumed), a watch from the resume point, or what a wait was waiting for.
-    fn resume_point(self) -> Next {
-        match self {
-            Phase::Listing { continue_token, snapshot, .. } => Next::ListPage { continue_token, snapshot },
-            Phase::StreamingInitial { snapshot, .. } => Next::Sync(snapshot.reason),
-            Phase::Watching { .. } => Next::Watch,
-            Phase::Backoff { next, .. } | Phase::Paused { next } => next,
-            Phase::Stopped => Next::Watch,
         }
     }
 }
@@ -1295,7 +1307,11 @@ mod tests {
     }
 
     fn page(rv: &str, continue_token: &str, items: &[Value]) -> Feed {
-        Feed::Page(ObjectList {
+        Feed::Page(list(rv, continue_token, items))
+    }
+
+    fn list(rv: &str, continue_token: &str, items: &[Value]) -> ObjectList {
+        ObjectList {
             api_version: "v1".to_string(),
             kind: "PodList".to_string(),
             metadata: ListMeta {
@@ -1304,14 +1320,18 @@ mod tests {
                 remaining_item_count: None,
             },
             items: items.to_vec(),
-        })
+        }
     }
 
     fn event(event_type: &str, object: Value) -> Feed {
+        Feed::Event(watch_event(event_type, object))
+    }
+
+    fn watch_event(event_type: &str, object: Value) -> WatchEvent {
         let mut document = crate::api::value::Map::new();
         document.insert("type", Value::String(event_type.to_string()));
         document.insert("object", object);
-        Feed::Event(WatchEvent::from_document(&Value::Object(document)).expect("event"))
+        WatchEvent::from_document(&Value::Object(document)).expect("event")
     }
 
     fn bookmark(rv: &str) -> Feed {
@@ -1367,7 +1387,7 @@ mod tests {
     fn a_paged_list_follows_continue_tokens_then_watches_from_the_lists_resource_version() {
         let mut h =
             Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
-        let Feed::Page(mut first) = page("10", "t1", &[pod("a", "5"), pod("b", "6")]) else { unreachable!() };
+        let mut first = list("10", "t1", &[pod("a", "5"), pod("b", "6")]);
         first.metadata.remaining_item_count = Some(1);
         h.check(
             Feed::Page(first),
@@ -1419,8 +1439,7 @@ mod tests {
             format!("{PODS}?labelSelector=app%3Dweb&fieldSelector=status.phase%3DRunning&limit=500")
         );
         assert_eq!(request.header_value("Accept"), Some("application/cbor"));
-        let Feed::Page(list) = page("10", "", &[]) else { unreachable!() };
-        let step = reflector.step(Input::ListPage { op: *op, list }, Jitter::NONE);
+        let step = reflector.step(Input::ListPage { op: *op, list: list("10", "", &[]) }, Jitter::NONE);
         let [Action::Send { request, kind: RequestKind::Watch, .. }] = step.actions.as_slice() else {
             panic!("expected one watch request, found {:?}", step.actions)
         };
@@ -1724,16 +1743,23 @@ mod tests {
         h.check(
             Feed::WatchFailed(http(410, None)),
             &[
-                "wait 1000 ms: the resource version expired again",
+                &format!("list {PODS}?limit=2"),
                 "problem: the watch's resource version expired (410 Gone): relisting",
-                "state: reconnecting in 1.0 s (attempt 2): the resource version expired again",
+                "state: relisting after 410 Gone (page 1)",
             ],
         );
-        h.check(Feed::Timer, &[&format!("list {PODS}?limit=2"), "state: relisting after 410 Gone (page 1)"]);
+        h.check(
+            page("30", "", &[pod("a", "5"), pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=30&allowWatchBookmarks=true"),
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
     }
 
     #[test]
-    fn the_first_410_after_progress_relists_at_once_and_repeated_410s_back_off() {
+    fn a_410_relists_at_once_and_another_before_any_watch_event_backs_off() {
         let mut h = watching();
         h.check(bookmark("12"), &[]);
         h.check(
@@ -1757,12 +1783,31 @@ mod tests {
             error_event(410, "Gone"),
             &[
                 "cancel request",
-                "wait 1000 ms: the resource version expired again",
+                "wait 500 ms: the resource version expired again",
                 "problem: the watch's resource version expired (410 Gone): relisting",
-                "state: reconnecting in 1.0 s (attempt 2): the resource version expired again",
+                "state: reconnecting in 0.5 s (attempt 1): the resource version expired again",
             ],
         );
-        assert_eq!(h.reflector.counters().expired, 2);
+        h.check(Feed::Timer, &[&format!("list {PODS}?limit=2"), "state: relisting after 410 Gone (page 1)"]);
+        h.check(
+            page("50", "", &[pod("a", "5")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=50&allowWatchBookmarks=true"),
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(bookmark("51"), &["state: watching"]);
+        h.check(
+            error_event(410, "Expired"),
+            &[
+                "cancel request",
+                &format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        assert_eq!(h.reflector.counters().expired, 3);
     }
 
     #[test]
@@ -1785,9 +1830,9 @@ mod tests {
         h.check(
             Feed::ListFailed(http(410, None)),
             &[
-                "wait 1000 ms: the resource version expired again",
+                "wait 500 ms: the resource version expired again",
                 "problem: the continue token expired (410 Gone): relisting",
-                "state: reconnecting in 1.0 s (attempt 2): the resource version expired again",
+                "state: reconnecting in 0.5 s (attempt 1): the resource version expired again",
             ],
         );
         h.check(Feed::Timer, &[&format!("list {PODS}?limit=2"), "state: relisting after 410 Gone (page 1)"]);
@@ -1956,13 +2001,12 @@ mod tests {
         h.check(event("MODIFIED", pod("a", "11")), &[]);
         assert_eq!(h.cache(), ["u-a@12", "u-b@6"], "an older version delivered again does not roll back");
         h.check(event("DELETED", pod("b", "13")), &["delete u-b"]);
-        h.check(event("ADDED", pod("b", "6")), &["upsert u-b"]);
+        h.check(event("ADDED", pod("b", "6")), &[]);
         h.check(event("DELETED", pod("b", "13")), &[]);
-        h.check(event("DELETED", pod("b", "13")), &[]);
-        assert_eq!(h.cache(), ["u-a@12", "u-b@6"]);
-        assert_eq!(h.resume_point(), Some("6"));
+        assert_eq!(h.cache(), ["u-a@12"], "a listed version delivered again does not resurrect a deleted object");
+        assert_eq!(h.resume_point(), Some("13"));
         let counters = h.reflector.counters();
-        assert_eq!((counters.events_applied, counters.duplicates_ignored), (4, 4));
+        assert_eq!((counters.events_applied, counters.duplicates_ignored), (3, 4));
     }
 
     #[test]
@@ -2145,7 +2189,7 @@ mod tests {
             ],
         );
         h.check(Feed::Timer, &[]);
-        let Feed::Event(stale) = event("ADDED", pod("z", "99")) else { unreachable!() };
+        let stale = watch_event("ADDED", pod("z", "99"));
         let step = h.reflector.step(Input::WatchEvent { op: old.expect("op"), event: stale }, Jitter::NONE);
         assert_eq!(step, Step::default());
         let step = h.reflector.step(Input::WatchEnded { op: OpId(999), end: WatchEnd::Closed }, Jitter::NONE);
