@@ -25,6 +25,24 @@
 //!   starts a fresh sync; any other failure waits with jittered exponential backoff (Retry-After
 //!   wins when longer) and then retries what failed; the backoff resets after a successful watch
 //!   event.
+//!
+//! Driving it (the edge: `client` plus a UI effect):
+//! 1. `Reflector::start(config)` gives the reflector and its first [`Step`]; run its actions in
+//!    order and show its changes, as after every [`Reflector::step`]. Pass each step a fresh
+//!    `Jitter::new(random)`.
+//! 2. [`Action::Send`] with [`RequestKind::ListPage`]: read the whole response and feed
+//!    [`Input::from_list_response`] (no answer: [`Input::ListFailed`] with [`Failure::Network`]).
+//! 3. [`Action::Send`] for a watch or streaming list: a non-2xx answer is [`Input::WatchFailed`]
+//!    with [`Failure::from_response`], no answer is `WatchFailed` with `Failure::Network`, and a
+//!    `Content-Type` that [`WatchDecoder`](crate::api::watch::WatchDecoder) refuses is `WatchFailed`
+//!    with [`Failure::Undecodable`]. A 2xx answer is [`Input::WatchOpened`], then one
+//!    [`Input::WatchEvent`] per event the decoder yields, then [`Input::WatchEnded`] with
+//!    [`WatchEnd::from_finish`] of the decoder at the end of the body, [`WatchEnd::Cut`] when
+//!    reading fails, or [`WatchEnd::Malformed`] (after aborting) when the decoder fails.
+//! 4. [`Action::Cancel`]: abort that fetch or clear that timeout. [`Action::Wait`]: set a timeout
+//!    and feed [`Input::TimerFired`] when it fires.
+//! 5. On [`Change::Upsert`] and [`Change::Delete`] read [`Reflector::store`]; show
+//!    [`Reflector::state`] (it also arrives as [`Change::State`]) and [`Change::Problem`]s.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::fmt;
@@ -1414,6 +1432,10 @@ mod tests {
         h.check(event("DELETED", pod("b", "12")), &["delete u-b"]);
         h.check(event("ADDED", pod("d", "13")), &["upsert u-d"]);
         assert_eq!(h.cache(), ["u-a@11", "u-c@7", "u-d@13"]);
+        let cached = h.reflector.store().get(&ObjectKey::Uid("u-d".to_string())).expect("cached");
+        assert_eq!(cached.object, pod("d", "13"));
+        assert_eq!(h.reflector.store().get(&ObjectKey::Uid("u-b".to_string())), None);
+        assert_eq!(h.reflector.config().page_size, NonZeroU32::new(2));
         assert_eq!(h.resume_point(), Some("13"));
         assert!(h.reflector.is_synced());
         let counters = h.reflector.counters();
@@ -1964,6 +1986,7 @@ mod tests {
         assert_eq!(backoff.delay_ms(40, Jitter::new(0.5), None), 22_500);
         assert_eq!(backoff.delay_ms(40, Jitter::new(7.0), None), 15_000, "fractions are clamped to 1");
         assert_eq!(backoff.delay_ms(3, Jitter::new(f64::NAN), None), 4000);
+        assert_eq!((Jitter::new(-1.0).fraction(), Jitter::new(0.25).fraction()), (0.0, 0.25));
         assert_eq!(backoff.delay_ms(0, Jitter::new(1.0), Some(2)), 2000);
         assert_eq!(backoff.delay_ms(u32::MAX, Jitter::NONE, Some(u32::MAX)), u64::from(u32::MAX) * 1000);
         let none = BackoffConfig { jitter_share: 0.0, ..backoff };
@@ -2244,7 +2267,7 @@ mod tests {
     }
 
     #[test]
-    fn invalid_selectors_cannot_start_a_reflector_but_an_empty_page_size_lists_in_one_go() {
+    fn a_reflector_without_a_page_size_lists_in_one_request() {
         let mut config = config(Mode::ListThenWatch);
         config.page_size = None;
         let (_, step) = Reflector::start(config).expect("valid");
