@@ -2469,4 +2469,307 @@ mod tests {
             ConnectionState::Listing { page: 1, remaining: None, reason: SyncReason::Expired }
         );
     }
+
+    #[test]
+    fn the_cache_does_not_depend_on_how_a_recorded_stream_is_chunked() {
+        for (content_type, bytes) in [
+            (MediaType::cbor_seq(), shared_file("kube/cbor/watch_pods_sendInitialEvents.cbor-seq")),
+            (MediaType::json(), real_apiserver_body("61-watch-sendInitialEvents-NotOlderThan-bookmarks.txt")),
+        ] {
+            let mut results = Vec::new();
+            for chunk in [1, 2, 3, 5, 8, 13, 97, 1000, bytes.len()] {
+                let (reflector, _) = Reflector::start(config(Mode::StreamingList)).expect("valid");
+                let mut h = Harness { reflector, request: Some(OpId(1)), timer: None, jitter: Jitter::NONE };
+                let lines = drive(&mut h, content_type.clone(), &bytes, chunk);
+                results.push((lines, h.cache(), h.resume_point().map(str::to_string)));
+            }
+            assert!(results.windows(2).all(|w| w[0] == w[1]), "{content_type}: chunking changed the outcome");
+        }
+    }
+
+    /// A model server and a faulty network for [`a_reflector_converges_on_the_servers_state_through_any_faults`].
+    mod model {
+        use std::collections::{BTreeMap, VecDeque};
+
+        use super::*;
+        use crate::api::status::status_from_document;
+        use crate::api::watch::Bookmark;
+
+        /// splitmix64: a seeded, reproducible sequence.
+        pub struct Rng(u64);
+
+        impl Rng {
+            pub fn new(seed: u64) -> Rng {
+                Rng(seed)
+            }
+
+            fn next(&mut self) -> u64 {
+                self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = self.0;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            }
+
+            pub fn below(&mut self, n: u64) -> u64 {
+                self.next() % n
+            }
+
+            pub fn chance(&mut self, percent: u64) -> bool {
+                self.below(100) < percent
+            }
+        }
+
+        /// Objects by name with their uid and resourceVersion, every change since the start, and
+        /// the version up to which history has been compacted away.
+        #[derive(Default)]
+        pub struct Server {
+            rv: u64,
+            pub objects: BTreeMap<String, (String, u64)>,
+            history: Vec<(u64, WatchEvent)>,
+            compacted: u64,
+            /// Paged list snapshots: the continue token is the index, then the offset.
+            snapshots: Vec<(u64, Vec<Value>)>,
+        }
+
+        fn object(name: &str, uid: &str, rv: u64) -> Value {
+            json(&format!(
+                r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"name":"{name}","namespace":"default","uid":"{uid}","resourceVersion":"{rv}"}}}}"#
+            ))
+        }
+
+        fn query<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
+            request.query.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        }
+
+        fn expired() -> Failure {
+            let status = status(410, "Expired", "");
+            Failure::from_response(410, None, Some(&MediaType::json()), status.to_json().as_bytes())
+        }
+
+        impl Server {
+            /// Creates, modifies or deletes one of five objects; returns the event.
+            pub fn mutate(&mut self, rng: &mut Rng) -> WatchEvent {
+                let name = ["a", "b", "c", "d", "e"][rng.below(5) as usize].to_string();
+                self.rv += 1;
+                let rv = self.rv;
+                let event = match self.objects.get(&name).cloned() {
+                    None => {
+                        let uid = format!("u-{name}-{rv}");
+                        self.objects.insert(name.clone(), (uid.clone(), rv));
+                        WatchEvent::Added(object(&name, &uid, rv))
+                    }
+                    Some((uid, _)) if rng.chance(30) => {
+                        self.objects.remove(&name);
+                        WatchEvent::Deleted(object(&name, &uid, rv))
+                    }
+                    Some((uid, _)) => {
+                        self.objects.insert(name.clone(), (uid.clone(), rv));
+                        WatchEvent::Modified(object(&name, &uid, rv))
+                    }
+                };
+                self.history.push((rv, event.clone()));
+                event
+            }
+
+            pub fn compact(&mut self) {
+                self.compacted = self.rv;
+            }
+
+            fn items(&self) -> Vec<Value> {
+                self.objects.iter().map(|(name, (uid, rv))| object(name, uid, *rv)).collect()
+            }
+
+            /// A page of two: a fresh snapshot, or the next page of one (410 once compacted).
+            pub fn list(&mut self, request: &Request) -> Result<ObjectList, Failure> {
+                let (index, offset) = match query(request, "continue") {
+                    None => {
+                        self.snapshots.push((self.rv, self.items()));
+                        (self.snapshots.len() - 1, 0)
+                    }
+                    Some(token) => {
+                        let (index, offset) = token.split_once(':').expect("our token");
+                        (index.parse().expect("index"), offset.parse().expect("offset"))
+                    }
+                };
+                let (rv, items) = &self.snapshots[index];
+                if offset > 0 && *rv < self.compacted {
+                    return Err(expired());
+                }
+                let end = (offset + 2).min(items.len());
+                let token = if end < items.len() { format!("{index}:{end}") } else { String::new() };
+                Ok(list(&rv.to_string(), &token, &items[offset..end]))
+            }
+
+            fn bookmark(&self, initial_events_end: bool) -> WatchEvent {
+                WatchEvent::Bookmark(Bookmark {
+                    resource_version: Some(ResourceVersion::new(self.rv.to_string())),
+                    initial_events_end,
+                    object: Value::Null,
+                })
+            }
+
+            /// What a watch (or streaming list) request starts with, or how it fails.
+            pub fn watch(&self, request: &Request) -> Result<VecDeque<WatchEvent>, Failure> {
+                if query(request, "sendInitialEvents").is_some() {
+                    let mut events: VecDeque<WatchEvent> = self.items().into_iter().map(WatchEvent::Added).collect();
+                    events.push_back(self.bookmark(true));
+                    return Ok(events);
+                }
+                let from: u64 = query(request, "resourceVersion").and_then(|v| v.parse().ok()).expect("resume point");
+                if from < self.compacted {
+                    let status = status_from_document(&status(410, "Expired", "")).expect("status");
+                    return Ok(VecDeque::from([WatchEvent::Error(Box::new(status))]));
+                }
+                Ok(self.history.iter().filter(|(rv, _)| *rv > from).map(|(_, e)| e.clone()).collect())
+            }
+
+            pub fn watch_bookmark(&self) -> WatchEvent {
+                self.bookmark(false)
+            }
+        }
+
+        /// The one operation the reflector waits for.
+        pub enum Current {
+            Timer(OpId),
+            List(OpId, Request),
+            Connecting(OpId, Request),
+            Streaming { op: OpId, pending: VecDeque<WatchEvent>, sent: Vec<WatchEvent> },
+        }
+
+        impl Current {
+            /// The operation the actions start, if any; at most one at a time.
+            #[track_caller]
+            pub fn from_actions(actions: &[Action]) -> Option<Current> {
+                let started: Vec<Current> = actions
+                    .iter()
+                    .filter_map(|action| match action {
+                        Action::Send { op, request, kind: RequestKind::ListPage } => {
+                            Some(Current::List(*op, request.clone()))
+                        }
+                        Action::Send { op, request, .. } => Some(Current::Connecting(*op, request.clone())),
+                        Action::Wait { op, .. } => Some(Current::Timer(*op)),
+                        Action::Cancel(_) => None,
+                    })
+                    .collect();
+                assert!(started.len() <= 1, "more than one operation started: {actions:?}");
+                started.into_iter().next()
+            }
+        }
+    }
+
+    /// Runs one seed: `rounds` of server changes, faults and deliveries, then a fault-free drain.
+    /// Returns what the run ended with.
+    fn converge(seed: u64, rounds: usize) -> Run {
+        use model::{Current, Rng, Server};
+        let mut rng = Rng::new(seed);
+        let mut server = Server::default();
+        for _ in 0..4 {
+            server.mutate(&mut rng);
+        }
+        let mode = if rng.chance(50) { Mode::StreamingList } else { Mode::ListThenWatch };
+        let (mut reflector, step) = Reflector::start(config(mode)).expect("valid");
+        let mut current = Current::from_actions(&step.actions).expect("a first request");
+        for round in 0..rounds + 400 {
+            let faults = round < rounds;
+            if faults && rng.chance(30) {
+                let event = server.mutate(&mut rng);
+                if let Current::Streaming { pending, .. } = &mut current {
+                    pending.push_back(event);
+                }
+            }
+            if faults && rng.chance(3) {
+                server.compact();
+            }
+            let jitter = Jitter::new(rng.below(1000) as f64 / 1000.0);
+            let input = match current {
+                Current::Timer(op) => Input::TimerFired { op },
+                Current::List(op, ref request) => match server.list(request) {
+                    _ if faults && rng.chance(8) => Input::ListFailed { op, failure: http(500, Some("1")) },
+                    Ok(list) => Input::ListPage { op, list },
+                    Err(failure) => Input::ListFailed { op, failure },
+                },
+                Current::Connecting(op, ref request) => match server.watch(request) {
+                    _ if faults && rng.chance(8) => Input::WatchFailed { op, failure: http(500, None) },
+                    _ if faults && query_has(request, "sendInitialEvents") && rng.chance(5) => {
+                        Input::WatchFailed { op, failure: http(422, None) }
+                    }
+                    Ok(pending) => {
+                        current = Current::Streaming { op, pending, sent: Vec::new() };
+                        Input::WatchOpened { op }
+                    }
+                    Err(failure) => Input::WatchFailed { op, failure },
+                },
+                Current::Streaming { op, ref mut pending, ref mut sent } => {
+                    if faults && rng.chance(4) {
+                        Input::WatchEnded { op, end: WatchEnd::Closed }
+                    } else if faults && rng.chance(3) {
+                        Input::WatchEnded { op, end: WatchEnd::Cut("reset".to_string()) }
+                    } else if faults && !sent.is_empty() && rng.chance(8) {
+                        let again = sent[rng.below(sent.len() as u64) as usize].clone();
+                        Input::WatchEvent { op, event: again }
+                    } else if let Some(event) = pending.pop_front() {
+                        sent.push(event.clone());
+                        Input::WatchEvent { op, event }
+                    } else if rng.chance(20) && reflector.is_synced() {
+                        Input::WatchEvent { op, event: server.watch_bookmark() }
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            let step = reflector.step(input, jitter);
+            if let Some(started) = Current::from_actions(&step.actions) {
+                current = started;
+            }
+        }
+        assert!(
+            matches!(&current, Current::Streaming { pending, .. } if pending.is_empty()),
+            "seed {seed}: not watching after the drain: {}",
+            reflector.state()
+        );
+        assert!(reflector.is_synced(), "seed {seed}");
+        let cache: Vec<String> = reflector
+            .store()
+            .iter()
+            .map(|(key, c)| format!("{key}@{}", c.resource_version.as_ref().map_or("", ResourceVersion::as_str)))
+            .collect();
+        let mut expected: Vec<String> = server.objects.values().map(|(uid, rv)| format!("{uid}@{rv}")).collect();
+        expected.sort();
+        Run { cache, expected, counters: reflector.counters(), fell_back: mode != reflector.mode() }
+    }
+
+    /// The end of one [`converge`] run: the reflector's cache and the server's objects, both as
+    /// `uid@resourceVersion`, the counters, and whether a streaming list fell back.
+    struct Run {
+        cache: Vec<String>,
+        expected: Vec<String>,
+        counters: Counters,
+        fell_back: bool,
+    }
+
+    fn query_has(request: &Request, name: &str) -> bool {
+        request.query.iter().any(|(n, _)| n == name)
+    }
+
+    #[test]
+    fn a_reflector_converges_on_the_servers_state_through_any_faults() {
+        let (mut totals, mut fell_back) = ([0u64; 5], 0);
+        for seed in 0..200 {
+            let Run { cache, expected, counters, fell_back: fallback } = converge(seed, 300);
+            assert_eq!(cache, expected, "seed {seed}");
+            for (total, count) in totals.iter_mut().zip([
+                counters.duplicates_ignored,
+                counters.expired,
+                counters.list_pages,
+                counters.bookmarks,
+                counters.events_applied,
+            ]) {
+                *total += count;
+            }
+            fell_back += u64::from(fallback);
+        }
+        assert!(totals.iter().all(|t| *t > 0), "every path was taken: {totals:?}");
+        assert!(fell_back > 0, "no streaming list fell back");
+    }
 }
