@@ -6,7 +6,8 @@
 //! for a watch stream fed chunk by chunk, [`request::Request`] builders with
 //! [`params::ListParams`] / [`params::WatchParams`], [`media_type::Accept`] for negotiation, and
 //! [`cbor::encode_cbor`] / [`json::encode_json`] / [`yaml::encode_yaml`] to write bodies (the
-//! simulated cluster serves with [`cbor::CborEncoding::SERVER`]).
+//! simulated cluster serves with [`cbor::CborEncoding::SERVER`]), and [`reflector::Reflector`], the
+//! list-then-watch (or streaming list) state machine that keeps a cache of a collection.
 //!
 //! Invariant: nothing here does I/O. No `leptos`, `web_sys`, `wasm_bindgen`, async runtime or clock
 //! call may appear in this module tree, so every function is testable natively and cannot fail on
@@ -34,6 +35,7 @@ pub mod media_type;
 pub mod metadata;
 pub mod params;
 pub mod protobuf;
+pub mod reflector;
 pub mod request;
 pub mod status;
 pub mod table;
