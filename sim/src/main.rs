@@ -17,6 +17,7 @@ mod list;
 mod logs;
 mod negotiate;
 mod object;
+mod ordered;
 mod patch;
 mod registry;
 mod schema;

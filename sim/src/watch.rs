@@ -19,6 +19,7 @@ use crate::api::{with_version, Ctx, ResourcePath};
 use crate::encode;
 use crate::list::{too_large_rv, ListOptions};
 use crate::negotiate::{Format, Shape, Target};
+use crate::ordered::{order_of, Order, Ordered};
 use crate::registry::ResourceType;
 use crate::status::{not_acceptable, ApiResult, Status};
 use crate::store::{Change, ChangeKind, Obj};
@@ -47,9 +48,10 @@ impl Framer {
     fn frame(&mut self, ty: &str, obj: &Value) -> Bytes {
         let obj = with_version(&self.rt, obj);
         let bytes = match self.shape {
-            Shape::Object => encode::json(&Event { ty, object: &obj }, false),
+            Shape::Object => encode::json(&Event { ty, object: Ordered::new(&obj, order_of(&self.rt)) }, false),
             Shape::Metadata(v) => {
-                encode::json(&Event { ty, object: table::partial_metadata(&obj, v.api_version()) }, false)
+                let pm = table::partial_metadata(&obj, v.api_version());
+                encode::json(&Event { ty, object: Ordered::new(&pm, Order::Typed) }, false)
             }
             Shape::Table(v) => {
                 let t = if ty == "BOOKMARK" {
@@ -75,7 +77,10 @@ impl Framer {
         if plain {
             return c
                 .json_line
-                .get_or_init(|| Bytes::from(encode::json(&Event { ty, object: &*c.object }, false)))
+                .get_or_init(|| {
+                    let object = Ordered::new(&c.object, order_of(&self.rt));
+                    Bytes::from(encode::json(&Event { ty, object }, false))
+                })
                 .clone();
         }
         self.frame(ty, &c.object)

@@ -387,7 +387,12 @@ pub fn stamp_new(rt: &ResourceType, obj: &mut Value, manager: &str) {
         m.insert("apiVersion".into(), json!(api_version));
         m.insert("kind".into(), json!(rt.kind));
     }
-    let has_spec = obj.get("spec").is_some() || rt.is_custom();
+    // Only types whose strategy tracks spec changes carry a generation (not namespaces, nodes
+    // or services, for instance).
+    let has_spec = rt.is_custom()
+        || (obj.get("spec").is_some()
+            && (matches!(rt.group.as_str(), "apps" | "batch" | "policy" | "autoscaling" | "networking.k8s.io")
+                || rt.plural == "pods"));
     let meta = meta_mut(obj);
     meta.insert("uid".into(), json!(object::new_uid()));
     meta.insert("creationTimestamp".into(), json!(now));
