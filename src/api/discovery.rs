@@ -416,3 +416,74 @@ mod tests {
         assert_eq!(document_kind(b"not json"), None);
     }
 }
+
+/// What `/api` or `/apis` answered: the aggregated document, or a legacy one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DiscoveryRoot<Legacy> {
+    Aggregated(ApiGroupDiscoveryList),
+    Legacy(Legacy),
+}
+
+/// Why a discovery document could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiscoveryError {
+    #[error("expected {expected} from {path}, got a body that is not one: {detail}")]
+    NotADocument { path: String, expected: &'static str, detail: String },
+}
+
+/// Decodes the answer of `/api` or `/apis` to the aggregated-discovery `Accept`: the aggregated
+/// list when the server has it, else the legacy document (`APIVersions` or `APIGroupList`).
+pub fn decode_root<Legacy: serde::de::DeserializeOwned>(
+    path: &str,
+    body: &[u8],
+) -> Result<DiscoveryRoot<Legacy>, DiscoveryError> {
+    let not_a_document = |expected: &'static str, e: serde_json::Error| DiscoveryError::NotADocument {
+        path: path.to_owned(),
+        expected,
+        detail: e.to_string(),
+    };
+    if document_kind(body).as_deref() == Some("APIGroupDiscoveryList") {
+        serde_json::from_slice(body)
+            .map(DiscoveryRoot::Aggregated)
+            .map_err(|e| not_a_document("an APIGroupDiscoveryList", e))
+    } else {
+        serde_json::from_slice(body).map(DiscoveryRoot::Legacy).map_err(|e| not_a_document("a discovery document", e))
+    }
+}
+
+/// Decodes a group-version's `APIResourceList`.
+pub fn decode_resource_list(path: &str, body: &[u8]) -> Result<APIResourceList, DiscoveryError> {
+    serde_json::from_slice(body).map_err(|e| DiscoveryError::NotADocument {
+        path: path.to_owned(),
+        expected: "an APIResourceList",
+        detail: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod root_tests {
+    use super::*;
+    use crate::api::testdata::shared_file;
+
+    #[test]
+    fn decode_root_recognises_the_aggregated_document() {
+        let body = shared_file("kube/discovery/aggregated_v2.json");
+        let root = decode_root::<APIGroupList>("/apis", &body).unwrap();
+        assert!(matches!(root, DiscoveryRoot::Aggregated(list) if !list.items.is_empty()));
+    }
+
+    #[test]
+    fn decode_root_falls_back_to_the_legacy_document() {
+        let body = shared_file("kube/discovery/api.json");
+        let root = decode_root::<APIVersions>("/api", &body).unwrap();
+        assert!(matches!(root, DiscoveryRoot::Legacy(v) if v.versions == ["v1"]));
+    }
+
+    #[test]
+    fn decode_errors_name_the_path_and_what_was_expected() {
+        let error = decode_root::<APIVersions>("/api", b"<html>").unwrap_err();
+        assert!(error.to_string().starts_with("expected a discovery document from /api"), "{error}");
+        let error = decode_resource_list("/api/v1", b"[]").unwrap_err();
+        assert!(error.to_string().contains("an APIResourceList"), "{error}");
+    }
+}

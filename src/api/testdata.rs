@@ -18,3 +18,40 @@ pub fn shared_file(relative: &str) -> Vec<u8> {
     let path = shared_dir().join(relative);
     std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read shared test data {}: {e}", path.display()))
 }
+
+/// The body of a recorded exchange in `kube/real-apiserver/NAME` (text, or hex for binary).
+#[track_caller]
+pub fn real_apiserver_body(name: &str) -> Vec<u8> {
+    let text = String::from_utf8(shared_file(&format!("kube/real-apiserver/{name}"))).expect("recordings are text");
+    let (header, body) = text
+        .split_once("=== BODY")
+        .and_then(|(_, rest)| rest.split_once('\n'))
+        .unwrap_or_else(|| panic!("{name} has no body"));
+    if header.contains("hex") {
+        let digits: Vec<u8> = body.bytes().filter(u8::is_ascii_hexdigit).collect();
+        digits.chunks(2).map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap_or("00"), 16).unwrap_or(0)).collect()
+    } else {
+        body.trim_end_matches('\n').as_bytes().to_vec()
+    }
+}
+
+/// The body of a raw HTTP/1.1 response with `Transfer-Encoding: chunked`, de-chunked, and the
+/// chunk sizes the server used.
+#[track_caller]
+pub fn dechunked_body(raw: &[u8]) -> (Vec<u8>, Vec<usize>) {
+    let start = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("headers end") + 4;
+    let mut rest = &raw[start..];
+    let (mut body, mut sizes) = (Vec::new(), Vec::new());
+    while let Some(line_end) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&rest[..line_end]).expect("size").trim(), 16).expect("hex size");
+        if size == 0 {
+            break;
+        }
+        let data = &rest[line_end + 2..];
+        body.extend_from_slice(&data[..size]);
+        sizes.push(size);
+        rest = &data[size + 2..];
+    }
+    (body, sizes)
+}

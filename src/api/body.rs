@@ -1,0 +1,130 @@
+//! Whole response bodies by `Content-Type`: one entry point for a body that has fully arrived,
+//! used by `kube-decode` and by tests (the client feeds streams chunk by chunk to
+//! [`watch`](crate::api::watch) instead).
+//!
+//! Invariant: the media type alone picks the decoder; a body of a type the app cannot decode is
+//! an error naming the type, never a guess.
+
+use crate::api::cbor::decode_cbor;
+use crate::api::error::{DecodeError, Format};
+use crate::api::json::decode_json;
+use crate::api::media_type::MediaType;
+use crate::api::protobuf::{decode_envelope, Envelope};
+use crate::api::value::Value;
+use crate::api::watch::{CborSeqFramer, JsonFramer, ProtobufFramer, StreamError};
+use crate::api::yaml::decode_yaml;
+
+/// A decoded body: a document, or a protobuf envelope (whose raw object is not decoded).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decoded {
+    Document(Value),
+    Envelope(Envelope),
+}
+
+impl Decoded {
+    /// The document, or the envelope's summary, as the Kubernetes JSON form sees it.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Decoded::Document(value) => value.clone(),
+            Decoded::Envelope(envelope) => envelope.summary(),
+        }
+    }
+}
+
+/// A body that could not be decoded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BodyError {
+    #[error("expected a JSON, YAML, CBOR or protobuf media type, found {0}")]
+    Unsupported(String),
+    #[error("expected a watch media type (JSON, CBOR or protobuf), found {0}: YAML has no watch framing")]
+    NoWatchFraming(String),
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error(transparent)]
+    Stream(#[from] StreamError),
+}
+
+fn format_of(content_type: &MediaType) -> Result<Format, BodyError> {
+    content_type.essence.format().ok_or_else(|| BodyError::Unsupported(content_type.to_string()))
+}
+
+/// Decodes one non-streaming body.
+pub fn decode_body(content_type: &MediaType, body: &[u8]) -> Result<Decoded, BodyError> {
+    Ok(match format_of(content_type)? {
+        Format::Json => Decoded::Document(decode_json(body)?),
+        Format::Yaml => Decoded::Document(decode_yaml(body)?),
+        Format::Cbor => Decoded::Document(decode_cbor(body)?),
+        Format::Protobuf => Decoded::Envelope(decode_envelope(body)?),
+    })
+}
+
+/// Frames and decodes a complete watch body into event documents (`{"type","object"}`; for
+/// protobuf the object is the envelope summary). A body that ends inside an event is an error.
+pub fn decode_watch_body(content_type: &MediaType, body: &[u8]) -> Result<Vec<Value>, BodyError> {
+    Ok(match format_of(content_type)? {
+        Format::Json => {
+            let mut framer = JsonFramer::new();
+            let events = framer.push(body)?;
+            framer.finish()?;
+            events
+        }
+        Format::Cbor => {
+            let mut framer = CborSeqFramer::new();
+            let events = framer.push(body)?;
+            framer.finish()?;
+            events
+        }
+        Format::Protobuf => {
+            let mut framer = ProtobufFramer::new();
+            let events = framer.push(body)?;
+            framer.finish()?;
+            events.iter().map(|e| e.summary()).collect()
+        }
+        Format::Yaml => return Err(BodyError::NoWatchFraming(content_type.to_string())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::testdata::shared_file;
+
+    #[test]
+    fn each_format_goes_to_its_decoder() {
+        for (content_type, name) in [
+            ("application/json", "pod.json"),
+            ("application/yaml", "pod.yaml"),
+            ("application/cbor", "pod.cbor"),
+            ("application/vnd.kubernetes.protobuf", "pod.pb"),
+        ] {
+            let media_type: MediaType = content_type.parse().expect("media type");
+            let decoded = decode_body(&media_type, &shared_file(&format!("kube/vectors/{name}"))).expect("decodes");
+            assert_eq!(decoded.to_value().get("kind").and_then(Value::as_str), Some("Pod"), "{name}");
+        }
+    }
+
+    #[test]
+    fn watch_bodies_frame_in_every_framing() {
+        for (content_type, name) in [
+            ("application/json", "watch.jsonl"),
+            ("application/cbor-seq", "watch.cborseq"),
+            ("application/vnd.kubernetes.protobuf;stream=watch", "watch.pbstream"),
+        ] {
+            let media_type: MediaType = content_type.parse().expect("media type");
+            let events = decode_watch_body(&media_type, &shared_file(&format!("kube/vectors/{name}"))).expect("frames");
+            assert_eq!(events.len(), 4, "{name}");
+        }
+    }
+
+    #[test]
+    fn unsupported_types_and_yaml_watches_are_refused() {
+        let text: MediaType = "text/plain".parse().expect("media type");
+        assert_eq!(decode_body(&text, b"x"), Err(BodyError::Unsupported("text/plain".into())));
+        assert_eq!(
+            decode_watch_body(&MediaType::yaml(), b"x").map_err(|e| e.to_string()),
+            Err("expected a watch media type (JSON, CBOR or protobuf), found application/yaml: YAML has no watch framing".into())
+        );
+        assert!(matches!(decode_watch_body(&MediaType::json(), b"{"), Err(BodyError::Stream(_))));
+        assert!(matches!(decode_body(&MediaType::cbor(), b""), Err(BodyError::Decode(_))));
+    }
+}

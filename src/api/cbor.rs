@@ -1,0 +1,600 @@
+//! CBOR bodies (`application/cbor`, `application/apply-patch+cbor`, items of
+//! `application/cbor-seq`) to and from [`Value`], with the Kubernetes rules on top of RFC 8949.
+//!
+//! `ciborium-ll` reads and writes item heads; the rules are ours (see `kube/README.md`):
+//! - the self-described tag 55799 is unwrapped wherever it appears (the server puts it on every
+//!   top-level item and on a watch event's embedded object);
+//! - byte strings are text: decoded as UTF-8 with each invalid byte replaced by U+FFFD, as Go's
+//!   JSON encoder does; text strings must be valid UTF-8; map keys must be either;
+//! - tag 22 around a byte string is raw bytes ([`Value::Bytes`], base64 in JSON);
+//! - integers must fit `i64`; bignums (tags 2, 3), other tags, NaN, infinities and simple values
+//!   other than `false`, `true`, `null` are refused; floats of any width stay floats;
+//! - a map that repeats a key is refused; definite and indefinite lengths are both accepted.
+//!
+//! Invariants: no allocation is sized from a length prefix beyond the bytes actually present,
+//! nesting is bounded by [`MAX_DEPTH`], and every error carries the byte offset of the item.
+//!
+//! The encoder writes either form Kubernetes reads ([`CborEncoding::CLIENT`], as client-go writes
+//! request bodies) or the form the server writes ([`CborEncoding::SERVER`]: tag 55799 first, byte
+//! strings for keys and text, definite lengths, shortest exact floats, optionally shuffled keys).
+
+use ciborium_ll::{Decoder, Encoder, Header};
+
+use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::api::value::{DuplicateKeys, Map, MapBuilder, Value, MAX_DEPTH};
+
+/// The self-described CBOR tag (`d9 d9 f7`).
+pub const SELF_DESCRIBED_TAG: u64 = 55799;
+/// "Expected conversion to base64": the tag Kubernetes puts around `[]byte` values.
+pub const BASE64_TAG: u64 = 22;
+/// The three bytes of the self-described tag as it appears on the wire.
+pub const SELF_DESCRIBED_PREFIX: [u8; 3] = [0xd9, 0xd9, 0xf7];
+
+const SIMPLE_FALSE: u8 = 20;
+const SIMPLE_TRUE: u8 = 21;
+const SIMPLE_NULL: u8 = 22;
+
+/// Decodes one CBOR data item that must fill `input` exactly.
+pub fn decode_cbor(input: &[u8]) -> Result<Value, DecodeError> {
+    let (value, used) = decode_cbor_prefix(input)?;
+    if used != input.len() {
+        return Err(DecodeError::new(Format::Cbor, "end of input", describe_byte(input, used), used));
+    }
+    Ok(value)
+}
+
+/// Decodes the first CBOR data item of `input` and says how many bytes it took (the rest may be
+/// the next item of a CBOR sequence).
+pub fn decode_cbor_prefix(input: &[u8]) -> Result<(Value, usize), DecodeError> {
+    let mut reader = Reader { input, decoder: Decoder::from(input) };
+    let value = reader.item(0)?;
+    Ok((value, reader.decoder.offset()))
+}
+
+struct Reader<'a> {
+    input: &'a [u8],
+    decoder: Decoder<&'a [u8]>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum StringKind {
+    Bytes,
+    Text,
+}
+
+impl Reader<'_> {
+    fn error(&self, expected: impl Into<String>, found: impl Into<String>, offset: usize) -> DecodeError {
+        DecodeError::new(Format::Cbor, expected, found, offset)
+    }
+
+    fn remaining(&mut self) -> usize {
+        self.input.len().saturating_sub(self.decoder.offset())
+    }
+
+    fn pull(&mut self) -> Result<(usize, Header), DecodeError> {
+        let at = self.decoder.offset();
+        match self.decoder.pull() {
+            Ok(header) => Ok((at, header)),
+            Err(ciborium_ll::Error::Io(_)) => Err(self.error("a CBOR data item", END_OF_INPUT, self.input.len())),
+            Err(ciborium_ll::Error::Syntax(offset)) => {
+                Err(self.error("a well-formed CBOR item head", describe_byte(self.input, offset), offset))
+            }
+        }
+    }
+
+    fn item(&mut self, depth: usize) -> Result<Value, DecodeError> {
+        let (at, header) = self.pull()?;
+        self.value(at, header, depth)
+    }
+
+    fn value(&mut self, at: usize, header: Header, depth: usize) -> Result<Value, DecodeError> {
+        if depth >= MAX_DEPTH && matches!(header, Header::Array(_) | Header::Map(_) | Header::Tag(_)) {
+            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
+        }
+        match header {
+            Header::Tag(SELF_DESCRIBED_TAG) => self.item(depth + 1),
+            Header::Tag(BASE64_TAG) => match self.pull()? {
+                (inner, Header::Bytes(len)) => Ok(Value::Bytes(self.string(inner, len, StringKind::Bytes)?)),
+                (inner, other) => Err(self.error("a byte string inside tag 22", describe_header(other), inner)),
+            },
+            Header::Tag(tag @ (2 | 3)) => {
+                Err(self.error("an integer within int64", format!("a bignum (tag {tag})"), at))
+            }
+            Header::Tag(tag) => Err(self.error("a supported tag (55799 or 22)", format!("tag {tag}"), at)),
+            Header::Positive(n) => {
+                i64::try_from(n).map(Value::Int).map_err(|_| self.error("an integer within int64", n.to_string(), at))
+            }
+            Header::Negative(n) => match i64::try_from(n) {
+                Ok(n) => Ok(Value::Int(-1 - n)),
+                Err(_) => Err(self.error("an integer within int64", format!("-{}", u128::from(n) + 1), at)),
+            },
+            Header::Float(f) if f.is_finite() => Ok(Value::Float(f)),
+            Header::Float(f) => Err(self.error("a finite float", f.to_string(), at)),
+            Header::Simple(SIMPLE_FALSE) => Ok(Value::Bool(false)),
+            Header::Simple(SIMPLE_TRUE) => Ok(Value::Bool(true)),
+            Header::Simple(SIMPLE_NULL) => Ok(Value::Null),
+            Header::Simple(other) => Err(self.error("false, true or null", describe_header(Header::Simple(other)), at)),
+            Header::Break => Err(self.error("a data item", "a break (0xff)", at)),
+            Header::Bytes(len) => Ok(Value::String(go_lossy_utf8(self.string(at, len, StringKind::Bytes)?))),
+            Header::Text(len) => {
+                let content = self.decoder.offset();
+                let bytes = self.string(at, len, StringKind::Text)?;
+                String::from_utf8(bytes).map(Value::String).map_err(|e| {
+                    let offset = content + e.utf8_error().valid_up_to();
+                    self.error("valid UTF-8 in a text string", "an invalid byte sequence", offset)
+                })
+            }
+            Header::Array(len) => self.array(len, depth),
+            Header::Map(len) => self.map(len, depth),
+        }
+    }
+
+    /// Reads the content of a byte or text string whose head was at `at`.
+    fn string(&mut self, at: usize, len: Option<usize>, kind: StringKind) -> Result<Vec<u8>, DecodeError> {
+        match len {
+            Some(len) => self.definite_string(len),
+            None => {
+                let mut out = Vec::new();
+                loop {
+                    match self.pull()? {
+                        (_, Header::Break) => return Ok(out),
+                        (_, Header::Bytes(Some(len))) if kind == StringKind::Bytes => {
+                            out.extend(self.definite_string(len)?)
+                        }
+                        (_, Header::Text(Some(len))) if kind == StringKind::Text => {
+                            out.extend(self.definite_string(len)?)
+                        }
+                        (chunk, other) => {
+                            return Err(self.error(
+                                format!("a definite chunk of the indefinite string at byte {at}, or a break"),
+                                describe_header(other),
+                                chunk,
+                            ))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn definite_string(&mut self, len: usize) -> Result<Vec<u8>, DecodeError> {
+        if len > self.remaining() {
+            return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+        }
+        let start = self.decoder.offset();
+        let mut bytes = vec![0; len];
+        ciborium_io::Read::read_exact(&mut self.decoder, &mut bytes)
+            .map_err(|_| self.error(format!("{len} bytes of string data"), END_OF_INPUT, start))?;
+        Ok(bytes)
+    }
+
+    fn array(&mut self, len: Option<usize>, depth: usize) -> Result<Value, DecodeError> {
+        match len {
+            Some(len) => {
+                // Every item takes at least one byte, so this bounds the allocation by the input.
+                let mut items = Vec::with_capacity(len.min(self.remaining()));
+                for _ in 0..len {
+                    items.push(self.item(depth + 1)?);
+                }
+                Ok(Value::Array(items))
+            }
+            None => {
+                let mut items = Vec::new();
+                loop {
+                    match self.pull()? {
+                        (_, Header::Break) => return Ok(Value::Array(items)),
+                        (at, header) => items.push(self.value(at, header, depth + 1)?),
+                    }
+                }
+            }
+        }
+    }
+
+    fn map(&mut self, len: Option<usize>, depth: usize) -> Result<Value, DecodeError> {
+        let mut builder = MapBuilder::new(DuplicateKeys::Reject);
+        let mut count = 0;
+        loop {
+            if len == Some(count) {
+                break;
+            }
+            let (at, header) = self.pull()?;
+            let key = match header {
+                Header::Break if len.is_none() => break,
+                Header::Bytes(len) => go_lossy_utf8(self.string(at, len, StringKind::Bytes)?),
+                Header::Text(len) => match String::from_utf8(self.string(at, len, StringKind::Text)?) {
+                    Ok(key) => key,
+                    Err(_) => return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at)),
+                },
+                other => return Err(self.error("a byte or text string map key", describe_header(other), at)),
+            };
+            let value = self.item(depth + 1)?;
+            builder
+                .insert(key, value)
+                .map_err(|key| self.error("unique map keys", format!("key {key:?} again"), at))?;
+            count += 1;
+        }
+        Ok(Value::Object(builder.finish()))
+    }
+}
+
+/// Names an item head for an error message.
+fn describe_header(header: Header) -> String {
+    match header {
+        Header::Positive(n) => format!("the integer {n}"),
+        Header::Negative(n) => format!("the integer -{}", u128::from(n) + 1),
+        Header::Float(f) => format!("the float {f}"),
+        Header::Simple(23) => "undefined".to_string(),
+        Header::Simple(n) => format!("simple value {n}"),
+        Header::Tag(t) => format!("tag {t}"),
+        Header::Break => "a break (0xff)".to_string(),
+        Header::Bytes(_) => "a byte string".to_string(),
+        Header::Text(_) => "a text string".to_string(),
+        Header::Array(_) => "an array".to_string(),
+        Header::Map(_) => "a map".to_string(),
+    }
+}
+
+/// UTF-8 text of `bytes` with each invalid byte replaced by U+FFFD, as Go's JSON encoder does
+/// (Rust's `from_utf8_lossy` would merge some sequences into one replacement).
+pub fn go_lossy_utf8(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let bytes = error.into_bytes();
+            let mut out = String::with_capacity(bytes.len() + 8);
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                match std::str::from_utf8(rest) {
+                    Ok(valid) => {
+                        out.push_str(valid);
+                        break;
+                    }
+                    Err(e) => {
+                        let (valid, after) = rest.split_at(e.valid_up_to());
+                        out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                        let bad = e.error_len().unwrap_or(after.len());
+                        out.extend(std::iter::repeat_n('\u{fffd}', bad));
+                        rest = &after[bad..];
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// How to write CBOR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CborEncoding {
+    /// Start with the self-described tag 55799 (the server always does).
+    pub self_described: bool,
+    /// Which string type carries keys and text.
+    pub strings: StringType,
+    pub key_order: KeyOrder,
+}
+
+/// The CBOR string type used for keys and text values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StringType {
+    /// Major type 2, as Kubernetes writes every string.
+    Byte,
+    /// Major type 3, as other CBOR encoders write text.
+    Text,
+}
+
+/// The order in which map keys are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyOrder {
+    /// The order of the [`Map`].
+    Wire,
+    /// A pseudo-random order from `seed`, as a real API server shuffles keys (same seed, same
+    /// bytes; the encoder has no clock or entropy source).
+    Shuffled { seed: u64 },
+}
+
+impl CborEncoding {
+    /// Request bodies as client-go writes them (`application/cbor`, `apply-patch+cbor`): no
+    /// 55799 prefix, byte-string keys and text.
+    pub const CLIENT: CborEncoding =
+        CborEncoding { self_described: false, strings: StringType::Byte, key_order: KeyOrder::Wire };
+    /// Response bodies as the API server writes them (key order kept; see [`Self::shuffled`]).
+    pub const SERVER: CborEncoding =
+        CborEncoding { self_described: true, strings: StringType::Byte, key_order: KeyOrder::Wire };
+
+    /// The same encoding with keys in a shuffled order.
+    #[must_use]
+    pub fn shuffled(self, seed: u64) -> CborEncoding {
+        CborEncoding { key_order: KeyOrder::Shuffled { seed }, ..self }
+    }
+}
+
+/// Encodes `value` as one CBOR data item. [`Value::Bytes`] becomes tag 22 around a byte string,
+/// so the server reads it back as the same `[]byte`; floats use the shortest exact width.
+pub fn encode_cbor(value: &Value, encoding: CborEncoding) -> Vec<u8> {
+    let mut writer = Writer::new(encoding);
+    if encoding.self_described {
+        writer.head(Header::Tag(SELF_DESCRIBED_TAG));
+    }
+    writer.value(value);
+    writer.finish()
+}
+
+/// Writes values; `pub(crate)` so the watch encoder can put an event map around an object.
+pub(crate) struct Writer {
+    bytes: Vec<u8>,
+    encoding: CborEncoding,
+    state: u64,
+}
+
+impl Writer {
+    pub(crate) fn new(encoding: CborEncoding) -> Self {
+        let state = match encoding.key_order {
+            KeyOrder::Wire => 0,
+            // xorshift needs a non-zero state.
+            KeyOrder::Shuffled { seed } => seed | 1,
+        };
+        Writer { bytes: Vec::new(), encoding, state }
+    }
+
+    pub(crate) fn head(&mut self, header: Header) {
+        // Writing into a Vec cannot fail.
+        let _ = Encoder::from(&mut self.bytes).push(header);
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    pub(crate) fn text(&mut self, text: &str) {
+        match self.encoding.strings {
+            StringType::Byte => self.head(Header::Bytes(Some(text.len()))),
+            StringType::Text => self.head(Header::Text(Some(text.len()))),
+        }
+        self.raw(text.as_bytes());
+    }
+
+    pub(crate) fn value(&mut self, value: &Value) {
+        match value {
+            Value::Null => self.head(Header::Simple(SIMPLE_NULL)),
+            Value::Bool(false) => self.head(Header::Simple(SIMPLE_FALSE)),
+            Value::Bool(true) => self.head(Header::Simple(SIMPLE_TRUE)),
+            Value::Int(i) if *i >= 0 => self.head(Header::Positive(i.unsigned_abs())),
+            Value::Int(i) => self.head(Header::Negative(i.unsigned_abs() - 1)),
+            Value::Float(f) => self.head(Header::Float(*f)),
+            Value::String(s) => self.text(s),
+            Value::Bytes(b) => {
+                self.head(Header::Tag(BASE64_TAG));
+                self.head(Header::Bytes(Some(b.len())));
+                self.raw(b);
+            }
+            Value::Array(items) => {
+                self.head(Header::Array(Some(items.len())));
+                for item in items {
+                    self.value(item);
+                }
+            }
+            Value::Object(map) => self.map(map),
+        }
+    }
+
+    fn map(&mut self, map: &Map) {
+        self.head(Header::Map(Some(map.len())));
+        let entries = map.entries();
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        if let KeyOrder::Shuffled { .. } = self.encoding.key_order {
+            for i in (1..order.len()).rev() {
+                let j = (self.next_random() % (i as u64 + 1)) as usize;
+                order.swap(i, j);
+            }
+        }
+        for i in order {
+            let (key, value) = &entries[i];
+            self.text(key);
+            self.value(value);
+        }
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        self.state
+    }
+
+    pub(crate) fn finish(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::json::decode_json;
+    use crate::api::testdata::shared_file;
+
+    fn hex(text: &str) -> Vec<u8> {
+        let digits: Vec<u8> = text.bytes().filter(u8::is_ascii_hexdigit).collect();
+        digits
+            .chunks(2)
+            .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).unwrap_or("00"), 16).unwrap_or(0))
+            .collect()
+    }
+
+    #[track_caller]
+    fn check(input: &str, expect: Result<&str, &str>) {
+        let got = decode_cbor(&hex(input)).map(|v| v.to_json()).map_err(|e| e.to_string());
+        assert_eq!(got.as_deref().map_err(String::as_str), expect);
+    }
+
+    #[test]
+    fn the_self_described_tag_is_unwrapped_and_byte_string_keys_are_text() {
+        check("d9d9f7 a1 41 61 42 6869", Ok(r#"{"a":"hi"}"#));
+        check("a1 61 61 d9d9f7 a1 61 62 01", Ok(r#"{"a":{"b":1}}"#));
+    }
+
+    #[test]
+    fn text_strings_are_accepted_too() {
+        check("a2 61 61 62 6869 41 62 f6", Ok(r#"{"a":"hi","b":null}"#));
+    }
+
+    #[test]
+    fn tag_22_carries_raw_bytes_shown_as_base64() {
+        let value = decode_cbor(&hex("a1 41 64 d6 43 000102")).expect("valid");
+        assert_eq!(value.get("d"), Some(&Value::Bytes(vec![0, 1, 2])));
+        assert_eq!(value.to_json(), r#"{"d":"AAEC"}"#);
+        check("d6 61 61", Err("invalid CBOR: expected a byte string inside tag 22, found a text string at byte 1"));
+    }
+
+    #[test]
+    fn float16_floats_stay_floats() {
+        let value = decode_cbor(&hex("83 f9 3c00 f9 3e00 fa 3fc00000")).expect("valid");
+        assert_eq!(value, Value::Array(vec![Value::Float(1.0), Value::Float(1.5), Value::Float(1.5)]));
+    }
+
+    #[test]
+    fn integers_span_int64_and_nothing_beyond() {
+        check("82 1b 7fffffffffffffff 3b 7fffffffffffffff", Ok("[9223372036854775807,-9223372036854775808]"));
+        check(
+            "1b 8000000000000000",
+            Err("invalid CBOR: expected an integer within int64, found 9223372036854775808 at byte 0"),
+        );
+        check(
+            "3b 8000000000000000",
+            Err("invalid CBOR: expected an integer within int64, found -9223372036854775809 at byte 0"),
+        );
+        check("c2 41 01", Err("invalid CBOR: expected an integer within int64, found a bignum (tag 2) at byte 0"));
+        check("c3 41 01", Err("invalid CBOR: expected an integer within int64, found a bignum (tag 3) at byte 0"));
+    }
+
+    #[test]
+    fn nan_infinity_undefined_and_other_tags_are_refused() {
+        check("f9 7e00", Err("invalid CBOR: expected a finite float, found NaN at byte 0"));
+        check("f9 7c00", Err("invalid CBOR: expected a finite float, found inf at byte 0"));
+        check("f7", Err("invalid CBOR: expected false, true or null, found undefined at byte 0"));
+        check("f8 ff", Err("invalid CBOR: expected false, true or null, found simple value 255 at byte 0"));
+        check("c1 1a 5f000000", Err("invalid CBOR: expected a supported tag (55799 or 22), found tag 1 at byte 0"));
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_whatever_their_string_type() {
+        check("a2 41 61 01 61 61 02", Err(r#"invalid CBOR: expected unique map keys, found key "a" again at byte 4"#));
+    }
+
+    #[test]
+    fn map_keys_must_be_strings() {
+        check("a1 01 02", Err("invalid CBOR: expected a byte or text string map key, found the integer 1 at byte 1"));
+    }
+
+    #[test]
+    fn invalid_utf8_in_byte_strings_becomes_one_replacement_per_byte() {
+        check("43 e282 41", Ok("\"\u{fffd}\u{fffd}A\""));
+        assert_eq!(go_lossy_utf8(vec![b'a', 0xff, b'b', 0xe2]), "a\u{fffd}b\u{fffd}");
+        check(
+            "62 c328",
+            Err("invalid CBOR: expected valid UTF-8 in a text string, found an invalid byte sequence at byte 1"),
+        );
+    }
+
+    #[test]
+    fn indefinite_lengths_are_accepted() {
+        check("bf 5f 41 61 41 62 ff 9f 01 ff ff", Ok(r#"{"ab":[1]}"#));
+        check("5f 61 61 ff", Err("invalid CBOR: expected a definite chunk of the indefinite string at byte 0, or a break, found a text string at byte 1"));
+    }
+
+    #[test]
+    fn a_length_claiming_gigabytes_is_an_end_of_input_error_not_an_allocation() {
+        let error = decode_cbor(&hex("5b 0000000100000000 41")).expect_err("truncated");
+        assert!(error.is_end_of_input(), "{error}");
+        assert_eq!(error.expected, "4294967296 bytes of string data");
+        let error = decode_cbor(&hex("9b 00000000ffffffff 01")).expect_err("truncated");
+        assert!(error.is_end_of_input());
+        let error = decode_cbor(&hex("bb 00000000ffffffff 41 61 01")).expect_err("truncated");
+        assert!(error.is_end_of_input());
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let mut deep = vec![0x81; MAX_DEPTH + 5];
+        deep.push(0x01);
+        let error = decode_cbor(&deep).expect_err("too deep");
+        assert_eq!(error.offset, MAX_DEPTH);
+        let tags: Vec<u8> = SELF_DESCRIBED_PREFIX.repeat(MAX_DEPTH + 1);
+        assert!(decode_cbor(&tags).is_err());
+    }
+
+    #[test]
+    fn truncated_items_and_trailing_bytes_are_errors() {
+        check("a1 41", Err("invalid CBOR: expected 1 bytes of string data, found end of input at byte 2"));
+        check("01 02", Err("invalid CBOR: expected end of input, found byte 0x02 at byte 1"));
+        check("", Err("invalid CBOR: expected a CBOR data item, found end of input at byte 0"));
+        check("1c", Err("invalid CBOR: expected a well-formed CBOR item head, found byte 0x1c at byte 0"));
+        check("ff", Err("invalid CBOR: expected a data item, found a break (0xff) at byte 0"));
+    }
+
+    #[test]
+    fn a_prefix_decode_reports_the_bytes_used() {
+        let (value, used) = decode_cbor_prefix(&hex("01 02")).expect("valid");
+        assert_eq!((value, used), (Value::Int(1), 1));
+    }
+
+    #[test]
+    fn every_vector_decodes_to_the_tree_of_its_json_form() {
+        for name in ["pod", "podlist", "configmap", "table", "status-410-expired"] {
+            let cbor = decode_cbor(&shared_file(&format!("kube/vectors/{name}.cbor")))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let json = decode_json(&shared_file(&format!("kube/vectors/{name}.json"))).expect("json");
+            assert!(cbor.equivalent(&json), "{name}");
+        }
+        for name in ["foobar_create_201", "podlist_kube-system", "status_invalid_422", "table_namespaces_aks"] {
+            let cbor =
+                decode_cbor(&shared_file(&format!("kube/cbor/{name}.cbor"))).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let json = decode_json(&shared_file(&format!("kube/cbor/{name}.source.json"))).expect("json");
+            assert!(cbor.equivalent(&json), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_configmap_vector_keeps_its_binary_data_as_bytes() {
+        let value = decode_cbor(&shared_file("kube/vectors/configmap.cbor")).expect("valid");
+        let binary = value.get("binaryData").and_then(Value::as_object).expect("binaryData");
+        assert!(binary.iter().all(|(_, v)| matches!(v, Value::Bytes(_))));
+    }
+
+    #[test]
+    fn the_server_form_reproduces_the_real_server_bytes_in_wire_order() {
+        for name in ["pod", "podlist", "configmap", "table", "status-410-expired"] {
+            let bytes = shared_file(&format!("kube/vectors/{name}.cbor"));
+            let value = decode_cbor(&bytes).expect("valid");
+            assert_eq!(encode_cbor(&value, CborEncoding::SERVER), bytes, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_client_form_reproduces_client_go_apply_bytes() {
+        let bytes = shared_file("kube/vectors/apply-pod.cbor");
+        let value = decode_cbor(&bytes).expect("valid");
+        assert_eq!(encode_cbor(&value, CborEncoding::CLIENT), bytes);
+    }
+
+    #[test]
+    fn encoding_round_trips_and_uses_the_shortest_float() {
+        let value = Value::Array(vec![Value::Float(1.5), Value::Int(-1), Value::Bytes(vec![7]), Value::Bool(false)]);
+        let bytes = encode_cbor(&value, CborEncoding::CLIENT);
+        assert_eq!(bytes, hex("84 f9 3e00 20 d6 41 07 f4"));
+        assert_eq!(decode_cbor(&bytes), Ok(value));
+        let text = CborEncoding { strings: StringType::Text, ..CborEncoding::CLIENT };
+        assert_eq!(encode_cbor(&Value::String("a".into()), text), hex("61 61"));
+    }
+
+    #[test]
+    fn shuffled_keys_change_the_order_but_not_the_tree() {
+        let value = decode_cbor(&shared_file("kube/vectors/pod.cbor")).expect("valid");
+        let a = encode_cbor(&value, CborEncoding::SERVER.shuffled(1));
+        let b = encode_cbor(&value, CborEncoding::SERVER.shuffled(2));
+        assert_ne!(a, b);
+        assert_eq!(a, encode_cbor(&value, CborEncoding::SERVER.shuffled(1)));
+        assert!(a.starts_with(&SELF_DESCRIBED_PREFIX));
+        assert!(decode_cbor(&a).expect("valid").equivalent(&value));
+        assert!(decode_cbor(&b).expect("valid").equivalent(&value));
+    }
+}
