@@ -134,7 +134,7 @@ pub fn error_response(ctx: &Ctx, err: ApiError) -> Response {
 }
 
 pub fn status_response(ctx: &Ctx, s: &Status) -> Response {
-    let format = negotiate::choose(ctx.accept(), Target::Plain).map(|o| o.format).unwrap_or(Format::Json);
+    let format = negotiate::choose(ctx.accept(), Target::Status).map(|o| o.format).unwrap_or(Format::Json);
     let code = match s.code {
         0 => StatusCode::OK,
         c => StatusCode::from_u16(c).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
@@ -152,6 +152,7 @@ pub fn content_type(format: Format) -> &'static str {
     match format {
         Format::Json => "application/json",
         Format::Yaml => "application/yaml",
+        Format::Cbor => "application/cbor",
     }
 }
 

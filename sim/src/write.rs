@@ -192,6 +192,13 @@ pub fn decode_json(body: &[u8]) -> Result<Decoded, String> {
     Ok(Decoded { value, duplicates: dups.into_inner() })
 }
 
+/// A CBOR body (with or without the 55799 tag), through the library's decoder; it refuses
+/// duplicate keys itself, and tag-22 bytes come back as base64 text, their JSON form.
+pub fn decode_cbor(body: &[u8]) -> Result<Decoded, String> {
+    let doc = kube_api_explorer::api::cbor::decode_cbor(body).map_err(|e| e.to_string())?;
+    Ok(Decoded { value: doc.to_serde_json(), duplicates: Vec::new() })
+}
+
 pub fn decode_yaml(body: &[u8]) -> Result<Decoded, String> {
     let value: Value = serde_yaml::from_slice(body).map_err(|e| e.to_string())?;
     Ok(Decoded { value, duplicates: Vec::new() })
@@ -203,6 +210,7 @@ fn decode_object(ctx: &Ctx, body: &[u8]) -> ApiResult<Decoded> {
     let decoded = match ct.as_str() {
         "application/json" => decode_json(body),
         "application/yaml" => decode_yaml(body),
+        "application/cbor" => decode_cbor(body),
         _ => {
             return Err(status::unsupported_media_type(&[
                 "application/json",
@@ -745,14 +753,14 @@ pub fn patch(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: &
     };
     let Some(kind) = kind else { return Err(status::unsupported_media_type(accepted)) };
     let opts = WriteOptions::parse(ctx)?;
-    if kind != PatchType::ApplyYaml && opts.force.is_some() {
+    if !matches!(kind, PatchType::ApplyYaml | PatchType::ApplyCbor) && opts.force.is_some() {
         return Err(options_invalid(
             "PatchOptions",
             vec![FieldError::forbidden("force", "may not be specified for non-apply patch")],
         ));
     }
-    if kind == PatchType::ApplyYaml {
-        return apply::apply(app, ctx, path, name, body, &opts);
+    if matches!(kind, PatchType::ApplyYaml | PatchType::ApplyCbor) {
+        return apply::apply(app, ctx, path, name, body, &opts, kind == PatchType::ApplyCbor);
     }
     if path.subresource.as_deref() == Some("scale") {
         return scale_write(app, ctx, path, name, None, Some((kind, body)));
