@@ -781,11 +781,12 @@ pub fn patch(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: &
                 Err(e) => Err(PatchError::Malformed(e)),
             },
         };
-        let patched = match patched {
-            Ok(p) => p,
+        let mut patched = match patched {
+            Ok(p) if p.is_object() => p,
+            Ok(_) | Err(PatchError::Rejected) => return Err(patch_rejected()),
             Err(PatchError::Malformed(e)) => return Err(bad_request(format!("error decoding patch: {e}"))),
-            Err(PatchError::Rejected) => return Err(patch_rejected()),
         };
+        check_type(&rt, &mut patched)?;
         let dups = if kind == PatchType::Json {
             Vec::new()
         } else {
@@ -879,7 +880,7 @@ fn scale_write(
             ));
         }
         let mut new = old.as_ref().clone();
-        new["spec"]["replicas"] = json!(replicas);
+        object::set_at(&mut new, &["spec", "replicas"], json!(replicas));
         if let Some(m) = meta_mut(&mut new).get_mut("resourceVersion") {
             *m = json!(object::resource_version(&old));
         }
@@ -1041,7 +1042,7 @@ pub fn delete_in(
         }
     }
     if is_namespace {
-        marked["status"]["phase"] = json!("Terminating");
+        object::set_at(&mut marked, &["status", "phase"], json!("Terminating"));
     }
     let marked = txn.put(&key, marked);
     if finalizers.iter().any(|f| f == "foregroundDeletion") {
