@@ -37,6 +37,7 @@ pub fn start(app: Arc<App>) {
             ticks += 1;
             app.store.write(|txn| {
                 renew_leases(txn);
+                expire_events(txn);
                 starting.retain_mut(|p| advance(&app, txn, p));
                 if ticks.is_multiple_of(REPLACE_EVERY) {
                     if let Some(p) = replace_a_pod(&app, txn) {
@@ -53,6 +54,20 @@ fn renew_leases(txn: &mut Txn<'_>) {
         let mut l = lease.as_ref().clone();
         object::set_at(&mut l, &["spec", "renewTime"], json!(object::timestamp(object::now())));
         txn.put("coordination.k8s.io/leases", l);
+    }
+}
+
+/// Events live for an hour in a real cluster; the simulated one keeps ten minutes of them so
+/// that a long `--activity` run does not grow without bound.
+const EVENT_TTL_SECONDS: i64 = 600;
+
+fn expire_events(txn: &mut Txn<'_>) {
+    let now = object::now();
+    for e in txn.state().list("/events", None) {
+        let last = e["lastTimestamp"].as_str().and_then(object::parse_time);
+        if last.is_some_and(|t| (now - t).num_seconds() > EVENT_TTL_SECONDS) {
+            txn.remove("/events", object::namespace(&e), object::name(&e));
+        }
     }
 }
 

@@ -296,7 +296,7 @@ pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: 
         {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
         {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]}}]);
     if let Some(cs) = spec["containers"].as_array_mut() {
-        for c in cs {
+        for c in cs.iter_mut().filter(|c| c.is_object()) {
             c["volumeMounts"] = json!([{"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}]);
         }
     }
@@ -306,7 +306,11 @@ pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: 
 /// A pod without the service-account volume and default tolerations (~2 KB of JSON), for scale:N.
 fn lean_pod(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Value {
     let template = &rs["spec"]["template"];
-    let mut spec = template["spec"].clone();
+    // The template comes from a stored ReplicaSet that a client may have reshaped.
+    let mut spec = match &template["spec"] {
+        Value::Object(m) => Value::Object(m.clone()),
+        _ => json!({}),
+    };
     spec["nodeName"] = json!(node);
     spec["serviceAccountName"] = json!("default");
     spec["enableServiceLinks"] = json!(true);
