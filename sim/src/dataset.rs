@@ -259,7 +259,8 @@ fn deployment_with_pods(
         );
         add(txn, registry, "/pods", pod, "kube-controller-manager");
     }
-    let pod_name = format!("{rs_name}-event");
+    // The events tell the story of the first pod.
+    let pod_name = format!("{rs_name}-{}", stable_suffix(&format!("{rs_name}/0"), 5));
     for (reason, message) in [
         ("Scheduled", format!("Successfully assigned {ns}/{name} to node-1")),
         ("Pulled", format!("Container image \"{image}\" already present on machine")),
