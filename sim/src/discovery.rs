@@ -5,7 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::registry::{Group, GroupVersion, Registry, ResourceType};
-use kube_api_explorer::api::media_type::{Accept, Essence};
+use kube_api_explorer::api::media_type::Essence;
 
 const OPENAPI_CORE: &str = include_str!("../data/openapi-v3-api-v1.json");
 const OPENAPI_APPS: &str = include_str!("../data/openapi-v3-apis-apps-v1.json");
@@ -41,8 +41,7 @@ pub fn discovery_format(accept: Option<&str>) -> Option<DiscoveryFormat> {
     let Some(header) = accept.filter(|h| !h.trim().is_empty()) else {
         return Some(DiscoveryFormat::Legacy);
     };
-    let parsed = Accept::parse(header).ok()?;
-    parsed.entries().iter().find_map(|(m, _)| {
+    crate::negotiate::ranges(header).iter().find_map(|m| {
         let json_like = match &m.essence {
             Essence::Json | Essence::Any => true,
             Essence::Other(other) => other == "application/*",

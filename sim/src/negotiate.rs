@@ -4,7 +4,7 @@
 //! applies (protobuf is never produced, a CBOR Table is not offered), and the essence of a
 //! request's `Content-Type`.
 
-use kube_api_explorer::api::media_type::{Accept, Essence, MediaType};
+use kube_api_explorer::api::media_type::{Accept, Essence, MediaType, Weight};
 
 /// The serialization of a response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,8 +77,17 @@ pub fn choose(accept: Option<&str>, target: Target) -> Option<Output> {
         Some(h) if h.trim().is_empty() => return Some(Output::JSON),
         Some(h) => h,
     };
-    let parsed = Accept::parse(header).ok()?;
-    parsed.entries().iter().find_map(|(m, _)| acceptable(m, target))
+    ranges(header).iter().find_map(|m| acceptable(m, target))
+}
+
+/// The media ranges of an Accept header by preference. An entry that does not parse (say `as=`
+/// without `g=` and `v=`) is skipped, as the real server skips it, instead of failing the whole
+/// header.
+pub fn ranges(header: &str) -> Vec<MediaType> {
+    let mut entries: Vec<(MediaType, Weight)> =
+        header.split(',').filter_map(|part| Accept::parse(part).ok()).flat_map(|a| a.entries().to_vec()).collect();
+    entries.sort_by_key(|e| std::cmp::Reverse(e.1));
+    entries.into_iter().map(|(m, _)| m).collect()
 }
 
 fn acceptable(m: &MediaType, target: Target) -> Option<Output> {
@@ -153,6 +162,15 @@ mod tests {
         check(
             "application/json;q=0.5, application/yaml",
             Target::Object,
+            Some(Output { format: Format::Yaml, shape: Shape::Object }),
+        );
+    }
+
+    #[test]
+    fn a_malformed_entry_is_skipped_not_fatal() {
+        check(
+            "application/json;as=Table, application/yaml",
+            Target::List,
             Some(Output { format: Format::Yaml, shape: Shape::Object }),
         );
     }
