@@ -185,6 +185,9 @@ async fn route(app: &Arc<App>, ctx: &Ctx, body: Bytes) -> ApiResult<Response> {
     let segments: Vec<&str> = ctx.path.trim_matches('/').split('/').filter(|s| !s.is_empty()).collect();
     match segments.as_slice() {
         ["version"] => Ok(json_response(ctx, StatusCode::OK, &discovery::version())),
+        ["healthz" | "livez" | "readyz"] => {
+            Ok(bytes_response(StatusCode::OK, "text/plain; charset=utf-8", Bytes::from_static(b"ok")))
+        }
         ["api"] => discovery_doc(app, ctx, true),
         ["apis"] => discovery_doc(app, ctx, false),
         ["api", "v1"] => {
