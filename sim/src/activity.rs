@@ -71,6 +71,30 @@ fn expire_events(txn: &mut Txn<'_>) {
     }
 }
 
+/// The simulated kubelet for a pod created through the API: it is scheduled (Pending), starts a
+/// second later (Running, not ready) and is Ready a second after that, with Events.
+pub fn run_pod(app: Arc<App>, namespace: String, name: String) {
+    tokio::spawn(async move {
+        let node = app
+            .store
+            .read()
+            .get("/pods", &namespace, &name)
+            .and_then(|p| p["spec"]["nodeName"].as_str().map(str::to_string))
+            .unwrap_or_else(|| "node-1".into());
+        let mut pod = Starting { namespace, name, node, stage: 0 };
+        app.store.write(|txn| {
+            let message = format!("Successfully assigned {}/{} to {}", pod.namespace, pod.name, pod.node);
+            record_event(&app, txn, &pod.namespace, &pod.name, "Scheduled", &message);
+        });
+        loop {
+            tokio::time::sleep(TICK).await;
+            if !app.store.write(|txn| advance(&app, txn, &mut pod)) {
+                return;
+            }
+        }
+    });
+}
+
 fn record_event(app: &App, txn: &mut Txn<'_>, ns: &str, pod: &str, reason: &str, message: &str) {
     let Some(rt) = app.registry.by_storage_key("/events") else { return };
     let mut e = dataset::event(ns, pod, "Pod", reason, message);

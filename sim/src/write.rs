@@ -519,6 +519,10 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
     if is_crd(&rt) {
         prepare_crd(&mut obj)?;
     }
+    let is_pod = rt.group.is_empty() && rt.plural == "pods";
+    if is_pod {
+        prepare_pod(&mut obj);
+    }
     stamp_new(&rt, &mut obj, &opts.manager);
     let key = rt.storage_key();
     let stored = app.store.write(|txn| -> ApiResult<Value> {
@@ -533,8 +537,21 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
     })?;
     if !opts.dry_run {
         after_write(app, &rt, &stored, false);
+        if is_pod {
+            crate::activity::run_pod(app.clone(), ns.clone(), name.clone());
+        }
     }
     success(ctx, &rt, &stored, StatusCode::CREATED, &problems)
+}
+
+/// A new pod is scheduled at once (to a node chosen from its name) and starts Pending; the
+/// simulated kubelet takes it from there.
+fn prepare_pod(obj: &mut Value) {
+    if obj["spec"]["nodeName"].as_str().is_none_or(str::is_empty) {
+        let n = object::name(obj).bytes().map(u32::from).sum::<u32>() % 3 + 1;
+        object::set_at(obj, &["spec", "nodeName"], json!(format!("node-{n}")));
+    }
+    obj["status"] = crate::dataset::pending_status();
 }
 
 fn prepare_namespace(obj: &mut Value, name: &str) {

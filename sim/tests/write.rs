@@ -432,3 +432,28 @@ async fn recorded_custom_resource_definition_session_replays_step_by_step() {
     let gone = sim.get("/apis/k8s-openapi-tests-custom-resource-definition.com/v1/namespaces/default/foobars").await;
     assert_eq!(gone.status().as_u16(), 404, "deleting the CRD stops serving its type");
 }
+
+#[tokio::test]
+async fn a_created_pod_is_scheduled_started_and_becomes_ready() {
+    let sim = Sim::start(&[]);
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hello"}, "spec": {"containers": [{"name": "c", "image": "busybox"}]}});
+    let mut w =
+        WatchLines::new(sim.get("/api/v1/namespaces/default/pods?watch=1&fieldSelector=metadata.name%3Dhello").await);
+    let (code, created) =
+        json_of(sim.send("POST", "/api/v1/namespaces/default/pods", "application/json", pod.to_string()).await).await;
+    assert_eq!(code, 201);
+    assert_eq!(created["status"]["phase"], "Pending");
+    assert!(created["spec"]["nodeName"].is_string());
+    loop {
+        let e = w.next(30).await.expect("the pod moves on");
+        let ready = e["object"]["status"]["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|c| c["type"] == "Ready" && c["status"] == "True");
+        if ready {
+            assert_eq!(e["object"]["status"]["phase"], "Running");
+            break;
+        }
+    }
+}
