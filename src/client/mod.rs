@@ -5,6 +5,7 @@
 //! the `api` module's job.
 
 pub mod discovery;
+pub mod fetched;
 
 use std::fmt;
 

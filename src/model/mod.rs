@@ -1,0 +1,7 @@
+//! The explorer's own pure models, between the `api` concepts and the `ui` components: the view
+//! state carried by the URL, and tables formatted for display. Like `api`, nothing here does I/O,
+//! so it is tested natively.
+
+pub mod cells;
+pub mod page;
+pub mod view_state;
