@@ -89,8 +89,16 @@ pub fn run_pod(app: Arc<App>, namespace: String, name: String) {
         loop {
             tokio::time::sleep(TICK).await;
             if !app.store.write(|txn| advance(&app, txn, &mut pod)) {
-                return;
+                break;
             }
+        }
+        // A ready pod of a Deployment changes its counts.
+        let owner = app.store.write(|txn| {
+            let p = txn.get("/pods", &pod.namespace, &pod.name)?;
+            crate::controller::owning_deployment(txn, &p)
+        });
+        if let Some(dep) = owner {
+            crate::controller::reconcile(&app, &pod.namespace, &dep);
         }
     });
 }

@@ -189,7 +189,7 @@ fn service(ns: &str, name: &str, ip: &str, selector: Value, port: i64, target: i
 
 /// A name suffix in the alphabet Kubernetes uses, derived from `seed` so that the demo cluster
 /// has the same names on every start (tests and screenshots can rely on them).
-fn stable_suffix(seed: &str, len: usize) -> String {
+pub fn stable_suffix(seed: &str, len: usize) -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in seed.bytes() {

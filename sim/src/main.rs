@@ -7,6 +7,7 @@ mod activity;
 mod api;
 mod apply;
 mod cli;
+mod controller;
 mod cors;
 mod dataset;
 mod discovery;

@@ -354,8 +354,13 @@ pub fn prepare_crd(obj: &mut Value) -> ApiResult<()> {
     Ok(())
 }
 
-/// Keeps the served custom resource types in step with stored CustomResourceDefinitions.
+/// Keeps controllers in step with a write: the served custom resource types with stored
+/// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec.
 pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
+    if rt.group == "apps" && rt.plural == "deployments" && !gone {
+        crate::controller::reconcile(app, object::namespace(obj), object::name(obj));
+        return;
+    }
     if !is_crd(rt) {
         return;
     }
@@ -919,6 +924,13 @@ fn scale_write(
         let stored = if opts.dry_run || tracked == *old { tracked } else { (*txn.put(&key, tracked)).clone() };
         Ok(scale_of(&rt, &stored))
     })?;
+    if !opts.dry_run {
+        // Bound first: the read guard must be gone before the controller writes.
+        let stored = app.store.read().get(&key, &ns, name);
+        if let Some(obj) = stored {
+            after_write(app, &rt, &obj, false);
+        }
+    }
     Ok(crate::api::json_response(ctx, StatusCode::OK, &scale))
 }
 
