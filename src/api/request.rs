@@ -518,6 +518,17 @@ mod tests {
             Some(&br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#[..])
         );
         assert_eq!(Request::delete(&mips(), &DeleteParams::default()).body, None);
+        let options = DeleteParams {
+            grace_period_seconds: Some(0),
+            propagation_policy: Some(crate::api::params::PropagationPolicy::Foreground),
+            preconditions: Some(crate::api::params::Preconditions { resource_version: Some("5".into()), uid: None }),
+            ..DeleteParams::default()
+        };
+        let body = Request::delete(&mips(), &options).body.unwrap_or_default();
+        assert_eq!(
+            String::from_utf8_lossy(&body),
+            r#"{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0,"preconditions":{"resourceVersion":"5"},"propagationPolicy":"Foreground"}"#
+        );
         let eviction = mips().subresource("eviction").expect("valid");
         let request = Request::create_subresource(
             &eviction,
