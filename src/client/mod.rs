@@ -6,6 +6,7 @@
 
 pub mod discovery;
 pub mod fetched;
+pub mod stream;
 
 use std::fmt;
 

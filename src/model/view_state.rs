@@ -111,6 +111,8 @@ pub struct ViewState {
     pub limit: u32,
     /// Priority-1 columns shown (`kubectl get -o wide`).
     pub wide: bool,
+    /// The collection is kept live by a watch instead of paged.
+    pub watch: bool,
     /// Parameters that were present but not understood, with why.
     pub ignored: Vec<String>,
 }
@@ -145,6 +147,7 @@ impl ViewState {
                     _ => state.ignored.push(format!("limit={value}: expected a positive whole number")),
                 },
                 "wide" => state.wide = value == "1" || value == "true",
+                "watch" => state.watch = value == "1" || value == "true",
                 other => state.ignored.push(format!("{other}: not a parameter of the explorer")),
             }
         }
@@ -190,6 +193,9 @@ impl ViewState {
         if self.wide {
             query.push(("wide", "1".to_owned()));
         }
+        if self.watch {
+            query.push(("watch", "1".to_owned()));
+        }
         query
     }
 
@@ -224,7 +230,7 @@ mod tests {
 
     #[test]
     fn a_full_view_round_trips_through_the_query_string() {
-        check_round_trip("?group=apps&version=v1&resource=deployments&namespace=demo&name=web&as=yaml&labelSelector=app+in+%28web%29&fieldSelector=metadata.name%3Dweb&limit=50&wide=1");
+        check_round_trip("?group=apps&version=v1&resource=deployments&namespace=demo&name=web&as=yaml&labelSelector=app+in+%28web%29&fieldSelector=metadata.name%3Dweb&limit=50&wide=1&watch=1");
         check_round_trip("?group=&version=v1&resource=pods");
         check_round_trip("");
     }

@@ -15,6 +15,7 @@ use crate::model::view_state::{Representation, ViewState, PAGE_SIZES};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::inspector::{use_wire_log, WireLog};
+use crate::ui::live::LiveView;
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
 use crate::ui::response_info::ResponseInfo;
@@ -61,6 +62,7 @@ pub fn CollectionView(
     });
 
     let kind = resource.kind.clone();
+    let live_resource = resource.clone();
     let api_version = resource.api_version();
     view! {
         <section class="collection" aria-label=format!("{} collection", resource.plural)>
@@ -70,13 +72,46 @@ pub fn CollectionView(
                     <span class="muted">{format!("  {kind} · {api_version}")}</span>
                 </h2>
                 <Toolbar namespaced />
+                <label class="toolbar__field">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || state.get().watch
+                        on:change=move |e| {
+                            let watch = event_target_checked(&e);
+                            navigation.update(move |s| s.watch = watch);
+                        }
+                    />
+                    " Live (list, then watch)"
+                </label>
             </header>
-            <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    let loaded = page.await;
-                    view! { <PageView loaded tokens /> }
-                })}
-            </Transition>
+            {move || {
+                let s = state.get();
+                if s.watch {
+                    let non_empty = |text: String| (!text.trim().is_empty()).then_some(text);
+                    view! {
+                        <LiveView
+                            resource=live_resource.clone()
+                            namespace=s.namespace
+                            label_selector=non_empty(s.label_selector)
+                            field_selector=non_empty(s.field_selector)
+                            cbor=s.representation == Representation::Cbor
+                        />
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <Transition fallback=|| {
+                            view! { <p class="loading" aria-busy="true">"Loading…"</p> }
+                        }>
+                            {move || Suspend::new(async move {
+                                let loaded = page.await;
+                                view! { <PageView loaded tokens /> }
+                            })}
+                        </Transition>
+                    }
+                        .into_any()
+                }
+            }}
         </section>
     }
 }

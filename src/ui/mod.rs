@@ -7,6 +7,7 @@ mod document;
 mod error_state;
 mod grid;
 mod inspector;
+mod live;
 mod location;
 mod namespaces;
 mod object;
