@@ -5,4 +5,5 @@
 pub mod cells;
 pub mod commands;
 pub mod page;
+pub mod sniff;
 pub mod view_state;

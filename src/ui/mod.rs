@@ -3,6 +3,7 @@
 
 mod cluster;
 mod collection;
+mod decode;
 mod document;
 mod error_state;
 mod grid;
@@ -54,7 +55,11 @@ pub fn App() -> impl IntoView {
 
     view! {
         <header class="topbar">
-            <h1 class="topbar__title">"Kube API Explorer"</h1>
+            <h1 class="topbar__title">
+                <a href="?" class="topbar__home">
+                    "Kube API Explorer"
+                </a>
+            </h1>
             <dl class="topbar__facts">
                 <div>
                     <dt>"Cluster"</dt>
@@ -123,7 +128,13 @@ fn Explorer(
             <Sidebar discovery=sidebar_discovery />
             <div class="layout__main">
                 {move || match target.get() {
-                    None => view! { <ClusterOverview info=info.clone() /> }.into_any(),
+                    None => {
+                        view! {
+                            <ClusterOverview info=info.clone() />
+                            <decode::DecodeTool />
+                        }
+                            .into_any()
+                    }
                     Some((Ok(resource), None)) => view! { <CollectionView resource /> }.into_any(),
                     Some((Ok(resource), Some(name))) => view! { <ObjectView resource name /> }.into_any(),
                     Some((Err(key), _)) => {
