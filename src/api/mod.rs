@@ -26,6 +26,7 @@
 
 pub mod body;
 pub mod cbor;
+pub mod diff;
 pub mod discovery;
 pub mod error;
 pub mod json;
@@ -33,6 +34,7 @@ pub mod list;
 pub mod media_type;
 pub mod metadata;
 pub mod params;
+pub mod patch;
 pub mod protobuf;
 pub mod request;
 pub mod status;
