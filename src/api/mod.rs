@@ -31,6 +31,7 @@ pub mod discovery;
 pub mod error;
 pub mod json;
 pub mod list;
+pub mod managed_fields;
 pub mod media_type;
 pub mod metadata;
 pub mod params;
