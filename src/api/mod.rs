@@ -24,6 +24,7 @@
 //! serde-only and cannot frame bytes), the list/watch parameters checked against the concepts
 //! page's tables, and the request values ([`request`]).
 
+pub mod apply;
 pub mod body;
 pub mod cbor;
 pub mod diff;
