@@ -392,6 +392,78 @@ mod tests {
         assert_eq!(merge_patch(&old, &old), json("{}"));
     }
 
+    /// The exchanges of a k8s-openapi recording: (method, content type, request body, response).
+    fn exchanges(name: &str) -> Vec<(String, String, String, Value)> {
+        let recording =
+            decode_json(&shared_file(&format!("kube/recordings/k8s-openapi-v1-34/{name}"))).expect("recording");
+        let text = |e: &Value, key: &str| e.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+        recording
+            .as_array()
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                let response = decode_json(text(e, "response_body").as_bytes()).unwrap_or(Value::Null);
+                (text(e, "request_method"), text(e, "request_content_type"), text(e, "request_body"), response)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_recorded_json_and_merge_patches_give_the_recorded_deployment_spec() {
+        let exchanges = exchanges("patch-deployment.json");
+        let mut checked = 0;
+        for pair in exchanges.windows(2) {
+            let ((_, _, _, before), (method, content_type, body, after)) = (&pair[0], &pair[1]);
+            let body = decode_json(body.as_bytes()).unwrap_or(Value::Null);
+            let patched = match content_type.as_str() {
+                "application/json-patch+json" => {
+                    apply_json_patch(before, &ops_from_value(&body).expect("ops")).expect("applies")
+                }
+                "application/merge-patch+json" => apply_merge_patch(before, &body),
+                _ => continue,
+            };
+            assert_eq!(method, "PATCH");
+            let image = |v: &Value| {
+                v.at(&["spec", "template", "spec", "containers"])
+                    .and_then(Value::as_array)
+                    .and_then(|c| c.first())
+                    .and_then(|c| c.get("image"))
+                    .cloned()
+            };
+            assert_eq!(image(&patched), image(after), "{content_type}");
+            // A merge patch replaces the containers list; the server then defaults the new item.
+            if content_type == "application/json-patch+json" {
+                assert!(patched.get("spec").is_some_and(|s| after.get("spec").is_some_and(|a| a.equivalent(s))));
+            }
+            let ours = json_patch_ops(before, after, TestGuards { resource_version: false, old_values: true });
+            let replayed = apply_json_patch(before, &ours).expect("our patch applies");
+            assert!(replayed.equivalent(after));
+            checked += 1;
+        }
+        assert_eq!(checked, 2);
+    }
+
+    #[test]
+    fn the_merge_patches_kubectl_edit_sent_for_custom_resources_are_the_ones_we_compute() {
+        let buffer = |file: &str| {
+            crate::api::yaml::decode_yaml(&shared_file(&format!(
+                "kube/recordings/kubectl-edit/testcase-schemaless-list/{file}"
+            )))
+            .expect("edit buffer")
+        };
+        let (old, new) = (buffer("3.original"), buffer("3.edited"));
+        let items =
+            |list: &Value| list.get("items").and_then(Value::as_array).map(<[Value]>::to_vec).unwrap_or_default();
+        for (index, request) in [(1, "5.request"), (2, "6.request")] {
+            let (old, new) = (&items(&old)[index], &items(&new)[index]);
+            let recorded =
+                decode_json(&shared_file(&format!("kube/recordings/kubectl-edit/testcase-schemaless-list/{request}")))
+                    .expect("request");
+            assert!(merge_patch(old, new).equivalent(&recorded), "{request}: {}", merge_patch(old, new));
+            assert!(apply_merge_patch(old, &recorded).equivalent(new));
+        }
+    }
+
     fn pods() -> Collection {
         let resource = ResourceType {
             group: String::new(),

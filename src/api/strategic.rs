@@ -590,6 +590,27 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_recorded_strategic_patch_gives_the_recorded_deployment_spec() {
+        let recording =
+            decode_json(&shared_file("kube/recordings/k8s-openapi-v1-34/patch-deployment.json")).expect("recording");
+        let exchanges = recording.as_array().unwrap_or_default();
+        let text = |e: &Value, key: &str| e.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+        let at = exchanges
+            .iter()
+            .position(|e| text(e, "request_content_type") == "application/strategic-merge-patch+json")
+            .expect("a strategic patch");
+        let before = decode_json(text(&exchanges[at - 1], "response_body").as_bytes()).expect("before");
+        let after = decode_json(text(&exchanges[at], "response_body").as_bytes()).expect("after");
+        let patch = decode_json(text(&exchanges[at], "request_body").as_bytes()).expect("patch");
+        let patcher = patcher(&before);
+        let patched = patcher.apply(&before, &patch).expect("apply");
+        assert!(patched.get("spec").is_some_and(|s| after.get("spec").is_some_and(|a| a.equivalent(s))));
+        let body = patcher.patch_body(&before, &after).expect("body");
+        assert_eq!(body.content_type().to_string(), "application/strategic-merge-patch+json");
+        assert!(patcher.apply(&before, &body.body).expect("apply ours").equivalent(&after));
+    }
+
     /// The object of a `kubectl edit` buffer (comment lines are YAML comments).
     fn edit_buffer(case: &str, file: &str) -> Value {
         decode_yaml(&shared_file(&format!("kube/recordings/kubectl-edit/{case}/{file}"))).expect("edit buffer")
