@@ -50,14 +50,13 @@ impl DiffOptions {
         if self.ignore_server_fields {
             metadata_fields.extend(["resourceVersion", "generation", "selfLink"]);
         }
-        let metadata = root.remove("metadata");
-        if let Some(mut metadata) = metadata {
-            if let Value::Object(fields) = &mut metadata {
-                for field in metadata_fields {
-                    fields.remove(field);
-                }
+        // `insert` replaces in place, so metadata keeps its position (and its YAML lines).
+        if let Some(Value::Object(fields)) = root.get("metadata") {
+            let mut fields = fields.clone();
+            for field in metadata_fields {
+                fields.remove(field);
             }
-            root.insert("metadata", metadata);
+            root.insert("metadata", Value::Object(fields));
         }
         value
     }
@@ -494,5 +493,8 @@ mod tests {
         );
         assert!(!diff.unified().contains("resourceVersion"));
         assert!(!diff.unified().contains("managedFields"));
+        let stripped = DiffOptions::USER_EDITS.strip(&pod);
+        let keys: Vec<&str> = stripped.as_object().map(|m| m.iter().map(|(k, _)| k).collect()).unwrap_or_default();
+        assert_eq!(keys, ["kind", "apiVersion", "metadata", "spec"], "metadata stays in place");
     }
 }
