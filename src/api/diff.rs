@@ -65,8 +65,11 @@ impl DiffOptions {
 /// What happened at one path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChangeKind {
+    /// Only in the new object.
     Added,
+    /// Only in the old object.
     Removed,
+    /// In both, with different values.
     Changed,
 }
 
@@ -227,8 +230,11 @@ pub struct SideBySideRow {
 /// What a line of a unified hunk is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HunkLineKind {
+    /// Unchanged, shown around the changes.
     Context,
+    /// Only in the old text (`-`).
     Removed,
+    /// Only in the new text (`+`).
     Added,
 }
 

@@ -17,6 +17,7 @@ use crate::api::diff::pointer_segments;
 use crate::api::media_type::{MediaType, PatchType};
 use crate::api::params::WriteParams;
 use crate::api::request::{ObjectRef, Request, RequestError};
+use crate::api::strategic::{StrategicError, StrategicMerge};
 use crate::api::value::{Map, Value};
 
 /// One RFC 6902 operation, editable by a user before it is sent.
@@ -247,6 +248,28 @@ pub fn apply_merge_patch(document: &Value, patch: &Value) -> Value {
     Value::from_serde_json(&target)
 }
 
+/// Which patch to build from an old and a new object, with what each kind needs.
+#[derive(Debug, Clone, Copy)]
+pub enum PatchRecipe<'a> {
+    /// RFC 6902 JSON Patch with the given `test` guards.
+    Json(TestGuards),
+    /// RFC 7386 JSON merge patch.
+    Merge,
+    /// Strategic merge patch with the kind's schema (built-in kinds only).
+    StrategicMerge(StrategicMerge<'a>),
+}
+
+impl PatchRecipe<'_> {
+    /// The patch body that turns `old` into `new`.
+    pub fn build(&self, old: &Value, new: &Value) -> Result<PatchBody, StrategicError> {
+        match self {
+            PatchRecipe::Json(guards) => Ok(PatchBody::json_patch(&json_patch_ops(old, new, *guards))),
+            PatchRecipe::Merge => Ok(PatchBody::merge(merge_patch(old, new))),
+            PatchRecipe::StrategicMerge(patcher) => patcher.patch_body(old, new),
+        }
+    }
+}
+
 /// A ready patch body: its type decides the `Content-Type`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatchBody {
@@ -461,6 +484,27 @@ mod tests {
                     .expect("request");
             assert!(merge_patch(old, new).equivalent(&recorded), "{request}: {}", merge_patch(old, new));
             assert!(apply_merge_patch(old, &recorded).equivalent(new));
+        }
+    }
+
+    #[test]
+    fn every_recipe_builds_a_body_of_its_patch_type() {
+        let (pod, edited) = pod_and_edit();
+        let schemas = crate::api::schema::tests::shared_schemas();
+        let strategic = StrategicMerge::for_object(schemas, &pod).expect("pod");
+        for (recipe, content_type) in [
+            (PatchRecipe::Json(TestGuards::default()), "application/json-patch+json"),
+            (PatchRecipe::Merge, "application/merge-patch+json"),
+            (PatchRecipe::StrategicMerge(strategic), "application/strategic-merge-patch+json"),
+        ] {
+            let body = recipe.build(&pod, &edited).expect("body");
+            assert_eq!(body.content_type().to_string(), content_type);
+            let applied = match body.patch_type {
+                PatchType::Json => apply_json_patch(&pod, &ops_from_value(&body.body).expect("ops")).expect("applies"),
+                PatchType::Merge => apply_merge_patch(&pod, &body.body),
+                _ => strategic.apply(&pod, &body.body).expect("applies"),
+            };
+            assert!(applied.equivalent(&edited), "{content_type}");
         }
     }
 
