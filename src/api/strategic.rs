@@ -640,6 +640,83 @@ mod tests {
         assert!(patcher.apply(&before, &body.body).expect("apply ours").equivalent(&after));
     }
 
+    /// A deterministic edit of a pod, chosen by `seed`: labels, images, containers added,
+    /// removed and reordered, ports and finalizers changed.
+    fn edit_pod(pod: &serde_json::Value, seed: u64) -> serde_json::Value {
+        let mut pod = pod.clone();
+        let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        for step in 0..1 + next() % 3 {
+            let n = format!("{seed}-{step}");
+            let containers = pod["spec"]["containers"].as_array().map_or(0, Vec::len);
+            match next() % 8 {
+                0 => pod["metadata"]["labels"][format!("k{n}")] = serde_json::json!(n),
+                1 => {
+                    if let Some(labels) = pod["metadata"]["labels"].as_object_mut() {
+                        let key = labels.keys().nth(next() % labels.len().max(1)).cloned();
+                        key.map(|k| labels.remove(&k));
+                    }
+                }
+                2 => pod["spec"]["containers"][0]["image"] = serde_json::json!(format!("img:{n}")),
+                3 => {
+                    if let Some(list) = pod["spec"]["containers"].as_array_mut() {
+                        let at = next() % (list.len() + 1);
+                        list.insert(at, serde_json::json!({"name": format!("c{n}"), "image": "x", "args": [n]}));
+                    }
+                }
+                4 if containers > 1 => {
+                    if let Some(list) = pod["spec"]["containers"].as_array_mut() {
+                        list.remove(next() % containers);
+                    }
+                }
+                5 => {
+                    if let Some(list) = pod["spec"]["containers"].as_array_mut() {
+                        list.reverse();
+                    }
+                }
+                6 => match pod["metadata"]["finalizers"].as_array_mut() {
+                    Some(list) if !list.is_empty() && next() % 2 == 0 => {
+                        list.remove(0);
+                    }
+                    Some(list) => list.push(serde_json::json!(format!("example.com/f{n}"))),
+                    None => pod["metadata"]["finalizers"] = serde_json::json!([format!("example.com/f{n}")]),
+                },
+                _ => {
+                    // `pointer_mut`, not indexing: indexing a missing key would insert a null.
+                    if let Some(ports) = pod.pointer_mut("/spec/containers/0/ports").and_then(|p| p.as_array_mut()) {
+                        match ports.first_mut() {
+                            Some(port) => port["containerPort"] = serde_json::json!(10000 + next() % 1000),
+                            None => ports.push(serde_json::json!({"containerPort": 1})),
+                        }
+                    }
+                }
+            }
+        }
+        pod
+    }
+
+    #[test]
+    fn hundreds_of_edits_of_a_real_pod_round_trip_through_every_patch_type() {
+        use crate::api::patch::{apply_json_patch, apply_merge_patch, json_patch_ops, merge_patch, TestGuards};
+        let pod = decode_json(&shared_file("kube/vectors/pod.json")).expect("pod");
+        let patcher = patcher(&pod);
+        let mut old = pod.to_serde_json();
+        for seed in 0..300 {
+            let new = edit_pod(&old, seed);
+            let (before, after) = (Value::from_serde_json(&old), Value::from_serde_json(&new));
+            let strategic = patcher.diff(&before, &after).expect("diff");
+            assert!(patcher.apply(&before, &strategic).expect("apply").equivalent(&after), "seed {seed}: {strategic}");
+            let guards = TestGuards { resource_version: true, old_values: true };
+            let ops = json_patch_ops(&before, &after, guards);
+            assert!(apply_json_patch(&before, &ops).expect("json patch").equivalent(&after), "seed {seed}");
+            assert!(apply_merge_patch(&before, &merge_patch(&before, &after)).equivalent(&after), "seed {seed}");
+            old = new;
+        }
+    }
+
     /// The object of a `kubectl edit` buffer (comment lines are YAML comments).
     fn edit_buffer(case: &str, file: &str) -> Value {
         decode_yaml(&shared_file(&format!("kube/recordings/kubectl-edit/{case}/{file}"))).expect("edit buffer")
