@@ -312,6 +312,11 @@ mod tests {
         let yaml = ApplyBody::new(configuration.clone(), ApplyEncoding::Yaml);
         assert_eq!(yaml.content_type().to_string(), "application/apply-patch+yaml");
         assert_eq!(yaml.bytes(), configuration.to_json().into_bytes());
+        // Quoted, so the server's YAML 1.1 reader cannot take `y` for a boolean.
+        assert!(String::from_utf8_lossy(&yaml.bytes()).contains(r#""answer":"y""#));
+        let client_go = shared_file("kube/vectors/apply-pod.cbor");
+        let applied = ApplyBody::new(decode_cbor(&client_go).expect("cbor"), ApplyEncoding::Cbor);
+        assert_eq!(applied.bytes(), client_go, "the bytes client-go writes");
         assert!(yaml.yaml_text().expect("yaml").contains("name: c"));
         let cbor = ApplyBody::new(configuration.clone(), ApplyEncoding::Cbor);
         assert_eq!(cbor.content_type().to_string(), "application/apply-patch+cbor");
