@@ -47,6 +47,16 @@ impl YamlDocument {
         Some((text(&["apiVersion"])?, text(&["kind"])?, text(&["metadata", "namespace"]), name))
     }
 
+    /// The objects to create: the items of a `kind: List` (as `kubectl create -f` expands it),
+    /// else the document itself.
+    pub fn objects(&self) -> Result<Vec<Value>, DocumentError> {
+        let object = self.parsed.as_ref().map_err(Clone::clone)?;
+        match (object.get("kind").and_then(Value::as_str), object.get("items")) {
+            (Some("List"), Some(Value::Array(items))) => Ok(items.clone()),
+            _ => Ok(vec![object.clone()]),
+        }
+    }
+
     /// The **create** request of this document in `collection` (JSON body).
     pub fn create_request(&self, collection: &Collection, params: &WriteParams) -> Result<Request, DocumentError> {
         let object = self.parsed.as_ref().map_err(Clone::clone)?;
@@ -155,6 +165,19 @@ mod tests {
         assert_eq!(duplicate.line, 7, "{duplicate}");
         assert!(duplicate.to_string().starts_with("line 7, column 1: expected unique keys"), "{duplicate}");
         assert_eq!(line_and_column("ab\ncd", 4), (2, 2));
+    }
+
+    #[test]
+    fn a_list_document_expands_into_its_items_as_kubectl_create_does() {
+        let text = crate::api::testdata::shared_file("kube/recordings/kubectl-edit/testcase-create-list/svc.yaml");
+        let documents = split_yaml_documents(&String::from_utf8_lossy(&text));
+        let objects = documents[0].objects().expect("a list");
+        let names: Vec<Option<&str>> =
+            objects.iter().map(|o| o.at(&["metadata", "name"]).and_then(Value::as_str)).collect();
+        assert_eq!(names, [Some("svc1"), Some("svc2")]);
+        let single = split_yaml_documents("kind: A\n");
+        assert_eq!(single[0].objects().map(|o| o.len()), Ok(1));
+        assert!(split_yaml_documents("a: [\n")[0].objects().is_err());
     }
 
     #[test]
