@@ -24,21 +24,38 @@
 //! list and `PartialObjectMetadata` views, watch framing ([`watch`]; kube-core's `WatchEvent` is
 //! serde-only and cannot frame bytes), the list/watch parameters checked against the concepts
 //! page's tables, and the request values ([`request`]).
+//!
+//! The write path (issue 7), also ours on top of `json-patch` and `similar`: structural and YAML
+//! line diffs ([`diff`]), JSON patches with `test` guards and merge patches ([`patch`]), the
+//! OpenAPI v3 schema lookup ([`schema`]) behind strategic merge patches ([`strategic`]),
+//! server-side apply bodies and minimal apply configurations ([`apply`]), `PUT` bodies and the
+//! three-way rebase after a 409 ([`update`]), field ownership from `managedFields` and apply
+//! conflicts ([`managed_fields`]), dry-run reports ([`dry_run`]) and multi-document YAML for
+//! create ([`documents`]).
 
+pub mod apply;
 pub mod body;
 pub mod cbor;
+pub mod diff;
 pub mod discovery;
+pub mod documents;
+pub mod dry_run;
 pub mod error;
 pub mod json;
 pub mod list;
+pub mod managed_fields;
 pub mod media_type;
 pub mod metadata;
 pub mod params;
+pub mod patch;
 pub mod protobuf;
 pub mod reflector;
 pub mod request;
+pub mod schema;
 pub mod status;
+pub mod strategic;
 pub mod table;
+pub mod update;
 pub mod value;
 pub mod view;
 pub mod watch;
