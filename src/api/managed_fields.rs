@@ -245,6 +245,12 @@ fn matched_prefix(path: &[PathElement], object: &Value, segments: &[String]) -> 
     Some(path.len().min(segments.len()))
 }
 
+/// The entries that list `field`, written as the server writes it in a conflict (e.g.
+/// `.spec.replicas`): who else to ask, or whose ownership `force` would take.
+pub fn owners_of_field<'a>(entries: &'a [ManagedFieldsEntry], field: &str) -> Vec<&'a ManagedFieldsEntry> {
+    entries.iter().filter(|entry| entry.fields.iter().any(|path| path.to_string() == field)).collect()
+}
+
 /// One field of a server-side apply conflict: who owns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldConflict {
@@ -364,6 +370,10 @@ mod tests {
         let owners = owners_of(&entries, &widget, "/spec/size");
         assert_eq!(owners.len(), 1);
         assert_eq!(owners[0].entry.manager, "mgr-b");
+        let by_field: Vec<&str> = owners_of_field(&entries, ".spec.size").iter().map(|e| e.manager.as_str()).collect();
+        assert_eq!(by_field, ["mgr-b"]);
+        assert_eq!(owners_of_field(&entries, ".spec.ports[name=\"http\"].port").len(), 1);
+        assert!(owners_of_field(&entries, ".spec.nothing").is_empty());
     }
 
     #[test]
