@@ -5,7 +5,7 @@
 //! frame, so a burst of events costs one re-render.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -13,6 +13,7 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
+use crate::api::diff::{diff_objects, yaml_diff, DiffOptions};
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::reflector::{
@@ -28,6 +29,8 @@ use crate::ui::grid::GridView;
 
 /// How many timeline entries are kept.
 const TIMELINE: usize = 500;
+/// How many versions of each object the history keeps.
+const HISTORY: usize = 30;
 
 /// One line of the event timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +53,8 @@ struct LiveSignals {
     events_per_second: RwSignal<f64>,
     problem: RwSignal<Option<String>>,
     timeline: RwSignal<VecDeque<TimelineEntry>>,
+    /// Bumped when the object history changed.
+    history_tick: RwSignal<u64>,
 }
 
 /// The edge that runs one reflector.
@@ -65,6 +70,9 @@ struct Driver {
     pending_timeline: RefCell<Vec<TimelineEntry>>,
     seq: Cell<u64>,
     rate_window: RefCell<VecDeque<(f64, u64)>>,
+    /// Every version of each object seen in events, by namespace/name: (event, rv, object).
+    history: RefCell<BTreeMap<String, VecDeque<(String, Value)>>>,
+    history_changed: Cell<bool>,
 }
 
 impl Driver {
@@ -228,6 +236,16 @@ impl Driver {
             resource_version: event.resource_version().map(|rv| rv.to_string()).unwrap_or_default(),
             at_ms: now_ms(),
         };
+        if let (Some(object), false) = (event.object(), entry.what.is_empty()) {
+            let label = format!("{} rv {}", entry.event_type, entry.resource_version);
+            let mut history = self.history.borrow_mut();
+            let versions = history.entry(entry.what.clone()).or_default();
+            versions.push_back((label, object.clone()));
+            if versions.len() > HISTORY {
+                versions.pop_front();
+            }
+            self.history_changed.set(true);
+        }
         if !self.paused_timeline.get() {
             self.pending_timeline.borrow_mut().push(entry);
         }
@@ -265,6 +283,9 @@ impl Driver {
         if let (Some((t0, n0)), Some((t1, n1))) = (window.front(), window.back()) {
             let seconds = (t1 - t0) / 1000.0;
             self.signals.events_per_second.set(if seconds > 0.5 { (n1 - n0) as f64 / seconds } else { 0.0 });
+        }
+        if self.history_changed.replace(false) {
+            self.signals.history_tick.update(|t| *t += 1);
         }
         let pending: Vec<TimelineEntry> = self.pending_timeline.borrow_mut().drain(..).collect();
         if !pending.is_empty() {
@@ -323,6 +344,7 @@ pub fn LiveView(
         events_per_second: RwSignal::new(0.0),
         problem: RwSignal::new(None),
         timeline: RwSignal::new(VecDeque::new()),
+        history_tick: RwSignal::new(0),
     };
     let namespace = if resource.scope == Scope::Namespaced { namespace } else { None };
     let start = Collection::new(&resource, namespace.as_deref()).map_err(|e| e.to_string()).and_then(|collection| {
@@ -348,6 +370,8 @@ pub fn LiveView(
                 pending_timeline: RefCell::new(Vec::new()),
                 seq: Cell::new(0),
                 rate_window: RefCell::new(VecDeque::new()),
+                history: RefCell::new(BTreeMap::new()),
+                history_changed: Cell::new(false),
             });
             driver.run(step);
             let on_leave = SendWrapper::new(driver.clone());
@@ -361,6 +385,7 @@ pub fn LiveView(
     };
     let (timeline_filter, set_timeline_filter) = signal(String::new());
     let (timeline_paused, set_timeline_paused) = signal(false);
+    let history_driver = StoredValue::new(driver.clone().map(SendWrapper::new));
     let pause_driver = driver.map(SendWrapper::new);
     let toggle_pause = move |_| {
         let paused = !timeline_paused.get_untracked();
@@ -450,6 +475,121 @@ pub fn LiveView(
                     </ol>
                 </section>
             </div>
+            <ObjectHistory driver=history_driver tick=signals.history_tick />
         </div>
+    }
+}
+
+/// The versions of one watched object, and the diff between any two of them.
+#[component]
+fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwSignal<u64>) -> impl IntoView {
+    let (selected, set_selected) = signal(String::new());
+    let (from, set_from) = signal(None::<usize>);
+    let (to, set_to) = signal(None::<usize>);
+    let names = Memo::new(move |_| {
+        tick.track();
+        driver.with_value(|d| {
+            d.as_ref()
+                .map(|d| {
+                    d.history.borrow().iter().filter(|(_, v)| v.len() > 1).map(|(k, _)| k.clone()).collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let versions = Memo::new(move |_| {
+        tick.track();
+        let name = selected.get();
+        driver.with_value(|d| {
+            d.as_ref()
+                .and_then(|d| d.history.borrow().get(&name).map(|v| v.iter().cloned().collect::<Vec<_>>()))
+                .unwrap_or_default()
+        })
+    });
+    let pick = move |index: Option<usize>, fallback: usize| {
+        let n = versions.with(Vec::len);
+        index.filter(|&i| i < n).or_else(|| n.checked_sub(fallback))
+    };
+    let diff = move || {
+        let all = versions.get();
+        let (a, b) = (pick(from.get(), 2)?, pick(to.get(), 1)?);
+        let (old, new) = (&all.get(a)?.1, &all.get(b)?.1);
+        let options = DiffOptions { ignore_managed_fields: true, ignore_status: false, ignore_server_fields: false };
+        let changes = diff_objects(old, new, options).changes;
+        let text = yaml_diff(old, new, options, 3).map(|d| d.unified()).unwrap_or_else(|e| e.to_string());
+        Some((changes, text))
+    };
+    let version_select = move |label: &'static str,
+                               set: WriteSignal<Option<usize>>,
+                               current: ReadSignal<Option<usize>>,
+                               fallback: usize| {
+        view! {
+            <label class="toolbar__field">
+                {label}
+                <select aria-label=label on:change=move |e| set.set(event_target_value(&e).parse().ok())>
+                    {move || {
+                        let chosen = pick(current.get(), fallback);
+                        versions
+                            .get()
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, (label, _))| {
+                                view! { <option value=i.to_string() selected=chosen == Some(i)>{label}</option> }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+        }
+    };
+    view! {
+        <section class="panel history" aria-label="Object history">
+            <h3>"Object history"</h3>
+            <div class="toolbar">
+                <label class="toolbar__field">
+                    "Object "
+                    <select
+                        aria-label="History of object"
+                        on:change=move |e| {
+                            set_selected.set(event_target_value(&e));
+                            set_from.set(None);
+                            set_to.set(None);
+                        }
+                    >
+                        <option value="">"Pick an object that changed"</option>
+                        {move || {
+                            names
+                                .get()
+                                .into_iter()
+                                .map(|n| view! { <option value=n.clone()>{n.clone()}</option> })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
+                {version_select("From ", set_from, from, 2)}
+                {version_select("To ", set_to, to, 1)}
+            </div>
+            {move || {
+                diff()
+                    .map(|(changes, text)| {
+                        view! {
+                            <ul class="history__changes" data-testid="history-changes">
+                                {changes
+                                    .into_iter()
+                                    .map(|c| {
+                                        let show = |v: Option<Value>| v.map(|v| v.to_json()).unwrap_or_default();
+                                        view! {
+                                            <li>
+                                                <code>{c.display_path()}</code>
+                                                {format!(" {:?}: {} → {}", c.kind, show(c.old), show(c.new))}
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ul>
+                            <pre class="document__text" data-testid="history-diff">{text}</pre>
+                        }
+                    })
+            }}
+        </section>
     }
 }

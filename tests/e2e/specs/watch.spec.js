@@ -62,3 +62,22 @@ test('a 429 with Retry-After is retried and shown, then the view catches up', as
   await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/after-429`);
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
 });
+
+test('every version seen of a watched object is kept, and any two can be diffed', async ({ page, request }) => {
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('history') });
+  const patched = await request.patch(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/history`, {
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    data: JSON.stringify({ data: { k: 'changed', extra: 'yes' } }),
+  });
+  expect(patched.status()).toBe(200);
+  const history = page.getByRole('region', { name: 'Object history' });
+  await expect(history.getByLabel('History of object').locator('option', { hasText: `ConfigMap ${NS}/history` })).toHaveCount(1);
+  await history.getByLabel('History of object').selectOption(`ConfigMap ${NS}/history`);
+  await expect(history.getByTestId('history-changes')).toContainText('data.k Changed: "v" → "changed"');
+  await expect(history.getByTestId('history-changes')).toContainText('data.extra Added');
+  await expect(history.getByTestId('history-diff')).toContainText('+  k: changed');
+  await saveScreen(page, 'object-history');
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/history`);
+});
