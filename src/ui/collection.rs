@@ -63,6 +63,7 @@ pub fn CollectionView(
 
     let kind = resource.kind.clone();
     let live_resource = resource.clone();
+    let page_resource = resource.clone();
     let api_version = resource.api_version();
     view! {
         <section class="collection" aria-label=format!("{} collection", resource.plural)>
@@ -99,14 +100,21 @@ pub fn CollectionView(
                     }
                         .into_any()
                 } else {
+                    let page_resource = page_resource.clone();
                     view! {
                         <Transition fallback=|| {
                             view! { <p class="loading" aria-busy="true">"Loading…"</p> }
                         }>
-                            {move || Suspend::new(async move {
-                                let loaded = page.await;
-                                view! { <PageView loaded tokens /> }
-                            })}
+                            {
+                                let page_resource = page_resource.clone();
+                                move || {
+                                    let resource = page_resource.clone();
+                                    Suspend::new(async move {
+                                        let loaded = page.await;
+                                        view! { <PageView loaded tokens resource /> }
+                                    })
+                                }
+                            }
                         </Transition>
                     }
                         .into_any()
@@ -256,8 +264,10 @@ fn Toolbar(
 
 /// One loaded page: the response line, the paging bar, and the body.
 #[component]
-fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>) -> impl IntoView {
+fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>, resource: ResourceType) -> impl IntoView {
     let navigation = use_navigation();
+    let log = use_wire_log();
+    let base = expect_context::<ApiBase>();
     let (fetched, page) = match loaded {
         Ok(ok) => ok,
         Err(message) => {
@@ -301,7 +311,85 @@ fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>) -> impl IntoVi
     let body = match page.body {
         PageBody::Grid(grid) => {
             let wide = Signal::derive(move || navigation.state.get().wide);
-            view! { <GridView grid wide /> }.into_any()
+            let first_next = page.list.as_ref().and_then(|l| l.continue_token.clone());
+            let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
+            let all = RwSignal::new(grid);
+            let progress = RwSignal::new(None::<LoadAllProgress>);
+            let load_all = move |_| {
+                let Some(mut token) = first_next.clone() else { return };
+                let (resource, state, base) = (resource.clone(), navigation.state.get_untracked(), base.clone());
+                let loaded = all.with_untracked(|g| g.rows.len());
+                progress.set(Some(LoadAllProgress {
+                    loaded,
+                    estimate: remaining.map(|r| loaded + r.max(0) as usize),
+                    error: None,
+                    done: false,
+                }));
+                leptos::task::spawn_local(async move {
+                    loop {
+                        match load_page(log, base.clone(), &resource, &state, Some(token)).await {
+                            Ok((_, Page { body: PageBody::Grid(more), list, .. })) => {
+                                all.update(|g| g.rows.extend(more.rows));
+                                let loaded = all.with_untracked(|g| g.rows.len());
+                                let next = list.as_ref().and_then(|l| l.continue_token.clone());
+                                let estimate = list
+                                    .as_ref()
+                                    .and_then(|l| l.remaining_item_count)
+                                    .map(|r| loaded + r.max(0) as usize);
+                                progress.set(Some(LoadAllProgress {
+                                    loaded,
+                                    estimate,
+                                    error: None,
+                                    done: next.is_none(),
+                                }));
+                                match next {
+                                    Some(next) => token = next,
+                                    None => return,
+                                }
+                            }
+                            Ok((_, Page { body: PageBody::Status(status), .. })) => {
+                                let error = if status.is_expired() {
+                                    EXPIRED_EXPLANATION.to_owned()
+                                } else {
+                                    format!("{} {}: {}", status.code, status.reason, status.message)
+                                };
+                                progress.update(|p| {
+                                    if let Some(p) = p {
+                                        p.error = Some(error)
+                                    }
+                                });
+                                return;
+                            }
+                            Ok(_) => {
+                                progress.update(|p| {
+                                    if let Some(p) = p {
+                                        p.error = Some("a page came back in another representation".to_owned())
+                                    }
+                                });
+                                return;
+                            }
+                            Err(message) => {
+                                progress.update(|p| {
+                                    if let Some(p) = p {
+                                        p.error = Some(message)
+                                    }
+                                });
+                                return;
+                            }
+                        }
+                    }
+                });
+            };
+            view! {
+                <div class="load-all">
+                    <button class="button button--quiet" disabled=page.list.as_ref().and_then(|l| l.continue_token.as_ref()).is_none() on:click=load_all>
+                        "Load all pages"
+                    </button>
+                    {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
+                </div>
+                {move || view! { <GridView grid=all.get() wide /> }}
+            }
+            .into_any()
         }
         PageBody::Document(document) => {
             let raw = fetched.response.body.clone();
@@ -340,4 +428,35 @@ fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>) -> impl IntoVi
         {body}
     }
     .into_any()
+}
+
+/// How far "load all" got.
+#[derive(Debug, Clone, PartialEq)]
+struct LoadAllProgress {
+    loaded: usize,
+    /// `loaded` + the last page's `remainingItemCount`, when the server gave one.
+    estimate: Option<usize>,
+    error: Option<String>,
+    done: bool,
+}
+
+/// The progress bar of "load all".
+#[component]
+fn LoadAllBar(progress: LoadAllProgress) -> impl IntoView {
+    let text = match (progress.done, progress.estimate) {
+        (true, _) => format!("All {} loaded", progress.loaded),
+        (false, Some(total)) => {
+            format!("{} of about {total} loaded (remainingItemCount is an estimate)", progress.loaded)
+        }
+        (false, None) => format!(
+            "{} loaded; the server gives no remainingItemCount (with selectors it never does), so the total is unknown",
+            progress.loaded
+        ),
+    };
+    let max = if progress.done { progress.loaded } else { progress.estimate.unwrap_or(0) };
+    view! {
+        <progress max=max.to_string() value=progress.loaded.to_string() aria-label="Load all progress"></progress>
+        <span data-testid="load-all-progress">{text}</span>
+        {progress.error.map(|e| view! { <p class="warning" role="alert">{e}</p> })}
+    }
 }

@@ -151,3 +151,13 @@ test('the namespace selector lists namespaces and narrows the collection', async
   await expect(page).toHaveURL(/namespace=shop/);
   await expect(page.getByTestId('grid-row')).toHaveCount(shop.items.length);
 });
+
+test('load all follows every page with a progress bar and ends with every object', async ({ page, request }) => {
+  const all = await serverList(request, '/api/v1/pods');
+  await page.goto('/?group=&version=v1&resource=pods&limit=2');
+  await expect(page.getByTestId('grid-row')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Load all pages' }).click();
+  await expect(page.getByTestId('load-all-progress')).toHaveText(`All ${all.items.length} loaded`);
+  await expect(page.getByTestId('row-count')).toHaveText(`${all.items.length} rows`);
+  await saveScreen(page, 'load-all');
+});
