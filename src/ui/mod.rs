@@ -70,6 +70,26 @@ pub fn App() -> impl IntoView {
                     <dd data-testid="api-base">{api_base}</dd>
                 </div>
             </dl>
+            <label class="topbar__theme">
+                "Theme "
+                <select
+                    aria-label="Theme"
+                    on:change=move |e| {
+                        let theme = event_target_value(&e);
+                        if let Some(root) = document().document_element() {
+                            let _ = if theme == "system" {
+                                root.remove_attribute("data-theme")
+                            } else {
+                                root.set_attribute("data-theme", &theme)
+                            };
+                        }
+                    }
+                >
+                    <option value="system">"System"</option>
+                    <option value="light">"Light"</option>
+                    <option value="dark">"Dark"</option>
+                </select>
+            </label>
             <button
                 class="button button--quiet topbar__inspector"
                 aria-expanded=move || inspector_open.get().to_string()
