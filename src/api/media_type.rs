@@ -305,13 +305,14 @@ fn parse_with_weight(text: &str) -> Result<(MediaType, Weight), MediaTypeError> 
         let value = value.trim();
         let value = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
             // A quoted string; one that would need escapes or could be split as a list is refused.
-            Some(inner) if !inner.contains(['"', '\\', ';', ',']) => inner.to_string(),
+            Some(inner) if !inner.is_empty() && !inner.contains(['"', '\\', ';', ',']) => inner.to_string(),
             None if is_token(value) => value.to_string(),
             _ => {
                 return Err(MediaTypeError::BadParameter { header: text.to_string(), parameter: parameter.to_string() })
             }
         };
-        if !is_token(&name) {
+        // The conversion parameters name a kind, group and version: tokens, never quoted text.
+        if !is_token(&name) || (matches!(name.as_str(), "as" | "g" | "v") && !is_token(&value)) {
             return Err(MediaTypeError::BadParameter { header: text.to_string(), parameter: parameter.to_string() });
         }
         match name.as_str() {
@@ -502,6 +503,12 @@ mod tests {
         let bad = "application/json;Gs=T   \"  ";
         check(bad, Err(MediaTypeError::BadParameter { header: bad.into(), parameter: "Gs=T   \"  ".into() }));
         check("a/b;=x", Err(MediaTypeError::BadParameter { header: "a/b;=x".into(), parameter: "=x".into() }));
+        check(
+            "a/b;g=\"\"",
+            Err(MediaTypeError::BadParameter { header: "a/b;g=\"\"".into(), parameter: "g=\"\"".into() }),
+        );
+        let quoted = "a/b;as=\"T b\";g=x;v=y";
+        check(quoted, Err(MediaTypeError::BadParameter { header: quoted.into(), parameter: "as=\"T b\"".into() }));
     }
 
     #[test]
