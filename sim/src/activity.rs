@@ -37,6 +37,7 @@ pub fn start(app: Arc<App>) {
             ticks += 1;
             app.store.write(|txn| {
                 renew_leases(txn);
+                expire_events(txn);
                 starting.retain_mut(|p| advance(&app, txn, p));
                 if ticks.is_multiple_of(REPLACE_EVERY) {
                     if let Some(p) = replace_a_pod(&app, txn) {
@@ -51,9 +52,55 @@ pub fn start(app: Arc<App>) {
 fn renew_leases(txn: &mut Txn<'_>) {
     for lease in txn.state().list("coordination.k8s.io/leases", Some("kube-node-lease")) {
         let mut l = lease.as_ref().clone();
-        l["spec"]["renewTime"] = json!(object::timestamp(object::now()));
+        object::set_at(&mut l, &["spec", "renewTime"], json!(object::timestamp(object::now())));
         txn.put("coordination.k8s.io/leases", l);
     }
+}
+
+/// Events live for an hour in a real cluster; the simulated one keeps ten minutes of them so
+/// that a long `--activity` run does not grow without bound.
+const EVENT_TTL_SECONDS: i64 = 600;
+
+fn expire_events(txn: &mut Txn<'_>) {
+    let now = object::now();
+    for e in txn.state().list("/events", None) {
+        let last = e["lastTimestamp"].as_str().and_then(object::parse_time);
+        if last.is_some_and(|t| (now - t).num_seconds() > EVENT_TTL_SECONDS) {
+            txn.remove("/events", object::namespace(&e), object::name(&e));
+        }
+    }
+}
+
+/// The simulated kubelet for a pod created through the API: it is scheduled (Pending), starts a
+/// second later (Running, not ready) and is Ready a second after that, with Events.
+pub fn run_pod(app: Arc<App>, namespace: String, name: String) {
+    tokio::spawn(async move {
+        let node = app
+            .store
+            .read()
+            .get("/pods", &namespace, &name)
+            .and_then(|p| p["spec"]["nodeName"].as_str().map(str::to_string))
+            .unwrap_or_else(|| "node-1".into());
+        let mut pod = Starting { namespace, name, node, stage: 0 };
+        app.store.write(|txn| {
+            let message = format!("Successfully assigned {}/{} to {}", pod.namespace, pod.name, pod.node);
+            record_event(&app, txn, &pod.namespace, &pod.name, "Scheduled", &message);
+        });
+        loop {
+            tokio::time::sleep(TICK).await;
+            if !app.store.write(|txn| advance(&app, txn, &mut pod)) {
+                break;
+            }
+        }
+        // A ready pod of a Deployment changes its counts.
+        let owner = app.store.write(|txn| {
+            let p = txn.get("/pods", &pod.namespace, &pod.name)?;
+            crate::controller::owning_deployment(txn, &p)
+        });
+        if let Some(dep) = owner {
+            crate::controller::reconcile(&app, &pod.namespace, &dep);
+        }
+    });
 }
 
 fn record_event(app: &App, txn: &mut Txn<'_>, ns: &str, pod: &str, reason: &str, message: &str) {

@@ -19,6 +19,7 @@ use crate::discovery::{self, DiscoveryFormat};
 use crate::encode;
 use crate::list::{self, ListOptions, Query};
 use crate::negotiate::{self, Format, Output, Shape, Target};
+use crate::ordered::{order_of, Order, Ordered};
 use crate::registry::ResourceType;
 use crate::status::{bad_request, method_not_allowed, not_acceptable, not_found, ApiError, ApiResult, Status};
 use crate::table::{self, IncludeObject};
@@ -133,7 +134,7 @@ pub fn error_response(ctx: &Ctx, err: ApiError) -> Response {
 }
 
 pub fn status_response(ctx: &Ctx, s: &Status) -> Response {
-    let format = negotiate::choose(ctx.accept(), Target::Plain).map(|o| o.format).unwrap_or(Format::Json);
+    let format = negotiate::choose(ctx.accept(), Target::Status).map(|o| o.format).unwrap_or(Format::Json);
     let code = match s.code {
         0 => StatusCode::OK,
         c => StatusCode::from_u16(c).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
@@ -151,6 +152,7 @@ pub fn content_type(format: Format) -> &'static str {
     match format {
         Format::Json => "application/json",
         Format::Yaml => "application/yaml",
+        Format::Cbor => "application/cbor",
     }
 }
 
@@ -183,6 +185,9 @@ async fn route(app: &Arc<App>, ctx: &Ctx, body: Bytes) -> ApiResult<Response> {
     let segments: Vec<&str> = ctx.path.trim_matches('/').split('/').filter(|s| !s.is_empty()).collect();
     match segments.as_slice() {
         ["version"] => Ok(json_response(ctx, StatusCode::OK, &discovery::version())),
+        ["healthz" | "livez" | "readyz"] => {
+            Ok(bytes_response(StatusCode::OK, "text/plain; charset=utf-8", Bytes::from_static(b"ok")))
+        }
         ["api"] => discovery_doc(app, ctx, true),
         ["apis"] => discovery_doc(app, ctx, false),
         ["api", "v1"] => {
@@ -456,7 +461,7 @@ pub fn render_object(
 ) -> Response {
     let obj = with_version(rt, obj);
     let body = match output.shape {
-        Shape::Object => encode::body(output.format, &obj, ctx.pretty),
+        Shape::Object => encode::body(output.format, &Ordered::new(&obj, order_of(rt)), ctx.pretty),
         Shape::Table(v) => {
             let mut meta = Map::new();
             if let Some(rv) = obj["metadata"]["resourceVersion"].as_str() {
@@ -464,7 +469,10 @@ pub fn render_object(
             }
             encode::body(output.format, &table::table(rt, &[&obj], meta, include, v.api_version(), true), ctx.pretty)
         }
-        Shape::Metadata(v) => encode::body(output.format, &table::partial_metadata(&obj, v.api_version()), ctx.pretty),
+        Shape::Metadata(v) => {
+            let pm = table::partial_metadata(&obj, v.api_version());
+            encode::body(output.format, &Ordered::new(&pm, Order::Typed), ctx.pretty)
+        }
     };
     bytes_response(code, output.content_type(), body)
 }
@@ -478,37 +486,13 @@ pub fn with_version(rt: &ResourceType, obj: &Value) -> Value {
     o
 }
 
-/// Serializes a list item, leaving out apiVersion and kind for built-in types as typed lists do.
-struct Item<'a> {
-    obj: &'a Value,
-    typed: bool,
-    api_version: &'a str,
-}
-
-impl Serialize for Item<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let Some(m) = self.obj.as_object() else { return self.obj.serialize(s) };
-        let mut map = s.serialize_map(None)?;
-        for (k, v) in m {
-            match k.as_str() {
-                "apiVersion" if self.typed => {}
-                "kind" if self.typed => {}
-                "apiVersion" => map.serialize_entry(k, self.api_version)?,
-                _ => map.serialize_entry(k, v)?,
-            }
-        }
-        map.end()
-    }
-}
-
 #[derive(Serialize)]
 struct ListBody<'a> {
     kind: String,
     #[serde(rename = "apiVersion")]
     api_version: &'a str,
     metadata: Map<String, Value>,
-    items: Vec<Item<'a>>,
+    items: Vec<Ordered<'a>>,
 }
 
 #[derive(Serialize)]
@@ -517,7 +501,16 @@ struct MetadataList {
     #[serde(rename = "apiVersion")]
     api_version: &'static str,
     metadata: Map<String, Value>,
-    items: Vec<Value>,
+    items: Vec<PartialItem>,
+}
+
+/// A PartialObjectMetadata list item, a struct on the wire.
+struct PartialItem(Value);
+
+impl Serialize for PartialItem {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Ordered::new(&self.0, Order::Typed).serialize(s)
+    }
 }
 
 fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &ListOptions) -> ApiResult<Response> {
@@ -543,8 +536,16 @@ fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &ListOpti
     let api_version = rt.api_version();
     let body = match output.shape {
         Shape::Object => {
-            let items =
-                page.items.iter().map(|o| Item { obj: o, typed: !rt.is_custom(), api_version: &api_version }).collect();
+            let items = page
+                .items
+                .iter()
+                .map(|o| Ordered {
+                    value: o,
+                    order: order_of(rt),
+                    skip_type: !rt.is_custom(),
+                    api_version: Some(&api_version),
+                })
+                .collect();
             let list = ListBody { kind: format!("{}List", rt.kind), api_version: &api_version, metadata: meta, items };
             encode::body(output.format, &list, ctx.pretty)
         }
@@ -554,7 +555,7 @@ fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &ListOpti
             encode::body(output.format, &table::table(rt, &refs, meta, include, v.api_version(), true), ctx.pretty)
         }
         Shape::Metadata(v) => {
-            let items = page.items.iter().map(|o| table::partial_metadata(o, v.api_version())).collect();
+            let items = page.items.iter().map(|o| PartialItem(table::partial_metadata(o, v.api_version()))).collect();
             let list =
                 MetadataList { kind: "PartialObjectMetadataList", api_version: v.api_version(), metadata: meta, items };
             encode::body(output.format, &list, ctx.pretty)

@@ -126,6 +126,7 @@ pub fn apply(
     name: &str,
     body: &[u8],
     opts: &WriteOptions,
+    cbor: bool,
 ) -> ApiResult<Response> {
     let rt = path.rt.clone();
     if !opts.manager_given {
@@ -134,7 +135,12 @@ pub fn apply(
             vec![FieldError::required("fieldManager", "is required for apply patch")],
         ));
     }
-    let mut config = decode_yaml(body).map_err(|e| bad_request(format!("error decoding YAML: {e}")))?.value;
+    let decoded = if cbor {
+        write::decode_cbor(body).map_err(|e| bad_request(format!("error decoding CBOR: {e}")))?
+    } else {
+        decode_yaml(body).map_err(|e| bad_request(format!("error decoding YAML: {e}")))?
+    };
+    let mut config = decoded.value;
     if !config.is_object() {
         return Err(bad_request("error decoding YAML: the apply configuration is not an object"));
     }

@@ -189,7 +189,7 @@ fn service(ns: &str, name: &str, ip: &str, selector: Value, port: i64, target: i
 
 /// A name suffix in the alphabet Kubernetes uses, derived from `seed` so that the demo cluster
 /// has the same names on every start (tests and screenshots can rely on them).
-fn stable_suffix(seed: &str, len: usize) -> String {
+pub fn stable_suffix(seed: &str, len: usize) -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in seed.bytes() {
@@ -259,7 +259,8 @@ fn deployment_with_pods(
         );
         add(txn, registry, "/pods", pod, "kube-controller-manager");
     }
-    let pod_name = format!("{rs_name}-event");
+    // The events tell the story of the first pod.
+    let pod_name = format!("{rs_name}-{}", stable_suffix(&format!("{rs_name}/0"), 5));
     for (reason, message) in [
         ("Scheduled", format!("Successfully assigned {ns}/{name} to node-1")),
         ("Pulled", format!("Container image \"{image}\" already present on machine")),
@@ -296,7 +297,7 @@ pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: 
         {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
         {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]}}]);
     if let Some(cs) = spec["containers"].as_array_mut() {
-        for c in cs {
+        for c in cs.iter_mut().filter(|c| c.is_object()) {
             c["volumeMounts"] = json!([{"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}]);
         }
     }
@@ -306,7 +307,11 @@ pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: 
 /// A pod without the service-account volume and default tolerations (~2 KB of JSON), for scale:N.
 fn lean_pod(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Value {
     let template = &rs["spec"]["template"];
-    let mut spec = template["spec"].clone();
+    // The template comes from a stored ReplicaSet that a client may have reshaped.
+    let mut spec = match &template["spec"] {
+        Value::Object(m) => Value::Object(m.clone()),
+        _ => json!({}),
+    };
     spec["nodeName"] = json!(node);
     spec["serviceAccountName"] = json!("default");
     spec["enableServiceLinks"] = json!(true);

@@ -4,8 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::negotiate::parse_accept;
 use crate::registry::{Group, GroupVersion, Registry, ResourceType};
+use kube_api_explorer::api::media_type::Essence;
 
 const OPENAPI_CORE: &str = include_str!("../data/openapi-v3-api-v1.json");
 const OPENAPI_APPS: &str = include_str!("../data/openapi-v3-apis-apps-v1.json");
@@ -36,19 +36,23 @@ pub enum DiscoveryFormat {
     Aggregated(&'static str),
 }
 
-/// `None` means 406: nothing listed that discovery can serve.
+/// `None` means 406: nothing listed that discovery can serve (CBOR and protobuf are not).
 pub fn discovery_format(accept: Option<&str>) -> Option<DiscoveryFormat> {
     let Some(header) = accept.filter(|h| !h.trim().is_empty()) else {
         return Some(DiscoveryFormat::Legacy);
     };
-    parse_accept(header).iter().find_map(|m| {
-        let json_like = matches!(m.essence.as_str(), "application/json" | "*/*" | "application/*");
-        match (json_like, m.param("as")) {
+    crate::negotiate::ranges(header).iter().find_map(|m| {
+        let json_like = match &m.essence {
+            Essence::Json | Essence::Any => true,
+            Essence::Other(other) => other == "application/*",
+            _ => false,
+        };
+        match (json_like, &m.conversion) {
             (true, None) => Some(DiscoveryFormat::Legacy),
-            (true, Some("APIGroupDiscoveryList")) if m.param("g") == Some("apidiscovery.k8s.io") => {
-                match m.param("v") {
-                    Some("v2") => Some(DiscoveryFormat::Aggregated("v2")),
-                    Some("v2beta1") => Some(DiscoveryFormat::Aggregated("v2beta1")),
+            (true, Some(c)) if c.kind == "APIGroupDiscoveryList" && c.group == "apidiscovery.k8s.io" => {
+                match c.version.as_str() {
+                    "v2" => Some(DiscoveryFormat::Aggregated("v2")),
+                    "v2beta1" => Some(DiscoveryFormat::Aggregated("v2beta1")),
                     _ => None,
                 }
             }

@@ -1,12 +1,17 @@
-//! Content negotiation: which representation a response takes (JSON, YAML, Table,
-//! PartialObjectMetadata) from the `Accept` header, in the order and with the fallbacks the real
-//! server applies, and which format a request body is in from its `Content-Type`.
+//! Content negotiation: which representation a response takes (JSON, YAML, CBOR, Table,
+//! PartialObjectMetadata) from the `Accept` header, parsed by the library's
+//! [`Accept`](kube_api_explorer::api::media_type::Accept), with the fallbacks the real server
+//! applies (protobuf is never produced, a CBOR Table is not offered), and the essence of a
+//! request's `Content-Type`.
+
+use kube_api_explorer::api::media_type::{Accept, Essence, MediaType, Weight};
 
 /// The serialization of a response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Json,
     Yaml,
+    Cbor,
 }
 
 /// How the object(s) of a response are represented.
@@ -48,6 +53,7 @@ impl Output {
         match self.format {
             Format::Json => "application/json",
             Format::Yaml => "application/yaml",
+            Format::Cbor => "application/cbor",
         }
     }
 }
@@ -58,53 +64,10 @@ pub enum Target {
     Object,
     List,
     Watch,
-    /// Discovery, Status-only or other fixed documents: no `as=` conversion.
+    /// Discovery and other fixed documents: no `as=` conversion, JSON or YAML only.
     Plain,
-}
-
-/// One entry of an Accept header.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MediaRange {
-    pub essence: String,
-    pub params: Vec<(String, String)>,
-    pub q: f32,
-}
-
-impl MediaRange {
-    pub fn param(&self, name: &str) -> Option<&str> {
-        self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
-    }
-}
-
-/// Parses an Accept header into ranges ordered by quality (stable for equal qualities).
-pub fn parse_accept(header: &str) -> Vec<MediaRange> {
-    let mut out: Vec<MediaRange> = header
-        .split(',')
-        .filter_map(|part| {
-            let mut pieces = part.split(';');
-            let essence = pieces.next()?.trim().to_ascii_lowercase();
-            if essence.is_empty() {
-                return None;
-            }
-            let mut params = Vec::new();
-            let mut q = 1.0;
-            for p in pieces {
-                if let Some((k, v)) = p.split_once('=') {
-                    let k = k.trim().to_ascii_lowercase();
-                    let v = v.trim().trim_matches('"').to_string();
-                    if k == "q" {
-                        q = v.parse().unwrap_or(0.0);
-                    } else {
-                        params.push((k, v));
-                    }
-                }
-            }
-            Some(MediaRange { essence, params, q })
-        })
-        .filter(|m| m.q > 0.0)
-        .collect();
-    out.sort_by(|a, b| b.q.partial_cmp(&a.q).unwrap_or(std::cmp::Ordering::Equal));
-    out
+    /// A Status: JSON, YAML or CBOR, no conversion.
+    Status,
 }
 
 /// Picks the response representation, or `None` when nothing acceptable is listed (406).
@@ -114,28 +77,40 @@ pub fn choose(accept: Option<&str>, target: Target) -> Option<Output> {
         Some(h) if h.trim().is_empty() => return Some(Output::JSON),
         Some(h) => h,
     };
-    parse_accept(header).iter().find_map(|m| acceptable(m, target))
+    ranges(header).iter().find_map(|m| acceptable(m, target))
 }
 
-fn acceptable(m: &MediaRange, target: Target) -> Option<Output> {
-    let format = match m.essence.as_str() {
-        "application/json" | "*/*" | "application/*" => Format::Json,
-        "application/yaml" => Format::Yaml,
+/// The media ranges of an Accept header by preference. An entry that does not parse (say `as=`
+/// without `g=` and `v=`) is skipped, as the real server skips it, instead of failing the whole
+/// header.
+pub fn ranges(header: &str) -> Vec<MediaType> {
+    let mut entries: Vec<(MediaType, Weight)> =
+        header.split(',').filter_map(|part| Accept::parse(part).ok()).flat_map(|a| a.entries().to_vec()).collect();
+    entries.sort_by_key(|e| std::cmp::Reverse(e.1));
+    entries.into_iter().map(|(m, _)| m).collect()
+}
+
+fn acceptable(m: &MediaType, target: Target) -> Option<Output> {
+    let format = match &m.essence {
+        Essence::Json | Essence::Any => Format::Json,
+        Essence::Other(other) if other == "application/*" => Format::Json,
+        Essence::Yaml => Format::Yaml,
+        Essence::Cbor if target != Target::Plain => Format::Cbor,
         _ => return None,
     };
-    let Some(as_kind) = m.param("as") else {
+    let Some(conversion) = &m.conversion else {
         return Some(Output { format, shape: Shape::Object });
     };
-    if m.param("g") != Some("meta.k8s.io") || target == Target::Plain {
+    if conversion.group != "meta.k8s.io" || matches!(target, Target::Plain | Target::Status) {
         return None;
     }
-    let version = match m.param("v") {
-        Some("v1") => TableVersion::V1,
-        Some("v1beta1") => TableVersion::V1beta1,
+    let version = match conversion.version.as_str() {
+        "v1" => TableVersion::V1,
+        "v1beta1" => TableVersion::V1beta1,
         _ => return None,
     };
-    let shape = match (as_kind, target) {
-        ("Table", _) => Shape::Table(version),
+    let shape = match (conversion.kind.as_str(), target) {
+        ("Table", _) if format != Format::Cbor => Shape::Table(version),
         ("PartialObjectMetadata", Target::Object | Target::Watch) => Shape::Metadata(version),
         ("PartialObjectMetadataList", Target::List) => Shape::Metadata(version),
         _ => return None,
@@ -143,6 +118,7 @@ fn acceptable(m: &MediaRange, target: Target) -> Option<Output> {
     Some(Output { format, shape })
 }
 
+/// The lower-cased type/subtype of a `Content-Type`.
 pub fn essence(content_type: &str) -> String {
     content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
 }
@@ -188,5 +164,22 @@ mod tests {
             Target::Object,
             Some(Output { format: Format::Yaml, shape: Shape::Object }),
         );
+    }
+
+    #[test]
+    fn a_malformed_entry_is_skipped_not_fatal() {
+        check(
+            "application/json;as=Table, application/yaml",
+            Target::List,
+            Some(Output { format: Format::Yaml, shape: Shape::Object }),
+        );
+    }
+
+    #[test]
+    fn cbor_is_served_except_as_a_table_or_for_discovery() {
+        check("application/cbor", Target::List, Some(Output { format: Format::Cbor, shape: Shape::Object }));
+        check("application/cbor;as=Table;v=v1;g=meta.k8s.io", Target::List, None);
+        check("application/cbor", Target::Plain, None);
+        check("application/cbor", Target::Status, Some(Output { format: Format::Cbor, shape: Shape::Object }));
     }
 }

@@ -20,6 +20,31 @@ pub fn meta_mut(obj: &mut Value) -> &mut Map<String, Value> {
     m.as_object_mut().expect("metadata ensured above")
 }
 
+/// Sets the value at a path of keys, replacing whatever is in the way by an object (indexing a
+/// stored object that a client filled with a string where a map belongs would panic).
+pub fn set_at(obj: &mut Value, path: &[&str], value: Value) {
+    let Some((last, parents)) = path.split_last() else {
+        *obj = value;
+        return;
+    };
+    let mut cur = obj;
+    for key in parents {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        cur = match cur {
+            Value::Object(m) => m.entry(key.to_string()).or_insert(Value::Null),
+            _ => return,
+        };
+    }
+    if !cur.is_object() {
+        *cur = Value::Object(Map::new());
+    }
+    if let Value::Object(m) = cur {
+        m.insert(last.to_string(), value);
+    }
+}
+
 pub fn name(obj: &Value) -> &str {
     meta(obj)["name"].as_str().unwrap_or_default()
 }
@@ -166,6 +191,13 @@ mod tests {
         ] {
             assert_eq!(human_duration(secs), want, "{secs}s");
         }
+    }
+
+    #[test]
+    fn set_at_replaces_what_is_in_the_way() {
+        let mut v = serde_json::json!({"spec": "not a map"});
+        set_at(&mut v, &["spec", "replicas"], serde_json::json!(3));
+        assert_eq!(v, serde_json::json!({"spec": {"replicas": 3}}));
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub enum PatchType {
     Merge,
     StrategicMerge,
     ApplyYaml,
+    ApplyCbor,
 }
 
 impl PatchType {
@@ -22,6 +23,7 @@ impl PatchType {
             "application/merge-patch+json" => Some(PatchType::Merge),
             "application/strategic-merge-patch+json" => Some(PatchType::StrategicMerge),
             "application/apply-patch+yaml" => Some(PatchType::ApplyYaml),
+            "application/apply-patch+cbor" => Some(PatchType::ApplyCbor),
             _ => None,
         }
     }

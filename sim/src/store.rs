@@ -231,10 +231,6 @@ impl State {
     pub fn counts(&self) -> BTreeMap<String, usize> {
         self.objects.iter().filter(|(_, m)| !m.is_empty()).map(|(k, m)| (k.clone(), m.len())).collect()
     }
-
-    pub fn keys(&self) -> Vec<String> {
-        self.objects.keys().cloned().collect()
-    }
 }
 
 /// Exclusive access to the state during one write.

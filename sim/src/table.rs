@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::object::{self, age, age_of, path};
+use crate::ordered::{order_of, Order, Ordered};
 use crate::registry::ResourceType;
 
 const NAME_DESC: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
@@ -61,7 +62,20 @@ pub struct Table {
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
     pub cells: Vec<Value>,
-    pub object: Option<Value>,
+    pub object: Option<RowObject>,
+}
+
+/// A row's object: PartialObjectMetadata (a struct) or the object in its kind's order.
+#[derive(Debug, Clone)]
+pub struct RowObject {
+    pub value: Value,
+    pub order: Order,
+}
+
+impl Serialize for RowObject {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Ordered::new(&self.value, self.order).serialize(s)
+    }
 }
 
 pub fn columns(rt: &ResourceType) -> Vec<Column> {
@@ -399,8 +413,8 @@ pub fn partial_metadata(o: &Value, api_version: &str) -> Value {
 pub fn row(rt: &ResourceType, o: &Value, include: IncludeObject, api_version: &str) -> Row {
     let object = match include {
         IncludeObject::None => None,
-        IncludeObject::Metadata => Some(partial_metadata(o, api_version)),
-        IncludeObject::Object => Some(o.clone()),
+        IncludeObject::Metadata => Some(RowObject { value: partial_metadata(o, api_version), order: Order::Typed }),
+        IncludeObject::Object => Some(RowObject { value: o.clone(), order: order_of(rt) }),
     };
     Row { cells: cells(rt, o), object }
 }
@@ -439,6 +453,9 @@ pub fn bookmark_table(rt: &ResourceType, bookmark: &Value, api_version: &'static
             })
             .unwrap_or_default(),
         column_definitions: None,
-        rows: vec![Row { cells, object: Some(partial_metadata(bookmark, api_version)) }],
+        rows: vec![Row {
+            cells,
+            object: Some(RowObject { value: partial_metadata(bookmark, api_version), order: Order::Typed }),
+        }],
     }
 }

@@ -19,6 +19,7 @@ use crate::api::{with_version, Ctx, ResourcePath};
 use crate::encode;
 use crate::list::{too_large_rv, ListOptions};
 use crate::negotiate::{Format, Shape, Target};
+use crate::ordered::{order_of, Order, Ordered};
 use crate::registry::ResourceType;
 use crate::status::{not_acceptable, ApiResult, Status};
 use crate::store::{Change, ChangeKind, Obj};
@@ -41,15 +42,25 @@ struct Framer {
     shape: Shape,
     include: IncludeObject,
     columns_sent: bool,
+    /// CBOR sequence framing instead of JSON lines.
+    cbor: bool,
 }
 
 impl Framer {
     fn frame(&mut self, ty: &str, obj: &Value) -> Bytes {
         let obj = with_version(&self.rt, obj);
+        if self.cbor {
+            let bytes = match self.shape {
+                Shape::Metadata(v) => encode::cbor_event(ty, &table::partial_metadata(&obj, v.api_version())),
+                _ => encode::cbor_event(ty, &obj),
+            };
+            return Bytes::from(bytes);
+        }
         let bytes = match self.shape {
-            Shape::Object => encode::json(&Event { ty, object: &obj }, false),
+            Shape::Object => encode::json(&Event { ty, object: Ordered::new(&obj, order_of(&self.rt)) }, false),
             Shape::Metadata(v) => {
-                encode::json(&Event { ty, object: table::partial_metadata(&obj, v.api_version()) }, false)
+                let pm = table::partial_metadata(&obj, v.api_version());
+                encode::json(&Event { ty, object: Ordered::new(&pm, Order::Typed) }, false)
             }
             Shape::Table(v) => {
                 let t = if ty == "BOOKMARK" {
@@ -69,13 +80,17 @@ impl Framer {
 
     /// The frame of a change; the plain JSON form is shared by all watchers through the change.
     fn frame_change(&mut self, ty: &'static str, c: &Change) -> Bytes {
-        let plain = self.shape == Shape::Object
+        let plain = !self.cbor
+            && self.shape == Shape::Object
             && ty == c.kind.as_str()
             && c.object["apiVersion"].as_str() == Some(self.rt.api_version().as_str());
         if plain {
             return c
                 .json_line
-                .get_or_init(|| Bytes::from(encode::json(&Event { ty, object: &*c.object }, false)))
+                .get_or_init(|| {
+                    let object = Ordered::new(&c.object, order_of(&self.rt));
+                    Bytes::from(encode::json(&Event { ty, object }, false))
+                })
                 .clone();
         }
         self.frame(ty, &c.object)
@@ -91,7 +106,10 @@ impl Framer {
     }
 }
 
-fn error_frame(status: &Status) -> Bytes {
+fn error_frame(status: &Status, cbor: bool) -> Bytes {
+    if cbor {
+        return Bytes::from(encode::cbor_event("ERROR", status));
+    }
     Bytes::from(encode::json(&Event { ty: "ERROR", object: status }, false))
 }
 
@@ -135,13 +153,14 @@ impl Filter {
 
 pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: ListOptions) -> ApiResult<Response> {
     let output = ctx.output(Target::Watch)?;
-    if output.format != Format::Json {
+    if output.format == Format::Yaml {
         return Err(not_acceptable());
     }
+    let cbor = output.format == Format::Cbor;
     let include =
         IncludeObject::parse(ctx.query.get("includeObject").map(String::as_str)).map_err(crate::status::bad_request)?;
     let rt = path.rt.clone();
-    let mut framer = Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false };
+    let mut framer = Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false, cbor };
     let filter = Filter {
         key: rt.storage_key(),
         namespace: path.namespace.clone(),
@@ -182,7 +201,7 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
                     }
                 }
                 Err(e) => {
-                    first.push(error_frame(&too_old(n, e.oldest)));
+                    first.push(error_frame(&too_old(n, e.oldest), cbor));
                     failed = true;
                 }
             }
@@ -231,7 +250,7 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let s = too_old(start_rv, app.store.read().compacted_rv);
-                        let _ = tx.send(Ok(error_frame(&s))).await;
+                        let _ = tx.send(Ok(error_frame(&s, cbor))).await;
                         return;
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
@@ -243,7 +262,8 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
     let mut resp = Response::new(Body::from_stream(stream));
     *resp.status_mut() = StatusCode::OK;
     let h = resp.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let content_type = if cbor { "application/cbor-seq" } else { "application/json" };
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
     Ok(resp)
 }
@@ -257,8 +277,13 @@ mod tests {
     fn table_watch_sends_columns_only_first() {
         let registry = crate::registry::Registry::load().expect("registry loads");
         let rt = registry.find("", "v1", "namespaces").expect("namespaces served");
-        let mut f =
-            Framer { rt, shape: Shape::Table(TableVersion::V1), include: IncludeObject::None, columns_sent: false };
+        let mut f = Framer {
+            rt,
+            shape: Shape::Table(TableVersion::V1),
+            include: IncludeObject::None,
+            columns_sent: false,
+            cbor: false,
+        };
         let o = json!({"metadata": {"name": "a", "resourceVersion": "5"}, "status": {"phase": "Active"}});
         let one: Value = serde_json::from_slice(&f.frame("ADDED", &o)).expect("json");
         let two: Value = serde_json::from_slice(&f.frame("MODIFIED", &o)).expect("json");

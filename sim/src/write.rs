@@ -192,6 +192,13 @@ pub fn decode_json(body: &[u8]) -> Result<Decoded, String> {
     Ok(Decoded { value, duplicates: dups.into_inner() })
 }
 
+/// A CBOR body (with or without the 55799 tag), through the library's decoder; it refuses
+/// duplicate keys itself, and tag-22 bytes come back as base64 text, their JSON form.
+pub fn decode_cbor(body: &[u8]) -> Result<Decoded, String> {
+    let doc = kube_api_explorer::api::cbor::decode_cbor(body).map_err(|e| e.to_string())?;
+    Ok(Decoded { value: doc.to_serde_json(), duplicates: Vec::new() })
+}
+
 pub fn decode_yaml(body: &[u8]) -> Result<Decoded, String> {
     let value: Value = serde_yaml::from_slice(body).map_err(|e| e.to_string())?;
     Ok(Decoded { value, duplicates: Vec::new() })
@@ -203,6 +210,7 @@ fn decode_object(ctx: &Ctx, body: &[u8]) -> ApiResult<Decoded> {
     let decoded = match ct.as_str() {
         "application/json" => decode_json(body),
         "application/yaml" => decode_yaml(body),
+        "application/cbor" => decode_cbor(body),
         _ => {
             return Err(status::unsupported_media_type(&[
                 "application/json",
@@ -346,8 +354,13 @@ pub fn prepare_crd(obj: &mut Value) -> ApiResult<()> {
     Ok(())
 }
 
-/// Keeps the served custom resource types in step with stored CustomResourceDefinitions.
+/// Keeps controllers in step with a write: the served custom resource types with stored
+/// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec.
 pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
+    if rt.group == "apps" && rt.plural == "deployments" && !gone {
+        crate::controller::reconcile(app, object::namespace(obj), object::name(obj));
+        return;
+    }
     if !is_crd(rt) {
         return;
     }
@@ -387,7 +400,12 @@ pub fn stamp_new(rt: &ResourceType, obj: &mut Value, manager: &str) {
         m.insert("apiVersion".into(), json!(api_version));
         m.insert("kind".into(), json!(rt.kind));
     }
-    let has_spec = obj.get("spec").is_some() || rt.is_custom();
+    // Only types whose strategy tracks spec changes carry a generation (not namespaces, nodes
+    // or services, for instance).
+    let has_spec = rt.is_custom()
+        || (obj.get("spec").is_some()
+            && (matches!(rt.group.as_str(), "apps" | "batch" | "policy" | "autoscaling" | "networking.k8s.io")
+                || rt.plural == "pods"));
     let meta = meta_mut(obj);
     meta.insert("uid".into(), json!(object::new_uid()));
     meta.insert("creationTimestamp".into(), json!(now));
@@ -506,6 +524,10 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
     if is_crd(&rt) {
         prepare_crd(&mut obj)?;
     }
+    let is_pod = rt.group.is_empty() && rt.plural == "pods";
+    if is_pod {
+        prepare_pod(&mut obj);
+    }
     stamp_new(&rt, &mut obj, &opts.manager);
     let key = rt.storage_key();
     let stored = app.store.write(|txn| -> ApiResult<Value> {
@@ -520,8 +542,21 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
     })?;
     if !opts.dry_run {
         after_write(app, &rt, &stored, false);
+        if is_pod {
+            crate::activity::run_pod(app.clone(), ns.clone(), name.clone());
+        }
     }
     success(ctx, &rt, &stored, StatusCode::CREATED, &problems)
+}
+
+/// A new pod is scheduled at once (to a node chosen from its name) and starts Pending; the
+/// simulated kubelet takes it from there.
+fn prepare_pod(obj: &mut Value) {
+    if obj["spec"]["nodeName"].as_str().is_none_or(str::is_empty) {
+        let n = object::name(obj).bytes().map(u32::from).sum::<u32>() % 3 + 1;
+        object::set_at(obj, &["spec", "nodeName"], json!(format!("node-{n}")));
+    }
+    obj["status"] = crate::dataset::pending_status();
 }
 
 fn prepare_namespace(obj: &mut Value, name: &str) {
@@ -740,14 +775,14 @@ pub fn patch(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: &
     };
     let Some(kind) = kind else { return Err(status::unsupported_media_type(accepted)) };
     let opts = WriteOptions::parse(ctx)?;
-    if kind != PatchType::ApplyYaml && opts.force.is_some() {
+    if !matches!(kind, PatchType::ApplyYaml | PatchType::ApplyCbor) && opts.force.is_some() {
         return Err(options_invalid(
             "PatchOptions",
             vec![FieldError::forbidden("force", "may not be specified for non-apply patch")],
         ));
     }
-    if kind == PatchType::ApplyYaml {
-        return apply::apply(app, ctx, path, name, body, &opts);
+    if matches!(kind, PatchType::ApplyYaml | PatchType::ApplyCbor) {
+        return apply::apply(app, ctx, path, name, body, &opts, kind == PatchType::ApplyCbor);
     }
     if path.subresource.as_deref() == Some("scale") {
         return scale_write(app, ctx, path, name, None, Some((kind, body)));
@@ -768,11 +803,12 @@ pub fn patch(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: &
                 Err(e) => Err(PatchError::Malformed(e)),
             },
         };
-        let patched = match patched {
-            Ok(p) => p,
+        let mut patched = match patched {
+            Ok(p) if p.is_object() => p,
+            Ok(_) | Err(PatchError::Rejected) => return Err(patch_rejected()),
             Err(PatchError::Malformed(e)) => return Err(bad_request(format!("error decoding patch: {e}"))),
-            Err(PatchError::Rejected) => return Err(patch_rejected()),
         };
+        check_type(&rt, &mut patched)?;
         let dups = if kind == PatchType::Json {
             Vec::new()
         } else {
@@ -866,7 +902,7 @@ fn scale_write(
             ));
         }
         let mut new = old.as_ref().clone();
-        new["spec"]["replicas"] = json!(replicas);
+        object::set_at(&mut new, &["spec", "replicas"], json!(replicas));
         if let Some(m) = meta_mut(&mut new).get_mut("resourceVersion") {
             *m = json!(object::resource_version(&old));
         }
@@ -888,6 +924,13 @@ fn scale_write(
         let stored = if opts.dry_run || tracked == *old { tracked } else { (*txn.put(&key, tracked)).clone() };
         Ok(scale_of(&rt, &stored))
     })?;
+    if !opts.dry_run {
+        // Bound first: the read guard must be gone before the controller writes.
+        let stored = app.store.read().get(&key, &ns, name);
+        if let Some(obj) = stored {
+            after_write(app, &rt, &obj, false);
+        }
+    }
     Ok(crate::api::json_response(ctx, StatusCode::OK, &scale))
 }
 
@@ -1028,7 +1071,7 @@ pub fn delete_in(
         }
     }
     if is_namespace {
-        marked["status"]["phase"] = json!("Terminating");
+        object::set_at(&mut marked, &["status", "phase"], json!("Terminating"));
     }
     let marked = txn.put(&key, marked);
     if finalizers.iter().any(|f| f == "foregroundDeletion") {

@@ -81,3 +81,13 @@ async fn openapi_v3_serves_the_built_in_group_versions() {
         assert!(doc["components"]["schemas"].as_object().is_some_and(|s| !s.is_empty()), "{url}");
     }
 }
+
+#[tokio::test]
+async fn health_endpoints_answer_ok() {
+    let sim = Sim::start(&["--dataset", "empty"]);
+    for path in ["/healthz", "/livez", "/readyz"] {
+        let resp = sim.get(path).await;
+        assert_eq!(resp.status().as_u16(), 200, "{path}");
+        assert_eq!(resp.text().await.expect("body"), "ok");
+    }
+}

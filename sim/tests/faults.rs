@@ -161,3 +161,55 @@ async fn absurd_numbers_do_not_crash_the_server() {
     assert_eq!(code, 400);
     assert_eq!(sim.get("/version").await.status().as_u16(), 200, "still serving");
 }
+
+#[tokio::test]
+async fn odd_shapes_written_by_clients_do_not_break_later_operations() {
+    let sim = Sim::start(&[]);
+    let (code, _) = json_of(
+        sim.send(
+            "PATCH",
+            "/apis/apps/v1/namespaces/demo/deployments/web",
+            "application/merge-patch+json",
+            r#"{"spec":"not a map"}"#,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (code, _) = json_of(
+        sim.send(
+            "PATCH",
+            "/apis/apps/v1/namespaces/demo/deployments/web/scale",
+            "application/merge-patch+json",
+            r#"{"spec":{"replicas":2}}"#,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (code, _) = json_of(
+        sim.send("PATCH", "/api/v1/namespaces/shop/status", "application/merge-patch+json", r#"{"status":"odd"}"#)
+            .await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (code, _) = json_of(sim.send("DELETE", "/api/v1/namespaces/shop", "application/json", "").await).await;
+    assert_eq!(code, 200);
+    let (code, _) = json_of(
+        sim.send(
+            "PATCH",
+            "/apis/apps/v1/namespaces/demo/deployments/api",
+            "application/json-patch+json",
+            r#"[{"op":"replace","path":"","value":[1]}]"#,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(code, 422, "a patch that makes the object a list is rejected");
+    let (code, list) = sim.get_json("/apis/apps/v1/deployments").await;
+    assert_eq!(code, 200, "{list}");
+    let (code, _) = sim.get_json("/apis/apps/v1/deployments").await;
+    assert_eq!(code, 200);
+    let resp = sim.get_with("/apis/apps/v1/deployments", "application/json;as=Table;v=v1;g=meta.k8s.io").await;
+    assert_eq!(resp.status().as_u16(), 200);
+}

@@ -432,3 +432,104 @@ async fn recorded_custom_resource_definition_session_replays_step_by_step() {
     let gone = sim.get("/apis/k8s-openapi-tests-custom-resource-definition.com/v1/namespaces/default/foobars").await;
     assert_eq!(gone.status().as_u16(), 404, "deleting the CRD stops serving its type");
 }
+
+#[tokio::test]
+async fn a_created_pod_is_scheduled_started_and_becomes_ready() {
+    let sim = Sim::start(&[]);
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hello"}, "spec": {"containers": [{"name": "c", "image": "busybox"}]}});
+    let mut w =
+        WatchLines::new(sim.get("/api/v1/namespaces/default/pods?watch=1&fieldSelector=metadata.name%3Dhello").await);
+    let (code, created) =
+        json_of(sim.send("POST", "/api/v1/namespaces/default/pods", "application/json", pod.to_string()).await).await;
+    assert_eq!(code, 201);
+    assert_eq!(created["status"]["phase"], "Pending");
+    assert!(created["spec"]["nodeName"].is_string());
+    loop {
+        let e = w.next(30).await.expect("the pod moves on");
+        let ready = e["object"]["status"]["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|c| c["type"] == "Ready" && c["status"] == "True");
+        if ready {
+            assert_eq!(e["object"]["status"]["phase"], "Running");
+            break;
+        }
+    }
+}
+
+#[tokio::test]
+async fn scaling_a_deployment_adds_and_removes_pods_and_a_new_template_rolls_out() {
+    let sim = Sim::start(&[]);
+    let count_pods = |sim: &Sim| {
+        let url = sim.url("/api/v1/namespaces/demo/pods?labelSelector=app%3Dweb");
+        let client = sim.client.clone();
+        async move {
+            let (_, list) = json_of(client.get(url).send().await.expect("list")).await;
+            list["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| p["metadata"]["deletionTimestamp"].is_null())
+                .count()
+        }
+    };
+    assert_eq!(count_pods(&sim).await, 3);
+    let (_, before) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dweb").await;
+    let (code, _) = json_of(
+        sim.send(
+            "PATCH",
+            "/apis/apps/v1/namespaces/demo/deployments/web/scale",
+            "application/merge-patch+json",
+            r#"{"spec":{"replicas":5}}"#,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    assert_eq!(count_pods(&sim).await, 5, "scaling up creates pods in the same ReplicaSet");
+    let (_, after) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dweb").await;
+    let names = |v: &Value| {
+        v["items"].as_array().into_iter().flatten().map(|p| p["metadata"]["name"].clone()).collect::<Vec<_>>()
+    };
+    let after_names = names(&after);
+    assert!(names(&before).iter().all(|n| after_names.contains(n)), "the existing pods stay");
+    let (code, _) = json_of(
+        sim.send(
+            "PATCH",
+            "/apis/apps/v1/namespaces/demo/deployments/web",
+            "application/merge-patch+json",
+            r#"{"spec":{"replicas":1}}"#,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    assert_eq!(count_pods(&sim).await, 1, "scaling down terminates pods");
+    let mut w = WatchLines::new(
+        sim.get("/apis/apps/v1/namespaces/demo/deployments?watch=1&fieldSelector=metadata.name%3Dweb").await,
+    );
+    loop {
+        let e = w.next(30).await.expect("deployment status follows its pods");
+        if e["object"]["status"]["readyReplicas"] == 1 && e["object"]["status"]["replicas"] == 1 {
+            break;
+        }
+    }
+    let image = r#"{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.29"}]}}}}"#;
+    let (code, _) = json_of(
+        sim.send(
+            "PATCH",
+            "/apis/apps/v1/namespaces/demo/deployments/web",
+            "application/strategic-merge-patch+json",
+            image,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (_, rs) = sim.get_json("/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dweb").await;
+    let replicas: Vec<i64> =
+        rs["items"].as_array().into_iter().flatten().filter_map(|r| r["spec"]["replicas"].as_i64()).collect();
+    assert_eq!(replicas.len(), 2, "a new template gets a new ReplicaSet");
+    assert!(replicas.contains(&0) && replicas.contains(&1), "{replicas:?}");
+}

@@ -6,7 +6,8 @@
 //! for a watch stream fed chunk by chunk, [`request::Request`] builders with
 //! [`params::ListParams`] / [`params::WatchParams`], [`media_type::Accept`] for negotiation, and
 //! [`cbor::encode_cbor`] / [`json::encode_json`] / [`yaml::encode_yaml`] to write bodies (the
-//! simulated cluster serves with [`cbor::CborEncoding::SERVER`]).
+//! simulated cluster serves with [`cbor::CborEncoding::SERVER`]), and [`reflector::Reflector`], the
+//! list-then-watch (or streaming list) state machine that keeps a cache of a collection.
 //!
 //! Invariant: nothing here does I/O. No `leptos`, `web_sys`, `wasm_bindgen`, async runtime or clock
 //! call may appear in this module tree, so every function is testable natively and cannot fail on
@@ -23,20 +24,38 @@
 //! list and `PartialObjectMetadata` views, watch framing ([`watch`]; kube-core's `WatchEvent` is
 //! serde-only and cannot frame bytes), the list/watch parameters checked against the concepts
 //! page's tables, and the request values ([`request`]).
+//!
+//! The write path (issue 7), also ours on top of `json-patch` and `similar`: structural and YAML
+//! line diffs ([`diff`]), JSON patches with `test` guards and merge patches ([`patch`]), the
+//! OpenAPI v3 schema lookup ([`schema`]) behind strategic merge patches ([`strategic`]),
+//! server-side apply bodies and minimal apply configurations ([`apply`]), `PUT` bodies and the
+//! three-way rebase after a 409 ([`update`]), field ownership from `managedFields` and apply
+//! conflicts ([`managed_fields`]), dry-run reports ([`dry_run`]) and multi-document YAML for
+//! create ([`documents`]).
 
+pub mod apply;
 pub mod body;
 pub mod cbor;
+pub mod diff;
 pub mod discovery;
+pub mod documents;
+pub mod dry_run;
 pub mod error;
 pub mod json;
 pub mod list;
+pub mod managed_fields;
 pub mod media_type;
 pub mod metadata;
 pub mod params;
+pub mod patch;
 pub mod protobuf;
+pub mod reflector;
 pub mod request;
+pub mod schema;
 pub mod status;
+pub mod strategic;
 pub mod table;
+pub mod update;
 pub mod value;
 pub mod view;
 pub mod watch;

@@ -5,6 +5,8 @@
 //! the `api` module's job.
 
 pub mod discovery;
+pub mod fetched;
+pub mod stream;
 
 use std::fmt;
 

@@ -189,7 +189,9 @@ impl Sim {
         for (k, v) in &r.headers {
             req = req.header(k, v);
         }
-        if !r.body.is_empty() {
+        if let Some(hex) = r.body.strip_prefix("(hex) ") {
+            req = req.body(from_hex(hex.trim()));
+        } else if !r.body.is_empty() {
             req = req.body(r.body.clone());
         }
         req.send().await.expect("request succeeds")
@@ -226,4 +228,8 @@ impl WatchLines {
             }
         }
     }
+}
+
+pub fn from_hex(hex: &str) -> Vec<u8> {
+    (0..hex.len() / 2).filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()).collect()
 }

@@ -1,0 +1,2775 @@
+//! The reflector (client-go's name; kube-runtime's watcher + store): keeps a local cache of one
+//! collection in step with the server by **list** then **watch** ("Efficient detection of
+//! changes"), or by a streaming list ("Streaming lists"), as an explicit state machine.
+//!
+//! Sans-I/O in the kube-runtime shape: [`Reflector::step`] takes one [`Input`] (what the edge saw:
+//! a list page, a watch event, a failure, a timer) and returns a [`Step`]: the [`Action`]s the edge
+//! must run (send a request, cancel one, wait) and the [`Change`]s the UI should show (objects
+//! upserted or deleted, the initial list complete, the connection state, problems). There is no
+//! clock, no randomness and no async: the edge passes a [`Jitter`] fraction with every step and
+//! reports elapsed waits as [`Input::TimerFired`], so every run is reproducible in a native test.
+//!
+//! Invariants:
+//! - resource versions are opaque and only compared for equality ("Resource versions"); the resume
+//!   point is the version of the last applied event or BOOKMARK, or of the completed list, never
+//!   the version of an object of a list or of an initial event;
+//! - the cache is keyed by `metadata.uid` (by namespace/name for objects without one), and applying
+//!   the same object version twice changes nothing: a delivery whose (key, resourceVersion) was
+//!   already applied, even out of order, is counted and ignored;
+//! - a sync (paged list or streaming list) never empties the cache first: objects are upserted as
+//!   they arrive and, when the sync completes, exactly the objects it did not mention are deleted;
+//! - every request and wait has an [`OpId`]; input for an operation the reflector no longer waits
+//!   for (cancelled, superseded) is ignored, so a late event from an aborted stream cannot corrupt
+//!   the cache;
+//! - 410 Gone (an HTTP 410 on a list page or watch, or an in-stream ERROR event with code 410)
+//!   starts a fresh sync; any other failure waits with jittered exponential backoff (Retry-After
+//!   wins when longer) and then retries what failed; the backoff resets after a successful watch
+//!   event.
+//!
+//! Driving it (the edge: `client` plus a UI effect):
+//! 1. `Reflector::start(config)` gives the reflector and its first [`Step`]; run its actions in
+//!    order and show its changes, as after every [`Reflector::step`]. Pass each step a fresh
+//!    `Jitter::new(random)`.
+//! 2. [`Action::Send`] with [`RequestKind::ListPage`]: read the whole response and feed
+//!    [`Input::from_list_response`] (no answer: [`Input::ListFailed`] with [`Failure::Network`]).
+//! 3. [`Action::Send`] for a watch or streaming list: a non-2xx answer is [`Input::WatchFailed`]
+//!    with [`Failure::from_response`], no answer is `WatchFailed` with `Failure::Network`, and a
+//!    `Content-Type` that [`WatchDecoder`](crate::api::watch::WatchDecoder) refuses is `WatchFailed`
+//!    with [`Failure::Undecodable`]. A 2xx answer is [`Input::WatchOpened`], then one
+//!    [`Input::WatchEvent`] per event the decoder yields, then [`Input::WatchEnded`] with
+//!    [`WatchEnd::from_finish`] of the decoder at the end of the body, [`WatchEnd::Cut`] when
+//!    reading fails, or [`WatchEnd::Malformed`] (after aborting) when the decoder fails.
+//! 4. [`Action::Cancel`]: abort that fetch or clear that timeout. [`Action::Wait`]: set a timeout
+//!    and feed [`Input::TimerFired`] when it fires.
+//! 5. On [`Change::Upsert`] and [`Change::Delete`] read [`Reflector::store`]; show
+//!    [`Reflector::state`] (it also arrives as [`Change::State`]) and [`Change::Problem`]s.
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::fmt;
+use std::num::NonZeroU32;
+
+use crate::api::body::{decode_body, Decoded};
+use crate::api::list::{ContinueToken, ObjectList, ResourceVersion};
+use crate::api::media_type::{Accept, MediaType};
+use crate::api::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch, WatchOptions, WatchParams};
+use crate::api::request::{Collection, Request};
+use crate::api::status::{is_status, status_from_document, Status, StatusExt};
+use crate::api::value::Value;
+use crate::api::watch::{StreamError, WatchEvent};
+
+/// How the reflector gets the initial state of the collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A watch with `sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`
+    /// ("Streaming lists"); falls back to [`Mode::ListThenWatch`] on a server without it.
+    StreamingList,
+    /// A paged **list**, then a **watch** from the list's resourceVersion.
+    ListThenWatch,
+}
+
+/// Exponential backoff between retries: `initial_ms` doubling per failed attempt up to `max_ms`,
+/// shortened by up to `jitter_share` of itself according to the caller's [`Jitter`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BackoffConfig {
+    pub initial_ms: u64,
+    pub max_ms: u64,
+    /// How much of a delay the jitter may take away, from 0.0 (none) to 1.0 (all of it).
+    pub jitter_share: f64,
+}
+
+impl Default for BackoffConfig {
+    /// 0.5 s doubling to 30 s, jittered down by up to half.
+    fn default() -> Self {
+        BackoffConfig { initial_ms: 500, max_ms: 30_000, jitter_share: 0.5 }
+    }
+}
+
+impl BackoffConfig {
+    /// The wait before retry number `attempt + 1` (attempt 0 is the first retry): the capped
+    /// exponential delay minus its jitter, or the server's Retry-After when that is longer.
+    pub fn delay_ms(&self, attempt: u32, jitter: Jitter, retry_after_seconds: Option<u32>) -> u64 {
+        let factor = 1u64.checked_shl(attempt).unwrap_or(u64::MAX);
+        let exponential = self.initial_ms.saturating_mul(factor).min(self.max_ms);
+        let share = if self.jitter_share.is_finite() { self.jitter_share.clamp(0.0, 1.0) } else { 0.0 };
+        let cut = ((exponential as f64) * share * jitter.fraction()) as u64;
+        let backoff = exponential - cut.min(exponential);
+        let server = u64::from(retry_after_seconds.unwrap_or(0)).saturating_mul(1000);
+        backoff.max(server)
+    }
+}
+
+/// A random fraction in `[0, 1]` from the edge (e.g. `Math.random()`), used only by a step that
+/// starts a wait; keeping the source outside makes the machine deterministic.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Jitter(f64);
+
+impl Jitter {
+    /// No jitter: waits are exactly the exponential delay.
+    pub const NONE: Jitter = Jitter(0.0);
+
+    /// `fraction` clamped to `[0, 1]`; a NaN or infinite value counts as no jitter.
+    pub fn new(fraction: f64) -> Jitter {
+        if fraction.is_finite() {
+            Jitter(fraction.clamp(0.0, 1.0))
+        } else {
+            Jitter::NONE
+        }
+    }
+
+    pub fn fraction(self) -> f64 {
+        self.0
+    }
+}
+
+/// What to reflect and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReflectorConfig {
+    pub collection: Collection,
+    pub label_selector: Option<String>,
+    pub field_selector: Option<String>,
+    /// `limit` of each list page ("Retrieving large results sets in chunks"); `None` lists in one
+    /// response.
+    pub page_size: Option<NonZeroU32>,
+    pub mode: Mode,
+    /// `timeoutSeconds` of each watch: the server ends it after this long and the reflector
+    /// resumes from the last resourceVersion.
+    pub watch_timeout_seconds: Option<u32>,
+    pub backoff: BackoffConfig,
+    /// The `Accept` of list and watch requests (JSON or CBOR; a CBOR watch answers `cbor-seq`).
+    pub accept: Accept,
+}
+
+impl ReflectorConfig {
+    /// `collection` in JSON by streaming list, pages of 500 (as `kubectl`), watches of 290 s (as
+    /// kube-runtime), default backoff, no selectors.
+    pub fn new(collection: Collection) -> ReflectorConfig {
+        ReflectorConfig {
+            collection,
+            label_selector: None,
+            field_selector: None,
+            page_size: NonZeroU32::new(500),
+            mode: Mode::StreamingList,
+            watch_timeout_seconds: Some(290),
+            backoff: BackoffConfig::default(),
+            accept: Accept::only(MediaType::json()),
+        }
+    }
+}
+
+/// The id of one operation the edge runs for the reflector (a request or a wait), so that input
+/// for an operation that was cancelled or superseded is recognised and ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpId(u64);
+
+impl fmt::Display for OpId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// What a request is for, so the edge knows how to read its response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestKind {
+    /// Read the whole body; feed [`Input::ListPage`] or [`Input::ListFailed`]
+    /// ([`Input::from_list_response`] does both).
+    ListPage,
+    /// Stream the body through a [`WatchDecoder`](crate::api::watch::WatchDecoder); feed
+    /// [`Input::WatchOpened`], each [`Input::WatchEvent`], then [`Input::WatchEnded`] (or
+    /// [`Input::WatchFailed`] for a non-2xx answer or no answer).
+    StreamingList,
+    /// Same as [`RequestKind::StreamingList`]: a watch from the resume point.
+    Watch,
+}
+
+/// Why the reflector waits before retrying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitReason {
+    /// The server closed the watch (`timeoutSeconds`, or its own limit).
+    WatchClosed,
+    /// The watch stream broke, ended inside an event, or could not be decoded.
+    WatchCut,
+    /// The watch sent an ERROR event other than 410.
+    WatchError,
+    /// The watch request failed (no answer, or an HTTP error).
+    WatchFailed,
+    /// A list page request failed.
+    ListFailed,
+    /// 410 Gone again before any successful watch event: the relist waits.
+    Expired,
+}
+
+impl fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WaitReason::WatchClosed => "the watch ended",
+            WaitReason::WatchCut => "the watch stream broke",
+            WaitReason::WatchError => "the watch sent an error",
+            WaitReason::WatchFailed => "the watch request failed",
+            WaitReason::ListFailed => "the list request failed",
+            WaitReason::Expired => "the resource version expired again",
+        })
+    }
+}
+
+/// Something the edge must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Execute `request` and report its outcome with inputs carrying `op`.
+    Send { op: OpId, request: Request, kind: RequestKind },
+    /// Abort operation `op` (a request or a wait); input for it is ignored from now on.
+    Cancel(OpId),
+    /// Wait `ms` milliseconds, then feed [`Input::TimerFired`] with `op`.
+    Wait { op: OpId, ms: u64, reason: WaitReason },
+}
+
+/// Why a sync (a paged list or a streaming list) runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncReason {
+    /// The first sync of this reflector.
+    Initial,
+    /// A 410 Gone: the resume point or continue token expired, the cache is stale.
+    Expired,
+}
+
+/// The reflector's connection, as a status line shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectionState {
+    /// Fetching list page `page` (1-based); `remaining` is the server's `remainingItemCount`.
+    Listing {
+        page: u32,
+        remaining: Option<i64>,
+        reason: SyncReason,
+    },
+    /// A streaming list is sending the initial state (`open` once the server answered).
+    StreamingInitial {
+        open: bool,
+        reason: SyncReason,
+    },
+    /// Watching; `open` once the server answered.
+    Watching {
+        open: bool,
+    },
+    /// Waiting `ms` before retry number `attempt`.
+    Reconnecting {
+        ms: u64,
+        attempt: u32,
+        reason: WaitReason,
+    },
+    Paused,
+    Stopped,
+}
+
+impl fmt::Display for ConnectionState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sync = |reason: &SyncReason| match reason {
+            SyncReason::Initial => "listing",
+            SyncReason::Expired => "relisting after 410 Gone",
+        };
+        match self {
+            ConnectionState::Listing { page, remaining: Some(n), reason } => {
+                write!(f, "{} (page {page}, {n} more)", sync(reason))
+            }
+            ConnectionState::Listing { page, remaining: None, reason } => write!(f, "{} (page {page})", sync(reason)),
+            ConnectionState::StreamingInitial { open: true, reason } => write!(f, "{} (streaming)", sync(reason)),
+            ConnectionState::StreamingInitial { open: false, reason } => {
+                write!(f, "{} (streaming, waiting for the server)", sync(reason))
+            }
+            ConnectionState::Watching { open: false } => f.write_str("connecting the watch"),
+            ConnectionState::Watching { open: true } => f.write_str("watching"),
+            ConnectionState::Reconnecting { ms, attempt, reason } => {
+                write!(f, "reconnecting in {:.1} s (attempt {attempt}): {reason}", *ms as f64 / 1000.0)
+            }
+            ConnectionState::Paused => f.write_str("paused"),
+            ConnectionState::Stopped => f.write_str("stopped"),
+        }
+    }
+}
+
+/// How a request failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Failure {
+    /// The server answered with a non-2xx status, maybe with a `Status` body and `Retry-After`.
+    #[error("{}", http_text(*.code, .status.as_deref()))]
+    Http { code: u16, status: Option<Box<Status>>, retry_after_seconds: Option<u32> },
+    /// No answer (network error, aborted, refused).
+    #[error("no response: {0}")]
+    Network(String),
+    /// A 2xx answer whose body is not what the request asks for.
+    #[error("undecodable response: {0}")]
+    Undecodable(String),
+}
+
+fn http_text(code: u16, status: Option<&Status>) -> String {
+    match status {
+        Some(s) if !s.message.is_empty() => format!("HTTP {code} {}: {}", s.reason, s.message),
+        Some(s) if !s.reason.is_empty() => format!("HTTP {code} {}", s.reason),
+        _ => format!("HTTP {code}"),
+    }
+}
+
+fn status_text(status: &Status) -> String {
+    match (status.reason.is_empty(), status.message.is_empty()) {
+        (_, false) => format!("{} {}: {}", status.code, status.reason, status.message),
+        (false, true) => format!("{} {}", status.code, status.reason),
+        (true, true) => status.code.to_string(),
+    }
+}
+
+impl Failure {
+    /// A non-2xx response: its code, its `Retry-After` header (delay-seconds; the HTTP-date form
+    /// needs a clock and is ignored) and its body, read as a `Status` when it is one.
+    pub fn from_response(
+        code: u16,
+        retry_after: Option<&str>,
+        content_type: Option<&MediaType>,
+        body: &[u8],
+    ) -> Failure {
+        let status = content_type
+            .and_then(|ct| decode_body(ct, body).ok())
+            .and_then(|decoded| match decoded {
+                Decoded::Document(document) if is_status(&document) => status_from_document(&document).ok(),
+                _ => None,
+            })
+            .map(Box::new);
+        let retry_after_seconds = retry_after.and_then(|v| v.trim().parse::<u32>().ok());
+        Failure::Http { code, status, retry_after_seconds }
+    }
+
+    /// The HTTP status code, if there was an answer.
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            Failure::Http { code, .. } => Some(*code),
+            Failure::Network(_) | Failure::Undecodable(_) => None,
+        }
+    }
+
+    /// How long the server asked to wait: the `Retry-After` header, else the Status's
+    /// `details.retryAfterSeconds`.
+    pub fn retry_after_seconds(&self) -> Option<u32> {
+        match self {
+            Failure::Http { retry_after_seconds: Some(s), .. } => Some(*s),
+            Failure::Http { status: Some(status), .. } => status.retry_after_seconds(),
+            _ => None,
+        }
+    }
+
+    /// 410 Gone: the resource version or continue token is too old.
+    pub fn is_expired(&self) -> bool {
+        match self {
+            Failure::Http { code: 410, .. } => true,
+            Failure::Http { status: Some(status), .. } => status.code == 410,
+            _ => false,
+        }
+    }
+
+    /// 400 or 422: how a server without streaming lists refuses `sendInitialEvents`.
+    fn refuses_parameters(&self) -> bool {
+        matches!(self.code(), Some(400 | 422))
+    }
+}
+
+/// How a watch stream ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchEnd {
+    /// The server closed the stream between events (`timeoutSeconds`, or its own limit).
+    Closed,
+    /// The connection broke, or the stream ended inside an event.
+    Cut(String),
+    /// An event could not be framed or decoded; the edge stopped reading.
+    Malformed(StreamError),
+}
+
+impl WatchEnd {
+    /// The end a decoder's `finish()` reports: a clean end, or a stream truncated inside an event.
+    pub fn from_finish(result: Result<(), StreamError>) -> WatchEnd {
+        match result {
+            Ok(()) => WatchEnd::Closed,
+            Err(error @ StreamError::Truncated { .. }) => WatchEnd::Cut(error.to_string()),
+            Err(error) => WatchEnd::Malformed(error),
+        }
+    }
+}
+
+/// What the edge saw. Inputs carry the [`OpId`] of the action they answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A list page arrived (2xx) and decoded.
+    ListPage { op: OpId, list: ObjectList },
+    /// A list page request failed.
+    ListFailed { op: OpId, failure: Failure },
+    /// A watch (or streaming list) answered 2xx; events follow.
+    WatchOpened { op: OpId },
+    /// One decoded event of a watch.
+    WatchEvent { op: OpId, event: WatchEvent },
+    /// The watch stream ended.
+    WatchEnded { op: OpId, end: WatchEnd },
+    /// The watch request failed before a stream began (non-2xx, or no answer).
+    WatchFailed { op: OpId, failure: Failure },
+    /// The wait `op` elapsed.
+    TimerFired { op: OpId },
+    /// Stop talking to the server for now; the cache stays.
+    Pause,
+    /// Continue after [`Input::Pause`] where the reflector left off.
+    Resume,
+    /// Stop for good; the cache stays readable.
+    Stop,
+}
+
+impl Input {
+    /// The input for the complete response to list page `op`: a page when the status is 2xx and
+    /// the body decodes as a collection, a failure otherwise.
+    pub fn from_list_response(
+        op: OpId,
+        code: u16,
+        retry_after: Option<&str>,
+        content_type: Option<&MediaType>,
+        body: &[u8],
+    ) -> Input {
+        if !(200..300).contains(&code) {
+            return Input::ListFailed { op, failure: Failure::from_response(code, retry_after, content_type, body) };
+        }
+        let Some(content_type) = content_type else {
+            let failure = Failure::Undecodable("expected a Content-Type, found none".to_string());
+            return Input::ListFailed { op, failure };
+        };
+        let list = match decode_body(content_type, body) {
+            Ok(Decoded::Document(document)) => ObjectList::from_document(&document).map_err(|e| e.to_string()),
+            Ok(Decoded::Envelope(_)) => Err(format!("expected a JSON, YAML or CBOR list, found {content_type}")),
+            Err(error) => Err(error.to_string()),
+        };
+        match list {
+            Ok(list) => Input::ListPage { op, list },
+            Err(message) => Input::ListFailed { op, failure: Failure::Undecodable(message) },
+        }
+    }
+}
+
+/// The key of a cached object: its uid, or its namespace and name when it has no uid.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectKey {
+    Uid(String),
+    Name { namespace: Option<String>, name: String },
+}
+
+impl ObjectKey {
+    /// The key of an object document; `None` without a uid and a name.
+    pub fn of(object: &Value) -> Option<ObjectKey> {
+        let field = |name: &str| {
+            object.at(&["metadata", name]).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+        };
+        match (field("uid"), field("name")) {
+            (Some(uid), _) => Some(ObjectKey::Uid(uid)),
+            (None, Some(name)) => Some(ObjectKey::Name { namespace: field("namespace"), name }),
+            (None, None) => None,
+        }
+    }
+}
+
+impl fmt::Display for ObjectKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ObjectKey::Uid(uid) => f.write_str(uid),
+            ObjectKey::Name { namespace: Some(ns), name } => write!(f, "{ns}/{name}"),
+            ObjectKey::Name { namespace: None, name } => f.write_str(name),
+        }
+    }
+}
+
+/// What changed, for the UI.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// The object with this key was added or replaced in the cache.
+    Upsert(ObjectKey),
+    /// The object with this key left the cache.
+    Delete(ObjectKey),
+    /// A sync completed: the cache holds the whole collection (again, after a relist).
+    InitialListComplete,
+    /// The connection state changed.
+    State(ConnectionState),
+    /// Something to show the user; the reflector has already decided what to do about it.
+    Problem(ReflectorError),
+}
+
+/// The outcome of one step.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Step {
+    /// To execute in order.
+    pub actions: Vec<Action>,
+    /// To show, in the order they happened.
+    pub changes: Vec<Change>,
+}
+
+/// A problem the reflector reports (it keeps going unless it says it stopped).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReflectorError {
+    #[error("invalid list or watch parameters: {0}")]
+    Params(#[from] ParamsError),
+    #[error("list failed: {0}")]
+    List(Failure),
+    #[error("watch failed: {0}")]
+    Watch(Failure),
+    #[error("the watch stream broke: {0}")]
+    Cut(String),
+    #[error("the watch stream could not be decoded: {0}")]
+    Malformed(#[source] StreamError),
+    #[error("the watch sent an error: {}", status_text(.0))]
+    WatchError(Box<Status>),
+    #[error("{0} expired (410 Gone): relisting")]
+    Expired(&'static str),
+    #[error("the server does not support streaming lists ({0}): falling back to list then watch")]
+    StreamingListUnsupported(String),
+    #[error("expected metadata.uid or metadata.name in a {0} object, found neither: ignored")]
+    ObjectWithoutKey(&'static str),
+    #[error("the list has no metadata.resourceVersion: watching from the most recent state")]
+    ListWithoutResourceVersion,
+}
+
+/// One cached object and the resourceVersion it was stored at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedObject {
+    pub object: Value,
+    pub resource_version: Option<ResourceVersion>,
+}
+
+/// The cache: objects by key, in key order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Store {
+    objects: BTreeMap<ObjectKey, CachedObject>,
+}
+
+impl Store {
+    pub fn get(&self, key: &ObjectKey) -> Option<&CachedObject> {
+        self.objects.get(key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&ObjectKey, &CachedObject)> {
+        self.objects.iter()
+    }
+}
+
+/// Running totals, for the status line and tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// ADDED, MODIFIED and DELETED events applied to the cache.
+    pub events_applied: u64,
+    /// Events whose object version was already applied.
+    pub duplicates_ignored: u64,
+    pub bookmarks: u64,
+    pub list_pages: u64,
+    /// Syncs started (paged or streaming lists), the first one included.
+    pub syncs: u64,
+    /// 410 Gone answers and ERROR events.
+    pub expired: u64,
+    /// Watch requests sent after a sync (resumes included; streaming lists not).
+    pub watches: u64,
+}
+
+/// The list-then-watch state machine and its cache. Start it with [`Reflector::start`], then feed
+/// every outcome of its actions to [`Reflector::step`].
+#[derive(Debug, Clone)]
+pub struct Reflector {
+    config: ReflectorConfig,
+    list_params: ListParams,
+    mode: Mode,
+    phase: Phase,
+    store: Store,
+    resource_version: Option<ResourceVersion>,
+    last_bookmark: Option<ResourceVersion>,
+    synced: bool,
+    /// Consecutive failures since the last successful watch event.
+    attempt: u32,
+    /// A 410 started a relist and no watch event has succeeded since.
+    relisting_after_expiry: bool,
+    next_op: u64,
+    recent: RecentVersions,
+    counters: Counters,
+    reported: ConnectionState,
+}
+
+#[derive(Debug, Clone)]
+enum Phase {
+    Listing { op: OpId, continue_token: Option<ContinueToken>, snapshot: Snapshot },
+    StreamingInitial { op: OpId, open: bool, snapshot: Snapshot },
+    Watching { op: OpId, open: bool },
+    Backoff { timer: OpId, ms: u64, attempt: u32, reason: WaitReason, next: Next },
+    Paused { next: Next },
+    Stopped,
+}
+
+/// What to do when a wait ends or a pause is lifted.
+#[derive(Debug, Clone)]
+enum Next {
+    /// Start a fresh sync.
+    Sync(SyncReason),
+    /// Fetch a page of the current paged list (again).
+    ListPage { continue_token: Option<ContinueToken>, snapshot: Snapshot },
+    /// Watch from the resume point.
+    Watch,
+}
+
+/// The sync in progress: which keys it has seen (the rest vanish when it completes).
+#[derive(Debug, Clone)]
+struct Snapshot {
+    reason: SyncReason,
+    seen: HashSet<ObjectKey>,
+    pages: u32,
+    remaining: Option<i64>,
+    resource_version: Option<ResourceVersion>,
+}
+
+impl Snapshot {
+    fn new(reason: SyncReason) -> Snapshot {
+        Snapshot { reason, seen: HashSet::new(), pages: 0, remaining: None, resource_version: None }
+    }
+}
+
+/// How many applied (key, resourceVersion) pairs are remembered to recognise redeliveries.
+const RECENT_VERSIONS: usize = 4096;
+
+/// The most recently applied object versions, oldest first.
+#[derive(Debug, Clone, Default)]
+struct RecentVersions {
+    order: VecDeque<(ObjectKey, ResourceVersion)>,
+    set: HashSet<(ObjectKey, ResourceVersion)>,
+}
+
+impl RecentVersions {
+    fn contains(&self, key: &ObjectKey, version: &ResourceVersion) -> bool {
+        self.set.contains(&(key.clone(), version.clone()))
+    }
+
+    fn insert(&mut self, key: ObjectKey, version: ResourceVersion) {
+        if self.set.insert((key.clone(), version.clone())) {
+            self.order.push_back((key, version));
+        }
+        while self.order.len() > RECENT_VERSIONS {
+            if let Some(oldest) = self.order.pop_front() {
+                self.set.remove(&oldest);
+            }
+        }
+    }
+}
+
+fn object_version(object: &Value) -> Option<ResourceVersion> {
+    object.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).map(ResourceVersion::new)
+}
+
+impl Step {
+    fn send(&mut self, op: OpId, request: Request, kind: RequestKind) {
+        self.actions.push(Action::Send { op, request, kind });
+    }
+
+    fn cancel(&mut self, op: OpId) {
+        self.actions.push(Action::Cancel(op));
+    }
+
+    fn change(&mut self, change: Change) {
+        self.changes.push(change);
+    }
+
+    fn problem(&mut self, problem: ReflectorError) {
+        self.changes.push(Change::Problem(problem));
+    }
+}
+
+impl Reflector {
+    /// A reflector for `config` and its first step (the first list page or streaming list). Fails
+    /// only when the selectors and page size make parameters the concepts page calls invalid.
+    pub fn start(config: ReflectorConfig) -> Result<(Reflector, Step), ReflectorError> {
+        let list_params = ListParams::new(ListOptions {
+            label_selector: config.label_selector.clone(),
+            field_selector: config.field_selector.clone(),
+            limit: config.page_size.map(NonZeroU32::get),
+            ..ListOptions::default()
+        })?;
+        let mut reflector = Reflector {
+            mode: config.mode,
+            config,
+            list_params,
+            phase: Phase::Stopped,
+            store: Store::default(),
+            resource_version: None,
+            last_bookmark: None,
+            synced: false,
+            attempt: 0,
+            relisting_after_expiry: false,
+            next_op: 0,
+            recent: RecentVersions::default(),
+            counters: Counters::default(),
+            reported: ConnectionState::Stopped,
+        };
+        reflector.watch_params(true)?;
+        reflector.watch_params(false)?;
+        let mut step = Step::default();
+        reflector.phase = reflector.begin(Next::Sync(SyncReason::Initial), &mut step);
+        reflector.report_state(&mut step);
+        Ok((reflector, step))
+    }
+
+    /// Applies one input; returns what to do and what changed.
+    pub fn step(&mut self, input: Input, jitter: Jitter) -> Step {
+        let mut step = Step::default();
+        let phase = std::mem::replace(&mut self.phase, Phase::Stopped);
+        self.phase = self.transition(phase, input, jitter, &mut step);
+        self.report_state(&mut step);
+        step
+    }
+
+    /// The connection state for the status line.
+    pub fn state(&self) -> ConnectionState {
+        match &self.phase {
+            Phase::Listing { snapshot, .. } => ConnectionState::Listing {
+                page: snapshot.pages + 1,
+                remaining: snapshot.remaining,
+                reason: snapshot.reason,
+            },
+            Phase::StreamingInitial { open, snapshot, .. } => {
+                ConnectionState::StreamingInitial { open: *open, reason: snapshot.reason }
+            }
+            Phase::Watching { open, .. } => ConnectionState::Watching { open: *open },
+            Phase::Backoff { ms, attempt, reason, .. } => {
+                ConnectionState::Reconnecting { ms: *ms, attempt: *attempt, reason: *reason }
+            }
+            Phase::Paused { .. } => ConnectionState::Paused,
+            Phase::Stopped => ConnectionState::Stopped,
+        }
+    }
+
+    /// How the next sync gets the initial state (streaming lists fall back for good).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn config(&self) -> &ReflectorConfig {
+        &self.config
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The resume point: where the next watch starts (opaque; `None` before the first sync
+    /// completes and while relisting after 410).
+    pub fn resource_version(&self) -> Option<&ResourceVersion> {
+        self.resource_version.as_ref()
+    }
+
+    /// The resourceVersion of the last BOOKMARK.
+    pub fn last_bookmark(&self) -> Option<&ResourceVersion> {
+        self.last_bookmark.as_ref()
+    }
+
+    /// Whether the cache holds a complete sync (false before the first and during a relist).
+    pub fn is_synced(&self) -> bool {
+        self.synced
+    }
+
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    fn transition(&mut self, phase: Phase, input: Input, jitter: Jitter, out: &mut Step) -> Phase {
+        match (phase, input) {
+            (Phase::Stopped, _) => Phase::Stopped,
+            (phase, Input::Stop) => {
+                if let Some(op) = phase.outstanding() {
+                    out.cancel(op);
+                }
+                Phase::Stopped
+            }
+            (Phase::Paused { next }, Input::Resume) => self.begin(next, out),
+            (phase @ Phase::Paused { .. }, _) => phase,
+            (Phase::Listing { op, continue_token, snapshot }, Input::Pause) => {
+                out.cancel(op);
+                Phase::Paused { next: Next::ListPage { continue_token, snapshot } }
+            }
+            // The initial state of a streaming list cannot be resumed: start it again.
+            (Phase::StreamingInitial { op, snapshot, .. }, Input::Pause) => {
+                out.cancel(op);
+                Phase::Paused { next: Next::Sync(snapshot.reason) }
+            }
+            (Phase::Watching { op, .. }, Input::Pause) => {
+                out.cancel(op);
+                Phase::Paused { next: Next::Watch }
+            }
+            // Resuming skips the rest of the wait: the user asked for it.
+            (Phase::Backoff { timer, next, .. }, Input::Pause) => {
+                out.cancel(timer);
+                Phase::Paused { next }
+            }
+            (Phase::Listing { op, snapshot, .. }, Input::ListPage { op: got, list }) if got == op => {
+                self.on_page(snapshot, list, out)
+            }
+            (Phase::Listing { op, continue_token, snapshot }, Input::ListFailed { op: got, failure }) if got == op => {
+                if failure.is_expired() {
+                    out.problem(ReflectorError::Expired("the continue token"));
+                    return self.expired(jitter, out);
+                }
+                let retry_after = failure.retry_after_seconds();
+                out.problem(ReflectorError::List(failure));
+                let next = Next::ListPage { continue_token, snapshot };
+                self.backoff(next, WaitReason::ListFailed, retry_after, jitter, out)
+            }
+            (Phase::StreamingInitial { op, snapshot, .. }, Input::WatchOpened { op: got }) if got == op => {
+                Phase::StreamingInitial { op, open: true, snapshot }
+            }
+            (Phase::StreamingInitial { op, snapshot, .. }, Input::WatchEvent { op: got, event }) if got == op => {
+                self.on_initial_event(op, snapshot, event, jitter, out)
+            }
+            (Phase::StreamingInitial { op, snapshot, .. }, Input::WatchEnded { op: got, end }) if got == op => {
+                match end {
+                    WatchEnd::Closed => {
+                        let why = "the stream ended before the initial-events-end bookmark";
+                        self.fall_back(why.to_string(), snapshot.reason, out)
+                    }
+                    WatchEnd::Cut(message) => {
+                        out.problem(ReflectorError::Cut(message));
+                        self.backoff(Next::Sync(snapshot.reason), WaitReason::WatchCut, None, jitter, out)
+                    }
+                    WatchEnd::Malformed(error) => {
+                        out.problem(ReflectorError::Malformed(error));
+                        self.backoff(Next::Sync(snapshot.reason), WaitReason::WatchCut, None, jitter, out)
+                    }
+                }
+            }
+            (Phase::StreamingInitial { op, snapshot, .. }, Input::WatchFailed { op: got, failure }) if got == op => {
+                if failure.refuses_parameters() {
+                    return self.fall_back(failure.to_string(), snapshot.reason, out);
+                }
+                if failure.is_expired() {
+                    out.problem(ReflectorError::Expired("the streaming list's resource version"));
+                    return self.expired(jitter, out);
+                }
+                let retry_after = failure.retry_after_seconds();
+                out.problem(ReflectorError::Watch(failure));
+                self.backoff(Next::Sync(snapshot.reason), WaitReason::WatchFailed, retry_after, jitter, out)
+            }
+            (Phase::Watching { op, .. }, Input::WatchOpened { op: got }) if got == op => {
+                Phase::Watching { op, open: true }
+            }
+            (Phase::Watching { op, .. }, Input::WatchEvent { op: got, event }) if got == op => {
+                self.on_watch_event(op, event, jitter, out)
+            }
+            (Phase::Watching { op, .. }, Input::WatchEnded { op: got, end }) if got == op => {
+                let reason = match end {
+                    WatchEnd::Closed => WaitReason::WatchClosed,
+                    WatchEnd::Cut(message) => {
+                        out.problem(ReflectorError::Cut(message));
+                        WaitReason::WatchCut
+                    }
+                    WatchEnd::Malformed(error) => {
+                        out.problem(ReflectorError::Malformed(error));
+                        WaitReason::WatchCut
+                    }
+                };
+                self.backoff(Next::Watch, reason, None, jitter, out)
+            }
+            (Phase::Watching { op, .. }, Input::WatchFailed { op: got, failure }) if got == op => {
+                if failure.is_expired() {
+                    out.problem(ReflectorError::Expired("the watch's resource version"));
+                    return self.expired(jitter, out);
+                }
+                let retry_after = failure.retry_after_seconds();
+                out.problem(ReflectorError::Watch(failure));
+                self.backoff(Next::Watch, WaitReason::WatchFailed, retry_after, jitter, out)
+            }
+            (Phase::Backoff { timer, next, .. }, Input::TimerFired { op }) if op == timer => self.begin(next, out),
+            // Input for an operation no longer awaited, or Resume while running: nothing to do.
+            (phase, _) => phase,
+        }
+    }
+
+    /// Starts what `next` says: a sync (by the current mode), a list page, or a watch.
+    fn begin(&mut self, next: Next, out: &mut Step) -> Phase {
+        match next {
+            Next::Sync(reason) => {
+                self.counters.syncs += 1;
+                let snapshot = Snapshot::new(reason);
+                match self.mode {
+                    Mode::ListThenWatch => self.send_page(None, snapshot, out),
+                    Mode::StreamingList => match self.watch_params(true) {
+                        Ok(params) => {
+                            let op = self.op();
+                            let request = Request::watch(&self.config.collection, &params, &self.config.accept);
+                            out.send(op, request, RequestKind::StreamingList);
+                            Phase::StreamingInitial { op, open: false, snapshot }
+                        }
+                        Err(error) => self.give_up(error, out),
+                    },
+                }
+            }
+            Next::ListPage { continue_token, snapshot } => self.send_page(continue_token, snapshot, out),
+            Next::Watch => match self.watch_params(false) {
+                Ok(params) => {
+                    self.counters.watches += 1;
+                    let op = self.op();
+                    let request = Request::watch(&self.config.collection, &params, &self.config.accept);
+                    out.send(op, request, RequestKind::Watch);
+                    Phase::Watching { op, open: false }
+                }
+                Err(error) => self.give_up(error, out),
+            },
+        }
+    }
+
+    fn send_page(&mut self, continue_token: Option<ContinueToken>, snapshot: Snapshot, out: &mut Step) -> Phase {
+        let params = match &continue_token {
+            Some(token) => self.list_params.next_page(token.clone()),
+            None => self.list_params.clone(),
+        };
+        let op = self.op();
+        out.send(op, Request::list(&self.config.collection, &params, &self.config.accept), RequestKind::ListPage);
+        Phase::Listing { op, continue_token, snapshot }
+    }
+
+    /// Parameters of a streaming list or of a watch from the resume point.
+    fn watch_params(&self, streaming: bool) -> Result<WatchParams, ParamsError> {
+        WatchParams::new(WatchOptions {
+            label_selector: self.config.label_selector.clone(),
+            field_selector: self.config.field_selector.clone(),
+            resource_version: if streaming { None } else { self.resource_version.clone() },
+            resource_version_match: streaming.then_some(ResourceVersionMatch::NotOlderThan),
+            allow_watch_bookmarks: true,
+            send_initial_events: streaming,
+            timeout_seconds: self.config.watch_timeout_seconds,
+        })
+    }
+
+    /// Parameters that `start` accepted cannot become invalid; if they did, stopping with the
+    /// reason beats retrying a request that cannot be built.
+    fn give_up(&mut self, error: ParamsError, out: &mut Step) -> Phase {
+        out.problem(ReflectorError::Params(error));
+        Phase::Stopped
+    }
+
+    fn on_page(&mut self, mut snapshot: Snapshot, list: ObjectList, out: &mut Step) -> Phase {
+        self.counters.list_pages += 1;
+        snapshot.pages += 1;
+        snapshot.remaining = list.metadata.remaining_item_count;
+        if list.metadata.resource_version.is_some() {
+            snapshot.resource_version = list.metadata.resource_version;
+        }
+        for item in list.items {
+            self.apply_snapshot_item(item, &mut snapshot, "list item", out);
+        }
+        match list.metadata.continue_token {
+            Some(token) => self.send_page(Some(token), snapshot, out),
+            None => {
+                let version = snapshot.resource_version.clone();
+                if version.is_none() {
+                    out.problem(ReflectorError::ListWithoutResourceVersion);
+                }
+                self.complete_sync(snapshot, version, out);
+                self.begin(Next::Watch, out)
+            }
+        }
+    }
+
+    fn on_initial_event(
+        &mut self,
+        op: OpId,
+        mut snapshot: Snapshot,
+        event: WatchEvent,
+        jitter: Jitter,
+        out: &mut Step,
+    ) -> Phase {
+        match event {
+            WatchEvent::Added(object) => {
+                self.progressed();
+                self.apply_snapshot_item(object, &mut snapshot, "ADDED", out);
+                Phase::StreamingInitial { op, open: true, snapshot }
+            }
+            WatchEvent::Bookmark(bookmark) if bookmark.initial_events_end => {
+                self.progressed();
+                self.counters.bookmarks += 1;
+                self.last_bookmark.clone_from(&bookmark.resource_version);
+                self.complete_sync(snapshot, bookmark.resource_version, out);
+                Phase::Watching { op, open: true }
+            }
+            WatchEvent::Error(status) => {
+                out.cancel(op);
+                self.on_error_event(status, Next::Sync(snapshot.reason), jitter, out)
+            }
+            other @ (WatchEvent::Modified(_) | WatchEvent::Deleted(_) | WatchEvent::Bookmark(_)) => {
+                out.cancel(op);
+                let why = format!("a {} event before the initial-events-end bookmark", other.event_type());
+                self.fall_back(why, snapshot.reason, out)
+            }
+        }
+    }
+
+    fn on_watch_event(&mut self, op: OpId, event: WatchEvent, jitter: Jitter, out: &mut Step) -> Phase {
+        match event {
+            WatchEvent::Added(object) => self.upsert_from_watch(object, "ADDED", out),
+            WatchEvent::Modified(object) => self.upsert_from_watch(object, "MODIFIED", out),
+            WatchEvent::Deleted(object) => self.delete_from_watch(object, out),
+            WatchEvent::Bookmark(bookmark) => {
+                self.counters.bookmarks += 1;
+                if let Some(version) = bookmark.resource_version {
+                    self.last_bookmark = Some(version.clone());
+                    self.resource_version = Some(version);
+                }
+            }
+            WatchEvent::Error(status) => {
+                out.cancel(op);
+                return self.on_error_event(status, Next::Watch, jitter, out);
+            }
+        }
+        self.progressed();
+        Phase::Watching { op, open: true }
+    }
+
+    /// An in-stream ERROR: 410 relists; anything else retries `next` after a backoff.
+    fn on_error_event(&mut self, status: Box<Status>, next: Next, jitter: Jitter, out: &mut Step) -> Phase {
+        if status.is_expired() {
+            out.problem(ReflectorError::Expired("the watch's resource version"));
+            return self.expired(jitter, out);
+        }
+        let retry_after = status.retry_after_seconds();
+        out.problem(ReflectorError::WatchError(status));
+        self.backoff(next, WaitReason::WatchError, retry_after, jitter, out)
+    }
+
+    /// 410 Gone: the resume point is worthless. A 410 relists at once; another one before any
+    /// watch event of the relist succeeded waits, so a server that keeps answering 410 is not
+    /// hammered.
+    fn expired(&mut self, jitter: Jitter, out: &mut Step) -> Phase {
+        self.counters.expired += 1;
+        self.synced = false;
+        self.resource_version = None;
+        if !self.relisting_after_expiry {
+            self.relisting_after_expiry = true;
+            return self.begin(Next::Sync(SyncReason::Expired), out);
+        }
+        self.backoff(Next::Sync(SyncReason::Expired), WaitReason::Expired, None, jitter, out)
+    }
+
+    /// A watch event went through: the connection works.
+    fn progressed(&mut self) {
+        self.attempt = 0;
+        self.relisting_after_expiry = false;
+    }
+
+    fn fall_back(&mut self, why: String, reason: SyncReason, out: &mut Step) -> Phase {
+        out.problem(ReflectorError::StreamingListUnsupported(why));
+        self.mode = Mode::ListThenWatch;
+        self.begin(Next::Sync(reason), out)
+    }
+
+    fn backoff(
+        &mut self,
+        next: Next,
+        reason: WaitReason,
+        retry_after_seconds: Option<u32>,
+        jitter: Jitter,
+        out: &mut Step,
+    ) -> Phase {
+        let ms = self.config.backoff.delay_ms(self.attempt, jitter, retry_after_seconds);
+        self.attempt = self.attempt.saturating_add(1);
+        let timer = self.op();
+        out.actions.push(Action::Wait { op: timer, ms, reason });
+        Phase::Backoff { timer, ms, attempt: self.attempt, reason, next }
+    }
+
+    /// An object of a sync: stored unless the cache has this version, and marked as seen.
+    fn apply_snapshot_item(&mut self, object: Value, snapshot: &mut Snapshot, what: &'static str, out: &mut Step) {
+        let Some(key) = ObjectKey::of(&object) else {
+            out.problem(ReflectorError::ObjectWithoutKey(what));
+            return;
+        };
+        snapshot.seen.insert(key.clone());
+        let version = object_version(&object);
+        if let Some(version) = &version {
+            self.recent.insert(key.clone(), version.clone());
+        }
+        let unchanged = version.is_some() && self.store.get(&key).is_some_and(|c| c.resource_version == version);
+        if !unchanged {
+            self.store.objects.insert(key.clone(), CachedObject { object, resource_version: version });
+            out.change(Change::Upsert(key));
+        }
+    }
+
+    /// Ends a sync: deletes what it did not see, sets the resume point.
+    fn complete_sync(&mut self, snapshot: Snapshot, version: Option<ResourceVersion>, out: &mut Step) {
+        let vanished: Vec<ObjectKey> =
+            self.store.objects.keys().filter(|key| !snapshot.seen.contains(*key)).cloned().collect();
+        for key in vanished {
+            self.store.objects.remove(&key);
+            out.change(Change::Delete(key));
+        }
+        self.resource_version = version;
+        self.synced = true;
+        out.change(Change::InitialListComplete);
+    }
+
+    /// Whether a watch delivery of (key, version) was applied before; counts it if so.
+    fn is_duplicate(&mut self, key: &ObjectKey, version: Option<&ResourceVersion>) -> bool {
+        let Some(version) = version else { return false };
+        let cached = self.store.get(key).is_some_and(|c| c.resource_version.as_ref() == Some(version));
+        if cached || self.recent.contains(key, version) {
+            self.counters.duplicates_ignored += 1;
+            return true;
+        }
+        self.recent.insert(key.clone(), version.clone());
+        false
+    }
+
+    fn upsert_from_watch(&mut self, object: Value, what: &'static str, out: &mut Step) {
+        let Some(key) = ObjectKey::of(&object) else {
+            out.problem(ReflectorError::ObjectWithoutKey(what));
+            return;
+        };
+        let version = object_version(&object);
+        if self.is_duplicate(&key, version.as_ref()) {
+            return;
+        }
+        self.counters.events_applied += 1;
+        if version.is_some() {
+            self.resource_version.clone_from(&version);
+        }
+        self.store.objects.insert(key.clone(), CachedObject { object, resource_version: version });
+        out.change(Change::Upsert(key));
+    }
+
+    fn delete_from_watch(&mut self, object: Value, out: &mut Step) {
+        let Some(key) = ObjectKey::of(&object) else {
+            out.problem(ReflectorError::ObjectWithoutKey("DELETED"));
+            return;
+        };
+        let version = object_version(&object);
+        if self.is_duplicate(&key, version.as_ref()) {
+            return;
+        }
+        self.counters.events_applied += 1;
+        if version.is_some() {
+            self.resource_version = version;
+        }
+        if self.store.objects.remove(&key).is_some() {
+            out.change(Change::Delete(key));
+        }
+    }
+
+    fn op(&mut self) -> OpId {
+        self.next_op += 1;
+        OpId(self.next_op)
+    }
+
+    fn report_state(&mut self, out: &mut Step) {
+        let state = self.state();
+        if state != self.reported {
+            self.reported = state.clone();
+            out.change(Change::State(state));
+        }
+    }
+}
+
+impl Phase {
+    /// The request or wait in flight.
+    fn outstanding(&self) -> Option<OpId> {
+        match self {
+            Phase::Listing { op, .. } | Phase::StreamingInitial { op, .. } | Phase::Watching { op, .. } => Some(*op),
+            Phase::Backoff { timer, .. } => Some(*timer),
+            Phase::Paused { .. } | Phase::Stopped => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::json::decode_json;
+    use crate::api::list::ListMeta;
+    use crate::api::testdata::{real_apiserver_body, shared_file};
+    use crate::api::watch::WatchDecoder;
+
+    /// What a test feeds; the harness fills in the id of the request or wait it answers.
+    enum Feed {
+        Page(ObjectList),
+        ListFailed(Failure),
+        Opened,
+        Event(WatchEvent),
+        Ended(WatchEnd),
+        WatchFailed(Failure),
+        Timer,
+        Pause,
+        Resume,
+        Stop,
+    }
+
+    struct Harness {
+        reflector: Reflector,
+        request: Option<OpId>,
+        timer: Option<OpId>,
+        jitter: Jitter,
+    }
+
+    impl Harness {
+        #[track_caller]
+        fn start(config: ReflectorConfig, expect: &[&str]) -> Harness {
+            let (reflector, step) = Reflector::start(config).expect("valid config");
+            let mut harness = Harness { reflector, request: None, timer: None, jitter: Jitter::NONE };
+            let got = harness.render(step);
+            assert_eq!(got, expect);
+            harness
+        }
+
+        fn input(&self, feed: Feed) -> Input {
+            let op = self.request.unwrap_or(OpId(0));
+            match feed {
+                Feed::Page(list) => Input::ListPage { op, list },
+                Feed::ListFailed(failure) => Input::ListFailed { op, failure },
+                Feed::Opened => Input::WatchOpened { op },
+                Feed::Event(event) => Input::WatchEvent { op, event },
+                Feed::Ended(end) => Input::WatchEnded { op, end },
+                Feed::WatchFailed(failure) => Input::WatchFailed { op, failure },
+                Feed::Timer => Input::TimerFired { op: self.timer.unwrap_or(OpId(0)) },
+                Feed::Pause => Input::Pause,
+                Feed::Resume => Input::Resume,
+                Feed::Stop => Input::Stop,
+            }
+        }
+
+        /// Feeds one input and checks every action and change it produced, in order.
+        #[track_caller]
+        fn check(&mut self, feed: Feed, expect: &[&str]) {
+            let input = self.input(feed);
+            let step = self.reflector.step(input, self.jitter);
+            let got = self.render(step);
+            assert_eq!(got, expect);
+        }
+
+        fn render(&mut self, step: Step) -> Vec<String> {
+            let mut lines = Vec::new();
+            for action in step.actions {
+                lines.push(match action {
+                    Action::Send { op, request, kind } => {
+                        self.request = Some(op);
+                        let kind = match kind {
+                            RequestKind::ListPage => "list",
+                            RequestKind::StreamingList => "stream",
+                            RequestKind::Watch => "watch",
+                        };
+                        format!("{kind} {}", request.path_and_query())
+                    }
+                    Action::Cancel(op) => {
+                        format!("cancel {}", if Some(op) == self.timer { "timer" } else { "request" })
+                    }
+                    Action::Wait { op, ms, reason } => {
+                        self.timer = Some(op);
+                        format!("wait {ms} ms: {reason}")
+                    }
+                });
+            }
+            for change in step.changes {
+                lines.push(match change {
+                    Change::Upsert(key) => format!("upsert {key}"),
+                    Change::Delete(key) => format!("delete {key}"),
+                    Change::InitialListComplete => "synced".to_string(),
+                    Change::State(state) => format!("state: {state}"),
+                    Change::Problem(problem) => format!("problem: {problem}"),
+                });
+            }
+            lines
+        }
+
+        /// The cache as `key@resourceVersion`, in key order.
+        fn cache(&self) -> Vec<String> {
+            self.reflector
+                .store()
+                .iter()
+                .map(|(key, cached)| {
+                    format!("{key}@{}", cached.resource_version.as_ref().map_or("", ResourceVersion::as_str))
+                })
+                .collect()
+        }
+
+        fn resume_point(&self) -> Option<&str> {
+            self.reflector.resource_version().map(ResourceVersion::as_str)
+        }
+    }
+
+    const PODS: &str = "/api/v1/namespaces/default/pods";
+
+    fn config(mode: Mode) -> ReflectorConfig {
+        let collection = Collection {
+            group: String::new(),
+            version: "v1".to_string(),
+            plural: "pods".to_string(),
+            namespace: Some("default".to_string()),
+        };
+        ReflectorConfig {
+            page_size: NonZeroU32::new(2),
+            mode,
+            watch_timeout_seconds: None,
+            ..ReflectorConfig::new(collection)
+        }
+    }
+
+    fn json(text: &str) -> Value {
+        decode_json(text.as_bytes()).expect("test json")
+    }
+
+    /// Pod `name` with uid `u-NAME` at resourceVersion `rv`.
+    fn pod(name: &str, rv: &str) -> Value {
+        json(&format!(
+            r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"name":"{name}","namespace":"default","uid":"u-{name}","resourceVersion":"{rv}"}}}}"#
+        ))
+    }
+
+    fn page(rv: &str, continue_token: &str, items: &[Value]) -> Feed {
+        Feed::Page(list(rv, continue_token, items))
+    }
+
+    fn list(rv: &str, continue_token: &str, items: &[Value]) -> ObjectList {
+        ObjectList {
+            api_version: "v1".to_string(),
+            kind: "PodList".to_string(),
+            metadata: ListMeta {
+                resource_version: Some(ResourceVersion::new(rv)),
+                continue_token: ContinueToken::new(continue_token),
+                remaining_item_count: None,
+            },
+            items: items.to_vec(),
+        }
+    }
+
+    fn event(event_type: &str, object: Value) -> Feed {
+        Feed::Event(watch_event(event_type, object))
+    }
+
+    fn watch_event(event_type: &str, object: Value) -> WatchEvent {
+        let mut document = crate::api::value::Map::new();
+        document.insert("type", Value::String(event_type.to_string()));
+        document.insert("object", object);
+        WatchEvent::from_document(&Value::Object(document)).expect("event")
+    }
+
+    fn bookmark(rv: &str) -> Feed {
+        event(
+            "BOOKMARK",
+            json(&format!(r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"resourceVersion":"{rv}"}}}}"#)),
+        )
+    }
+
+    fn initial_events_end(rv: &str) -> Feed {
+        event(
+            "BOOKMARK",
+            json(&format!(
+                r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"resourceVersion":"{rv}","annotations":{{"k8s.io/initial-events-end":"true"}}}}}}"#
+            )),
+        )
+    }
+
+    fn status(code: u16, reason: &str, extra: &str) -> Value {
+        json(&format!(
+            r#"{{"kind":"Status","apiVersion":"v1","status":"Failure","message":"{reason} happened","reason":"{reason}","code":{code}{extra}}}"#
+        ))
+    }
+
+    fn error_event(code: u16, reason: &str) -> Feed {
+        event("ERROR", status(code, reason, ""))
+    }
+
+    fn http(code: u16, retry_after: Option<&str>) -> Failure {
+        let body = status(code, "Failed", "").to_json();
+        Failure::from_response(code, retry_after, Some(&MediaType::json()), body.as_bytes())
+    }
+
+    /// A list-then-watch reflector synced at resourceVersion 10 with pods a and b, watching.
+    fn watching() -> Harness {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        h.check(
+            page("10", "", &[pod("a", "5"), pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "upsert u-a",
+                "upsert u-b",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(Feed::Opened, &["state: watching"]);
+        h
+    }
+
+    #[test]
+    fn a_paged_list_follows_continue_tokens_then_watches_from_the_lists_resource_version() {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        let mut first = list("10", "t1", &[pod("a", "5"), pod("b", "6")]);
+        first.metadata.remaining_item_count = Some(1);
+        h.check(
+            Feed::Page(first),
+            &[
+                &format!("list {PODS}?limit=2&continue=t1"),
+                "upsert u-a",
+                "upsert u-b",
+                "state: listing (page 2, 1 more)",
+            ],
+        );
+        assert_eq!(h.resume_point(), None, "a page's version is not a resume point until the list completes");
+        assert!(!h.reflector.is_synced());
+        h.check(
+            page("10", "", &[pod("c", "7")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "upsert u-c",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(Feed::Opened, &["state: watching"]);
+        h.check(event("MODIFIED", pod("a", "11")), &["upsert u-a"]);
+        h.check(event("DELETED", pod("b", "12")), &["delete u-b"]);
+        h.check(event("ADDED", pod("d", "13")), &["upsert u-d"]);
+        assert_eq!(h.cache(), ["u-a@11", "u-c@7", "u-d@13"]);
+        let cached = h.reflector.store().get(&ObjectKey::Uid("u-d".to_string())).expect("cached");
+        assert_eq!(cached.object, pod("d", "13"));
+        assert_eq!(h.reflector.store().get(&ObjectKey::Uid("u-b".to_string())), None);
+        assert_eq!(h.reflector.config().page_size, NonZeroU32::new(2));
+        assert_eq!(h.resume_point(), Some("13"));
+        assert!(h.reflector.is_synced());
+        let counters = h.reflector.counters();
+        assert_eq!((counters.list_pages, counters.events_applied, counters.syncs, counters.watches), (2, 3, 1, 1));
+    }
+
+    #[test]
+    fn the_requests_carry_the_selectors_page_size_timeout_and_accept_header() {
+        let collection = config(Mode::ListThenWatch).collection;
+        let config = ReflectorConfig {
+            label_selector: Some("app=web".to_string()),
+            field_selector: Some("status.phase=Running".to_string()),
+            accept: Accept::only(MediaType::cbor()),
+            mode: Mode::ListThenWatch,
+            ..ReflectorConfig::new(collection)
+        };
+        let (mut reflector, step) = Reflector::start(config).expect("valid");
+        let [Action::Send { op, request, kind: RequestKind::ListPage }] = step.actions.as_slice() else {
+            panic!("expected one list request, found {:?}", step.actions)
+        };
+        assert_eq!(
+            request.path_and_query(),
+            format!("{PODS}?labelSelector=app%3Dweb&fieldSelector=status.phase%3DRunning&limit=500")
+        );
+        assert_eq!(request.header_value("Accept"), Some("application/cbor"));
+        let step = reflector.step(Input::ListPage { op: *op, list: list("10", "", &[]) }, Jitter::NONE);
+        let [Action::Send { request, kind: RequestKind::Watch, .. }] = step.actions.as_slice() else {
+            panic!("expected one watch request, found {:?}", step.actions)
+        };
+        assert_eq!(
+            request.path_and_query(),
+            format!("{PODS}?watch=true&labelSelector=app%3Dweb&fieldSelector=status.phase%3DRunning&resourceVersion=10&allowWatchBookmarks=true&timeoutSeconds=290")
+        );
+        assert_eq!(request.header_value("Accept"), Some("application/cbor"));
+    }
+
+    #[test]
+    fn a_streaming_list_is_complete_at_the_initial_events_end_bookmark() {
+        let mut h = Harness::start(
+            config(Mode::StreamingList),
+            &[
+                &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+                "state: listing (streaming, waiting for the server)",
+            ],
+        );
+        h.check(Feed::Opened, &["state: listing (streaming)"]);
+        h.check(event("ADDED", pod("a", "8467")), &["upsert u-a"]);
+        h.check(event("ADDED", pod("b", "5726")), &["upsert u-b"]);
+        assert_eq!(h.resume_point(), None, "initial events carry object versions, not a resume point");
+        h.check(initial_events_end("10245"), &["synced", "state: watching"]);
+        assert_eq!(h.resume_point(), Some("10245"));
+        assert_eq!(h.reflector.last_bookmark().map(ResourceVersion::as_str), Some("10245"));
+        h.check(event("MODIFIED", pod("a", "10300")), &["upsert u-a"]);
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &["wait 500 ms: the watch ended", "state: reconnecting in 0.5 s (attempt 1): the watch ended"],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10300&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        assert_eq!(h.reflector.mode(), Mode::StreamingList);
+        assert_eq!(h.cache(), ["u-a@10300", "u-b@5726"]);
+    }
+
+    #[test]
+    fn a_server_that_refuses_send_initial_events_falls_back_to_list_then_watch() {
+        for code in [400, 422] {
+            let mut h = Harness::start(config(Mode::StreamingList), &[
+                &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+                "state: listing (streaming, waiting for the server)",
+            ]);
+            h.check(
+                Feed::WatchFailed(http(code, None)),
+                &[
+                    &format!("list {PODS}?limit=2"),
+                    &format!("problem: the server does not support streaming lists (HTTP {code} Failed: Failed happened): falling back to list then watch"),
+                    "state: listing (page 1)",
+                ],
+            );
+            assert_eq!(h.reflector.mode(), Mode::ListThenWatch);
+            h.check(
+                page("10", "", &[pod("a", "5")]),
+                &[
+                    &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                    "upsert u-a",
+                    "synced",
+                    "state: connecting the watch",
+                ],
+            );
+        }
+    }
+
+    #[test]
+    fn a_stream_that_ends_before_the_initial_events_end_bookmark_falls_back() {
+        let mut h = Harness::start(config(Mode::StreamingList), &[
+            &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+            "state: listing (streaming, waiting for the server)",
+        ]);
+        h.check(event("ADDED", pod("a", "5")), &["upsert u-a", "state: listing (streaming)"]);
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &[
+                &format!("list {PODS}?limit=2"),
+                "problem: the server does not support streaming lists (the stream ended before the initial-events-end bookmark): falling back to list then watch",
+                "state: listing (page 1)",
+            ],
+        );
+        h.check(
+            page("10", "", &[pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "upsert u-b",
+                "delete u-a",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+    }
+
+    #[test]
+    fn changes_or_plain_bookmarks_before_the_initial_events_end_fall_back() {
+        for (feed, what) in [(event("MODIFIED", pod("a", "9")), "MODIFIED"), (bookmark("9"), "BOOKMARK")] {
+            let mut h = Harness::start(config(Mode::StreamingList), &[
+                &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+                "state: listing (streaming, waiting for the server)",
+            ]);
+            h.check(event("ADDED", pod("a", "5")), &["upsert u-a", "state: listing (streaming)"]);
+            h.check(
+                feed,
+                &[
+                    "cancel request",
+                    &format!("list {PODS}?limit=2"),
+                    &format!("problem: the server does not support streaming lists (a {what} event before the initial-events-end bookmark): falling back to list then watch"),
+                    "state: listing (page 1)",
+                ],
+            );
+            assert_eq!(h.reflector.mode(), Mode::ListThenWatch);
+        }
+    }
+
+    #[test]
+    fn a_broken_streaming_list_retries_the_streaming_list_after_a_backoff() {
+        let mut h = Harness::start(config(Mode::StreamingList), &[
+            &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+            "state: listing (streaming, waiting for the server)",
+        ]);
+        h.check(
+            Feed::Ended(WatchEnd::Cut("connection reset".to_string())),
+            &[
+                "wait 500 ms: the watch stream broke",
+                "problem: the watch stream broke: connection reset",
+                "state: reconnecting in 0.5 s (attempt 1): the watch stream broke",
+            ],
+        );
+        h.check(Feed::Timer, &[
+            &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+            "state: listing (streaming, waiting for the server)",
+        ]);
+        assert_eq!(h.reflector.mode(), Mode::StreamingList);
+    }
+
+    #[test]
+    fn a_bookmark_only_stream_keeps_the_cache_and_moves_the_resume_point() {
+        let mut h = watching();
+        h.check(bookmark("20"), &[]);
+        h.check(bookmark("30"), &[]);
+        assert_eq!(h.resume_point(), Some("30"));
+        assert_eq!(h.reflector.last_bookmark().map(ResourceVersion::as_str), Some("30"));
+        assert_eq!(h.cache(), ["u-a@5", "u-b@6"]);
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &["wait 500 ms: the watch ended", "state: reconnecting in 0.5 s (attempt 1): the watch ended"],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=30&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        assert_eq!(h.reflector.counters().bookmarks, 2);
+        assert_eq!(h.reflector.counters().events_applied, 0);
+    }
+
+    #[test]
+    fn a_dropped_connection_resumes_from_the_last_seen_resource_version() {
+        let mut h = watching();
+        h.check(event("MODIFIED", pod("a", "15")), &["upsert u-a"]);
+        h.check(
+            Feed::Ended(WatchEnd::Cut("network error".to_string())),
+            &[
+                "wait 500 ms: the watch stream broke",
+                "problem: the watch stream broke: network error",
+                "state: reconnecting in 0.5 s (attempt 1): the watch stream broke",
+            ],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=15&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        h.check(
+            Feed::WatchFailed(Failure::Network("connection refused".to_string())),
+            &[
+                "wait 1000 ms: the watch request failed",
+                "problem: watch failed: no response: connection refused",
+                "state: reconnecting in 1.0 s (attempt 2): the watch request failed",
+            ],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=15&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        h.check(event("ADDED", pod("c", "16")), &["upsert u-c", "state: watching"]);
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &["wait 500 ms: the watch ended", "state: reconnecting in 0.5 s (attempt 1): the watch ended"],
+        );
+    }
+
+    #[test]
+    fn a_timeout_seconds_end_rewatches_from_the_last_resource_version_with_the_same_timeout() {
+        let config = ReflectorConfig { watch_timeout_seconds: Some(60), ..config(Mode::ListThenWatch) };
+        let mut h = Harness::start(config, &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        h.check(
+            page("10", "", &[]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true&timeoutSeconds=60"),
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(event("ADDED", pod("a", "11")), &["upsert u-a", "state: watching"]);
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &["wait 500 ms: the watch ended", "state: reconnecting in 0.5 s (attempt 1): the watch ended"],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=11&allowWatchBookmarks=true&timeoutSeconds=60"),
+                "state: connecting the watch",
+            ],
+        );
+    }
+
+    #[test]
+    fn an_in_stream_410_error_relists_and_deletes_exactly_what_vanished() {
+        let mut h = watching();
+        h.check(event("MODIFIED", pod("a", "20")), &["upsert u-a"]);
+        h.check(
+            error_event(410, "Expired"),
+            &[
+                "cancel request",
+                &format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        assert!(!h.reflector.is_synced());
+        assert_eq!(h.resume_point(), None);
+        assert_eq!(h.cache(), ["u-a@20", "u-b@6"], "the stale cache stays visible while relisting");
+        h.check(
+            page("40", "", &[pod("a", "20"), pod("c", "35")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=40&allowWatchBookmarks=true"),
+                "upsert u-c",
+                "delete u-b",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        assert_eq!(h.cache(), ["u-a@20", "u-c@35"]);
+        assert_eq!(h.reflector.counters().expired, 1);
+    }
+
+    #[test]
+    fn a_410_during_a_streaming_list_restarts_the_streaming_list() {
+        let mut h = Harness::start(config(Mode::StreamingList), &[
+            &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+            "state: listing (streaming, waiting for the server)",
+        ]);
+        h.check(error_event(410, "Expired"), &[
+            "cancel request",
+            &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+            "problem: the watch's resource version expired (410 Gone): relisting",
+            "state: relisting after 410 Gone (streaming, waiting for the server)",
+        ]);
+        h.check(initial_events_end("50"), &["synced", "state: watching"]);
+    }
+
+    #[test]
+    fn an_http_410_on_the_watch_relists() {
+        let mut h = watching();
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &["wait 500 ms: the watch ended", "state: reconnecting in 0.5 s (attempt 1): the watch ended"],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        h.check(bookmark("12"), &["state: watching"]);
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &["wait 500 ms: the watch ended", "state: reconnecting in 0.5 s (attempt 1): the watch ended"],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=12&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        h.check(
+            Feed::WatchFailed(http(410, None)),
+            &[
+                &format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        h.check(
+            page("30", "", &[pod("a", "5"), pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=30&allowWatchBookmarks=true"),
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_410_relists_at_once_and_another_before_any_watch_event_backs_off() {
+        let mut h = watching();
+        h.check(bookmark("12"), &[]);
+        h.check(
+            Feed::WatchFailed(http(410, None)),
+            &[
+                &format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        h.check(
+            page("40", "", &[pod("a", "5")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=40&allowWatchBookmarks=true"),
+                "delete u-b",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(
+            error_event(410, "Gone"),
+            &[
+                "cancel request",
+                "wait 500 ms: the resource version expired again",
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: reconnecting in 0.5 s (attempt 1): the resource version expired again",
+            ],
+        );
+        h.check(Feed::Timer, &[&format!("list {PODS}?limit=2"), "state: relisting after 410 Gone (page 1)"]);
+        h.check(
+            page("50", "", &[pod("a", "5")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=50&allowWatchBookmarks=true"),
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(bookmark("51"), &["state: watching"]);
+        h.check(
+            error_event(410, "Expired"),
+            &[
+                "cancel request",
+                &format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        assert_eq!(h.reflector.counters().expired, 3);
+    }
+
+    #[test]
+    fn an_http_410_on_a_continue_page_restarts_the_list_from_scratch() {
+        let mut h = watching();
+        h.check(event("MODIFIED", pod("a", "11")), &["upsert u-a"]);
+        h.check(
+            error_event(410, "Expired"),
+            &[
+                "cancel request",
+                &format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        h.check(
+            page("50", "t1", &[pod("a", "11"), pod("c", "45")]),
+            &[&format!("list {PODS}?limit=2&continue=t1"), "upsert u-c", "state: relisting after 410 Gone (page 2)"],
+        );
+        h.check(
+            Feed::ListFailed(http(410, None)),
+            &[
+                "wait 500 ms: the resource version expired again",
+                "problem: the continue token expired (410 Gone): relisting",
+                "state: reconnecting in 0.5 s (attempt 1): the resource version expired again",
+            ],
+        );
+        h.check(Feed::Timer, &[&format!("list {PODS}?limit=2"), "state: relisting after 410 Gone (page 1)"]);
+        h.check(
+            page("60", "", &[pod("c", "45")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=60&allowWatchBookmarks=true"),
+                "delete u-a",
+                "delete u-b",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_first_list_whose_continue_token_expires_starts_again_at_once() {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        h.check(
+            page("10", "t1", &[pod("a", "5"), pod("b", "6")]),
+            &[&format!("list {PODS}?limit=2&continue=t1"), "upsert u-a", "upsert u-b", "state: listing (page 2)"],
+        );
+        h.check(
+            Feed::ListFailed(http(410, None)),
+            &[
+                &format!("list {PODS}?limit=2"),
+                "problem: the continue token expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        h.check(
+            page("20", "", &[pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=20&allowWatchBookmarks=true"),
+                "delete u-a",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_429_waits_for_retry_after_when_it_is_longer_than_the_backoff() {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        h.check(
+            Feed::ListFailed(http(429, Some("3"))),
+            &[
+                "wait 3000 ms: the list request failed",
+                "problem: list failed: HTTP 429 Failed: Failed happened",
+                "state: reconnecting in 3.0 s (attempt 1): the list request failed",
+            ],
+        );
+        h.check(Feed::Timer, &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        let short = Failure::Http { code: 429, status: None, retry_after_seconds: Some(0) };
+        h.check(
+            Feed::ListFailed(short),
+            &[
+                "wait 1000 ms: the list request failed",
+                "problem: list failed: HTTP 429",
+                "state: reconnecting in 1.0 s (attempt 2): the list request failed",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_failed_continue_page_is_retried_with_the_same_token() {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        h.check(
+            page("10", "t1", &[pod("a", "5")]),
+            &[&format!("list {PODS}?limit=2&continue=t1"), "upsert u-a", "state: listing (page 2)"],
+        );
+        h.check(
+            Feed::ListFailed(http(503, None)),
+            &[
+                "wait 500 ms: the list request failed",
+                "problem: list failed: HTTP 503 Failed: Failed happened",
+                "state: reconnecting in 0.5 s (attempt 1): the list request failed",
+            ],
+        );
+        h.check(Feed::Timer, &[&format!("list {PODS}?limit=2&continue=t1"), "state: listing (page 2)"]);
+        h.check(
+            page("10", "", &[pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "upsert u-b",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        assert_eq!(h.cache(), ["u-a@5", "u-b@6"]);
+    }
+
+    #[test]
+    fn repeated_500s_double_the_backoff_up_to_the_cap_and_a_watch_event_resets_it() {
+        let mut h = watching();
+        let mut waits = Vec::new();
+        for _ in 0..9 {
+            let step = h.reflector.step(h.input(Feed::WatchFailed(http(500, None))), Jitter::NONE);
+            for action in &step.actions {
+                if let Action::Wait { op, ms, .. } = action {
+                    waits.push(*ms);
+                    h.timer = Some(*op);
+                }
+            }
+            let step = h.reflector.step(h.input(Feed::Timer), Jitter::NONE);
+            h.render(step);
+        }
+        assert_eq!(waits, [500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+        h.check(bookmark("11"), &["state: watching"]);
+        h.check(
+            Feed::WatchFailed(http(500, None)),
+            &[
+                "wait 500 ms: the watch request failed",
+                "problem: watch failed: HTTP 500 Failed: Failed happened",
+                "state: reconnecting in 0.5 s (attempt 1): the watch request failed",
+            ],
+        );
+    }
+
+    #[test]
+    fn jitter_shortens_a_wait_by_at_most_its_share_and_retry_after_still_wins() {
+        let backoff = BackoffConfig::default();
+        assert_eq!(backoff.delay_ms(0, Jitter::NONE, None), 500);
+        assert_eq!(backoff.delay_ms(0, Jitter::new(1.0), None), 250);
+        assert_eq!(backoff.delay_ms(2, Jitter::new(0.5), None), 1500);
+        assert_eq!(backoff.delay_ms(40, Jitter::new(0.5), None), 22_500);
+        assert_eq!(backoff.delay_ms(40, Jitter::new(7.0), None), 15_000, "fractions are clamped to 1");
+        assert_eq!(backoff.delay_ms(3, Jitter::new(f64::NAN), None), 4000);
+        assert_eq!((Jitter::new(-1.0).fraction(), Jitter::new(0.25).fraction()), (0.0, 0.25));
+        assert_eq!(backoff.delay_ms(0, Jitter::new(1.0), Some(2)), 2000);
+        assert_eq!(backoff.delay_ms(u32::MAX, Jitter::NONE, Some(u32::MAX)), u64::from(u32::MAX) * 1000);
+        let none = BackoffConfig { jitter_share: 0.0, ..backoff };
+        assert_eq!(none.delay_ms(1, Jitter::new(1.0), None), 1000);
+    }
+
+    #[test]
+    fn a_non_410_error_event_backs_off_honouring_its_retry_after_seconds() {
+        let mut h = watching();
+        let throttled = status(429, "TooManyRequests", r#","details":{"retryAfterSeconds":7}"#);
+        h.check(
+            event("ERROR", throttled),
+            &[
+                "cancel request",
+                "wait 7000 ms: the watch sent an error",
+                "problem: the watch sent an error: 429 TooManyRequests: TooManyRequests happened",
+                "state: reconnecting in 7.0 s (attempt 1): the watch sent an error",
+            ],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+    }
+
+    #[test]
+    fn duplicate_and_out_of_order_deliveries_of_the_same_resource_version_are_ignored() {
+        let mut h = watching();
+        h.check(event("MODIFIED", pod("a", "11")), &["upsert u-a"]);
+        h.check(event("MODIFIED", pod("a", "11")), &[]);
+        h.check(event("MODIFIED", pod("a", "12")), &["upsert u-a"]);
+        h.check(event("MODIFIED", pod("a", "11")), &[]);
+        assert_eq!(h.cache(), ["u-a@12", "u-b@6"], "an older version delivered again does not roll back");
+        h.check(event("DELETED", pod("b", "13")), &["delete u-b"]);
+        h.check(event("ADDED", pod("b", "6")), &[]);
+        h.check(event("DELETED", pod("b", "13")), &[]);
+        assert_eq!(h.cache(), ["u-a@12"], "a listed version delivered again does not resurrect a deleted object");
+        assert_eq!(h.resume_point(), Some("13"));
+        let counters = h.reflector.counters();
+        assert_eq!((counters.events_applied, counters.duplicates_ignored), (3, 4));
+    }
+
+    #[test]
+    fn a_list_page_delivered_twice_changes_nothing_the_second_time() {
+        let mut h = watching();
+        h.check(
+            error_event(410, "Expired"),
+            &[
+                "cancel request",
+                &format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting",
+                "state: relisting after 410 Gone (page 1)",
+            ],
+        );
+        h.check(
+            page("30", "", &[pod("a", "5"), pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=30&allowWatchBookmarks=true"),
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(page("30", "", &[pod("a", "5")]), &[]);
+        assert_eq!(h.cache(), ["u-a@5", "u-b@6"], "a page for a request no longer awaited is ignored");
+    }
+
+    #[test]
+    fn a_stream_cut_inside_an_event_resumes_from_the_last_complete_event() {
+        let bytes = shared_file("kube/vectors/watch.jsonl");
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        h.check(
+            page("123450", "", &[]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=123450&allowWatchBookmarks=true"),
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        let mut decoder = WatchDecoder::new(&MediaType::json()).expect("json");
+        let cut = bytes.len() - 10;
+        let mut lines = Vec::new();
+        for chunk in bytes[..cut].chunks(37) {
+            for event in decoder.push(chunk).expect("frames") {
+                let step = h.reflector.step(h.input(Feed::Event(event)), Jitter::NONE);
+                lines.extend(h.render(step));
+            }
+        }
+        let uid = "3f1c2a9e-6b1d-4c55-9f0e-2a7b8c9d0e1f";
+        assert_eq!(
+            lines,
+            [format!("upsert {uid}"), "state: watching".to_string(), format!("upsert {uid}"), format!("delete {uid}")]
+        );
+        let end = WatchEnd::from_finish(decoder.finish());
+        let message = format!("stream truncated at byte {cut}: expected the rest of event 4, found end of stream");
+        assert_eq!(end, WatchEnd::Cut(message.clone()));
+        h.check(
+            Feed::Ended(end),
+            &[
+                "wait 500 ms: the watch stream broke",
+                &format!("problem: the watch stream broke: {message}"),
+                "state: reconnecting in 0.5 s (attempt 1): the watch stream broke",
+            ],
+        );
+        assert_eq!(h.resume_point(), Some("123470"));
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=123470&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        assert!(h.reflector.store().is_empty());
+    }
+
+    #[test]
+    fn a_malformed_event_ends_the_watch_and_resumes_before_it() {
+        let mut h = watching();
+        let mut decoder = WatchDecoder::new(&MediaType::json()).expect("json");
+        let error = decoder.push(br#"{"type":"RENAMED","object":{}}"#).expect_err("unknown type");
+        h.check(Feed::Ended(WatchEnd::Malformed(error)), &[
+            "wait 500 ms: the watch stream broke",
+            "problem: the watch stream could not be decoded: event 1: expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR at $.type, found \"RENAMED\"",
+            "state: reconnecting in 0.5 s (attempt 1): the watch stream broke",
+        ]);
+        assert_eq!(WatchEnd::from_finish(Ok(())), WatchEnd::Closed);
+    }
+
+    #[test]
+    fn pause_cancels_what_runs_and_resume_continues_where_it_left_off() {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        h.check(
+            page("10", "t1", &[pod("a", "5")]),
+            &[&format!("list {PODS}?limit=2&continue=t1"), "upsert u-a", "state: listing (page 2)"],
+        );
+        h.check(Feed::Pause, &["cancel request", "state: paused"]);
+        h.check(Feed::Pause, &[]);
+        h.check(page("10", "", &[pod("b", "6")]), &[]);
+        h.check(Feed::Resume, &[&format!("list {PODS}?limit=2&continue=t1"), "state: listing (page 2)"]);
+        h.check(Feed::Resume, &[]);
+        h.check(
+            page("10", "", &[pod("b", "6")]),
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "upsert u-b",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(
+            Feed::Ended(WatchEnd::Closed),
+            &["wait 500 ms: the watch ended", "state: reconnecting in 0.5 s (attempt 1): the watch ended"],
+        );
+        h.check(Feed::Pause, &["cancel timer", "state: paused"]);
+        h.check(Feed::Timer, &[]);
+        h.check(
+            Feed::Resume,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        h.check(Feed::Pause, &["cancel request", "state: paused"]);
+        h.check(
+            Feed::Resume,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_paused_streaming_list_starts_again_on_resume() {
+        let mut h = Harness::start(config(Mode::StreamingList), &[
+            &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+            "state: listing (streaming, waiting for the server)",
+        ]);
+        h.check(event("ADDED", pod("a", "5")), &["upsert u-a", "state: listing (streaming)"]);
+        h.check(Feed::Pause, &["cancel request", "state: paused"]);
+        h.check(Feed::Resume, &[
+            &format!("stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"),
+            "state: listing (streaming, waiting for the server)",
+        ]);
+        h.check(initial_events_end("9"), &["delete u-a", "synced", "state: watching"]);
+    }
+
+    #[test]
+    fn stop_cancels_and_is_final_but_the_cache_stays() {
+        let mut h = watching();
+        h.check(Feed::Stop, &["cancel request", "state: stopped"]);
+        h.check(event("ADDED", pod("c", "11")), &[]);
+        h.check(Feed::Resume, &[]);
+        h.check(Feed::Stop, &[]);
+        assert_eq!(h.cache(), ["u-a@5", "u-b@6"]);
+        assert_eq!(h.reflector.state(), ConnectionState::Stopped);
+        let mut paused = watching();
+        paused.check(Feed::Pause, &["cancel request", "state: paused"]);
+        paused.check(Feed::Stop, &["state: stopped"]);
+    }
+
+    #[test]
+    fn input_for_superseded_operations_is_ignored() {
+        let mut h = watching();
+        let old = h.request;
+        h.check(
+            Feed::WatchFailed(http(500, None)),
+            &[
+                "wait 500 ms: the watch request failed",
+                "problem: watch failed: HTTP 500 Failed: Failed happened",
+                "state: reconnecting in 0.5 s (attempt 1): the watch request failed",
+            ],
+        );
+        h.check(
+            Feed::Timer,
+            &[
+                &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+                "state: connecting the watch",
+            ],
+        );
+        h.check(Feed::Timer, &[]);
+        let stale = watch_event("ADDED", pod("z", "99"));
+        let step = h.reflector.step(Input::WatchEvent { op: old.expect("op"), event: stale }, Jitter::NONE);
+        assert_eq!(step, Step::default());
+        let step = h.reflector.step(Input::WatchEnded { op: OpId(999), end: WatchEnd::Closed }, Jitter::NONE);
+        assert_eq!(step, Step::default());
+        assert_eq!(h.cache(), ["u-a@5", "u-b@6"]);
+    }
+
+    #[test]
+    fn objects_without_a_uid_are_keyed_by_namespace_and_name_and_nameless_ones_are_reported() {
+        let mut h = watching();
+        let no_uid = json(r#"{"kind":"Pod","metadata":{"name":"x","namespace":"default","resourceVersion":"11"}}"#);
+        h.check(event("ADDED", no_uid), &["upsert default/x"]);
+        let cluster = json(r#"{"kind":"Node","metadata":{"name":"n1","resourceVersion":"12"}}"#);
+        h.check(event("ADDED", cluster), &["upsert n1"]);
+        h.check(
+            event("ADDED", json(r#"{"kind":"Pod","metadata":{"resourceVersion":"13"}}"#)),
+            &["problem: expected metadata.uid or metadata.name in a ADDED object, found neither: ignored"],
+        );
+        h.check(
+            event(
+                "DELETED",
+                json(r#"{"kind":"Pod","metadata":{"name":"x","namespace":"default","resourceVersion":"14"}}"#),
+            ),
+            &["delete default/x"],
+        );
+        assert_eq!(h.cache(), ["u-a@5", "u-b@6", "n1@12"]);
+        assert_eq!(h.resume_point(), Some("14"));
+    }
+
+    #[test]
+    fn a_list_without_a_resource_version_is_reported_and_watched_from_the_most_recent_state() {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        let list = ObjectList {
+            api_version: "v1".into(),
+            kind: "PodList".into(),
+            metadata: ListMeta::default(),
+            items: vec![pod("a", "5")],
+        };
+        h.check(
+            Feed::Page(list),
+            &[
+                &format!("watch {PODS}?watch=true&allowWatchBookmarks=true"),
+                "upsert u-a",
+                "problem: the list has no metadata.resourceVersion: watching from the most recent state",
+                "synced",
+                "state: connecting the watch",
+            ],
+        );
+        h.check(event("ADDED", pod("a", "5")), &["state: watching"]);
+        assert_eq!(h.reflector.counters().duplicates_ignored, 1);
+    }
+
+    #[test]
+    fn a_reflector_without_a_page_size_lists_in_one_request() {
+        let mut config = config(Mode::ListThenWatch);
+        config.page_size = None;
+        let (_, step) = Reflector::start(config).expect("valid");
+        assert!(matches!(step.actions.as_slice(), [Action::Send { request, .. }] if request.path_and_query() == PODS));
+    }
+
+    #[test]
+    fn failures_read_the_status_and_retry_after_of_a_response() {
+        let body = status(429, "TooManyRequests", r#","details":{"retryAfterSeconds":4}"#).to_json();
+        let failure = Failure::from_response(429, None, Some(&MediaType::json()), body.as_bytes());
+        assert_eq!(failure.code(), Some(429));
+        assert_eq!(failure.retry_after_seconds(), Some(4));
+        assert!(!failure.is_expired());
+        assert_eq!(failure.to_string(), "HTTP 429 TooManyRequests: TooManyRequests happened");
+        let header_wins = Failure::from_response(429, Some(" 2 "), Some(&MediaType::json()), body.as_bytes());
+        assert_eq!(header_wins.retry_after_seconds(), Some(2));
+        let plain = Failure::from_response(404, Some("Wed, 21 Oct 2026 07:28:00 GMT"), None, b"404 page not found");
+        assert_eq!((plain.to_string(), plain.retry_after_seconds()), ("HTTP 404".to_string(), None));
+        let expired = Failure::from_response(
+            410,
+            None,
+            Some(&MediaType::json()),
+            &shared_file("kube/vectors/status-410-expired.json"),
+        );
+        assert!(expired.is_expired());
+        assert!(expired.to_string().starts_with("HTTP 410 Expired: "), "{expired}");
+        assert_eq!(Failure::Network("offline".into()).code(), None);
+        assert!(!Failure::Undecodable("x".into()).is_expired());
+    }
+
+    #[test]
+    fn list_responses_become_pages_or_failures() {
+        let op = OpId(7);
+        let bytes = shared_file("kube/vectors/podlist.json");
+        let Input::ListPage { op: got, list } =
+            Input::from_list_response(op, 200, None, Some(&MediaType::json()), &bytes)
+        else {
+            panic!("expected a page")
+        };
+        assert_eq!((got, list.kind.as_str()), (op, "PodList"));
+        let cbor = shared_file("kube/vectors/podlist.cbor");
+        assert!(matches!(
+            Input::from_list_response(op, 200, None, Some(&MediaType::cbor()), &cbor),
+            Input::ListPage { .. }
+        ));
+        let check_failure = |input: Input, expect: &str| match input {
+            Input::ListFailed { failure, .. } => assert_eq!(failure.to_string(), expect),
+            other => panic!("expected a failure, found {other:?}"),
+        };
+        check_failure(
+            Input::from_list_response(op, 200, None, Some(&MediaType::json()), br#"{"kind":"Pod"}"#),
+            "undecodable response: expected kind a …List, found \"Pod\"",
+        );
+        check_failure(
+            Input::from_list_response(op, 200, None, None, b"{}"),
+            "undecodable response: expected a Content-Type, found none",
+        );
+        check_failure(
+            Input::from_list_response(
+                op,
+                200,
+                None,
+                Some(&MediaType::protobuf()),
+                &shared_file("kube/vectors/podlist.pb"),
+            ),
+            "undecodable response: expected a JSON, YAML or CBOR list, found application/vnd.kubernetes.protobuf",
+        );
+        check_failure(Input::from_list_response(op, 500, Some("1"), None, b""), "HTTP 500");
+        assert!(matches!(
+            Input::from_list_response(op, 200, None, Some(&MediaType::json()), b"{"),
+            Input::ListFailed { failure: Failure::Undecodable(_), .. }
+        ));
+    }
+
+    #[test]
+    fn the_connection_state_reads_as_a_status_line() {
+        for (state, text) in [
+            (ConnectionState::Listing { page: 1, remaining: None, reason: SyncReason::Initial }, "listing (page 1)"),
+            (
+                ConnectionState::Listing { page: 3, remaining: Some(253), reason: SyncReason::Expired },
+                "relisting after 410 Gone (page 3, 253 more)",
+            ),
+            (
+                ConnectionState::StreamingInitial { open: true, reason: SyncReason::Expired },
+                "relisting after 410 Gone (streaming)",
+            ),
+            (ConnectionState::Watching { open: true }, "watching"),
+            (
+                ConnectionState::Reconnecting { ms: 12_345, attempt: 5, reason: WaitReason::ListFailed },
+                "reconnecting in 12.3 s (attempt 5): the list request failed",
+            ),
+            (ConnectionState::Paused, "paused"),
+        ] {
+            assert_eq!(state.to_string(), text);
+        }
+        assert_eq!(OpId(3).to_string(), "#3");
+    }
+
+    /// Feeds a recorded watch body in chunks of `chunk` bytes, then its end; returns the rendered
+    /// changes and actions.
+    fn drive(h: &mut Harness, content_type: MediaType, bytes: &[u8], chunk: usize) -> Vec<String> {
+        let mut decoder = WatchDecoder::new(&content_type).expect("decoder");
+        let mut lines = Vec::new();
+        let step = h.reflector.step(h.input(Feed::Opened), Jitter::NONE);
+        lines.extend(h.render(step));
+        for piece in bytes.chunks(chunk) {
+            for event in decoder.push(piece).expect("frames") {
+                let step = h.reflector.step(h.input(Feed::Event(event)), Jitter::NONE);
+                lines.extend(h.render(step));
+            }
+        }
+        let step = h.reflector.step(h.input(Feed::Ended(WatchEnd::from_finish(decoder.finish()))), Jitter::NONE);
+        lines.extend(h.render(step));
+        lines
+    }
+
+    #[test]
+    fn recorded_streaming_lists_sync_the_cache_in_json_and_cbor() {
+        for (content_type, bytes, objects, resume) in [
+            (MediaType::json(), real_apiserver_body("61-watch-sendInitialEvents-NotOlderThan-bookmarks.txt"), 10, "26"),
+            (MediaType::cbor_seq(), shared_file("kube/cbor/watch_pods_sendInitialEvents.cbor-seq"), 8, "498"),
+            (MediaType::json(), shared_file("kube/cbor/watch_pods_sendInitialEvents.source.jsonl"), 8, "498"),
+        ] {
+            let mut config = config(Mode::StreamingList);
+            config.collection.namespace = None;
+            let (reflector, _) = Reflector::start(config).expect("valid");
+            let mut h = Harness { reflector, request: None, timer: None, jitter: Jitter::NONE };
+            h.request = Some(OpId(1));
+            let lines = drive(&mut h, content_type, &bytes, 113);
+            let synced = lines.iter().position(|l| l == "synced").expect("synced");
+            assert_eq!(lines[..synced].iter().filter(|l| l.starts_with("upsert ")).count(), objects);
+            assert!(h.reflector.is_synced());
+            assert_eq!(h.reflector.store().len(), objects);
+            assert_eq!(h.reflector.mode(), Mode::StreamingList);
+            assert!(h.reflector.store().iter().all(|(key, _)| matches!(key, ObjectKey::Uid(_))));
+            assert_eq!(h.resume_point(), Some(resume));
+            assert!(lines.last().is_some_and(|l| l.starts_with("state: reconnecting")), "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn a_recorded_list_then_watch_keeps_the_cache_in_step() {
+        let mut h =
+            Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+        let bytes = shared_file("kube/vectors/podlist.json");
+        let page = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), &bytes);
+        let step = h.reflector.step(page, Jitter::NONE);
+        let lines = h.render(step);
+        assert!(lines.last().is_some_and(|l| l == "state: listing (page 2, 42 more)"), "{lines:?}");
+        let last_page = Input::from_list_response(
+            h.request.expect("op"),
+            200,
+            None,
+            Some(&MediaType::json()),
+            br#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"123500","continue":""},"items":[]}"#,
+        );
+        let step = h.reflector.step(last_page, Jitter::NONE);
+        assert_eq!(
+            h.render(step),
+            [
+                format!("watch {PODS}?watch=true&resourceVersion=123500&allowWatchBookmarks=true"),
+                "synced".to_string(),
+                "state: connecting the watch".to_string()
+            ]
+        );
+        let listed = h.reflector.store().len();
+        let lines = drive(&mut h, MediaType::json(), &shared_file("kube/vectors/watch.jsonl"), 64);
+        assert_eq!(h.resume_point(), Some("123480"), "the last BOOKMARK is the resume point");
+        let uid = "3f1c2a9e-6b1d-4c55-9f0e-2a7b8c9d0e1f";
+        assert_eq!(
+            lines,
+            [
+                "state: watching".to_string(),
+                format!("upsert {uid}"),
+                format!("upsert {uid}"),
+                format!("delete {uid}"),
+                "wait 500 ms: the watch ended".to_string(),
+                "state: reconnecting in 0.5 s (attempt 1): the watch ended".to_string(),
+            ]
+        );
+        assert_eq!(h.reflector.store().len(), listed);
+        assert_eq!(h.reflector.counters().bookmarks, 1);
+    }
+
+    #[test]
+    fn a_recorded_in_stream_410_relists() {
+        let mut h = watching();
+        let lines = drive(&mut h, MediaType::json(), &real_apiserver_body("65-watch-rv-too-old-410-in-stream.txt"), 50);
+        assert_eq!(
+            lines[..3],
+            [
+                "cancel request".to_string(),
+                format!("list {PODS}?limit=2"),
+                "problem: the watch's resource version expired (410 Gone): relisting".to_string()
+            ]
+        );
+        assert_eq!(
+            h.reflector.state(),
+            ConnectionState::Listing { page: 1, remaining: None, reason: SyncReason::Expired }
+        );
+    }
+
+    #[test]
+    fn the_cache_does_not_depend_on_how_a_recorded_stream_is_chunked() {
+        for (content_type, bytes) in [
+            (MediaType::cbor_seq(), shared_file("kube/cbor/watch_pods_sendInitialEvents.cbor-seq")),
+            (MediaType::json(), real_apiserver_body("61-watch-sendInitialEvents-NotOlderThan-bookmarks.txt")),
+        ] {
+            let mut results = Vec::new();
+            for chunk in [1, 2, 3, 5, 8, 13, 97, 1000, bytes.len()] {
+                let (reflector, _) = Reflector::start(config(Mode::StreamingList)).expect("valid");
+                let mut h = Harness { reflector, request: Some(OpId(1)), timer: None, jitter: Jitter::NONE };
+                let lines = drive(&mut h, content_type.clone(), &bytes, chunk);
+                results.push((lines, h.cache(), h.resume_point().map(str::to_string)));
+            }
+            assert!(results.windows(2).all(|w| w[0] == w[1]), "{content_type}: chunking changed the outcome");
+        }
+    }
+
+    /// A model server and a faulty network for [`a_reflector_converges_on_the_servers_state_through_any_faults`].
+    mod model {
+        use std::collections::{BTreeMap, VecDeque};
+
+        use super::*;
+        use crate::api::status::status_from_document;
+        use crate::api::watch::Bookmark;
+
+        /// splitmix64: a seeded, reproducible sequence.
+        pub struct Rng(u64);
+
+        impl Rng {
+            pub fn new(seed: u64) -> Rng {
+                Rng(seed)
+            }
+
+            fn next(&mut self) -> u64 {
+                self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = self.0;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            }
+
+            pub fn below(&mut self, n: u64) -> u64 {
+                self.next() % n
+            }
+
+            pub fn chance(&mut self, percent: u64) -> bool {
+                self.below(100) < percent
+            }
+        }
+
+        /// Objects by name with their uid and resourceVersion, every change since the start, and
+        /// the version up to which history has been compacted away.
+        #[derive(Default)]
+        pub struct Server {
+            rv: u64,
+            pub objects: BTreeMap<String, (String, u64)>,
+            history: Vec<(u64, WatchEvent)>,
+            compacted: u64,
+            /// Paged list snapshots: the continue token is the index, then the offset.
+            snapshots: Vec<(u64, Vec<Value>)>,
+        }
+
+        fn object(name: &str, uid: &str, rv: u64) -> Value {
+            json(&format!(
+                r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"name":"{name}","namespace":"default","uid":"{uid}","resourceVersion":"{rv}"}}}}"#
+            ))
+        }
+
+        fn query<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
+            request.query.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        }
+
+        fn expired() -> Failure {
+            let status = status(410, "Expired", "");
+            Failure::from_response(410, None, Some(&MediaType::json()), status.to_json().as_bytes())
+        }
+
+        impl Server {
+            /// Creates, modifies or deletes one of five objects; returns the event.
+            pub fn mutate(&mut self, rng: &mut Rng) -> WatchEvent {
+                let name = ["a", "b", "c", "d", "e"][rng.below(5) as usize].to_string();
+                self.rv += 1;
+                let rv = self.rv;
+                let event = match self.objects.get(&name).cloned() {
+                    None => {
+                        let uid = format!("u-{name}-{rv}");
+                        self.objects.insert(name.clone(), (uid.clone(), rv));
+                        WatchEvent::Added(object(&name, &uid, rv))
+                    }
+                    Some((uid, _)) if rng.chance(30) => {
+                        self.objects.remove(&name);
+                        WatchEvent::Deleted(object(&name, &uid, rv))
+                    }
+                    Some((uid, _)) => {
+                        self.objects.insert(name.clone(), (uid.clone(), rv));
+                        WatchEvent::Modified(object(&name, &uid, rv))
+                    }
+                };
+                self.history.push((rv, event.clone()));
+                event
+            }
+
+            pub fn compact(&mut self) {
+                self.compacted = self.rv;
+            }
+
+            fn items(&self) -> Vec<Value> {
+                self.objects.iter().map(|(name, (uid, rv))| object(name, uid, *rv)).collect()
+            }
+
+            /// A page of two: a fresh snapshot, or the next page of one (410 once compacted).
+            pub fn list(&mut self, request: &Request) -> Result<ObjectList, Failure> {
+                let (index, offset) = match query(request, "continue") {
+                    None => {
+                        self.snapshots.push((self.rv, self.items()));
+                        (self.snapshots.len() - 1, 0)
+                    }
+                    Some(token) => {
+                        let (index, offset) = token.split_once(':').expect("our token");
+                        (index.parse().expect("index"), offset.parse().expect("offset"))
+                    }
+                };
+                let (rv, items) = &self.snapshots[index];
+                if offset > 0 && *rv < self.compacted {
+                    return Err(expired());
+                }
+                let end = (offset + 2).min(items.len());
+                let token = if end < items.len() { format!("{index}:{end}") } else { String::new() };
+                Ok(list(&rv.to_string(), &token, &items[offset..end]))
+            }
+
+            fn bookmark(&self, initial_events_end: bool) -> WatchEvent {
+                WatchEvent::Bookmark(Bookmark {
+                    resource_version: Some(ResourceVersion::new(self.rv.to_string())),
+                    initial_events_end,
+                    object: Value::Null,
+                })
+            }
+
+            /// What a watch (or streaming list) request starts with, or how it fails.
+            pub fn watch(&self, request: &Request) -> Result<VecDeque<WatchEvent>, Failure> {
+                if query(request, "sendInitialEvents").is_some() {
+                    let mut events: VecDeque<WatchEvent> = self.items().into_iter().map(WatchEvent::Added).collect();
+                    events.push_back(self.bookmark(true));
+                    return Ok(events);
+                }
+                let from: u64 = query(request, "resourceVersion").and_then(|v| v.parse().ok()).expect("resume point");
+                if from < self.compacted {
+                    let status = status_from_document(&status(410, "Expired", "")).expect("status");
+                    return Ok(VecDeque::from([WatchEvent::Error(Box::new(status))]));
+                }
+                Ok(self.history.iter().filter(|(rv, _)| *rv > from).map(|(_, e)| e.clone()).collect())
+            }
+
+            pub fn watch_bookmark(&self) -> WatchEvent {
+                self.bookmark(false)
+            }
+        }
+
+        /// The one operation the reflector waits for.
+        pub enum Current {
+            Timer(OpId),
+            List(OpId, Request),
+            Connecting(OpId, Request),
+            Streaming { op: OpId, pending: VecDeque<WatchEvent>, sent: Vec<WatchEvent> },
+        }
+
+        impl Current {
+            /// The operation the actions start, if any; at most one at a time.
+            #[track_caller]
+            pub fn from_actions(actions: &[Action]) -> Option<Current> {
+                let started: Vec<Current> = actions
+                    .iter()
+                    .filter_map(|action| match action {
+                        Action::Send { op, request, kind: RequestKind::ListPage } => {
+                            Some(Current::List(*op, request.clone()))
+                        }
+                        Action::Send { op, request, .. } => Some(Current::Connecting(*op, request.clone())),
+                        Action::Wait { op, .. } => Some(Current::Timer(*op)),
+                        Action::Cancel(_) => None,
+                    })
+                    .collect();
+                assert!(started.len() <= 1, "more than one operation started: {actions:?}");
+                started.into_iter().next()
+            }
+        }
+    }
+
+    /// Runs one seed: `rounds` of server changes, faults and deliveries, then a fault-free drain.
+    /// Returns what the run ended with.
+    fn converge(seed: u64, rounds: usize) -> Run {
+        use model::{Current, Rng, Server};
+        let mut rng = Rng::new(seed);
+        let mut server = Server::default();
+        for _ in 0..4 {
+            server.mutate(&mut rng);
+        }
+        let mode = if rng.chance(50) { Mode::StreamingList } else { Mode::ListThenWatch };
+        let (mut reflector, step) = Reflector::start(config(mode)).expect("valid");
+        let mut current = Current::from_actions(&step.actions).expect("a first request");
+        for round in 0..rounds + 400 {
+            let faults = round < rounds;
+            if faults && rng.chance(30) {
+                let event = server.mutate(&mut rng);
+                if let Current::Streaming { pending, .. } = &mut current {
+                    pending.push_back(event);
+                }
+            }
+            if faults && rng.chance(3) {
+                server.compact();
+            }
+            let jitter = Jitter::new(rng.below(1000) as f64 / 1000.0);
+            let input = match current {
+                Current::Timer(op) => Input::TimerFired { op },
+                Current::List(op, ref request) => match server.list(request) {
+                    _ if faults && rng.chance(8) => Input::ListFailed { op, failure: http(500, Some("1")) },
+                    Ok(list) => Input::ListPage { op, list },
+                    Err(failure) => Input::ListFailed { op, failure },
+                },
+                Current::Connecting(op, ref request) => match server.watch(request) {
+                    _ if faults && rng.chance(8) => Input::WatchFailed { op, failure: http(500, None) },
+                    _ if faults && query_has(request, "sendInitialEvents") && rng.chance(5) => {
+                        Input::WatchFailed { op, failure: http(422, None) }
+                    }
+                    Ok(pending) => {
+                        current = Current::Streaming { op, pending, sent: Vec::new() };
+                        Input::WatchOpened { op }
+                    }
+                    Err(failure) => Input::WatchFailed { op, failure },
+                },
+                Current::Streaming { op, ref mut pending, ref mut sent } => {
+                    if faults && rng.chance(4) {
+                        Input::WatchEnded { op, end: WatchEnd::Closed }
+                    } else if faults && rng.chance(3) {
+                        Input::WatchEnded { op, end: WatchEnd::Cut("reset".to_string()) }
+                    } else if faults && !sent.is_empty() && rng.chance(8) {
+                        let again = sent[rng.below(sent.len() as u64) as usize].clone();
+                        Input::WatchEvent { op, event: again }
+                    } else if let Some(event) = pending.pop_front() {
+                        sent.push(event.clone());
+                        Input::WatchEvent { op, event }
+                    } else if rng.chance(20) && reflector.is_synced() {
+                        Input::WatchEvent { op, event: server.watch_bookmark() }
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            let step = reflector.step(input, jitter);
+            if let Some(started) = Current::from_actions(&step.actions) {
+                current = started;
+            }
+        }
+        assert!(
+            matches!(&current, Current::Streaming { pending, .. } if pending.is_empty()),
+            "seed {seed}: not watching after the drain: {}",
+            reflector.state()
+        );
+        assert!(reflector.is_synced(), "seed {seed}");
+        let cache: Vec<String> = reflector
+            .store()
+            .iter()
+            .map(|(key, c)| format!("{key}@{}", c.resource_version.as_ref().map_or("", ResourceVersion::as_str)))
+            .collect();
+        let mut expected: Vec<String> = server.objects.values().map(|(uid, rv)| format!("{uid}@{rv}")).collect();
+        expected.sort();
+        Run { cache, expected, counters: reflector.counters(), fell_back: mode != reflector.mode() }
+    }
+
+    /// The end of one [`converge`] run: the reflector's cache and the server's objects, both as
+    /// `uid@resourceVersion`, the counters, and whether a streaming list fell back.
+    struct Run {
+        cache: Vec<String>,
+        expected: Vec<String>,
+        counters: Counters,
+        fell_back: bool,
+    }
+
+    fn query_has(request: &Request, name: &str) -> bool {
+        request.query.iter().any(|(n, _)| n == name)
+    }
+
+    #[test]
+    fn a_reflector_converges_on_the_servers_state_through_any_faults() {
+        let (mut totals, mut fell_back) = ([0u64; 5], 0);
+        for seed in 0..200 {
+            let Run { cache, expected, counters, fell_back: fallback } = converge(seed, 300);
+            assert_eq!(cache, expected, "seed {seed}");
+            for (total, count) in totals.iter_mut().zip([
+                counters.duplicates_ignored,
+                counters.expired,
+                counters.list_pages,
+                counters.bookmarks,
+                counters.events_applied,
+            ]) {
+                *total += count;
+            }
+            fell_back += u64::from(fallback);
+        }
+        assert!(totals.iter().all(|t| *t > 0), "every path was taken: {totals:?}");
+        assert!(fell_back > 0, "no streaming list fell back");
+    }
+}

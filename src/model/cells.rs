@@ -1,0 +1,331 @@
+//! Turning a server-side `Table` into what a person reads: cells formatted by their column's type
+//! and format (dates as an age with the timestamp on hover), rows sortable by any column, a quick
+//! text filter, and the fallback columns (name, namespace, age) for a server without Tables.
+//!
+//! "Now" is a parameter (milliseconds since the epoch), so that this module stays free of clocks.
+
+use std::cmp::Ordering;
+
+use k8s_openapi::jiff::Timestamp;
+
+use crate::api::table::{Table, TableColumnDefinition};
+use crate::api::value::Value;
+
+/// One cell as shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    /// Shown on hover: the exact timestamp of an age, for instance.
+    pub title: Option<String>,
+    pub sort: SortKey,
+}
+
+/// What a column sorts by.
+#[derive(Debug, Clone, PartialEq, PartialOrd)]
+pub enum SortKey {
+    Missing,
+    Number(f64),
+    /// Milliseconds since the epoch; later is larger (so younger sorts after older).
+    Time(i64),
+    Text(String),
+}
+
+impl SortKey {
+    fn compare(&self, other: &SortKey) -> Ordering {
+        self.partial_cmp(other).unwrap_or(Ordering::Equal)
+    }
+}
+
+/// A column as shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub name: String,
+    pub description: String,
+    /// Hidden unless "wide" is on.
+    pub priority: i64,
+}
+
+/// A row as shown, with the object's namespace and name to open it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub namespace: Option<String>,
+    pub name: String,
+    pub uid: Option<String>,
+    pub cells: Vec<Cell>,
+}
+
+/// A table ready to render.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Grid {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+}
+
+impl Grid {
+    /// Formats a server-side Table. Rows take their name and namespace from the row's object
+    /// (metadata or full object) when the server sent one, else from the `Name` column.
+    pub fn from_table(table: &Table, now_ms: i64) -> Grid {
+        let definitions = table.column_definitions.as_deref().unwrap_or_default();
+        let columns = definitions
+            .iter()
+            .map(|d| Column { name: d.name.clone(), description: d.description.clone(), priority: d.priority })
+            .collect();
+        let name_column = definitions.iter().position(|d| d.format == "name" || d.name == "Name");
+        let age_column = definitions.iter().position(|d| d.name == "Age");
+        let rows = table
+            .rows
+            .iter()
+            .map(|row| {
+                let meta = row_meta(&row.object);
+                let mut cells: Vec<Cell> = definitions
+                    .iter()
+                    .zip(row.cells.iter().chain(std::iter::repeat(&Value::Null)))
+                    .map(|(definition, value)| format_cell(definition, value, now_ms))
+                    .collect();
+                // The server prints ages as text ("5m"); the row's metadata gives the exact time.
+                if let (Some(i), Some(created)) = (age_column, meta.3.as_ref()) {
+                    if let Some(cell) = cells.get_mut(i) {
+                        let exact = date_cell(&Value::String(created.clone()), now_ms);
+                        cell.title = exact.title;
+                        cell.sort = exact.sort;
+                    }
+                }
+                let name = meta
+                    .1
+                    .or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone()))
+                    .unwrap_or_default();
+                Row { namespace: meta.0, name, uid: meta.2, cells }
+            })
+            .collect();
+        Grid { columns, rows }
+    }
+
+    /// The fallback for a server that answered a full list: name, namespace and age.
+    pub fn from_items(items: &[Value], now_ms: i64) -> Grid {
+        let columns = vec![
+            Column { name: "Name".into(), description: "metadata.name".into(), priority: 0 },
+            Column { name: "Namespace".into(), description: "metadata.namespace".into(), priority: 0 },
+            Column { name: "Age".into(), description: "metadata.creationTimestamp".into(), priority: 0 },
+        ];
+        let rows = items
+            .iter()
+            .map(|item| {
+                let text = |path: &[&str]| item.at(path).and_then(Value::as_str).map(str::to_owned);
+                let name = text(&["metadata", "name"]).unwrap_or_default();
+                let namespace = text(&["metadata", "namespace"]);
+                let created = item.at(&["metadata", "creationTimestamp"]).cloned().unwrap_or(Value::Null);
+                Row {
+                    cells: vec![
+                        text_cell(&name),
+                        text_cell(namespace.as_deref().unwrap_or("")),
+                        date_cell(&created, now_ms),
+                    ],
+                    uid: text(&["metadata", "uid"]),
+                    namespace,
+                    name,
+                }
+            })
+            .collect();
+        Grid { columns, rows }
+    }
+
+    /// The indices of the columns to show: priority 0 always, the others only when `wide`.
+    pub fn visible_columns(&self, wide: bool) -> Vec<usize> {
+        (0..self.columns.len()).filter(|&i| wide || self.columns[i].priority == 0).collect()
+    }
+
+    /// Whether some columns are hidden unless wide.
+    pub fn has_wide_columns(&self) -> bool {
+        self.columns.iter().any(|c| c.priority > 0)
+    }
+
+    /// The row indices, filtered by `filter` (case-insensitive, any cell or the name) and sorted
+    /// by `sort` (column index, ascending?) with the server's order breaking ties.
+    pub fn arrange(&self, filter: &str, sort: Option<(usize, bool)>) -> Vec<usize> {
+        let needle = filter.trim().to_lowercase();
+        let mut order: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| {
+                needle.is_empty() || {
+                    let row = &self.rows[i];
+                    row.name.to_lowercase().contains(&needle)
+                        || row.cells.iter().any(|c| c.text.to_lowercase().contains(&needle))
+                }
+            })
+            .collect();
+        if let Some((column, ascending)) = sort {
+            order.sort_by(|&a, &b| {
+                let key = |i: usize| self.rows[i].cells.get(column).map(|c| &c.sort);
+                let ordering = match (key(a), key(b)) {
+                    (Some(x), Some(y)) => x.compare(y),
+                    _ => Ordering::Equal,
+                };
+                if ascending {
+                    ordering
+                } else {
+                    ordering.reverse()
+                }
+            });
+        }
+        order
+    }
+}
+
+/// Namespace, name, uid and creation timestamp of a row's object, when the server sent one.
+type RowMeta = (Option<String>, Option<String>, Option<String>, Option<String>);
+
+fn row_meta(object: &crate::api::table::RowObject) -> RowMeta {
+    use crate::api::table::RowObject;
+    match object {
+        RowObject::None => (None, None, None, None),
+        RowObject::Metadata(meta) => (
+            meta.metadata.namespace.clone(),
+            meta.metadata.name.clone(),
+            meta.metadata.uid.clone(),
+            meta.metadata.creation_timestamp.as_ref().map(|t| t.0.to_string()),
+        ),
+        RowObject::Object(value) => {
+            let text = |key: &str| value.at(&["metadata", key]).and_then(Value::as_str).map(str::to_owned);
+            (text("namespace"), text("name"), text("uid"), text("creationTimestamp"))
+        }
+    }
+}
+
+/// Formats one cell by its column's type and format, as `kubectl get` prints it.
+pub fn format_cell(definition: &TableColumnDefinition, value: &Value, now_ms: i64) -> Cell {
+    if definition.format == "date-time" || definition.format == "date" || definition.type_ == "date" {
+        return date_cell(value, now_ms);
+    }
+    match value {
+        Value::Null => Cell { text: "<none>".into(), title: None, sort: SortKey::Missing },
+        Value::Int(n) => Cell { text: n.to_string(), title: None, sort: SortKey::Number(*n as f64) },
+        Value::Float(x) => Cell { text: x.to_string(), title: None, sort: SortKey::Number(*x) },
+        Value::Bool(b) => text_cell(if *b { "true" } else { "false" }),
+        Value::String(s) => text_cell(s),
+        other => text_cell(&other.to_json()),
+    }
+}
+
+fn text_cell(text: &str) -> Cell {
+    Cell { text: text.to_owned(), title: None, sort: SortKey::Text(text.to_lowercase()) }
+}
+
+fn date_cell(value: &Value, now_ms: i64) -> Cell {
+    match value.as_str().map(|s| s.parse::<Timestamp>()) {
+        Some(Ok(at)) => Cell {
+            text: age(now_ms - at.as_millisecond()),
+            title: Some(at.to_string()),
+            sort: SortKey::Time(at.as_millisecond()),
+        },
+        Some(Err(_)) => text_cell(value.as_str().unwrap_or_default()),
+        None => Cell { text: "<unknown>".into(), title: None, sort: SortKey::Missing },
+    }
+}
+
+/// A duration as `kubectl` prints ages: `45s`, `12m`, `3h`, `3h20m` under a day, `5d`, `400d`.
+pub fn age(elapsed_ms: i64) -> String {
+    let seconds = elapsed_ms.max(0) / 1000;
+    let (minutes, hours, days) = (seconds / 60, seconds / 3600, seconds / 86_400);
+    match () {
+        _ if seconds < 120 => format!("{seconds}s"),
+        _ if minutes < 10 => format!("{minutes}m{}s", seconds % 60),
+        _ if hours < 3 && minutes % 60 != 0 && hours > 0 => format!("{hours}h{}m", minutes % 60),
+        _ if hours < 1 => format!("{minutes}m"),
+        _ if days < 2 => format!("{hours}h"),
+        _ if days < 8 && hours % 24 != 0 => format!("{days}d{}h", hours % 24),
+        _ => format!("{days}d"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::json::decode_json;
+    use crate::api::testdata::shared_file;
+
+    fn table(path: &str) -> Table {
+        Table::from_document(&decode_json(&shared_file(path)).unwrap()).unwrap()
+    }
+
+    #[track_caller]
+    fn check_age(elapsed_seconds: i64, expect: &str) {
+        assert_eq!(age(elapsed_seconds * 1000), expect);
+    }
+
+    #[test]
+    fn ages_read_like_kubectls() {
+        check_age(0, "0s");
+        check_age(-5, "0s");
+        check_age(119, "119s");
+        check_age(5 * 60 + 7, "5m7s");
+        check_age(42 * 60, "42m");
+        check_age(2 * 3600 + 20 * 60, "2h20m");
+        check_age(20 * 3600, "20h");
+        check_age(3 * 86_400 + 4 * 3600, "3d4h");
+        check_age(400 * 86_400, "400d");
+    }
+
+    #[test]
+    fn a_real_table_gives_columns_rows_and_dates_as_ages() {
+        let t = table("kube/vectors/table.json");
+        let now = "2030-01-01T00:00:00Z".parse::<Timestamp>().unwrap().as_millisecond();
+        let grid = Grid::from_table(&t, now);
+        assert_eq!(grid.columns.len(), t.column_definitions.as_ref().unwrap().len());
+        assert_eq!(grid.rows.len(), t.rows.len());
+        let age_column = grid.columns.iter().position(|c| c.name == "Age").expect("an Age column");
+        let cell = &grid.rows[0].cells[age_column];
+        // The server's own text, with the exact creation time on hover and as the sort key.
+        assert_eq!(Value::String(cell.text.clone()), t.rows[0].cells[age_column]);
+        assert!(cell.title.as_deref().is_some_and(|t| t.ends_with('Z')), "{cell:?}");
+        assert!(matches!(cell.sort, SortKey::Time(_)), "{cell:?}");
+        assert!(!grid.rows[0].name.is_empty());
+    }
+
+    #[test]
+    fn wide_columns_are_the_priority_one_columns() {
+        let grid = Grid::from_table(&table("kube/vectors/table.json"), 0);
+        let narrow = grid.visible_columns(false);
+        let wide = grid.visible_columns(true);
+        assert!(narrow.len() <= wide.len());
+        assert_eq!(wide.len(), grid.columns.len());
+        assert!(narrow.iter().all(|&i| grid.columns[i].priority == 0));
+        assert_eq!(grid.has_wide_columns(), narrow.len() < wide.len());
+    }
+
+    #[test]
+    fn rows_filter_by_any_cell_and_sort_by_any_column() {
+        let items: Vec<Value> = ["b", "a", "c"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                decode_json(
+                    format!(r#"{{"metadata":{{"name":"{name}","namespace":"ns{i}","creationTimestamp":"2026-01-0{}T00:00:00Z"}}}}"#, i + 1)
+                        .as_bytes(),
+                )
+                .unwrap()
+            })
+            .collect();
+        let grid = Grid::from_items(&items, 0);
+        assert_eq!(grid.arrange("", Some((0, true))), [1, 0, 2]);
+        assert_eq!(grid.arrange("", Some((0, false))), [2, 0, 1]);
+        // Sorting by age: the oldest first when ascending by time.
+        assert_eq!(grid.arrange("", Some((2, true))), [0, 1, 2]);
+        assert_eq!(grid.arrange("NS2", None), [2]);
+        assert_eq!(grid.rows[1].namespace.as_deref(), Some("ns1"));
+    }
+
+    #[test]
+    fn cells_follow_their_column_type() {
+        let column = |type_: &str, format: &str| TableColumnDefinition {
+            name: "X".into(),
+            type_: type_.into(),
+            format: format.into(),
+            description: String::new(),
+            priority: 0,
+        };
+        assert_eq!(format_cell(&column("integer", ""), &Value::Int(3), 0).sort, SortKey::Number(3.0));
+        assert_eq!(format_cell(&column("string", ""), &Value::Null, 0).text, "<none>");
+        assert_eq!(format_cell(&column("boolean", ""), &Value::Bool(true), 0).text, "true");
+        let date = format_cell(&column("string", "date"), &Value::String("1970-01-01T00:01:00Z".into()), 120_000);
+        assert_eq!(date.text, "60s");
+    }
+}

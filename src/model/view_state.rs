@@ -1,0 +1,274 @@
+//! What the explorer is looking at, as it lives in the URL query, so that reloading or sharing a
+//! link reproduces the view and back/forward move between views.
+//!
+//! Parsing is total: an unknown or malformed parameter falls back to its default and is reported
+//! in [`ViewState::ignored`], never silently kept as a string the rest of the app must re-check.
+
+use std::fmt;
+
+use crate::api::media_type::{Accept, MediaType};
+
+/// The page sizes offered; 500 is kubectl's default chunk size.
+pub const PAGE_SIZES: [u32; 5] = [50, 100, 500, 1000, 5000];
+/// The default page size, as `kubectl get`.
+pub const DEFAULT_PAGE_SIZE: u32 = 500;
+
+/// The representation the user asked the server for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Representation {
+    /// Server-side `Table` (then JSON when the server cannot convert).
+    #[default]
+    Table,
+    Json,
+    Yaml,
+    Cbor,
+    /// `PartialObjectMetadata[List]`, with the full object at `q=0.9` as the fallback.
+    Metadata,
+    /// The Kubernetes protobuf envelope, with JSON as the fallback.
+    Protobuf,
+}
+
+impl Representation {
+    pub const ALL: [Representation; 6] = [
+        Representation::Table,
+        Representation::Json,
+        Representation::Yaml,
+        Representation::Cbor,
+        Representation::Metadata,
+        Representation::Protobuf,
+    ];
+
+    /// The word used in the URL and on the switcher.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Representation::Table => "table",
+            Representation::Json => "json",
+            Representation::Yaml => "yaml",
+            Representation::Cbor => "cbor",
+            Representation::Metadata => "metadata",
+            Representation::Protobuf => "protobuf",
+        }
+    }
+
+    /// The label on the switcher.
+    pub fn label(self) -> &'static str {
+        match self {
+            Representation::Table => "Table",
+            Representation::Json => "JSON",
+            Representation::Yaml => "YAML",
+            Representation::Cbor => "CBOR",
+            Representation::Metadata => "Metadata only",
+            Representation::Protobuf => "Protobuf",
+        }
+    }
+
+    /// Parses the URL word.
+    pub fn parse(word: &str) -> Option<Representation> {
+        Representation::ALL.into_iter().find(|r| r.as_str() == word)
+    }
+
+    /// The `Accept` header that asks for this representation of a collection (`list`) or of one
+    /// object. Table and metadata-only fall back to JSON as kubectl does; YAML and CBOR are asked
+    /// for alone, so that a server that cannot give them answers 406 rather than something else.
+    pub fn accept(self, list: bool) -> Accept {
+        match self {
+            Representation::Table => Accept::table(),
+            Representation::Json => Accept::only(MediaType::json()),
+            Representation::Yaml => Accept::only(MediaType::yaml()),
+            Representation::Cbor => Accept::only(MediaType::cbor()),
+            Representation::Metadata if list => Accept::metadata_only_list(),
+            Representation::Metadata => Accept::metadata_only(),
+            Representation::Protobuf => Accept::protobuf_or_json(),
+        }
+    }
+}
+
+impl fmt::Display for Representation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Which resource type: group (empty for core), version and plural name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ResourceKey {
+    pub group: String,
+    pub version: String,
+    pub plural: String,
+}
+
+/// The whole view, as the URL query carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ViewState {
+    pub resource: Option<ResourceKey>,
+    /// `None` means all namespaces.
+    pub namespace: Option<String>,
+    /// An object of the collection, when one is open.
+    pub name: Option<String>,
+    pub representation: Representation,
+    pub label_selector: String,
+    pub field_selector: String,
+    pub limit: u32,
+    /// Priority-1 columns shown (`kubectl get -o wide`).
+    pub wide: bool,
+    /// The collection is kept live by a watch instead of paged.
+    pub watch: bool,
+    /// Parameters that were present but not understood, with why.
+    pub ignored: Vec<String>,
+}
+
+impl ViewState {
+    /// A view of nothing yet, with the default page size.
+    pub fn new() -> Self {
+        ViewState { limit: DEFAULT_PAGE_SIZE, ..ViewState::default() }
+    }
+
+    /// Reads the view from URL query pairs (already percent-decoded).
+    pub fn from_query<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let mut state = ViewState::new();
+        let (mut group, mut version, mut plural) = (None, None, None);
+        for (key, value) in pairs {
+            match key {
+                "group" => group = Some(value.to_owned()),
+                "version" if !value.is_empty() => version = Some(value.to_owned()),
+                "resource" if !value.is_empty() => plural = Some(value.to_owned()),
+                "namespace" if !value.is_empty() => state.namespace = Some(value.to_owned()),
+                "name" if !value.is_empty() => state.name = Some(value.to_owned()),
+                "as" => match Representation::parse(value) {
+                    Some(r) => state.representation = r,
+                    None => state
+                        .ignored
+                        .push(format!("as={value}: expected one of table, json, yaml, cbor, metadata, protobuf")),
+                },
+                "labelSelector" => state.label_selector = value.to_owned(),
+                "fieldSelector" => state.field_selector = value.to_owned(),
+                "limit" => match value.parse::<u32>() {
+                    Ok(n) if n > 0 => state.limit = n,
+                    _ => state.ignored.push(format!("limit={value}: expected a positive whole number")),
+                },
+                "wide" => state.wide = value == "1" || value == "true",
+                "watch" => state.watch = value == "1" || value == "true",
+                other => state.ignored.push(format!("{other}: not a parameter of the explorer")),
+            }
+        }
+        state.resource = match (group, version, plural) {
+            (group, Some(version), Some(plural)) => {
+                Some(ResourceKey { group: group.unwrap_or_default(), version, plural })
+            }
+            (None, None, None) => None,
+            _ => {
+                state.ignored.push("resource: needs group, version and resource together".to_owned());
+                None
+            }
+        };
+        state
+    }
+
+    /// The URL query pairs of this view; defaults are left out so links stay short.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let mut query = Vec::new();
+        if let Some(resource) = &self.resource {
+            query.push(("group", resource.group.clone()));
+            query.push(("version", resource.version.clone()));
+            query.push(("resource", resource.plural.clone()));
+        }
+        if let Some(namespace) = &self.namespace {
+            query.push(("namespace", namespace.clone()));
+        }
+        if let Some(name) = &self.name {
+            query.push(("name", name.clone()));
+        }
+        if self.representation != Representation::default() {
+            query.push(("as", self.representation.as_str().to_owned()));
+        }
+        if !self.label_selector.is_empty() {
+            query.push(("labelSelector", self.label_selector.clone()));
+        }
+        if !self.field_selector.is_empty() {
+            query.push(("fieldSelector", self.field_selector.clone()));
+        }
+        if self.limit != DEFAULT_PAGE_SIZE {
+            query.push(("limit", self.limit.to_string()));
+        }
+        if self.wide {
+            query.push(("wide", "1".to_owned()));
+        }
+        if self.watch {
+            query.push(("watch", "1".to_owned()));
+        }
+        query
+    }
+
+    /// The query string (`?a=b&c=d`, or empty), percent-encoded.
+    pub fn to_search(&self) -> String {
+        let query = self.to_query();
+        if query.is_empty() {
+            return String::new();
+        }
+        let encoded = form_urlencoded::Serializer::new(String::new()).extend_pairs(query).finish();
+        format!("?{encoded}")
+    }
+
+    /// Reads the view from a `location.search` string (with or without the leading `?`).
+    pub fn from_search(search: &str) -> Self {
+        let pairs: Vec<(String, String)> =
+            form_urlencoded::parse(search.trim_start_matches('?').as_bytes()).into_owned().collect();
+        ViewState::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check_round_trip(search: &str) {
+        let state = ViewState::from_search(search);
+        assert!(state.ignored.is_empty(), "{:?}", state.ignored);
+        assert_eq!(state.to_search(), search);
+    }
+
+    #[test]
+    fn a_full_view_round_trips_through_the_query_string() {
+        check_round_trip("?group=apps&version=v1&resource=deployments&namespace=demo&name=web&as=yaml&labelSelector=app+in+%28web%29&fieldSelector=metadata.name%3Dweb&limit=50&wide=1&watch=1");
+        check_round_trip("?group=&version=v1&resource=pods");
+        check_round_trip("");
+    }
+
+    #[test]
+    fn defaults_are_the_table_and_kubectls_page_size() {
+        let state = ViewState::from_search("");
+        assert_eq!(state.representation, Representation::Table);
+        assert_eq!(state.limit, 500);
+        assert_eq!(state.namespace, None);
+    }
+
+    #[test]
+    fn bad_parameters_fall_back_and_say_why() {
+        let state = ViewState::from_search("?as=xml&limit=-3&resource=pods&colour=red");
+        assert_eq!(state.representation, Representation::Table);
+        assert_eq!(state.limit, 500);
+        assert_eq!(state.resource, None);
+        assert_eq!(state.ignored.len(), 4, "{:?}", state.ignored);
+        assert!(state.ignored[0].contains("expected one of table"));
+        assert!(state.ignored[1].contains("expected a positive whole number"));
+    }
+
+    #[test]
+    fn each_representation_asks_for_its_media_type() {
+        assert_eq!(
+            Representation::Table.accept(true).to_string(),
+            "application/json;as=Table;g=meta.k8s.io;v=v1,application/json;as=Table;g=meta.k8s.io;v=v1beta1,application/json"
+        );
+        assert_eq!(Representation::Cbor.accept(true).to_string(), "application/cbor");
+        assert!(Representation::Metadata.accept(true).to_string().contains("as=PartialObjectMetadataList"));
+        assert!(Representation::Metadata.accept(false).to_string().contains("as=PartialObjectMetadata;"));
+        assert_eq!(
+            Representation::Protobuf.accept(true).to_string(),
+            "application/vnd.kubernetes.protobuf,application/json"
+        );
+        for r in Representation::ALL {
+            assert_eq!(Representation::parse(r.as_str()), Some(r));
+        }
+    }
+}

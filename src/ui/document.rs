@@ -1,0 +1,101 @@
+//! A document shown as YAML or JSON text, with managedFields hidden unless asked for, a copy
+//! button, and for CBOR bodies a hex view of the bytes that came.
+
+use leptos::prelude::*;
+
+use crate::api::value::Value;
+use crate::api::yaml::encode_yaml;
+use crate::model::page::without_managed_fields;
+
+/// Text format of the document view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextFormat {
+    Yaml,
+    Json,
+    Hex,
+}
+
+/// Shows `document` as text. `raw` (the body's bytes) enables the hex view.
+#[component]
+pub fn DocumentView(
+    /// The decoded document.
+    document: Value,
+    /// The raw body, for binary representations.
+    raw: Option<Vec<u8>>,
+) -> impl IntoView {
+    let (format, set_format) = signal(TextFormat::Yaml);
+    let (managed, set_managed) = signal(false);
+    let has_raw = raw.is_some();
+    let text = Memo::new(move |_| {
+        let shown = if managed.get() { document.clone() } else { without_managed_fields(&document) };
+        match format.get() {
+            TextFormat::Json => serde_json::to_string_pretty(&shown.to_serde_json()).unwrap_or_default(),
+            TextFormat::Yaml => match encode_yaml(&shown) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) => format!("# cannot show as YAML: {e}"),
+            },
+            TextFormat::Hex => raw.as_deref().map(hex_dump).unwrap_or_default(),
+        }
+    });
+    let copy = move |_| {
+        let clipboard = window().navigator().clipboard();
+        let _ = clipboard.write_text(&text.get_untracked());
+    };
+    let choice = move |f: TextFormat, label: &'static str| {
+        view! {
+            <button
+                class="segmented__item"
+                aria-pressed=move || (format.get() == f).to_string()
+                on:click=move |_| set_format.set(f)
+            >
+                {label}
+            </button>
+        }
+    };
+    view! {
+        <div class="document">
+            <div class="document__bar">
+                <div class="segmented" role="group" aria-label="Text format">
+                    {choice(TextFormat::Yaml, "YAML")}
+                    {choice(TextFormat::Json, "JSON")}
+                    {has_raw.then(|| choice(TextFormat::Hex, "Hex (raw bytes)"))}
+                </div>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=managed
+                        on:change=move |e| set_managed.set(event_target_checked(&e))
+                    />
+                    " Show managedFields"
+                </label>
+                <button class="button button--quiet" on:click=copy>
+                    "Copy"
+                </button>
+            </div>
+            <pre class="document__text" data-testid="document-text" tabindex="0">
+                {text}
+            </pre>
+        </div>
+    }
+}
+
+/// Bytes as a hex dump: offset, 16 bytes in hex, and their printable ASCII.
+pub fn hex_dump(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len() * 4);
+    for (line, chunk) in bytes.chunks(16).enumerate() {
+        let _ = write!(out, "{:08x}  ", line * 16);
+        for i in 0..16 {
+            match chunk.get(i) {
+                Some(b) => {
+                    let _ = write!(out, "{b:02x} ");
+                }
+                None => out.push_str("   "),
+            }
+        }
+        out.push(' ');
+        out.extend(chunk.iter().map(|&b| if b.is_ascii_graphic() || b == b' ' { b as char } else { '.' }));
+        out.push('\n');
+    }
+    out
+}

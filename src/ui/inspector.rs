@@ -1,0 +1,205 @@
+//! The wire inspector: every request the views made, with its headers, status, response headers
+//! (`Warning`, `Content-Type`, `Content-Encoding`, `Retry-After`...), sizes and timings, the raw
+//! body (hex for binary), and "copy as curl" / "copy as kubectl get --raw".
+
+use leptos::prelude::*;
+
+use crate::api::request::Request;
+use crate::client::fetched::{fetch_decoded, Fetched};
+use crate::client::{ApiBase, ClientError};
+use crate::model::commands::{to_curl, to_kubectl_raw};
+
+/// How many exchanges the inspector keeps (older ones are dropped first).
+const KEEP: usize = 200;
+/// How much of a body the inspector shows.
+const SHOWN_BODY_BYTES: usize = 64 * 1024;
+
+/// One exchange as the inspector lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    pub id: usize,
+    pub request: Request,
+    pub url: String,
+    pub outcome: Result<Fetched, ClientError>,
+}
+
+/// The log of exchanges, shared through context.
+#[derive(Clone, Copy)]
+pub struct WireLog {
+    entries: RwSignal<Vec<Exchange>>,
+    next_id: StoredValue<usize>,
+}
+
+impl WireLog {
+    /// Creates the log and provides it to the components below.
+    pub fn install() -> WireLog {
+        let log = WireLog { entries: RwSignal::new(Vec::new()), next_id: StoredValue::new(0) };
+        provide_context(log);
+        log
+    }
+
+    /// Runs `request`, records the exchange, and returns the outcome.
+    pub async fn fetch(self, base: ApiBase, request: Request) -> Result<Fetched, ClientError> {
+        let url = base.absolute_url(&request);
+        let outcome = fetch_decoded(&base, request.clone()).await;
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        let exchange = Exchange { id, request, url, outcome: outcome.clone() };
+        self.entries.update(|entries| {
+            entries.push(exchange);
+            let excess = entries.len().saturating_sub(KEEP);
+            entries.drain(..excess);
+        });
+        outcome
+    }
+}
+
+/// The log provided by the app.
+pub fn use_wire_log() -> WireLog {
+    expect_context::<WireLog>()
+}
+
+/// The inspector panel, opened from the top bar.
+#[component]
+pub fn Inspector(
+    /// Whether the panel is open.
+    open: RwSignal<bool>,
+) -> impl IntoView {
+    let log = use_wire_log();
+    let (selected, set_selected) = signal(None::<usize>);
+    let origin = expect_context::<ApiBase>().display();
+    let rows = move || {
+        log.entries
+            .get()
+            .into_iter()
+            .rev()
+            .map(|e| {
+                let id = e.id;
+                let (status, content_type, size, timing) = match &e.outcome {
+                    Ok(f) => (
+                        f.response.status.to_string(),
+                        f.content_type_header().to_owned(),
+                        f.response.body.len().to_string(),
+                        format!(
+                            "{:.0} / {:.0} / {:.1}",
+                            f.response.time_to_headers_ms, f.response.total_ms, f.decode_ms
+                        ),
+                    ),
+                    Err(_) => ("failed".to_owned(), String::new(), String::new(), String::new()),
+                };
+                view! {
+                    <tr
+                        tabindex="0"
+                        class="inspector__row"
+                        aria-selected=move || (selected.get() == Some(id)).to_string()
+                        data-testid="inspector-row"
+                        on:click=move |_| set_selected.set(Some(id))
+                        on:keydown=move |ev| {
+                            if ev.key() == "Enter" {
+                                set_selected.set(Some(id));
+                            }
+                        }
+                    >
+                        <td>{e.request.method.to_string()}</td>
+                        <td class="inspector__url">{e.request.path_and_query()}</td>
+                        <td>{status}</td>
+                        <td>{content_type}</td>
+                        <td>{size}</td>
+                        <td>{timing}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    let detail = move || {
+        let id = selected.get()?;
+        let exchange = log.entries.with(|entries| entries.iter().find(|e| e.id == id).cloned())?;
+        Some(view! { <ExchangeDetail exchange origin=origin.clone() /> })
+    };
+    view! {
+        <aside class="inspector" aria-label="Wire inspector" hidden=move || !open.get()>
+                <header class="inspector__bar">
+                    <h2>"Wire inspector"</h2>
+                    <span class="muted">"Times: headers / body / decode, in ms"</span>
+                    <button class="button button--quiet" on:click=move |_| open.set(false)>
+                        "Close"
+                    </button>
+                </header>
+                <div class="inspector__body">
+                    <div class="inspector__list">
+                        <table class="causes">
+                            <thead>
+                                <tr>
+                                    <th>"Method"</th>
+                                    <th>"URL"</th>
+                                    <th>"Status"</th>
+                                    <th>"Content-Type"</th>
+                                    <th>"Bytes"</th>
+                                    <th>"Time"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                    <div class="inspector__detail">{detail}</div>
+                </div>
+        </aside>
+    }
+}
+
+/// One exchange in full.
+#[component]
+fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
+    let curl = to_curl(&exchange.request, &origin);
+    let kubectl = to_kubectl_raw(&exchange.request);
+    let copy = |text: String| {
+        move |_| {
+            let _ = window().navigator().clipboard().write_text(&text);
+        }
+    };
+    let headers = |pairs: Vec<(String, String)>| {
+        pairs.into_iter().map(|(n, v)| view! { <li><code>{format!("{n}: {v}")}</code></li> }).collect_view()
+    };
+    let request_headers = headers(exchange.request.headers.clone());
+    let response = match exchange.outcome {
+        Err(error) => view! { <p class="warning">{error.to_string()}</p> }.into_any(),
+        Ok(fetched) => {
+            let body = &fetched.response.body;
+            let shown = &body[..body.len().min(SHOWN_BODY_BYTES)];
+            let text = match std::str::from_utf8(shown) {
+                Ok(text) => text.to_owned(),
+                Err(_) => crate::ui::document::hex_dump(shown),
+            };
+            let truncated =
+                (body.len() > SHOWN_BODY_BYTES).then(|| format!("(first {SHOWN_BODY_BYTES} of {} bytes)", body.len()));
+            view! {
+                <h3>{format!("Response {} {}", fetched.response.status, fetched.response.status_text)}</h3>
+                <ul class="inspector__headers" data-testid="response-headers">{headers(fetched.response.headers.clone())}</ul>
+                <h3>"Body " <span class="muted">{truncated}</span></h3>
+                <pre class="document__text" data-testid="inspector-body">{text}</pre>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <div class="inspector__actions">
+            <button class="button button--quiet" on:click=copy(curl.clone())>
+                "Copy as curl"
+            </button>
+            {kubectl
+                .clone()
+                .map(|k| {
+                    view! {
+                        <button class="button button--quiet" on:click=copy(k)>
+                            "Copy as kubectl get --raw"
+                        </button>
+                    }
+                })}
+        </div>
+        <pre class="inspector__command" data-testid="inspector-curl">{curl}</pre>
+        {kubectl.map(|k| view! { <pre class="inspector__command" data-testid="inspector-kubectl">{k}</pre> })}
+        <h3>{format!("Request {} {}", exchange.request.method, exchange.url)}</h3>
+        <ul class="inspector__headers">{request_headers}</ul>
+        {response}
+    }
+}

@@ -1,0 +1,234 @@
+//! One object: its metadata summary (labels, annotations, owners, finalizers, deletion, versions),
+//! status conditions, subresources, and the document in the representation the user picked.
+
+use leptos::prelude::*;
+
+use crate::api::discovery::{ResourceType, Scope};
+use crate::api::params::GetParams;
+use crate::api::request::{Collection, Request};
+use crate::api::value::Value;
+use crate::client::fetched::Fetched;
+use crate::client::ApiBase;
+use crate::model::page::{Page, PageBody};
+use crate::model::view_state::Representation;
+use crate::ui::document::DocumentView;
+use crate::ui::inspector::use_wire_log;
+use crate::ui::location::use_navigation;
+use crate::ui::response_info::ResponseInfo;
+use crate::ui::status_view::StatusView;
+
+/// The object named in the view state.
+#[component]
+pub fn ObjectView(
+    /// The object's resource type.
+    resource: ResourceType,
+    /// The object's name.
+    name: String,
+) -> impl IntoView {
+    let navigation = use_navigation();
+    let base = expect_context::<ApiBase>();
+    let log = use_wire_log();
+    let fetch_resource = resource.clone();
+    let fetch_name = name.clone();
+    let loaded = LocalResource::new(move || {
+        let state = navigation.state.get();
+        let (base, resource, name) = (base.clone(), fetch_resource.clone(), fetch_name.clone());
+        async move {
+            let namespace = if resource.scope == Scope::Namespaced { state.namespace.as_deref() } else { None };
+            let object =
+                Collection::new(&resource, namespace).and_then(|c| c.object(&name)).map_err(|e| e.to_string())?;
+            // A single object has no Table view worth reading: Table means JSON here.
+            let representation = match state.representation {
+                Representation::Table => Representation::Json,
+                other => other,
+            };
+            let request = Request::get_object(&object, &GetParams::default(), &representation.accept(false))
+                .param("pretty", "false");
+            let fetched = log.fetch(base, request).await.map_err(|e| e.to_string())?;
+            let page = match &fetched.decoded {
+                Ok(decoded) => Page::from_decoded(decoded, false, 0),
+                Err(message) => return Err(message.clone()),
+            };
+            Ok::<(Fetched, Page), String>((fetched, page))
+        }
+    });
+    let subresources: Vec<String> = resource.subresources.iter().map(|s| s.name.clone()).collect();
+    view! {
+        <section class="object" aria-label=format!("{} {}", resource.kind, name)>
+            <header class="collection__header">
+                <button
+                    class="button button--quiet"
+                    on:click=move |_| navigation.update(|s| s.name = None)
+                >
+                    {format!("← {}", resource.plural)}
+                </button>
+                <h2 data-testid="object-title">{format!("{} {}", resource.kind, name)}</h2>
+                {(!subresources.is_empty())
+                    .then(|| {
+                        view! { <p class="muted">{format!("Subresources: {}", subresources.join(", "))}</p> }
+                    })}
+            </header>
+            <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match loaded.await {
+                        Err(message) => {
+                            view! {
+                                <section class="status-error" role="alert">
+                                    <p>{message}</p>
+                                </section>
+                            }
+                                .into_any()
+                        }
+                        Ok((fetched, page)) => {
+                            let raw = fetched.response.body.clone();
+                            let binary = fetched.content_type.as_ref().is_some_and(|t| t.essence.as_str() != "application/json");
+                            let info = view! { <ResponseInfo fetched page=page.clone() /> };
+                            let body = match page.body {
+                                PageBody::Status(status) => view! { <StatusView status=*status /> }.into_any(),
+                                PageBody::Document(document) => {
+                                    view! {
+                                        <MetadataSummary document=document.clone() />
+                                        <Conditions document=document.clone() />
+                                        <DocumentView document raw=binary.then_some(raw) />
+                                    }
+                                        .into_any()
+                                }
+                                PageBody::Envelope(summary) => view! { <DocumentView document=summary raw=Some(raw) /> }.into_any(),
+                                PageBody::Grid(_) => view! { <p>"A list came back where an object was expected."</p> }.into_any(),
+                            };
+                            view! {
+                                {info}
+                                {body}
+                            }
+                                .into_any()
+                        }
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+/// Labels, annotations, owners, finalizers, deletion and versions of an object.
+#[component]
+fn MetadataSummary(document: Value) -> impl IntoView {
+    let meta = document.get("metadata").cloned().unwrap_or(Value::Null);
+    let text = |key: &str| meta.get(key).and_then(Value::as_str).map(str::to_owned);
+    let pairs = |key: &str| -> Vec<(String, String)> {
+        meta.get(key)
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.to_owned(), v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_json())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let labels = pairs("labels");
+    let annotations = pairs("annotations");
+    let finalizers: Vec<String> = meta
+        .get("finalizers")
+        .and_then(Value::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|f| f.as_str().map(str::to_owned))
+        .collect();
+    let owners: Vec<String> = meta
+        .get("ownerReferences")
+        .and_then(Value::as_array)
+        .unwrap_or_default()
+        .iter()
+        .map(|o| {
+            format!(
+                "{} {}{}",
+                o.get("kind").and_then(Value::as_str).unwrap_or("?"),
+                o.get("name").and_then(Value::as_str).unwrap_or("?"),
+                if o.get("controller").and_then(Value::as_bool) == Some(true) { " (controller)" } else { "" }
+            )
+        })
+        .collect();
+    let generation = meta.get("generation").and_then(Value::as_i64);
+    let chips = |items: Vec<(String, String)>| {
+        items.into_iter().map(|(k, v)| view! { <li class="chip">{format!("{k}={v}")}</li> }).collect_view()
+    };
+    view! {
+        <section class="panel" aria-label="Metadata">
+            <dl class="facts" data-testid="metadata-summary">
+                <dt>"Namespace"</dt>
+                <dd>{text("namespace").unwrap_or_else(|| "(cluster-scoped)".to_owned())}</dd>
+                <dt>"uid"</dt>
+                <dd>
+                    <code>{text("uid")}</code>
+                </dd>
+                <dt>"resourceVersion"</dt>
+                <dd>
+                    <code data-testid="object-rv">{text("resourceVersion")}</code>
+                </dd>
+                <dt>"generation"</dt>
+                <dd>{generation.map(|g| g.to_string())}</dd>
+                <dt>"Created"</dt>
+                <dd>{text("creationTimestamp")}</dd>
+                {text("deletionTimestamp")
+                    .map(|t| {
+                        view! {
+                            <dt>"Being deleted"</dt>
+                            <dd class="warning">{format!("since {t}; finalizers still to run: {}", finalizers.len())}</dd>
+                        }
+                    })}
+                <dt>"Labels"</dt>
+                <dd>
+                    <ul class="chips" data-testid="labels">{chips(labels)}</ul>
+                </dd>
+                <dt>"Annotations"</dt>
+                <dd>
+                    <ul class="chips">{chips(annotations)}</ul>
+                </dd>
+                <dt>"Owners"</dt>
+                <dd>{owners.join(", ")}</dd>
+                <dt>"Finalizers"</dt>
+                <dd>{finalizers.join(", ")}</dd>
+            </dl>
+        </section>
+    }
+}
+
+/// `status.conditions` as a table.
+#[component]
+fn Conditions(document: Value) -> impl IntoView {
+    let conditions: Vec<Value> =
+        document.at(&["status", "conditions"]).and_then(Value::as_array).unwrap_or_default().to_vec();
+    (!conditions.is_empty()).then(|| {
+        let field = |c: &Value, key: &str| c.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+        view! {
+            <section class="panel" aria-label="Conditions">
+                <table class="causes" data-testid="conditions">
+                    <thead>
+                        <tr>
+                            <th>"Type"</th>
+                            <th>"Status"</th>
+                            <th>"Reason"</th>
+                            <th>"Message"</th>
+                            <th>"Last transition"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {conditions
+                            .iter()
+                            .map(|c| {
+                                view! {
+                                    <tr>
+                                        <td>{field(c, "type")}</td>
+                                        <td>{field(c, "status")}</td>
+                                        <td>{field(c, "reason")}</td>
+                                        <td>{field(c, "message")}</td>
+                                        <td>{field(c, "lastTransitionTime")}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </section>
+        }
+    })
+}

@@ -1,0 +1,137 @@
+//! The discovery sidebar: every group's resource types (preferred version first), filtered by
+//! name, kind or short name; `/` focuses the filter from anywhere on the page.
+
+use leptos::html;
+use leptos::prelude::*;
+
+use crate::api::discovery::{Discovery, ResourceType, Scope};
+use crate::model::view_state::ResourceKey;
+use crate::ui::location::use_navigation;
+
+/// Lists the resource types discovery found, as links that open their collection.
+#[component]
+pub fn Sidebar(
+    /// What discovery found.
+    discovery: Discovery,
+) -> impl IntoView {
+    let navigation = use_navigation();
+    let (filter, set_filter) = signal(String::new());
+    let input: NodeRef<html::Input> = NodeRef::new();
+    let handle = window_event_listener(leptos::ev::keydown, move |event| {
+        let typing = event
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if event.key() == "/" && !typing {
+            event.prevent_default();
+            if let Some(input) = input.get_untracked() {
+                let _ = input.focus();
+            }
+        }
+    });
+    on_cleanup(move || handle.remove());
+
+    let groups = discovery.groups;
+    let entries = move || {
+        let query = filter.get();
+        groups
+            .iter()
+            .filter_map(|group| {
+                let version = group.versions.first()?;
+                let resources: Vec<ResourceType> =
+                    version.resources.iter().filter(|r| r.supports("list") && r.matches(&query)).cloned().collect();
+                (!resources.is_empty()).then(|| {
+                    let others: Vec<String> = group.versions.iter().skip(1).map(|v| v.version.clone()).collect();
+                    (format!("{} {}", group.display_name(), version.version), others, resources)
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+
+    view! {
+        <nav class="sidebar" aria-label="Resource types">
+            <input
+                node_ref=input
+                class="sidebar__filter"
+                type="search"
+                placeholder="Filter resource types  (/)"
+                aria-label="Filter resource types"
+                prop:value=filter
+                on:input=move |e| set_filter.set(event_target_value(&e))
+            />
+            {move || {
+                entries()
+                    .into_iter()
+                    .map(|(heading, others, resources)| {
+                        view! {
+                            <section class="sidebar__group">
+                                <h2 class="sidebar__heading">
+                                    {heading}
+                                    {(!others.is_empty())
+                                        .then(|| {
+                                            view! {
+                                                <span class="muted" title="other served versions">
+                                                    {format!(" (also {})", others.join(", "))}
+                                                </span>
+                                            }
+                                        })}
+                                </h2>
+                                <ul>
+                                    {resources
+                                        .into_iter()
+                                        .map(|r| {
+                                            let key = ResourceKey {
+                                                group: r.group.clone(),
+                                                version: r.version.clone(),
+                                                plural: r.plural.clone(),
+                                            };
+                                            let current = {
+                                                let key = key.clone();
+                                                move || navigation.state.get().resource.as_ref() == Some(&key)
+                                            };
+                                            let title = format!(
+                                                "{} ({}), {}{}",
+                                                r.kind,
+                                                r.api_version(),
+                                                if r.scope == Scope::Namespaced { "namespaced" } else { "cluster-scoped" },
+                                                if r.short_names.is_empty() {
+                                                    String::new()
+                                                } else {
+                                                    format!(", short names: {}", r.short_names.join(", "))
+                                                },
+                                            );
+                                            let label = r.plural.clone();
+                                            let short = r.short_names.first().cloned();
+                                            view! {
+                                                <li>
+                                                    <button
+                                                        class="sidebar__link"
+                                                        title=title
+                                                        aria-current=move || current().then_some("page")
+                                                        on:click=move |_| {
+                                                            let key = key.clone();
+                                                            navigation
+                                                                .update(move |s| {
+                                                                    s.resource = Some(key);
+                                                                    s.name = None;
+                                                                    s.label_selector.clear();
+                                                                    s.field_selector.clear();
+                                                                })
+                                                        }
+                                                    >
+                                                        {label}
+                                                        {short.map(|s| view! { <span class="muted">{format!(" {s}")}</span> })}
+                                                    </button>
+                                                </li>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </ul>
+                            </section>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </nav>
+    }
+}

@@ -1,0 +1,83 @@
+// The live collection: list then watch over a streamed fetch, rows changing without a reload,
+// and the cache equal to the server's state after faults.
+const { test, expect } = require('@playwright/test');
+const { saveScreen, simUrl } = require('./helpers');
+
+const NS = 'demo';
+
+async function serverNames(request) {
+  const response = await request.get(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { headers: { Accept: 'application/json' } });
+  const list = await response.json();
+  return list.items.map((i) => i.metadata.name).sort();
+}
+
+async function pageNames(page) {
+  const names = await page.getByTestId('live-view').getByTestId('grid-row').locator('td:first-child').allTextContents();
+  return names.sort();
+}
+
+function configMap(name) {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS }, data: { k: 'v' } };
+}
+
+test('rows follow creates and deletes without a reload, and survive a dropped watch', async ({ page, request }) => {
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+
+  const created = await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('live-one') });
+  expect(created.status()).toBe(201);
+  await expect(page.getByTestId('live-view').getByTestId('grid-row').filter({ hasText: 'live-one' })).toHaveCount(1);
+  await expect(page.getByTestId('timeline-entry').filter({ hasText: `ConfigMap ${NS}/live-one` }).first()).toHaveAttribute('data-type', 'ADDED');
+
+  await request.post(`${simUrl()}/_sim/drop-watches`);
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('live-two') });
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/live-one`);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await saveScreen(page, 'live-configmaps');
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/live-two`);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+});
+
+test('an expired history (410) relists and the cache equals the server again', async ({ page, request }) => {
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await request.post(`${simUrl()}/_sim/compact`);
+  await request.post(`${simUrl()}/_sim/drop-watches`);
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('after-compact') });
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/after-compact`);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+});
+
+test('a 429 with Retry-After is retried and shown, then the view catches up', async ({ page, request }) => {
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await request.post(`${simUrl()}/_sim/fail?status=429&count=2&retryAfter=1`);
+  await request.post(`${simUrl()}/_sim/drop-watches`);
+  await expect(page.getByTestId('live-problem')).toContainText('429');
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('after-429') });
+  await expect.poll(() => pageNames(page), { timeout: 30_000 }).toEqual(await serverNames(request));
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/after-429`);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+});
+
+test('every version seen of a watched object is kept, and any two can be diffed', async ({ page, request }) => {
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('history') });
+  const patched = await request.patch(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/history`, {
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    data: JSON.stringify({ data: { k: 'changed', extra: 'yes' } }),
+  });
+  expect(patched.status()).toBe(200);
+  const history = page.getByRole('region', { name: 'Object history' });
+  await expect(history.getByLabel('History of object').locator('option', { hasText: `ConfigMap ${NS}/history` })).toHaveCount(1);
+  await history.getByLabel('History of object').selectOption(`ConfigMap ${NS}/history`);
+  await expect(history.getByTestId('history-changes')).toContainText('data.k Changed: "v" → "changed"');
+  await expect(history.getByTestId('history-changes')).toContainText('data.extra Added');
+  await expect(history.getByTestId('history-diff')).toContainText('+  k: changed');
+  await saveScreen(page, 'object-history');
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/history`);
+});
