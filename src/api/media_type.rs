@@ -206,7 +206,11 @@ impl fmt::Display for MediaType {
             f.write_str(";stream=watch")?;
         }
         for (name, value) in &self.params {
-            write!(f, ";{name}={value}")?;
+            if is_token(value) {
+                write!(f, ";{name}={value}")?;
+            } else {
+                write!(f, ";{name}=\"{value}\"")?;
+            }
         }
         Ok(())
     }
@@ -275,14 +279,15 @@ impl fmt::Display for Weight {
     }
 }
 
+/// An RFC 9110 token: what a type, subtype, parameter name or unquoted value may be.
+fn is_token(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 fn parse_with_weight(text: &str) -> Result<(MediaType, Weight), MediaTypeError> {
     let mut parts = text.split(';');
     let essence_text = parts.next().unwrap_or_default().trim();
-    let valid = essence_text.split_once('/').is_some_and(|(t, s)| {
-        let token =
-            |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-*".contains(&b));
-        token(t) && token(s)
-    });
+    let valid = essence_text.split_once('/').is_some_and(|(t, s)| is_token(t) && is_token(s));
     if !valid {
         return Err(MediaTypeError::NotAMediaType(text.to_string()));
     }
@@ -297,7 +302,19 @@ fn parse_with_weight(text: &str) -> Result<(MediaType, Weight), MediaTypeError> 
             return Err(MediaTypeError::BadParameter { header: text.to_string(), parameter: parameter.to_string() });
         };
         let name = name.trim().to_ascii_lowercase();
-        let value = value.trim().trim_matches('"').to_string();
+        let value = value.trim();
+        let value = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+            // A quoted string; one that would need escapes or could be split as a list is refused.
+            Some(inner) if !inner.is_empty() && !inner.contains(['"', '\\', ';', ',']) => inner.to_string(),
+            None if is_token(value) => value.to_string(),
+            _ => {
+                return Err(MediaTypeError::BadParameter { header: text.to_string(), parameter: parameter.to_string() })
+            }
+        };
+        // The conversion parameters name a kind, group and version: tokens, never quoted text.
+        if !is_token(&name) || (matches!(name.as_str(), "as" | "g" | "v") && !is_token(&value)) {
+            return Err(MediaTypeError::BadParameter { header: text.to_string(), parameter: parameter.to_string() });
+        }
         match name.as_str() {
             "as" => kind = Some(value),
             "g" => group = Some(value),
@@ -480,6 +497,18 @@ mod tests {
             "application/json;as=Table",
             Err(MediaTypeError::IncompleteConversion("application/json;as=Table".into())),
         );
+        check("text/plain; charset=\"utf-8\"", Ok("text/plain;charset=utf-8"));
+        check("text/plain; x=\"a b\"", Ok("text/plain;x=\"a b\""));
+        // Found by fuzzing: a value with spaces and a stray quote printed differently each time.
+        let bad = "application/json;Gs=T   \"  ";
+        check(bad, Err(MediaTypeError::BadParameter { header: bad.into(), parameter: "Gs=T   \"  ".into() }));
+        check("a/b;=x", Err(MediaTypeError::BadParameter { header: "a/b;=x".into(), parameter: "=x".into() }));
+        check(
+            "a/b;g=\"\"",
+            Err(MediaTypeError::BadParameter { header: "a/b;g=\"\"".into(), parameter: "g=\"\"".into() }),
+        );
+        let quoted = "a/b;as=\"T b\";g=x;v=y";
+        check(quoted, Err(MediaTypeError::BadParameter { header: quoted.into(), parameter: "as=\"T b\"".into() }));
     }
 
     #[test]
