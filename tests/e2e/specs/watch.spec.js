@@ -81,3 +81,33 @@ test('every version seen of a watched object is kept, and any two can be diffed'
   await saveScreen(page, 'object-history');
   await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/history`);
 });
+
+for (const [fault, setup] of [
+  ['a 500 answer', (request) => request.post(`${simUrl()}/_sim/fail?status=500&count=2`)],
+  ['a truncated body', (request) => request.post(`${simUrl()}/_sim/truncate-next`)],
+]) {
+  test(`after ${fault} the cache equals a fresh list from the server`, async ({ page, request }) => {
+    await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+    await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+    // The fault hits the next requests of anyone: make ours first, so the page meets it.
+    await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('after-fault') });
+    const expected = await serverNames(request);
+    await setup(request);
+    await request.post(`${simUrl()}/_sim/drop-watches`);
+    await expect(page.getByTestId('live-problem')).toBeVisible({ timeout: 30_000 });
+    await expect.poll(() => pageNames(page), { timeout: 30_000 }).toEqual(expected);
+    await expect(page.getByTestId('live-state')).toHaveText(/^watching/, { timeout: 30_000 });
+    await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/after-fault`);
+    await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+  });
+}
+
+test('with CBOR picked, the watch streams a CBOR sequence', async ({ page, request }) => {
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1&as=cbor`);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('cbor-live') });
+  await expect(page.getByTestId('live-view').getByTestId('grid-row').filter({ hasText: 'cbor-live' })).toHaveCount(1);
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/cbor-live`);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+});
