@@ -88,11 +88,32 @@ impl Reader<'_> {
     }
 
     fn value(&mut self, at: usize, header: Header, depth: usize) -> Result<Value, DecodeError> {
-        if depth >= MAX_DEPTH && matches!(header, Header::Array(_) | Header::Map(_) | Header::Tag(_)) {
+        let nests = match header {
+            Header::Array(_) | Header::Map(_) => true,
+            Header::Tag(tag) => tag != SELF_DESCRIBED_TAG,
+            _ => false,
+        };
+        if depth >= MAX_DEPTH && nests {
             return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
         }
         match header {
-            Header::Tag(SELF_DESCRIBED_TAG) => self.item(depth + 1),
+            // The self-described tag marks a value without nesting it: the server's form wraps a
+            // value the client's form does not, and both must decode at the same depths. A run
+            // of such tags is bounded on its own, without recursion.
+            Header::Tag(SELF_DESCRIBED_TAG) => {
+                let mut run = 1;
+                loop {
+                    let (at, header) = self.pull()?;
+                    if header != Header::Tag(SELF_DESCRIBED_TAG) {
+                        return self.value(at, header, depth);
+                    }
+                    run += 1;
+                    if run > MAX_DEPTH {
+                        let expected = format!("at most {MAX_DEPTH} self-described tags in a row");
+                        return Err(self.error(expected, "more", at));
+                    }
+                }
+            }
             Header::Tag(BASE64_TAG) => match self.pull()? {
                 (inner, Header::Bytes(len)) => Ok(Value::Bytes(self.string(inner, len, StringKind::Bytes)?)),
                 (inner, other) => Err(self.error("a byte string inside tag 22", describe_header(other), inner)),
@@ -518,8 +539,20 @@ mod tests {
         deep.push(0x01);
         let error = decode_cbor(&deep).expect_err("too deep");
         assert_eq!(error.offset, MAX_DEPTH);
-        let tags: Vec<u8> = SELF_DESCRIBED_PREFIX.repeat(MAX_DEPTH + 1);
-        assert!(decode_cbor(&tags).is_err());
+        let mut tags: Vec<u8> = SELF_DESCRIBED_PREFIX.repeat(MAX_DEPTH + 1);
+        tags.push(0x01);
+        let error = decode_cbor(&tags).expect_err("too many tags");
+        assert!(error.to_string().contains("self-described tags in a row"), "{error}");
+    }
+
+    #[test]
+    fn a_value_nested_to_the_limit_decodes_in_the_server_form_too() {
+        // Found by the cbor fuzz target: the server form's 55799 tag must not cost a level.
+        let mut deep = vec![0x81; MAX_DEPTH];
+        deep.push(0x01);
+        let value = decode_cbor(&deep).expect("at the limit");
+        let server = encode_cbor(&value, CborEncoding::SERVER);
+        assert_eq!(decode_cbor(&server).expect("server form at the limit"), value);
     }
 
     #[test]
