@@ -13,6 +13,9 @@ use crate::api::value::{DuplicateKeys, Value, ValueSeed};
 /// Decodes one JSON document (surrounding whitespace allowed, nothing else after it).
 pub fn decode_json(input: &[u8]) -> Result<Value, DecodeError> {
     let mut deserializer = serde_json::Deserializer::from_slice(input);
+    // The seed bounds nesting at MAX_DEPTH, as the CBOR and YAML decoders do; serde_json's own
+    // limit is one level lower and would refuse the JSON text of a CBOR value at the limit.
+    deserializer.disable_recursion_limit();
     let seed = ValueSeed { duplicates: DuplicateKeys::LastWins, depth: 0 };
     let value = seed.deserialize(&mut deserializer).map_err(|e| json_error(input, &e))?;
     deserializer.end().map_err(|e| json_error(input, &e))?;
@@ -124,6 +127,17 @@ mod tests {
         let deep = "[".repeat(200) + &"]".repeat(200);
         let error = decode_json(deep.as_bytes()).expect_err("too deep");
         assert_eq!(error.expected, "nesting at most 128 deep");
+        let hostile = "[".repeat(1_000_000);
+        assert!(decode_json(hostile.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn nesting_at_the_bound_decodes_as_in_cbor() {
+        // Found by the cbor fuzz target: the JSON text of a CBOR value at the limit must decode.
+        let at_limit = "[".repeat(128) + &"]".repeat(128);
+        assert!(decode_json(at_limit.as_bytes()).is_ok());
+        let over = "[".repeat(129) + &"]".repeat(129);
+        assert_eq!(decode_json(over.as_bytes()).expect_err("one too deep").expected, "nesting at most 128 deep");
     }
 
     #[test]
