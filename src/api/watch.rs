@@ -132,12 +132,55 @@ pub enum StreamError {
     Truncated { event: usize, offset: usize },
 }
 
-/// Frames a JSON watch stream into event documents.
+/// What every framer keeps between chunks: the bytes not framed yet, how many bytes of the stream
+/// came before them, how many events were framed, and the error that ended the stream (a framer
+/// that failed stays failed, so a caller cannot resume in the middle of a broken event).
 #[derive(Debug, Default)]
-pub struct JsonFramer {
+struct Backlog {
     buffer: Vec<u8>,
     /// Bytes of the stream drained before `buffer[0]`.
     consumed: usize,
+    events: usize,
+    failed: Option<StreamError>,
+}
+
+impl Backlog {
+    /// Appends `chunk`, unless the stream already failed.
+    fn take(&mut self, chunk: &[u8]) -> Result<(), StreamError> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        self.buffer.extend_from_slice(chunk);
+        Ok(())
+    }
+
+    /// Forgets the first `framed` bytes of the buffer.
+    fn release(&mut self, framed: usize) {
+        self.buffer.drain(..framed);
+        self.consumed += framed;
+    }
+
+    /// Remembers a failure, so that later chunks get the same error.
+    fn settle<T>(&mut self, result: Result<T, StreamError>) -> Result<T, StreamError> {
+        result.inspect_err(|e| self.failed = Some(e.clone()))
+    }
+
+    /// The end of the stream: its failure, or `Truncated` when it stopped `inside_event`.
+    fn finish(&self, inside_event: bool) -> Result<(), StreamError> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        if inside_event {
+            return Err(StreamError::Truncated { event: self.events + 1, offset: self.consumed + self.buffer.len() });
+        }
+        Ok(())
+    }
+}
+
+/// Frames a JSON watch stream into event documents.
+#[derive(Debug, Default)]
+pub struct JsonFramer {
+    backlog: Backlog,
     /// How far into `buffer` the scanner has looked.
     scan: usize,
     /// Where the value being scanned starts, once its first byte was seen.
@@ -145,8 +188,6 @@ pub struct JsonFramer {
     depth: usize,
     in_string: bool,
     escape: bool,
-    events: usize,
-    failed: Option<StreamError>,
 }
 
 impl JsonFramer {
@@ -156,31 +197,22 @@ impl JsonFramer {
 
     /// Takes the next chunk; returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Value>, StreamError> {
-        if let Some(error) = &self.failed {
-            return Err(error.clone());
-        }
-        self.buffer.extend_from_slice(chunk);
+        self.backlog.take(chunk)?;
         let result = self.scan_events();
         self.drain();
-        result.inspect_err(|e| self.failed = Some(e.clone()))
+        self.backlog.settle(result)
     }
 
     /// Ends the stream: an error if it stopped inside an event.
     pub fn finish(&self) -> Result<(), StreamError> {
-        if let Some(error) = &self.failed {
-            return Err(error.clone());
-        }
-        if self.start.is_some() || self.buffer.iter().any(|b| !b.is_ascii_whitespace()) {
-            return Err(StreamError::Truncated { event: self.events + 1, offset: self.consumed + self.buffer.len() });
-        }
-        Ok(())
+        self.backlog.finish(self.start.is_some() || self.backlog.buffer.iter().any(|b| !b.is_ascii_whitespace()))
     }
 
     fn scan_events(&mut self) -> Result<Vec<Value>, StreamError> {
         let mut events = Vec::new();
-        while self.scan < self.buffer.len() {
+        while self.scan < self.backlog.buffer.len() {
             let i = self.scan;
-            let byte = self.buffer[i];
+            let byte = self.backlog.buffer[i];
             self.scan += 1;
             let Some(start) = self.start else {
                 match byte {
@@ -190,11 +222,11 @@ impl JsonFramer {
                         self.depth = 1;
                     }
                     _ => {
-                        let offset = self.consumed + i;
-                        let found = crate::api::error::describe_byte(&self.buffer, i);
+                        let offset = self.backlog.consumed + i;
+                        let found = crate::api::error::describe_byte(&self.backlog.buffer, i);
                         let source =
                             DecodeError::new(crate::api::error::Format::Json, "'{' starting an event", found, offset);
-                        return Err(StreamError::Decode { event: self.events + 1, source });
+                        return Err(StreamError::Decode { event: self.backlog.events + 1, source });
                     }
                 }
                 continue;
@@ -216,10 +248,10 @@ impl JsonFramer {
             }
             if self.depth == 0 {
                 self.start = None;
-                self.events += 1;
-                let document = decode_json(&self.buffer[start..=i]).map_err(|source| StreamError::Decode {
-                    event: self.events,
-                    source: source.shifted(self.consumed + start),
+                self.backlog.events += 1;
+                let document = decode_json(&self.backlog.buffer[start..=i]).map_err(|source| StreamError::Decode {
+                    event: self.backlog.events,
+                    source: source.shifted(self.backlog.consumed + start),
                 })?;
                 events.push(document);
             }
@@ -229,8 +261,7 @@ impl JsonFramer {
 
     fn drain(&mut self) {
         let keep_from = self.start.unwrap_or(self.scan);
-        self.buffer.drain(..keep_from);
-        self.consumed += keep_from;
+        self.backlog.release(keep_from);
         self.scan -= keep_from;
         self.start = self.start.map(|s| s - keep_from);
     }
@@ -239,11 +270,8 @@ impl JsonFramer {
 /// Frames a CBOR sequence (`application/cbor-seq`) into event documents.
 #[derive(Debug, Default)]
 pub struct CborSeqFramer {
-    buffer: Vec<u8>,
-    consumed: usize,
+    backlog: Backlog,
     scanner: ItemScanner,
-    events: usize,
-    failed: Option<StreamError>,
 }
 
 impl CborSeqFramer {
@@ -253,46 +281,32 @@ impl CborSeqFramer {
 
     /// Takes the next chunk; returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Value>, StreamError> {
-        if let Some(error) = &self.failed {
-            return Err(error.clone());
-        }
-        self.buffer.extend_from_slice(chunk);
+        self.backlog.take(chunk)?;
         let mut events = Vec::new();
         let mut start = 0;
         let mut result = Ok(());
-        while let Some(end) = self.scanner.advance(&self.buffer, start) {
-            self.events += 1;
-            match decode_cbor(&self.buffer[start..end]) {
+        while let Some(end) = self.scanner.advance(&self.backlog.buffer, start) {
+            self.backlog.events += 1;
+            match decode_cbor(&self.backlog.buffer[start..end]) {
                 Ok(document) => events.push(document),
                 Err(source) => {
-                    result =
-                        Err(StreamError::Decode { event: self.events, source: source.shifted(self.consumed + start) });
+                    result = Err(StreamError::Decode {
+                        event: self.backlog.events,
+                        source: source.shifted(self.backlog.consumed + start),
+                    });
                     break;
                 }
             }
             start = end;
         }
-        self.buffer.drain(..start);
-        self.consumed += start;
+        self.backlog.release(start);
         self.scanner.rebase(start);
-        match result {
-            Ok(()) => Ok(events),
-            Err(error) => {
-                self.failed = Some(error.clone());
-                Err(error)
-            }
-        }
+        self.backlog.settle(result.map(|()| events))
     }
 
     /// Ends the stream: an error if it stopped inside an event.
     pub fn finish(&self) -> Result<(), StreamError> {
-        if let Some(error) = &self.failed {
-            return Err(error.clone());
-        }
-        if !self.buffer.is_empty() {
-            return Err(StreamError::Truncated { event: self.events + 1, offset: self.consumed + self.buffer.len() });
-        }
-        Ok(())
+        self.backlog.finish(!self.backlog.buffer.is_empty())
     }
 }
 
@@ -420,10 +434,7 @@ impl ItemScanner {
 /// Frames a protobuf watch (`;stream=watch`) into events.
 #[derive(Debug, Default)]
 pub struct ProtobufFramer {
-    buffer: Vec<u8>,
-    consumed: usize,
-    events: usize,
-    failed: Option<StreamError>,
+    backlog: Backlog,
 }
 
 /// The size of a protobuf watch frame's length prefix.
@@ -436,48 +447,32 @@ impl ProtobufFramer {
 
     /// Takes the next chunk; returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<ProtobufWatchEvent>, StreamError> {
-        if let Some(error) = &self.failed {
-            return Err(error.clone());
-        }
-        self.buffer.extend_from_slice(chunk);
+        self.backlog.take(chunk)?;
         let mut events = Vec::new();
         let mut start = 0;
         let mut result = Ok(());
-        while let Some(prefix) = self.buffer.get(start..start + FRAME_PREFIX) {
+        while let Some(prefix) = self.backlog.buffer.get(start..start + FRAME_PREFIX) {
             let len = prefix.iter().fold(0u64, |a, b| a << 8 | u64::from(*b));
             // Checked: on wasm32 a 4 GB length would overflow usize arithmetic.
             let end = usize::try_from(len).ok().and_then(|len| (start + FRAME_PREFIX).checked_add(len));
-            let Some(payload) = end.and_then(|end| self.buffer.get(start + FRAME_PREFIX..end)) else { break };
-            self.events += 1;
-            match decode_watch_event(payload, self.consumed + start + FRAME_PREFIX) {
+            let Some(payload) = end.and_then(|end| self.backlog.buffer.get(start + FRAME_PREFIX..end)) else { break };
+            self.backlog.events += 1;
+            match decode_watch_event(payload, self.backlog.consumed + start + FRAME_PREFIX) {
                 Ok(event) => events.push(event),
                 Err(source) => {
-                    result = Err(StreamError::Decode { event: self.events, source });
+                    result = Err(StreamError::Decode { event: self.backlog.events, source });
                     break;
                 }
             }
             start += FRAME_PREFIX + payload.len();
         }
-        self.buffer.drain(..start);
-        self.consumed += start;
-        match result {
-            Ok(()) => Ok(events),
-            Err(error) => {
-                self.failed = Some(error.clone());
-                Err(error)
-            }
-        }
+        self.backlog.release(start);
+        self.backlog.settle(result.map(|()| events))
     }
 
     /// Ends the stream: an error if it stopped inside a frame.
     pub fn finish(&self) -> Result<(), StreamError> {
-        if let Some(error) = &self.failed {
-            return Err(error.clone());
-        }
-        if !self.buffer.is_empty() {
-            return Err(StreamError::Truncated { event: self.events + 1, offset: self.consumed + self.buffer.len() });
-        }
-        Ok(())
+        self.backlog.finish(!self.backlog.buffer.is_empty())
     }
 }
 
