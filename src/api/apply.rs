@@ -205,7 +205,7 @@ fn pointer_lookup<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
 mod tests {
     use super::*;
     use crate::api::cbor::decode_cbor;
-    use crate::api::discovery::{ResourceType, Scope};
+    use crate::api::discovery::Scope;
     use crate::api::json::decode_json;
     use crate::api::request::Collection;
     use crate::api::schema::gvk_of;
@@ -321,18 +321,7 @@ mod tests {
         let cbor = ApplyBody::new(configuration.clone(), ApplyEncoding::Cbor);
         assert_eq!(cbor.content_type().to_string(), "application/apply-patch+cbor");
         assert_eq!(decode_cbor(&cbor.bytes()).expect("cbor"), configuration);
-        let resource = ResourceType {
-            group: String::new(),
-            version: "v1".into(),
-            plural: "configmaps".into(),
-            singular: String::new(),
-            kind: "ConfigMap".into(),
-            scope: Scope::Namespaced,
-            verbs: vec![],
-            short_names: vec![],
-            categories: vec![],
-            subresources: vec![],
-        };
+        let resource = crate::api::testdata::resource_type("", "v1", "configmaps", Scope::Namespaced);
         let object = Collection::new(&resource, Some("default")).and_then(|c| c.object("c")).expect("object");
         let request = cbor.request(&object, &ApplyParams::new("explorer").force());
         assert_eq!(

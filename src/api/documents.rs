@@ -125,7 +125,7 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::discovery::{ResourceType, Scope};
+    use crate::api::discovery::Scope;
 
     /// A document's start line and its JSON text, or the line and column of its error.
     type Parsed = (usize, Result<String, (usize, usize)>);
@@ -186,18 +186,7 @@ mod tests {
         let documents = split_yaml_documents(text);
         assert_eq!(documents[0].identity(), Some(("v1", "ConfigMap", None, Some("a"))));
         assert_eq!(documents[1].identity(), Some(("v1", "ConfigMap", Some("x"), Some("b-"))));
-        let resource = ResourceType {
-            group: String::new(),
-            version: "v1".into(),
-            plural: "configmaps".into(),
-            singular: String::new(),
-            kind: "ConfigMap".into(),
-            scope: Scope::Namespaced,
-            verbs: vec![],
-            short_names: vec![],
-            categories: vec![],
-            subresources: vec![],
-        };
+        let resource = crate::api::testdata::resource_type("", "v1", "configmaps", Scope::Namespaced);
         let collection = Collection::new(&resource, Some("default")).expect("collection");
         let request = documents[0].create_request(&collection, &WriteParams::default()).expect("request");
         assert_eq!(request.path_and_query(), "/api/v1/namespaces/default/configmaps");

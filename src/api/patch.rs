@@ -308,7 +308,7 @@ impl PatchBody {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::discovery::{ResourceType, Scope};
+    use crate::api::discovery::Scope;
     use crate::api::json::decode_json;
     use crate::api::params::{DryRun, FieldValidation};
     use crate::api::request::Collection;
@@ -509,18 +509,7 @@ mod tests {
     }
 
     fn pods() -> Collection {
-        let resource = ResourceType {
-            group: String::new(),
-            version: "v1".into(),
-            plural: "pods".into(),
-            singular: "pod".into(),
-            kind: "Pod".into(),
-            scope: Scope::Namespaced,
-            verbs: vec![],
-            short_names: vec![],
-            categories: vec![],
-            subresources: vec![],
-        };
+        let resource = crate::api::testdata::resource_type("", "v1", "pods", Scope::Namespaced);
         Collection::new(&resource, Some("default")).expect("collection")
     }
 

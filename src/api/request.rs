@@ -362,23 +362,12 @@ mod tests {
         assert_eq!(Method::Delete.to_string(), "DELETE");
     }
 
-    fn resource(group: &str, version: &str, plural: &str, scope: Scope) -> ResourceType {
-        ResourceType {
-            group: group.into(),
-            version: version.into(),
-            plural: plural.into(),
-            singular: String::new(),
-            kind: String::new(),
-            scope,
-            verbs: vec![],
-            short_names: vec![],
-            categories: vec![],
-            subresources: vec![],
-        }
-    }
-
     fn flips(namespace: Option<&str>) -> Collection {
-        Collection::new(&resource("flops", "v1alpha1", "flips", Scope::Namespaced), namespace).expect("valid")
+        Collection::new(
+            &crate::api::testdata::resource_type("flops", "v1alpha1", "flips", Scope::Namespaced),
+            namespace,
+        )
+        .expect("valid")
     }
 
     /// The request line and body of a client-go golden request file.
@@ -451,7 +440,7 @@ mod tests {
 
     #[test]
     fn core_and_cluster_scoped_paths_follow_the_resource_uri_rules() {
-        let pods = resource("", "v1", "pods", Scope::Namespaced);
+        let pods = crate::api::testdata::resource_type("", "v1", "pods", Scope::Namespaced);
         assert_eq!(Collection::new(&pods, Some("default")).expect("valid").path(), "/api/v1/namespaces/default/pods");
         assert_eq!(Collection::new(&pods, None).expect("valid").path(), "/api/v1/pods");
         let nodes = ResourceType { scope: Scope::Cluster, plural: "nodes".into(), ..pods.clone() };

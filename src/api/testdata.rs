@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use crate::api::discovery::{ResourceType, Scope};
+
 /// The shared folder: `$KUBE_SHARED_DIR`, or `../shared` next to the repository.
 pub fn shared_dir() -> PathBuf {
     match std::env::var_os("KUBE_SHARED_DIR") {
@@ -54,4 +56,20 @@ pub fn dechunked_body(raw: &[u8]) -> (Vec<u8>, Vec<usize>) {
         rest = &data[size + 2..];
     }
     (body, sizes)
+}
+
+/// A resource type with only what URLs need (group, version, plural, scope), for request tests.
+pub fn resource_type(group: &str, version: &str, plural: &str, scope: Scope) -> ResourceType {
+    ResourceType {
+        group: group.into(),
+        version: version.into(),
+        plural: plural.into(),
+        singular: String::new(),
+        kind: String::new(),
+        scope,
+        verbs: vec![],
+        short_names: vec![],
+        categories: vec![],
+        subresources: vec![],
+    }
 }

@@ -120,7 +120,7 @@ pub fn rebase(base: &Value, edited: &Value, live: &Value) -> Rebased {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::discovery::{ResourceType, Scope};
+    use crate::api::discovery::Scope;
     use crate::api::json::decode_json;
     use crate::api::request::Collection;
 
@@ -174,18 +174,7 @@ mod tests {
 
     #[test]
     fn an_update_carries_the_resource_version_the_edit_started_from() {
-        let resource = ResourceType {
-            group: "apps".into(),
-            version: "v1".into(),
-            plural: "deployments".into(),
-            singular: String::new(),
-            kind: "Deployment".into(),
-            scope: Scope::Namespaced,
-            verbs: vec![],
-            short_names: vec![],
-            categories: vec![],
-            subresources: vec![],
-        };
+        let resource = crate::api::testdata::resource_type("apps", "v1", "deployments", Scope::Namespaced);
         let object = Collection::new(&resource, Some("ns")).and_then(|c| c.object("web")).expect("object");
         let base = json(r#"{"metadata":{"name":"web","resourceVersion":"41"}}"#);
         let edited = json(r#"{"metadata":{"name":"web","resourceVersion":"0"},"spec":{"replicas":2}}"#);
