@@ -15,6 +15,7 @@ mod object;
 mod response_info;
 mod sidebar;
 mod status_view;
+pub mod write_policy;
 
 use leptos::prelude::*;
 
@@ -41,6 +42,7 @@ pub fn App() -> impl IntoView {
     provide_context(base.clone());
     Navigation::install();
     WireLog::install();
+    write_policy::WritePolicy::install();
     let inspector_open = RwSignal::new(false);
     let cluster = LocalResource::new(move || {
         let base = base.clone();
