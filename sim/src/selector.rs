@@ -2,103 +2,19 @@
 //! selectors (`=`, `==`, `!=` over the fields each type supports), parsed once per request and
 //! matched against objects.
 
+use kube_api_explorer::api::selector as grammar;
 use serde_json::Value;
 
 use crate::object;
 use crate::registry::ResourceType;
 
-#[derive(Debug, Clone, PartialEq)]
-enum LabelOp {
-    Eq(String),
-    NotEq(String),
-    In(Vec<String>),
-    NotIn(Vec<String>),
-    Exists,
-    NotExists,
-    Gt(i64),
-    Lt(i64),
-}
-
+/// A label selector parsed by the explorer's own grammar (`api::selector`), matched against objects.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct LabelSelector(Vec<(String, LabelOp)>);
-
-/// Splits on commas that are not inside parentheses.
-fn split_top(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
-}
-
-fn valid_key(k: &str) -> bool {
-    !k.is_empty()
-        && k.len() <= 317
-        && k.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
-}
-
-fn valid_value(v: &str) -> bool {
-    v.len() <= 63 && v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
-fn set_values(rest: &str) -> Option<Vec<String>> {
-    let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?;
-    let vals: Vec<String> = inner.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
-    (!vals.is_empty() && vals.iter().all(|v| valid_value(v))).then_some(vals)
-}
+pub struct LabelSelector(grammar::LabelSelector);
 
 impl LabelSelector {
     pub fn parse(s: &str) -> Result<LabelSelector, String> {
-        let mut reqs = Vec::new();
-        if s.trim().is_empty() {
-            return Ok(LabelSelector(reqs));
-        }
-        for part in split_top(s) {
-            let p = part.trim();
-            let bad = || {
-                format!("unable to parse requirement: found '{p}', expected: identifier, '!', 'in', 'notin', '=', '==', '!='")
-            };
-            let req = if let Some(key) = p.strip_prefix('!') {
-                (key.trim().to_string(), LabelOp::NotExists)
-            } else if let Some((k, v)) = p.split_once("!=") {
-                (k.trim().to_string(), LabelOp::NotEq(v.trim().to_string()))
-            } else if let Some((k, v)) = p.split_once("==") {
-                (k.trim().to_string(), LabelOp::Eq(v.trim().to_string()))
-            } else if let Some((k, v)) = p.split_once('=') {
-                (k.trim().to_string(), LabelOp::Eq(v.trim().to_string()))
-            } else if let Some((k, v)) = p.split_once('>') {
-                (k.trim().to_string(), LabelOp::Gt(v.trim().parse().map_err(|_| bad())?))
-            } else if let Some((k, v)) = p.split_once('<') {
-                (k.trim().to_string(), LabelOp::Lt(v.trim().parse().map_err(|_| bad())?))
-            } else if let Some((k, rest)) = p.split_once(" notin ") {
-                (k.trim().to_string(), LabelOp::NotIn(set_values(rest).ok_or_else(bad)?))
-            } else if let Some((k, rest)) = p.split_once(" in ") {
-                (k.trim().to_string(), LabelOp::In(set_values(rest).ok_or_else(bad)?))
-            } else {
-                (p.to_string(), LabelOp::Exists)
-            };
-            if !valid_key(&req.0) {
-                return Err(bad());
-            }
-            if let LabelOp::Eq(v) | LabelOp::NotEq(v) = &req.1 {
-                if !valid_value(v) {
-                    return Err(format!("unable to parse requirement: values[0][{}]: Invalid value: \"{v}\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", req.0));
-                }
-            }
-            reqs.push(req);
-        }
-        Ok(LabelSelector(reqs))
+        grammar::LabelSelector::parse(s).map(LabelSelector).map_err(|e| e.message)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -107,17 +23,7 @@ impl LabelSelector {
 
     pub fn matches(&self, obj: &Value) -> bool {
         let labels = object::labels(obj);
-        let get = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
-        self.0.iter().all(|(k, op)| match op {
-            LabelOp::Eq(v) => get(k) == Some(v.as_str()),
-            LabelOp::NotEq(v) => get(k) != Some(v.as_str()),
-            LabelOp::In(vs) => get(k).is_some_and(|l| vs.iter().any(|v| v == l)),
-            LabelOp::NotIn(vs) => get(k).is_none_or(|l| vs.iter().all(|v| v != l)),
-            LabelOp::Exists => get(k).is_some(),
-            LabelOp::NotExists => get(k).is_none(),
-            LabelOp::Gt(n) => get(k).and_then(|l| l.parse::<i64>().ok()).is_some_and(|l| l > *n),
-            LabelOp::Lt(n) => get(k).and_then(|l| l.parse::<i64>().ok()).is_some_and(|l| l < *n),
-        })
+        self.0.matches(|k| labels.and_then(|l| l.get(k)).and_then(Value::as_str))
     }
 }
 
@@ -183,27 +89,15 @@ fn field_value(obj: &Value, field: &str) -> String {
 
 impl FieldSelector {
     pub fn parse(s: &str, rt: &ResourceType) -> Result<FieldSelector, String> {
-        let mut reqs = Vec::new();
-        if s.trim().is_empty() {
-            return Ok(FieldSelector(reqs));
-        }
+        let parsed = grammar::FieldSelector::parse(s).map_err(|e| e.message)?;
         let supported = supported_fields(rt);
-        for part in s.split(',') {
-            let p = part.trim();
-            let (k, eq, v) = if let Some((k, v)) = p.split_once("!=") {
-                (k, false, v)
-            } else if let Some((k, v)) = p.split_once("==") {
-                (k, true, v)
-            } else if let Some((k, v)) = p.split_once('=') {
-                (k, true, v)
-            } else {
-                return Err(format!("invalid selector: '{s}'; can't understand '{p}'"));
-            };
-            let k = k.trim();
+        let mut reqs = Vec::new();
+        for r in parsed.0 {
+            let k = r.field.as_str();
             if k != "metadata.name" && k != "metadata.namespace" && !supported.iter().any(|f| f == k) {
                 return Err(format!("field label not supported: {k}"));
             }
-            reqs.push((k.to_string(), eq, v.trim().to_string()));
+            reqs.push((r.field, r.equals, r.value));
         }
         Ok(FieldSelector(reqs))
     }

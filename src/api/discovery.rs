@@ -178,6 +178,19 @@ impl Discovery {
         self.groups.iter().filter_map(|g| g.versions.first()).flat_map(|v| v.resources.iter())
     }
 
+    /// The resource type of objects of `kind` in `api_version` (`apps/v1`, `v1`), as an owner
+    /// reference or an `involvedObject` names them.
+    pub fn find_kind(&self, api_version: &str, kind: &str) -> Option<&ResourceType> {
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        self.groups
+            .iter()
+            .filter(|g| g.name == group)
+            .flat_map(|g| &g.versions)
+            .filter(|v| v.version == version)
+            .flat_map(|v| &v.resources)
+            .find(|r| r.kind == kind)
+    }
+
     /// The total number of resource types over all groups and versions.
     pub fn resource_count(&self) -> usize {
         self.groups.iter().flat_map(|g| &g.versions).map(|v| v.resources.len()).sum()
@@ -401,6 +414,17 @@ mod tests {
         assert!(names("deploy").contains(&"deployments".to_owned()));
         assert!(names("DaemonSet").contains(&"daemonsets".to_owned()));
         assert!(!names("deploy").contains(&"daemonsets".to_owned()));
+    }
+
+    #[test]
+    fn find_kind_resolves_owner_references() {
+        let discovery = aggregated();
+        let rs = discovery.find_kind("apps/v1", "ReplicaSet").expect("replicasets");
+        assert_eq!((rs.group.as_str(), rs.plural.as_str()), ("apps", "replicasets"));
+        assert_eq!(discovery.find_kind("batch/v1", "CronJob").map(|r| r.plural.as_str()), Some("cronjobs"));
+        assert_eq!(discovery.find_kind("v1", "ReplicaSet"), None);
+        assert_eq!(discovery.find_kind("batch/v1", "ReplicaSet"), None);
+        assert_eq!(discovery.find_kind("apps/v9", "ReplicaSet"), None);
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub mod protobuf;
 pub mod reflector;
 pub mod request;
 pub mod schema;
+pub mod selector;
 pub mod status;
 pub mod strategic;
 pub mod table;

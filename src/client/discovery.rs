@@ -75,14 +75,17 @@ impl From<ClientError> for LoadError {
     }
 }
 
-/// Reads `/version` and the discovery documents.
-pub async fn load_cluster(base: &ApiBase) -> Result<ClusterInfo, LoadError> {
-    let version_response = get_ok(base, Request::get("/version").header("Accept", "application/json")).await?;
+/// Sees every exchange discovery makes (the wire inspector records them).
+pub type Observe<'a> = &'a dyn Fn(&Request, &Result<Response, ClientError>);
+
+/// Reads `/version` and the discovery documents, showing each exchange to `observe`.
+pub async fn load_cluster(base: &ApiBase, observe: Observe<'_>) -> Result<ClusterInfo, LoadError> {
+    let version_response = get_ok(base, observe, Request::get("/version").header("Accept", "application/json")).await?;
     let version: ServerVersion = serde_json::from_slice(&version_response.body)
         .map_err(|e| LoadError::Decode { url: version_response.url.clone(), message: e.to_string() })?;
 
-    let api = get_ok(base, Request::get("/api").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
-    let apis = get_ok(base, Request::get("/apis").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
+    let api = get_ok(base, observe, Request::get("/api").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
+    let apis = get_ok(base, observe, Request::get("/apis").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
     let decode_error = |r: &Response, e: crate::api::discovery::DiscoveryError| LoadError::Decode {
         url: r.url.clone(),
         message: e.to_string(),
@@ -97,26 +100,31 @@ pub async fn load_cluster(base: &ApiBase) -> Result<ClusterInfo, LoadError> {
         (api_root, apis_root) => {
             let core = match api_root {
                 DiscoveryRoot::Legacy(v) => v,
-                DiscoveryRoot::Aggregated(_) => legacy(base, "/api").await?,
+                DiscoveryRoot::Aggregated(_) => legacy(base, observe, "/api").await?,
             };
             let groups = match apis_root {
                 DiscoveryRoot::Legacy(g) => g,
-                DiscoveryRoot::Aggregated(_) => legacy(base, "/apis").await?,
+                DiscoveryRoot::Aggregated(_) => legacy(base, observe, "/apis").await?,
             };
-            let lists = resource_lists(base, &core, &groups).await?;
+            let lists = resource_lists(base, observe, &core, &groups).await?;
             (Discovery::from_legacy(&core, &groups, &lists), false)
         }
     };
     Ok(ClusterInfo { version, discovery, aggregated })
 }
 
-async fn legacy<T: serde::de::DeserializeOwned>(base: &ApiBase, path: &str) -> Result<T, LoadError> {
-    let response = get_ok(base, Request::get(path).header("Accept", "application/json")).await?;
+async fn legacy<T: serde::de::DeserializeOwned>(
+    base: &ApiBase,
+    observe: Observe<'_>,
+    path: &str,
+) -> Result<T, LoadError> {
+    let response = get_ok(base, observe, Request::get(path).header("Accept", "application/json")).await?;
     serde_json::from_slice(&response.body).map_err(|e| LoadError::Decode { url: response.url, message: e.to_string() })
 }
 
 async fn resource_lists(
     base: &ApiBase,
+    observe: Observe<'_>,
     core: &APIVersions,
     groups: &APIGroupList,
 ) -> Result<Vec<APIResourceList>, LoadError> {
@@ -127,7 +135,7 @@ async fn resource_lists(
         .chain(groups.groups.iter().flat_map(|g| g.versions.iter().map(|v| group_version_path(&g.name, &v.version))))
         .collect();
     let responses = futures::future::join_all(
-        paths.iter().map(|path| get_ok(base, Request::get(path.clone()).header("Accept", "application/json"))),
+        paths.iter().map(|path| get_ok(base, observe, Request::get(path.clone()).header("Accept", "application/json"))),
     )
     .await;
     let mut lists = Vec::with_capacity(paths.len());
@@ -144,8 +152,10 @@ async fn resource_lists(
     Ok(lists)
 }
 
-async fn get_ok(base: &ApiBase, request: Request) -> Result<Response, LoadError> {
-    let response = execute(base, &request).await?;
+async fn get_ok(base: &ApiBase, observe: Observe<'_>, request: Request) -> Result<Response, LoadError> {
+    let outcome = execute(base, &request).await;
+    observe(&request, &outcome);
+    let response = outcome?;
     if response.is_success() {
         Ok(response)
     } else {

@@ -30,6 +30,11 @@ impl Fetched {
 /// Runs `request` and decodes the body according to the response's `Content-Type`.
 pub async fn fetch_decoded(base: &ApiBase, request: Request) -> Result<Fetched, ClientError> {
     let response = execute(base, &request).await?;
+    Ok(decode_response(request, response))
+}
+
+/// Decodes a response's body according to its `Content-Type`.
+pub fn decode_response(request: Request, response: Response) -> Fetched {
     let content_type = response.header("content-type").and_then(|t| t.parse::<MediaType>().ok());
     let started = now_ms();
     let decoded = match &content_type {
@@ -40,5 +45,5 @@ pub async fn fetch_decoded(base: &ApiBase, request: Request) -> Result<Fetched, 
         _ => Err(format!("HTTP {} {}: {}", response.status, response.status_text, response.body_excerpt(400))),
     };
     let decode_ms = now_ms() - started;
-    Ok(Fetched { request, response, content_type, decoded, decode_ms })
+    Fetched { request, response, content_type, decoded, decode_ms }
 }

@@ -6,7 +6,9 @@
 
 use std::fmt;
 
-use crate::api::media_type::{Accept, MediaType};
+use crate::api::list::{ContinueToken, ResourceVersion};
+use crate::api::media_type::{Accept, Conversion, MediaType};
+use crate::api::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch};
 
 /// The page sizes offered; 500 is kubectl's default chunk size.
 pub const PAGE_SIZES: [u32; 5] = [50, 100, 500, 1000, 5000];
@@ -67,6 +69,22 @@ impl Representation {
         Representation::ALL.into_iter().find(|r| r.as_str() == word)
     }
 
+    /// The `Accept` header that asks for this representation and nothing else: no JSON fallback,
+    /// so that a server that cannot give it answers 406 Not Acceptable.
+    pub fn accept_only(self, list: bool) -> Accept {
+        match self {
+            Representation::Table => Accept::only(MediaType::json().with_conversion(Conversion::table())),
+            Representation::Metadata if list => {
+                Accept::only(MediaType::json().with_conversion(Conversion::partial_object_metadata_list()))
+            }
+            Representation::Metadata => {
+                Accept::only(MediaType::json().with_conversion(Conversion::partial_object_metadata()))
+            }
+            Representation::Protobuf => Accept::only(MediaType::protobuf()),
+            other => other.accept(list),
+        }
+    }
+
     /// The `Accept` header that asks for this representation of a collection (`list`) or of one
     /// object. Table and metadata-only fall back to JSON as kubectl does; YAML and CBOR are asked
     /// for alone, so that a server that cannot give them answers 406 rather than something else.
@@ -86,6 +104,35 @@ impl Representation {
 impl fmt::Display for Representation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.label())
+    }
+}
+
+/// `resourceVersionMatch` as the URL carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VersionMatch {
+    NotOlderThan,
+    Exact,
+}
+
+impl VersionMatch {
+    /// The parameter's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VersionMatch::NotOlderThan => "NotOlderThan",
+            VersionMatch::Exact => "Exact",
+        }
+    }
+
+    /// Parses the parameter's value.
+    pub fn parse(word: &str) -> Option<VersionMatch> {
+        [VersionMatch::NotOlderThan, VersionMatch::Exact].into_iter().find(|m| m.as_str() == word)
+    }
+
+    fn to_api(self) -> ResourceVersionMatch {
+        match self {
+            VersionMatch::NotOlderThan => ResourceVersionMatch::NotOlderThan,
+            VersionMatch::Exact => ResourceVersionMatch::Exact,
+        }
     }
 }
 
@@ -113,6 +160,13 @@ pub struct ViewState {
     pub wide: bool,
     /// The collection is kept live by a watch instead of paged.
     pub watch: bool,
+    /// `resourceVersion` of the first page (empty: unset, the most recent state).
+    pub resource_version: String,
+    /// `resourceVersionMatch` of the first page.
+    pub resource_version_match: Option<VersionMatch>,
+    /// Ask for the representation alone, without the JSON fallback (a server that cannot give
+    /// it answers 406).
+    pub no_fallback: bool,
     /// Parameters that were present but not understood, with why.
     pub ignored: Vec<String>,
 }
@@ -148,6 +202,12 @@ impl ViewState {
                 },
                 "wide" => state.wide = value == "1" || value == "true",
                 "watch" => state.watch = value == "1" || value == "true",
+                "resourceVersion" => state.resource_version = value.to_owned(),
+                "resourceVersionMatch" => match VersionMatch::parse(value) {
+                    Some(m) => state.resource_version_match = Some(m),
+                    None => state.ignored.push(format!("resourceVersionMatch={value}: expected NotOlderThan or Exact")),
+                },
+                "fallback" => state.no_fallback = value == "0" || value == "false",
                 other => state.ignored.push(format!("{other}: not a parameter of the explorer")),
             }
         }
@@ -196,7 +256,45 @@ impl ViewState {
         if self.watch {
             query.push(("watch", "1".to_owned()));
         }
+        if !self.resource_version.is_empty() {
+            query.push(("resourceVersion", self.resource_version.clone()));
+        }
+        if let Some(m) = self.resource_version_match {
+            query.push(("resourceVersionMatch", m.as_str().to_owned()));
+        }
+        if self.no_fallback {
+            query.push(("fallback", "0".to_owned()));
+        }
         query
+    }
+
+    /// The list parameters of the page after `token` (the first page without one). The first page
+    /// carries the view's selectors, page size and resourceVersion/resourceVersionMatch; later
+    /// pages carry the continue token instead of a resource version, as the token holds the
+    /// snapshot. A combination the concepts page calls invalid is refused with its rule.
+    pub fn list_params(&self, token: Option<ContinueToken>) -> Result<ListParams, ParamsError> {
+        let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_owned());
+        let first = ListParams::new(ListOptions {
+            label_selector: non_empty(&self.label_selector),
+            field_selector: non_empty(&self.field_selector),
+            limit: Some(self.limit),
+            resource_version: non_empty(&self.resource_version).map(ResourceVersion::new),
+            resource_version_match: self.resource_version_match.map(VersionMatch::to_api),
+            continue_token: None,
+        })?;
+        Ok(match token {
+            Some(token) => first.next_page(token),
+            None => first,
+        })
+    }
+
+    /// The `Accept` header for this view's representation, with or without the fallback.
+    pub fn accept(&self, list: bool) -> Accept {
+        if self.no_fallback {
+            self.representation.accept_only(list)
+        } else {
+            self.representation.accept(list)
+        }
     }
 
     /// The query string (`?a=b&c=d`, or empty), percent-encoded.
@@ -232,6 +330,7 @@ mod tests {
     fn a_full_view_round_trips_through_the_query_string() {
         check_round_trip("?group=apps&version=v1&resource=deployments&namespace=demo&name=web&as=yaml&labelSelector=app+in+%28web%29&fieldSelector=metadata.name%3Dweb&limit=50&wide=1&watch=1");
         check_round_trip("?group=&version=v1&resource=pods");
+        check_round_trip("?group=&version=v1&resource=pods&resourceVersion=42&resourceVersionMatch=Exact&fallback=0");
         check_round_trip("");
     }
 
@@ -252,6 +351,39 @@ mod tests {
         assert_eq!(state.ignored.len(), 4, "{:?}", state.ignored);
         assert!(state.ignored[0].contains("expected one of table"));
         assert!(state.ignored[1].contains("expected a positive whole number"));
+    }
+
+    #[test]
+    fn list_params_follow_the_concepts_table() {
+        let state =
+            ViewState::from_search("?resourceVersion=42&resourceVersionMatch=Exact&limit=50&labelSelector=app%3Dweb");
+        let first = state.list_params(None).expect("valid");
+        assert_eq!(first.semantics().to_string(), "Exact");
+        let query = first.query();
+        assert!(query.contains(&("resourceVersion".into(), "42".into())), "{query:?}");
+        assert!(query.contains(&("labelSelector".into(), "app=web".into())), "{query:?}");
+        let next = state.list_params(ContinueToken::new("tok")).expect("valid");
+        assert!(!next.query().iter().any(|(k, _)| k == "resourceVersion" || k == "resourceVersionMatch"));
+        assert!(next.query().contains(&("continue".into(), "tok".into())));
+
+        let bad = ViewState::from_search("?resourceVersionMatch=NotOlderThan");
+        let error = bad.list_params(None).expect_err("match without version");
+        assert!(error.to_string().contains("without setting resourceVersion is not valid"), "{error}");
+        let bad = ViewState::from_search("?resourceVersion=0&resourceVersionMatch=Exact");
+        assert_eq!(bad.list_params(None), Err(ParamsError::ExactAtAny));
+        let ignored = ViewState::from_search("?resourceVersionMatch=Newest");
+        assert!(ignored.ignored[0].contains("expected NotOlderThan or Exact"));
+    }
+
+    #[test]
+    fn without_the_fallback_only_the_representation_is_asked_for() {
+        let state = ViewState::from_search("?as=protobuf&fallback=0");
+        assert_eq!(state.accept(true).to_string(), "application/vnd.kubernetes.protobuf");
+        assert_eq!(
+            ViewState::from_search("?as=table&fallback=0").accept(true).to_string(),
+            "application/json;as=Table;g=meta.k8s.io;v=v1"
+        );
+        assert_eq!(ViewState::from_search("?as=yaml&fallback=0").accept(false).to_string(), "application/yaml");
     }
 
     #[test]

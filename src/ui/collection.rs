@@ -5,13 +5,13 @@ use leptos::prelude::*;
 
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::list::ContinueToken;
-use crate::api::params::{ListOptions, ListParams};
 use crate::api::request::{Collection, Request};
+use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
 use crate::api::status::StatusExt;
 use crate::client::fetched::Fetched;
 use crate::client::{now_ms, ApiBase};
 use crate::model::page::{Page, PageBody};
-use crate::model::view_state::{Representation, ViewState, PAGE_SIZES};
+use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::inspector::{use_wire_log, WireLog};
@@ -19,7 +19,7 @@ use crate::ui::live::LiveView;
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
 use crate::ui::response_info::ResponseInfo;
-use crate::ui::status_view::StatusView;
+use crate::ui::status_view::{RetryCountdown, StatusView};
 
 /// The explanation shown when a continue token has expired (from the concepts page).
 const EXPIRED_EXPLANATION: &str = "The continue token has expired. The API server keeps a consistent \
@@ -28,7 +28,36 @@ compacted it); after that, asking for the next page answers 410 Gone. Restart fr
 get a new consistent snapshot.";
 
 /// What one request for a page produced.
-type Loaded = Result<(Fetched, Page), String>;
+type Loaded = Result<(Fetched, Page), Failure>;
+
+/// Why a page has no response to show: three different things for the person reading it.
+#[derive(Debug, Clone, PartialEq)]
+enum Failure {
+    /// The explorer refused to send it (a rule of the concepts page would be broken).
+    NotSent(String),
+    /// No HTTP response at all: the network, the proxy or the browser failed.
+    Network(String),
+    /// A response came whose body could not be read.
+    Unreadable(String),
+}
+
+impl Failure {
+    fn heading(&self) -> &'static str {
+        match self {
+            Failure::NotSent(_) => "Not sent",
+            Failure::Network(_) => "Network failure: no HTTP response (not an API error)",
+            Failure::Unreadable(_) => "The response could not be read",
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::NotSent(m) | Failure::Network(m) | Failure::Unreadable(m) => f.write_str(m),
+        }
+    }
+}
 
 /// A collection of `resource`, following the view state in the URL.
 #[component]
@@ -44,7 +73,17 @@ pub fn CollectionView(
     let tokens = RwSignal::new(Vec::<ContinueToken>::new());
     let collection_key = Memo::new(move |_| {
         let s = state.get();
-        (s.resource, s.namespace, s.representation, s.label_selector, s.field_selector, s.limit)
+        (
+            s.resource,
+            s.namespace,
+            s.representation,
+            s.label_selector,
+            s.field_selector,
+            s.limit,
+            s.resource_version,
+            s.resource_version_match,
+            s.no_fallback,
+        )
     });
     Effect::new(move |_| {
         collection_key.track();
@@ -73,17 +112,7 @@ pub fn CollectionView(
                     <span class="muted">{format!("  {kind} · {api_version}")}</span>
                 </h2>
                 <Toolbar namespaced />
-                <label class="toolbar__field">
-                    <input
-                        type="checkbox"
-                        prop:checked=move || state.get().watch
-                        on:change=move |e| {
-                            let watch = event_target_checked(&e);
-                            navigation.update(move |s| s.watch = watch);
-                        }
-                    />
-                    " Live (list, then watch)"
-                </label>
+                <StateToggle label=" Live (list, then watch)" get=|s| s.watch set=|s, on| s.watch = on />
             </header>
             {move || {
                 let s = state.get();
@@ -111,7 +140,8 @@ pub fn CollectionView(
                                     let resource = page_resource.clone();
                                     Suspend::new(async move {
                                         let loaded = page.await;
-                                        view! { <PageView loaded tokens resource /> }
+                                        let retry = Callback::new(move |()| page.refetch());
+                                        view! { <PageView loaded tokens resource retry /> }
                                     })
                                 }
                             }
@@ -132,23 +162,18 @@ async fn load_page(
     token: Option<ContinueToken>,
 ) -> Loaded {
     let namespace = if resource.scope == Scope::Namespaced { state.namespace.as_deref() } else { None };
-    let collection = Collection::new(resource, namespace).map_err(|e| e.to_string())?;
-    let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_owned());
-    let params = ListParams::new(ListOptions {
-        label_selector: non_empty(&state.label_selector),
-        field_selector: non_empty(&state.field_selector),
-        limit: Some(state.limit),
-        continue_token: token,
-        ..ListOptions::default()
-    })
-    .map_err(|e| e.to_string())?;
-    let request = Request::list(&collection, &params, &state.representation.accept(true)).param("pretty", "false");
-    let fetched = log.fetch(base, request).await.map_err(|e| e.to_string())?;
+    let collection = Collection::new(resource, namespace).map_err(|e| Failure::NotSent(e.to_string()))?;
+    let params = state.list_params(token).map_err(|e| Failure::NotSent(e.to_string()))?;
+    let request = Request::list(&collection, &params, &state.accept(true)).param("pretty", "false");
+    let fetched = log.fetch(base, request).await.map_err(|e| Failure::Network(e.to_string()))?;
     let as_grid = matches!(state.representation, Representation::Table | Representation::Metadata);
     let page = match &fetched.decoded {
         Ok(decoded) => Page::from_decoded(decoded, as_grid, now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
-            return Err(format!("{} answered {}: {message}", fetched.response.url, fetched.response.status))
+            return Err(Failure::Unreadable(format!(
+                "{} answered {}: {message}",
+                fetched.response.url, fetched.response.status
+            )))
         }
     };
     Ok((fetched, page))
@@ -169,17 +194,55 @@ fn Toolbar(
     let state = navigation.state;
     let (labels, set_labels) = signal(state.get_untracked().label_selector);
     let (fields, set_fields) = signal(state.get_untracked().field_selector);
+    let (version, set_version) = signal(state.get_untracked().resource_version);
+    let (version_match, set_version_match) = signal(state.get_untracked().resource_version_match);
+    // Problems found before sending: selector syntax (which may still be sent, to see what the
+    // server says) and resourceVersion rules (never sent: the API would only answer 400).
+    let selector_problems = RwSignal::new(Vec::<(&'static str, String, SelectorError)>::new());
+    let version_problem = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         let s = state.get();
         set_labels.set(s.label_selector);
         set_fields.set(s.field_selector);
+        set_version.set(s.resource_version);
+        set_version_match.set(s.resource_version_match);
     });
-    let apply = move || {
+    let send = move || {
         let (l, f) = (labels.get_untracked(), fields.get_untracked());
+        let (v, m) = (version.get_untracked(), version_match.get_untracked());
+        let mut next = state.get_untracked();
+        next.label_selector = l.clone();
+        next.field_selector = f.clone();
+        next.resource_version = v.clone();
+        next.resource_version_match = m;
+        if let Err(rule) = next.list_params(None) {
+            version_problem.set(Some(rule.to_string()));
+            return;
+        }
+        version_problem.set(None);
+        selector_problems.set(Vec::new());
         navigation.update(move |s| {
             s.label_selector = l;
             s.field_selector = f;
+            s.resource_version = v;
+            s.resource_version_match = m;
         });
+    };
+    let apply = move || {
+        let mut problems = Vec::new();
+        let l = labels.get_untracked();
+        if let Err(e) = LabelSelector::parse(&l) {
+            problems.push(("Label selector", l, e));
+        }
+        let f = fields.get_untracked();
+        if let Err(e) = FieldSelector::parse(&f) {
+            problems.push(("Field selector", f, e));
+        }
+        if problems.is_empty() {
+            send();
+        } else {
+            selector_problems.set(problems);
+        }
     };
     view! {
         <div class="toolbar">
@@ -224,7 +287,94 @@ fn Toolbar(
                 <button class="button" type="submit">
                     "Apply selectors"
                 </button>
+                <details class="toolbar__advanced">
+                    <summary>"resourceVersion"</summary>
+                    <label class="toolbar__field">
+                        "resourceVersion "
+                        <input
+                            type="text"
+                            aria-label="resourceVersion"
+                            placeholder="unset: most recent"
+                            size="10"
+                            prop:value=version
+                            on:input=move |e| set_version.set(event_target_value(&e))
+                        />
+                    </label>
+                    <label class="toolbar__field">
+                        "resourceVersionMatch "
+                        <select
+                            aria-label="resourceVersionMatch"
+                            on:change=move |e| set_version_match.set(VersionMatch::parse(&event_target_value(&e)))
+                        >
+                            <option value="" selected=move || version_match.get().is_none()>
+                                "(unset)"
+                            </option>
+                            {[VersionMatch::NotOlderThan, VersionMatch::Exact]
+                                .into_iter()
+                                .map(|m| {
+                                    view! {
+                                        <option value=m.as_str() selected=move || version_match.get() == Some(m)>
+                                            {m.as_str()}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    <span class="muted" data-testid="version-semantics">
+                        {move || {
+                            let mut s = state.get();
+                            s.resource_version = version.get();
+                            s.resource_version_match = version_match.get();
+                            match s.list_params(None) {
+                                Ok(params) => format!("The server reads this as: {}", params.semantics()),
+                                Err(_) => String::new(),
+                            }
+                        }}
+                    </span>
+                    <button class="button button--quiet" type="submit">
+                        "Apply"
+                    </button>
+                </details>
             </form>
+            {move || {
+                version_problem
+                    .get()
+                    .map(|rule| {
+                        view! {
+                            <p class="warning" role="alert" data-testid="version-problem">
+                                {format!("Not sent: {rule}")}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                let problems = selector_problems.get();
+                (!problems.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="warning" role="alert" data-testid="selector-problem">
+                                {problems
+                                    .into_iter()
+                                    .map(|(name, text, error)| {
+                                        let caret = format!("{}^", " ".repeat(error.at));
+                                        view! {
+                                            <p>{format!("{name}: {error}")}</p>
+                                            <pre class="selector-caret">{format!("{text}\n{caret}")}</pre>
+                                        }
+                                    })
+                                    .collect_view()}
+                                <p>
+                                    "Not sent. "
+                                    <button class="button button--quiet" on:click=move |_| send()>
+                                        "Send anyway"
+                                    </button>
+                                    " to see what the server answers."
+                                </p>
+                            </div>
+                        }
+                    })
+            }}
             <label class="toolbar__field">
                 "Page size "
                 <select
@@ -247,34 +397,65 @@ fn Toolbar(
                         .collect_view()}
                 </select>
             </label>
-            <label class="toolbar__field">
-                <input
-                    type="checkbox"
-                    prop:checked=move || state.get().wide
-                    on:change=move |e| {
-                        let wide = event_target_checked(&e);
-                        navigation.update(move |s| s.wide = wide);
-                    }
-                />
-                " Wide (priority columns)"
-            </label>
+            <StateToggle label=" Wide (priority columns)" get=|s| s.wide set=|s, on| s.wide = on />
+            <StateToggle
+                label=" No JSON fallback"
+                title="Ask for the representation alone: a server that cannot give it answers 406 Not Acceptable"
+                get=|s| s.no_fallback
+                set=|s, on| s.no_fallback = on
+            />
         </div>
+    }
+}
+
+/// A checkbox bound to one switch of the view state in the URL.
+#[component]
+fn StateToggle(
+    /// The visible label.
+    label: &'static str,
+    /// A longer explanation, on hover.
+    #[prop(optional)]
+    title: &'static str,
+    /// Reads the switch.
+    get: fn(&ViewState) -> bool,
+    /// Sets the switch.
+    set: fn(&mut ViewState, bool),
+) -> impl IntoView {
+    let navigation = use_navigation();
+    view! {
+        <label class="toolbar__field" title=title>
+            <input
+                type="checkbox"
+                prop:checked=move || navigation.state.with(get)
+                on:change=move |e| {
+                    let on = event_target_checked(&e);
+                    navigation.update(move |s| set(s, on));
+                }
+            />
+            {label}
+        </label>
     }
 }
 
 /// One loaded page: the response line, the paging bar, and the body.
 #[component]
-fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>, resource: ResourceType) -> impl IntoView {
+fn PageView(
+    loaded: Loaded,
+    tokens: RwSignal<Vec<ContinueToken>>,
+    resource: ResourceType,
+    /// Makes the same request again (after a Retry-After).
+    retry: Callback<()>,
+) -> impl IntoView {
     let navigation = use_navigation();
     let log = use_wire_log();
     let base = expect_context::<ApiBase>();
     let (fetched, page) = match loaded {
         Ok(ok) => ok,
-        Err(message) => {
+        Err(failure) => {
             return view! {
                 <section class="status-error" role="alert" data-testid="request-error">
-                    <h3>"The request could not be made or read"</h3>
-                    <p>{message}</p>
+                    <h3>{failure.heading()}</h3>
+                    <p>{failure.to_string()}</p>
                 </section>
             }
             .into_any();
@@ -368,10 +549,10 @@ fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>, resource: Reso
                                 });
                                 return;
                             }
-                            Err(message) => {
+                            Err(failure) => {
                                 progress.update(|p| {
                                     if let Some(p) = p {
-                                        p.error = Some(message)
+                                        p.error = Some(format!("{}: {failure}", failure.heading()))
                                     }
                                 });
                                 return;
@@ -394,7 +575,7 @@ fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>, resource: Reso
         PageBody::Document(document) => {
             let raw = fetched.response.body.clone();
             let cbor = navigation.state.get_untracked().representation == Representation::Cbor;
-            view! { <DocumentView document raw=cbor.then_some(raw) /> }.into_any()
+            view! { <DocumentView document raw=cbor.then_some(raw) cbor /> }.into_any()
         }
         PageBody::Envelope(summary) => view! {
             <p class="muted">
@@ -405,8 +586,14 @@ fn PageView(loaded: Loaded, tokens: RwSignal<Vec<ContinueToken>>, resource: Reso
         .into_any(),
         PageBody::Status(status) => {
             let expired = status.is_expired() && !tokens.with_untracked(Vec::is_empty);
+            let wait = fetched
+                .response
+                .header("retry-after")
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .or_else(|| status.retry_after_seconds());
             view! {
-                <StatusView status=*status />
+                <StatusView status=*status.clone() />
+                {wait.map(|seconds| view! { <RetryCountdown seconds on_retry=retry /> })}
                 {expired
                     .then(|| {
                         view! {

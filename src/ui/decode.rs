@@ -103,9 +103,10 @@ pub fn DecodeTool() -> impl IntoView {
                         .into_any()
                 }
                 Some(Outcome::Document { media_type, document, raw }) => {
+                    let cbor = media_type.starts_with("application/cbor");
                     view! {
                         <p data-testid="decode-media-type">{format!("Decoded as {media_type}")}</p>
-                        <DocumentView document raw=Some(raw) />
+                        <DocumentView document raw=Some(raw) cbor />
                     }
                         .into_any()
                 }

@@ -3,9 +3,12 @@
 
 use leptos::prelude::*;
 
+use crate::api::cbor::diagnostic;
 use crate::api::value::Value;
 use crate::api::yaml::encode_yaml;
+use crate::model::highlight::Language;
 use crate::model::page::without_managed_fields;
+use crate::ui::code::CodeView;
 
 /// Text format of the document view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,7 +16,12 @@ enum TextFormat {
     Yaml,
     Json,
     Hex,
+    /// RFC 8949 diagnostic notation of a CBOR body.
+    Diagnostic,
 }
+
+/// How much diagnostic notation is shown (a 10,000-pod list would be hundreds of megabytes).
+const MAX_DIAGNOSTIC_CHARS: usize = 2_000_000;
 
 /// Shows `document` as text. `raw` (the body's bytes) enables the hex view.
 #[component]
@@ -22,6 +30,9 @@ pub fn DocumentView(
     document: Value,
     /// The raw body, for binary representations.
     raw: Option<Vec<u8>>,
+    /// Whether the raw body is CBOR (enables the diagnostic notation view).
+    #[prop(optional)]
+    cbor: bool,
 ) -> impl IntoView {
     let (format, set_format) = signal(TextFormat::Yaml);
     let (managed, set_managed) = signal(false);
@@ -35,6 +46,11 @@ pub fn DocumentView(
                 Err(e) => format!("# cannot show as YAML: {e}"),
             },
             TextFormat::Hex => raw.as_deref().map(hex_dump).unwrap_or_default(),
+            TextFormat::Diagnostic => match raw.as_deref().map(|r| diagnostic(r, MAX_DIAGNOSTIC_CHARS)) {
+                Some(Ok(text)) => text,
+                Some(Err(e)) => format!("not CBOR diagnostic notation: {e}"),
+                None => String::new(),
+            },
         }
     });
     let copy = move |_| {
@@ -59,6 +75,7 @@ pub fn DocumentView(
                     {choice(TextFormat::Yaml, "YAML")}
                     {choice(TextFormat::Json, "JSON")}
                     {has_raw.then(|| choice(TextFormat::Hex, "Hex (raw bytes)"))}
+                    {(has_raw && cbor).then(|| choice(TextFormat::Diagnostic, "CBOR diagnostic"))}
                 </div>
                 <label>
                     <input
@@ -72,9 +89,14 @@ pub fn DocumentView(
                     "Copy"
                 </button>
             </div>
-            <pre class="document__text" data-testid="document-text" tabindex="0">
-                {text}
-            </pre>
+            <CodeView
+                text=text
+                language=Signal::derive(move || match format.get() {
+                    TextFormat::Yaml => Some(Language::Yaml),
+                    TextFormat::Json => Some(Language::Json),
+                    TextFormat::Hex | TextFormat::Diagnostic => None,
+                })
+            />
         </div>
     }
 }

@@ -162,6 +162,14 @@ pub fn GridView(
                 {(hidden > 0 && !wide.get_untracked())
                     .then(|| view! { <span class="muted">{format!("{hidden} priority columns hidden (Wide shows them)")}</span> })}
             </div>
+            {(total == 0)
+                .then(|| {
+                    view! {
+                        <p class="muted" data-testid="empty-state">
+                            "The server returned an empty list: no objects match this namespace and these selectors."
+                        </p>
+                    }
+                })}
             <div
                 class="grid__viewport"
                 data-testid="grid-viewport"

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 
 use crate::api::request::Request;
-use crate::client::fetched::{fetch_decoded, Fetched};
-use crate::client::{ApiBase, ClientError};
+use crate::client::fetched::{decode_response, fetch_decoded, Fetched};
+use crate::client::{ApiBase, ClientError, Response};
 use crate::model::commands::{to_curl, to_kubectl_raw};
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
@@ -42,15 +42,25 @@ impl WireLog {
     pub async fn fetch(self, base: ApiBase, request: Request) -> Result<Fetched, ClientError> {
         let url = base.absolute_url(&request);
         let outcome = fetch_decoded(&base, request.clone()).await;
+        self.record(url, request, outcome.clone());
+        outcome
+    }
+
+    /// Records an exchange made elsewhere (discovery runs before the views exist).
+    pub fn record_response(self, base: &ApiBase, request: &Request, outcome: &Result<Response, ClientError>) {
+        let fetched = outcome.clone().map(|response| decode_response(request.clone(), response));
+        self.record(base.absolute_url(request), request.clone(), fetched);
+    }
+
+    fn record(self, url: String, request: Request, outcome: Result<Fetched, ClientError>) {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
-        let exchange = Exchange { id, request, url, outcome: outcome.clone() };
+        let exchange = Exchange { id, request, url, outcome };
         self.entries.update(|entries| {
             entries.push(exchange);
             let excess = entries.len().saturating_sub(KEEP);
             entries.drain(..excess);
         });
-        outcome
     }
 }
 

@@ -2,6 +2,7 @@
 //! logic live in `api`, network calls in `client`.
 
 mod cluster;
+mod code;
 mod collection;
 mod decode;
 mod document;
@@ -15,6 +16,7 @@ mod object;
 mod response_info;
 mod sidebar;
 mod status_view;
+mod subresource;
 pub mod write_policy;
 
 use leptos::prelude::*;
@@ -41,12 +43,12 @@ pub fn App() -> impl IntoView {
     let base = ApiBase::same_origin();
     provide_context(base.clone());
     Navigation::install();
-    WireLog::install();
+    let log = WireLog::install();
     write_policy::WritePolicy::install();
     let inspector_open = RwSignal::new(false);
     let cluster = LocalResource::new(move || {
         let base = base.clone();
-        async move { load_cluster(&base).await }
+        async move { load_cluster(&base, &|request, outcome| log.record_response(&base, request, outcome)).await }
     });
     let version_label = move || match cluster.get() {
         Some(Ok(info)) => info.version.git_version.clone(),
@@ -122,6 +124,11 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// What discovery found, shared with the views that resolve kinds to resource types (owner links).
+pub fn use_discovery() -> std::sync::Arc<crate::api::discovery::Discovery> {
+    expect_context::<std::sync::Arc<crate::api::discovery::Discovery>>()
+}
+
 /// The explorer proper: discovery in the sidebar, and the collection, object or overview the URL
 /// names in the main area.
 #[component]
@@ -130,6 +137,7 @@ fn Explorer(
     info: ClusterInfo,
 ) -> impl IntoView {
     let navigation = location::use_navigation();
+    provide_context(std::sync::Arc::new(info.discovery.clone()));
     let discovery = info.discovery.clone();
     let find = move |key: &crate::model::view_state::ResourceKey| {
         discovery

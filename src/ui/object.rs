@@ -11,11 +11,14 @@ use crate::client::fetched::Fetched;
 use crate::client::ApiBase;
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::Representation;
+use crate::model::view_state::ResourceKey;
 use crate::ui::document::DocumentView;
 use crate::ui::inspector::use_wire_log;
 use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
+use crate::ui::subresource::SubresourcePanel;
+use crate::ui::use_discovery;
 
 /// The object named in the view state.
 #[component]
@@ -42,8 +45,9 @@ pub fn ObjectView(
                 Representation::Table => Representation::Json,
                 other => other,
             };
-            let request = Request::get_object(&object, &GetParams::default(), &representation.accept(false))
-                .param("pretty", "false");
+            let accept =
+                if state.no_fallback { representation.accept_only(false) } else { representation.accept(false) };
+            let request = Request::get_object(&object, &GetParams::default(), &accept).param("pretty", "false");
             let fetched = log.fetch(base, request).await.map_err(|e| e.to_string())?;
             let page = match &fetched.decoded {
                 Ok(decoded) => Page::from_decoded(decoded, false, 0),
@@ -52,7 +56,8 @@ pub fn ObjectView(
             Ok::<(Fetched, Page), String>((fetched, page))
         }
     });
-    let subresources: Vec<String> = resource.subresources.iter().map(|s| s.name.clone()).collect();
+    let panel_resource = resource.clone();
+    let panel_name = name.clone();
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -63,13 +68,11 @@ pub fn ObjectView(
                     {format!("← {}", resource.plural)}
                 </button>
                 <h2 data-testid="object-title">{format!("{} {}", resource.kind, name)}</h2>
-                {(!subresources.is_empty())
-                    .then(|| {
-                        view! { <p class="muted">{format!("Subresources: {}", subresources.join(", "))}</p> }
-                    })}
             </header>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
-                {move || Suspend::new(async move {
+                {move || {
+                    let (panel_resource, panel_name) = (panel_resource.clone(), panel_name.clone());
+                    Suspend::new(async move {
                     match loaded.await {
                         Err(message) => {
                             view! {
@@ -82,14 +85,25 @@ pub fn ObjectView(
                         Ok((fetched, page)) => {
                             let raw = fetched.response.body.clone();
                             let binary = fetched.content_type.as_ref().is_some_and(|t| t.essence.as_str() != "application/json");
+                            let cbor = fetched.content_type.as_ref().is_some_and(|t| t.essence.as_str() == "application/cbor");
                             let info = view! { <ResponseInfo fetched page=page.clone() /> };
                             let body = match page.body {
                                 PageBody::Status(status) => view! { <StatusView status=*status /> }.into_any(),
                                 PageBody::Document(document) => {
+                                    let namespace = document
+                                        .at(&["metadata", "namespace"])
+                                        .and_then(Value::as_str)
+                                        .map(str::to_owned);
                                     view! {
                                         <MetadataSummary document=document.clone() />
                                         <Conditions document=document.clone() />
-                                        <DocumentView document raw=binary.then_some(raw) />
+                                        <SubresourcePanel
+                                            resource=panel_resource.clone()
+                                            namespace
+                                            name=panel_name.clone()
+                                            document=document.clone()
+                                        />
+                                        <DocumentView document raw=binary.then_some(raw) cbor />
                                     }
                                         .into_any()
                                 }
@@ -103,7 +117,7 @@ pub fn ObjectView(
                                 .into_any()
                         }
                     }
-                })}
+                })}}
             </Transition>
         </section>
     }
@@ -133,20 +147,54 @@ fn MetadataSummary(document: Value) -> impl IntoView {
         .iter()
         .filter_map(|f| f.as_str().map(str::to_owned))
         .collect();
-    let owners: Vec<String> = meta
+    let navigation = use_navigation();
+    let discovery = use_discovery();
+    let owners = meta
         .get("ownerReferences")
         .and_then(Value::as_array)
         .unwrap_or_default()
         .iter()
         .map(|o| {
-            format!(
-                "{} {}{}",
-                o.get("kind").and_then(Value::as_str).unwrap_or("?"),
-                o.get("name").and_then(Value::as_str).unwrap_or("?"),
+            let field = |key: &str| o.get(key).and_then(Value::as_str).unwrap_or("?").to_owned();
+            let (kind, owner, api_version) = (field("kind"), field("name"), field("apiVersion"));
+            let label = format!(
+                "{kind} {owner}{}",
                 if o.get("controller").and_then(Value::as_bool) == Some(true) { " (controller)" } else { "" }
-            )
+            );
+            match discovery.find_kind(&api_version, &kind) {
+                Some(owner_type) => {
+                    let mut target = navigation.state.get_untracked();
+                    target.resource = Some(ResourceKey {
+                        group: owner_type.group.clone(),
+                        version: owner_type.version.clone(),
+                        plural: owner_type.plural.clone(),
+                    });
+                    target.name = Some(owner.clone());
+                    target.watch = false;
+                    if owner_type.scope == Scope::Cluster {
+                        target.namespace = None;
+                    }
+                    let href = if target.to_search().is_empty() { "?".to_owned() } else { target.to_search() };
+                    view! {
+                        <li>
+                            <a
+                                href=href
+                                data-testid="owner-link"
+                                on:click=move |e| {
+                                    e.prevent_default();
+                                    navigation.go(target.clone());
+                                }
+                            >
+                                {label}
+                            </a>
+                        </li>
+                    }
+                    .into_any()
+                }
+                None => view! { <li>{format!("{label} ({api_version}: not in discovery)")}</li> }.into_any(),
+            }
         })
-        .collect();
+        .collect_view();
     let generation = meta.get("generation").and_then(Value::as_i64);
     let chips = |items: Vec<(String, String)>| {
         items.into_iter().map(|(k, v)| view! { <li class="chip">{format!("{k}={v}")}</li> }).collect_view()
@@ -184,7 +232,9 @@ fn MetadataSummary(document: Value) -> impl IntoView {
                     <ul class="chips">{chips(annotations)}</ul>
                 </dd>
                 <dt>"Owners"</dt>
-                <dd>{owners.join(", ")}</dd>
+                <dd>
+                    <ul class="owners">{owners}</ul>
+                </dd>
                 <dt>"Finalizers"</dt>
                 <dd>{finalizers.join(", ")}</dd>
             </dl>

@@ -54,3 +54,46 @@ pub fn StatusView(
         </section>
     }
 }
+
+/// A visible countdown for a `Retry-After` (429 Too Many Requests, 503): when it reaches zero the
+/// request is made again, as the server asked; "Retry now" does not wait.
+#[component]
+pub fn RetryCountdown(
+    /// Seconds the server asked to wait.
+    seconds: u32,
+    /// Makes the request again.
+    on_retry: Callback<()>,
+) -> impl IntoView {
+    let left = RwSignal::new(seconds);
+    let done = StoredValue::new(false);
+    let fire = move || {
+        if !done.get_value() {
+            done.set_value(true);
+            on_retry.run(());
+        }
+    };
+    let handle = set_interval_with_handle(
+        move || {
+            let now = left.get_untracked().saturating_sub(1);
+            left.set(now);
+            if now == 0 {
+                fire();
+            }
+        },
+        std::time::Duration::from_secs(1),
+    )
+    .ok();
+    on_cleanup(move || {
+        if let Some(handle) = handle {
+            handle.clear();
+        }
+    });
+    view! {
+        <p class="notice" role="status" data-testid="retry-countdown">
+            {move || format!("The server asked to wait {seconds} s (Retry-After): retrying in {} s. ", left.get())}
+            <button class="button button--quiet" on:click=move |_| fire()>
+                "Retry now"
+            </button>
+        </p>
+    }
+}

@@ -99,10 +99,20 @@ test('an expired continue token offers to restart from the first page', async ({
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
 });
 
-test('a selector syntax error from the server is shown as its Status', async ({ page }) => {
+test('a selector syntax error is caught before sending, and the server\'s Status shown when sent anyway', async ({ page }) => {
   await page.goto('/?group=&version=v1&resource=pods');
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  const sent = [];
+  page.on('request', (r) => { if (r.url().includes('labelSelector')) sent.push(r.url()); });
   await page.getByLabel('Label selector').fill('app in (');
   await page.getByRole('button', { name: 'Apply selectors' }).click();
+  const problem = page.getByTestId('selector-problem');
+  await expect(problem).toContainText('Label selector: unable to parse requirement');
+  await expect(problem).toContainText('expected: a set of values in parentheses');
+  await expect(problem).toContainText('at character 7');
+  await saveScreen(page, 'selector-problem');
+  expect(sent).toEqual([]);
+  await problem.getByRole('button', { name: 'Send anyway' }).click();
   await expect(page.getByTestId('status-code')).toHaveText('400');
   await expect(page.getByTestId('status-reason')).toHaveText('BadRequest');
   await expect(page.getByTestId('status-message')).toContainText('unable to parse requirement');

@@ -1,0 +1,127 @@
+// More of the read path: the resourceVersion controls, 406 without a fallback, Retry-After,
+// owner links, subresources (a pod's log), and discovery in the wire inspector.
+const { test, expect } = require('@playwright/test');
+const { saveScreen, simUrl } = require('./helpers');
+
+test('resourceVersion controls refuse invalid combinations before sending, quoting the rule', async ({ page }) => {
+  await page.goto('/?group=&version=v1&resource=pods&namespace=demo');
+  await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+  const sent = [];
+  page.on('request', (r) => { if (r.url().includes('resourceVersionMatch')) sent.push(r.url()); });
+  await page.getByText('resourceVersion', { exact: true }).click();
+  await page.getByLabel('resourceVersionMatch').selectOption('Exact');
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(page.getByTestId('version-problem')).toContainText(
+    'setting the resourceVersionMatch parameter without setting resourceVersion is not valid');
+  expect(sent).toEqual([]);
+  await saveScreen(page, 'resource-version-problem');
+
+  await page.getByLabel('resourceVersion', { exact: true }).fill('1');
+  await page.getByLabel('resourceVersionMatch').selectOption('NotOlderThan');
+  await expect(page.getByTestId('version-semantics')).toHaveText('The server reads this as: Not older than');
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(page).toHaveURL(/resourceVersion=1&resourceVersionMatch=NotOlderThan/);
+  await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+  await expect(page.getByTestId('version-problem')).toHaveCount(0);
+  expect(sent.length).toBeGreaterThan(0);
+});
+
+test('without the JSON fallback, a protobuf request the server cannot serve is 406', async ({ page }) => {
+  await page.goto('/?group=example.com&version=v1&resource=widgets&as=protobuf');
+  await expect(page.getByTestId('response-content-type')).toHaveText('application/json');
+  await page.getByLabel('No JSON fallback').check();
+  await expect(page).toHaveURL(/fallback=0/);
+  await expect(page.getByTestId('status-code')).toHaveText('406');
+  await expect(page.getByTestId('status-reason')).toHaveText('NotAcceptable');
+  await saveScreen(page, 'protobuf-406');
+});
+
+test('a 429 with Retry-After counts down visibly, then the list comes', async ({ page, request }) => {
+  await page.goto('/?group=&version=v1&resource=configmaps');
+  await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+  const fail = await request.post(`${simUrl()}/_sim/fail?status=429&count=1&retryAfter=3`);
+  expect(fail.ok()).toBeTruthy();
+  await page.getByLabel('Page size').selectOption('50');
+  const countdown = page.getByTestId('retry-countdown');
+  await expect(countdown).toContainText('The server asked to wait 3 s (Retry-After): retrying in');
+  await expect(page.getByTestId('status-code')).toHaveText('429');
+  await saveScreen(page, 'retry-after-countdown');
+  await expect(page.getByTestId('response-status')).toHaveText('200 OK', { timeout: 10_000 });
+  await expect(countdown).toHaveCount(0);
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+});
+
+test('owner references link to their owners, and a pod\'s log is shown as text', async ({ page, request }) => {
+  const pods = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods`, { headers: { Accept: 'application/json' } })).json();
+  const pod = pods.items.find((p) => (p.metadata.ownerReferences || []).length > 0 && p.status.phase === 'Running');
+  expect(pod).toBeTruthy();
+  const owner = pod.metadata.ownerReferences[0];
+  await page.goto(`/?group=&version=v1&resource=pods&namespace=demo&name=${pod.metadata.name}`);
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${pod.metadata.name}`);
+
+  const subresources = page.getByRole('region', { name: 'Subresources' });
+  await subresources.getByRole('button', { name: 'log', exact: true }).click();
+  const log = page.getByTestId('log-text');
+  await expect(log).not.toBeEmpty();
+  await expect(log).not.toHaveText('(the log is empty)');
+  await saveScreen(page, 'pod-log');
+  await subresources.getByRole('button', { name: 'status', exact: true }).click();
+  await expect(subresources.getByTestId('document-text')).toContainText('phase: Running');
+
+  const link = page.getByTestId('owner-link');
+  await expect(link.first()).toContainText(`${owner.kind} ${owner.name}`);
+  await link.first().click();
+  await expect(page.getByTestId('object-title')).toHaveText(`${owner.kind} ${owner.name}`);
+  await expect(page).toHaveURL(new RegExp(`name=${owner.name}`));
+  await page.goBack();
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${pod.metadata.name}`);
+});
+
+test('discovery\'s own requests are in the wire inspector', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('cluster-version')).not.toHaveText('connecting…');
+  await page.getByRole('button', { name: 'Wire inspector' }).click();
+  const rows = page.getByRole('complementary', { name: 'Wire inspector' }).getByTestId('inspector-row');
+  await expect(rows.filter({ hasText: /\/version/ })).toHaveCount(1);
+  await expect(rows.filter({ hasText: /\/apis(\s|$)/ }).first()).toBeVisible();
+  await saveScreen(page, 'inspector-discovery');
+});
+
+test('an object\'s YAML is highlighted, numbered and folds block by block', async ({ page }) => {
+  await page.goto('/?group=apps&version=v1&resource=deployments&namespace=demo');
+  await page.getByTestId('grid-row').first().click();
+  await expect(page.getByTestId('object-title')).toContainText('Deployment ');
+  const doc = page.getByTestId('document-text').first();
+  await expect(doc).toContainText('creationTimestamp');
+  await expect(doc.locator('.tok-key').first()).toHaveText('apiVersion');
+  await expect(doc.locator('.code__line').first()).toHaveAttribute('data-line', '1');
+  const fold = doc.locator('.code__line', { hasText: /^metadata:\s*$/ }).getByRole('button');
+  await expect(fold).toHaveAttribute('aria-expanded', 'true');
+  await fold.click();
+  await expect(doc).not.toContainText('creationTimestamp');
+  await expect(doc.locator('.code__folded')).toContainText('lines');
+  await expect(doc).toContainText('spec:');
+  await saveScreen(page, 'object-yaml-folded');
+  await doc.locator('.code__line', { hasText: /^metadata:\s*$/ }).getByRole('button').click();
+  await expect(doc).toContainText('creationTimestamp');
+  await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'JSON' }).click();
+  await expect(doc.locator('.tok-key').first()).toHaveText('"apiVersion"');
+  await saveScreen(page, 'object-json-highlighted');
+});
+
+test('an empty list says so', async ({ page }) => {
+  await page.goto('/?group=&version=v1&resource=pods&labelSelector=app%3Dno-such-app');
+  await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+  await expect(page.getByTestId('empty-state')).toContainText('empty list');
+  await expect(page.getByTestId('row-count')).toHaveText('0 rows');
+});
+
+test('a CBOR body shows its diagnostic notation: the self-described tag and byte-string keys', async ({ page }) => {
+  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo&as=cbor');
+  await expect(page.getByTestId('response-content-type')).toHaveText('application/cbor');
+  await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'CBOR diagnostic' }).click();
+  const doc = page.getByTestId('document-text');
+  await expect(doc).toContainText('55799({');
+  await expect(doc).toContainText("h'6b696e64' /kind/: h'436f6e6669674d61704c697374' /ConfigMapList/");
+  await saveScreen(page, 'cbor-diagnostic');
+});
