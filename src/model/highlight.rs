@@ -63,7 +63,13 @@ pub fn highlight(text: &str, language: Language) -> Vec<Vec<Token>> {
 /// deeper than it), or `None` when it opens none. Folding line `i` hides lines `i+1..=end`.
 pub fn fold_ends(text: &str) -> Vec<Option<usize>> {
     let lines: Vec<&str> = text.split('\n').collect();
-    let indent = |line: &str| (!line.trim().is_empty()).then(|| line.len() - line.trim_start().len());
+    // A YAML sequence item (`- x`) belongs to the key above it even at the same indentation
+    // (`containers:` then `- name: web`), so it counts one deeper.
+    let indent = |line: &str| {
+        let body = line.trim_start();
+        let item = usize::from(body.starts_with("- ") || body == "-");
+        (!body.is_empty()).then(|| line.len() - body.len() + item)
+    };
     let indents: Vec<Option<usize>> = lines.iter().map(|l| indent(l)).collect();
     let mut ends = vec![None; lines.len()];
     // A stack of open lines; a line closes every open line indented at least as deep.
@@ -355,5 +361,7 @@ mod tests {
         let json = "{\n  \"a\": {\n    \"b\": 1\n  },\n  \"c\": 2\n}";
         assert_eq!(fold_ends(json), vec![Some(4), Some(2), None, None, None, None]);
         assert_eq!(fold_ends("a\n\n  b\n\nc"), vec![Some(2), None, None, None, None]);
+        let items = "containers:\n- name: a\n  image: x\n- name: b\nnext: 1";
+        assert_eq!(fold_ends(items), vec![Some(3), Some(2), None, None, None]);
     }
 }

@@ -8,7 +8,7 @@ test('resourceVersion controls refuse invalid combinations before sending, quoti
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
   const sent = [];
   page.on('request', (r) => { if (r.url().includes('resourceVersionMatch')) sent.push(r.url()); });
-  await page.getByText('resourceVersion', { exact: true }).click();
+  await page.locator('summary', { hasText: 'resourceVersion' }).click();
   await page.getByLabel('resourceVersionMatch').selectOption('Exact');
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   await expect(page.getByTestId('version-problem')).toContainText(
@@ -81,9 +81,10 @@ test('discovery\'s own requests are in the wire inspector', async ({ page }) => 
   await page.goto('/');
   await expect(page.getByTestId('cluster-version')).not.toHaveText('connecting…');
   await page.getByRole('button', { name: 'Wire inspector' }).click();
-  const rows = page.getByRole('complementary', { name: 'Wire inspector' }).getByTestId('inspector-row');
-  await expect(rows.filter({ hasText: /\/version/ })).toHaveCount(1);
-  await expect(rows.filter({ hasText: /\/apis(\s|$)/ }).first()).toBeVisible();
+  const urls = page.getByRole('complementary', { name: 'Wire inspector' }).locator('.inspector__url');
+  await expect(urls.filter({ hasText: /^\/version$/ })).toHaveCount(1);
+  await expect(urls.filter({ hasText: /^\/api$/ })).toHaveCount(1);
+  await expect(urls.filter({ hasText: /^\/apis$/ })).toHaveCount(1);
   await saveScreen(page, 'inspector-discovery');
 });
 
@@ -93,7 +94,7 @@ test('an object\'s YAML is highlighted, numbered and folds block by block', asyn
   await expect(page.getByTestId('object-title')).toContainText('Deployment ');
   const doc = page.getByTestId('document-text').first();
   await expect(doc).toContainText('creationTimestamp');
-  await expect(doc.locator('.tok-key').first()).toHaveText('apiVersion');
+  await expect(doc.locator('.tok-key', { hasText: /^apiVersion$/ })).toHaveCount(1);
   await expect(doc.locator('.code__line').first()).toHaveAttribute('data-line', '1');
   const fold = doc.locator('.code__line', { hasText: /^metadata:\s*$/ }).getByRole('button');
   await expect(fold).toHaveAttribute('aria-expanded', 'true');
@@ -102,10 +103,12 @@ test('an object\'s YAML is highlighted, numbered and folds block by block', asyn
   await expect(doc.locator('.code__folded')).toContainText('lines');
   await expect(doc).toContainText('spec:');
   await saveScreen(page, 'object-yaml-folded');
-  await doc.locator('.code__line', { hasText: /^metadata:\s*$/ }).getByRole('button').click();
+  const unfold = doc.locator('.code__line', { hasText: /^metadata: … \d+ lines/ }).getByRole('button');
+  await expect(unfold).toHaveAttribute('aria-expanded', 'false');
+  await unfold.click();
   await expect(doc).toContainText('creationTimestamp');
   await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'JSON' }).click();
-  await expect(doc.locator('.tok-key').first()).toHaveText('"apiVersion"');
+  await expect(doc.locator('.tok-key', { hasText: /^"apiVersion"$/ })).toHaveCount(1);
   await saveScreen(page, 'object-json-highlighted');
 });
 
