@@ -111,6 +111,32 @@ fn strip_managed_fields(object: &mut Value) {
     }
 }
 
+/// Appends the items of the next page of a list to `list`, as `kubectl get -o json` joins its
+/// chunks into one List: the joined list keeps the first page's kind and apiVersion, and its
+/// metadata loses `continue` and `remainingItemCount`, which described one page. Returns how many
+/// items were added.
+pub fn append_list_items(list: &mut Value, page: &Value) -> Result<usize, String> {
+    let Some(more) = page.get("items").and_then(Value::as_array) else {
+        return Err("the next page has no items array: not a list".to_owned());
+    };
+    let Value::Object(members) = list else {
+        return Err("the first page is not a list object".to_owned());
+    };
+    let mut items = match members.remove("items") {
+        Some(Value::Array(items)) => items,
+        _ => return Err("the first page has no items array: not a list".to_owned()),
+    };
+    let added = more.len();
+    items.extend(more.iter().cloned());
+    members.insert("items", Value::Array(items));
+    if let Some(Value::Object(mut metadata)) = members.remove("metadata") {
+        metadata.remove("continue");
+        metadata.remove("remainingItemCount");
+        members.insert("metadata", Value::Object(metadata));
+    }
+    Ok(added)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +146,19 @@ mod tests {
 
     fn decoded(path: &str, content_type: MediaType) -> Decoded {
         decode_body(&content_type, &shared_file(path)).expect("decodes")
+    }
+
+    #[test]
+    fn pages_of_a_list_join_into_one_list_as_kubectl_does() {
+        let doc = |json: &str| crate::api::json::decode_json(json.as_bytes()).expect("json");
+        let mut list = doc(
+            r#"{"kind":"PodList","metadata":{"resourceVersion":"9","continue":"c1","remainingItemCount":1},"items":[{"n":1}]}"#,
+        );
+        let next = doc(r#"{"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[{"n":2}]}"#);
+        assert_eq!(append_list_items(&mut list, &next), Ok(1));
+        assert_eq!(list, doc(r#"{"kind":"PodList","items":[{"n":1},{"n":2}],"metadata":{"resourceVersion":"9"}}"#));
+        assert!(append_list_items(&mut list, &doc(r#"{"kind":"Pod"}"#)).expect_err("no items").contains("not a list"));
+        assert!(append_list_items(&mut doc("[]"), &next).is_err());
     }
 
     #[test]

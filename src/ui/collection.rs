@@ -8,9 +8,10 @@ use crate::api::list::ContinueToken;
 use crate::api::request::{Collection, Request};
 use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
 use crate::api::status::StatusExt;
+use crate::api::value::Value;
 use crate::client::fetched::Fetched;
 use crate::client::{now_ms, ApiBase};
-use crate::model::page::{Page, PageBody};
+use crate::model::page::{append_list_items, Page, PageBody};
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
@@ -496,69 +497,25 @@ fn PageView(
             let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
             let all = RwSignal::new(grid);
             let progress = RwSignal::new(None::<LoadAllProgress>);
+            let resource_for_all = resource.clone();
+            let base_for_all = base.clone();
             let load_all = move |_| {
-                let Some(mut token) = first_next.clone() else { return };
-                let (resource, state, base) = (resource.clone(), navigation.state.get_untracked(), base.clone());
+                let Some(token) = first_next.clone() else { return };
                 let loaded = all.with_untracked(|g| g.rows.len());
-                progress.set(Some(LoadAllProgress {
-                    loaded,
-                    estimate: remaining.map(|r| loaded + r.max(0) as usize),
-                    error: None,
-                    done: false,
-                }));
-                leptos::task::spawn_local(async move {
-                    loop {
-                        match load_page(log, base.clone(), &resource, &state, Some(token)).await {
-                            Ok((_, Page { body: PageBody::Grid(more), list, .. })) => {
-                                all.update(|g| g.rows.extend(more.rows));
-                                let loaded = all.with_untracked(|g| g.rows.len());
-                                let next = list.as_ref().and_then(|l| l.continue_token.clone());
-                                let estimate = list
-                                    .as_ref()
-                                    .and_then(|l| l.remaining_item_count)
-                                    .map(|r| loaded + r.max(0) as usize);
-                                progress.set(Some(LoadAllProgress {
-                                    loaded,
-                                    estimate,
-                                    error: None,
-                                    done: next.is_none(),
-                                }));
-                                match next {
-                                    Some(next) => token = next,
-                                    None => return,
-                                }
-                            }
-                            Ok((_, Page { body: PageBody::Status(status), .. })) => {
-                                let error = if status.is_expired() {
-                                    EXPIRED_EXPLANATION.to_owned()
-                                } else {
-                                    format!("{} {}: {}", status.code, status.reason, status.message)
-                                };
-                                progress.update(|p| {
-                                    if let Some(p) = p {
-                                        p.error = Some(error)
-                                    }
-                                });
-                                return;
-                            }
-                            Ok(_) => {
-                                progress.update(|p| {
-                                    if let Some(p) = p {
-                                        p.error = Some("a page came back in another representation".to_owned())
-                                    }
-                                });
-                                return;
-                            }
-                            Err(failure) => {
-                                progress.update(|p| {
-                                    if let Some(p) = p {
-                                        p.error = Some(format!("{}: {failure}", failure.heading()))
-                                    }
-                                });
-                                return;
-                            }
-                        }
+                progress.set(Some(LoadAllProgress::started(loaded, remaining)));
+                let following = Following {
+                    log,
+                    base: base_for_all.clone(),
+                    resource: resource_for_all.clone(),
+                    state: navigation.state.get_untracked(),
+                    progress,
+                };
+                following.spawn(token, move |body| match body {
+                    PageBody::Grid(more) => {
+                        all.update(|g| g.rows.extend(more.rows));
+                        Ok(all.with_untracked(|g| g.rows.len()))
                     }
+                    _ => Err("a page came back in another representation".to_owned()),
                 });
             };
             view! {
@@ -575,7 +532,53 @@ fn PageView(
         PageBody::Document(document) => {
             let raw = fetched.response.body.clone();
             let cbor = navigation.state.get_untracked().representation == Representation::Cbor;
-            view! { <DocumentView document raw=cbor.then_some(raw) cbor /> }.into_any()
+            let first_next = page.list.as_ref().and_then(|l| l.continue_token.clone());
+            let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
+            let has_next = first_next.is_some();
+            let all = RwSignal::new(document);
+            let joined = RwSignal::new(false);
+            let progress = RwSignal::new(None::<LoadAllProgress>);
+            let load_all = move |_| {
+                let Some(token) = first_next.clone() else { return };
+                let count = |d: &Value| d.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len);
+                progress.set(Some(LoadAllProgress::started(all.with_untracked(count), remaining)));
+                joined.set(true);
+                let following = Following {
+                    log,
+                    base: base.clone(),
+                    resource: resource.clone(),
+                    state: navigation.state.get_untracked(),
+                    progress,
+                };
+                following.spawn(token, move |body| match body {
+                    PageBody::Document(more) => {
+                        let mut appended = Ok(0);
+                        all.update(|d| appended = append_list_items(d, &more));
+                        appended.map(|_| all.with_untracked(count))
+                    }
+                    _ => Err("a page came back in another representation".to_owned()),
+                });
+            };
+            view! {
+                {has_next
+                    .then(|| {
+                        view! {
+                            <div class="load-all">
+                                <button class="button button--quiet" on:click=load_all>
+                                    "Load all pages"
+                                </button>
+                                <span class="muted">" (joined into one list, as kubectl get -o json does)"</span>
+                                {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
+                            </div>
+                        }
+                    })}
+                <DocumentView
+                    document=all
+                    raw=Signal::derive(move || (cbor && !joined.get()).then(|| raw.clone()))
+                    cbor
+                />
+            }
+            .into_any()
         }
         PageBody::Envelope(summary) => view! {
             <p class="muted">
@@ -625,6 +628,61 @@ struct LoadAllProgress {
     estimate: Option<usize>,
     error: Option<String>,
     done: bool,
+}
+
+impl LoadAllProgress {
+    /// Before the second page: `loaded` items, and the first page's `remainingItemCount`.
+    fn started(loaded: usize, remaining: Option<i64>) -> Self {
+        LoadAllProgress { loaded, estimate: remaining.map(|r| loaded + r.max(0) as usize), error: None, done: false }
+    }
+}
+
+/// "Load all": follows the continue tokens of a list to its end, page after page.
+struct Following {
+    log: WireLog,
+    base: ApiBase,
+    resource: ResourceType,
+    state: ViewState,
+    progress: RwSignal<Option<LoadAllProgress>>,
+}
+
+impl Following {
+    /// Starts from `token`, handing each page's body to `append` (which answers how many items
+    /// are loaded in all, or why the page does not fit), and reports progress and failures.
+    fn spawn(self, mut token: ContinueToken, append: impl Fn(PageBody) -> Result<usize, String> + 'static) {
+        let Following { log, base, resource, state, progress } = self;
+        leptos::task::spawn_local(async move {
+            let error = loop {
+                match load_page(log, base.clone(), &resource, &state, Some(token)).await {
+                    Ok((_, Page { body: PageBody::Status(status), .. })) if status.is_expired() => {
+                        break EXPIRED_EXPLANATION.to_owned();
+                    }
+                    Ok((_, Page { body: PageBody::Status(status), .. })) => {
+                        break format!("{} {}: {}", status.code, status.reason, status.message);
+                    }
+                    Ok((_, Page { body, list, .. })) => match append(body) {
+                        Ok(loaded) => {
+                            let next = list.as_ref().and_then(|l| l.continue_token.clone());
+                            let mut now = LoadAllProgress::started(loaded, list.and_then(|l| l.remaining_item_count));
+                            now.done = next.is_none();
+                            progress.set(Some(now));
+                            match next {
+                                Some(next) => token = next,
+                                None => return,
+                            }
+                        }
+                        Err(error) => break error,
+                    },
+                    Err(failure) => break format!("{}: {failure}", failure.heading()),
+                }
+            };
+            progress.update(|p| {
+                if let Some(p) = p {
+                    p.error = Some(error);
+                }
+            });
+        });
+    }
 }
 
 /// The progress bar of "load all".

@@ -26,27 +26,29 @@ const MAX_DIAGNOSTIC_CHARS: usize = 2_000_000;
 /// Shows `document` as text. `raw` (the body's bytes) enables the hex view.
 #[component]
 pub fn DocumentView(
-    /// The decoded document.
-    document: Value,
+    /// The decoded document (it may grow, as pages are joined; the chosen format stays).
+    #[prop(into)]
+    document: Signal<Value>,
     /// The raw body, for binary representations.
-    raw: Option<Vec<u8>>,
+    #[prop(into)]
+    raw: Signal<Option<Vec<u8>>>,
     /// Whether the raw body is CBOR (enables the diagnostic notation view).
     #[prop(optional)]
     cbor: bool,
 ) -> impl IntoView {
     let (format, set_format) = signal(TextFormat::Yaml);
     let (managed, set_managed) = signal(false);
-    let has_raw = raw.is_some();
+    let has_raw = move || raw.with(Option::is_some);
     let text = Memo::new(move |_| {
-        let shown = if managed.get() { document.clone() } else { without_managed_fields(&document) };
+        let shown = document.with(|d| if managed.get() { d.clone() } else { without_managed_fields(d) });
         match format.get() {
             TextFormat::Json => serde_json::to_string_pretty(&shown.to_serde_json()).unwrap_or_default(),
             TextFormat::Yaml => match encode_yaml(&shown) {
                 Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                 Err(e) => format!("# cannot show as YAML: {e}"),
             },
-            TextFormat::Hex => raw.as_deref().map(hex_dump).unwrap_or_default(),
-            TextFormat::Diagnostic => match raw.as_deref().map(|r| diagnostic(r, MAX_DIAGNOSTIC_CHARS)) {
+            TextFormat::Hex => raw.with(|r| r.as_deref().map(hex_dump).unwrap_or_default()),
+            TextFormat::Diagnostic => match raw.with(|r| r.as_deref().map(|r| diagnostic(r, MAX_DIAGNOSTIC_CHARS))) {
                 Some(Ok(text)) => text,
                 Some(Err(e)) => format!("not CBOR diagnostic notation: {e}"),
                 None => String::new(),
@@ -74,8 +76,8 @@ pub fn DocumentView(
                 <div class="segmented" role="group" aria-label="Text format">
                     {choice(TextFormat::Yaml, "YAML")}
                     {choice(TextFormat::Json, "JSON")}
-                    {has_raw.then(|| choice(TextFormat::Hex, "Hex (raw bytes)"))}
-                    {(has_raw && cbor).then(|| choice(TextFormat::Diagnostic, "CBOR diagnostic"))}
+                    {move || has_raw().then(|| choice(TextFormat::Hex, "Hex (raw bytes)"))}
+                    {move || (has_raw() && cbor).then(|| choice(TextFormat::Diagnostic, "CBOR diagnostic"))}
                 </div>
                 <label>
                     <input

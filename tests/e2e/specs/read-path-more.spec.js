@@ -128,3 +128,19 @@ test('a CBOR body shows its diagnostic notation: the self-described tag and byte
   await expect(doc).toContainText("h'6b696e64' /kind/: h'436f6e6669674d61704c697374' /ConfigMapList/");
   await saveScreen(page, 'cbor-diagnostic');
 });
+
+test('load all joins the pages of a JSON list into one list, as kubectl get -o json does', async ({ page, request }) => {
+  const all = await (await request.get(`${simUrl()}/api/v1/configmaps`, { headers: { Accept: 'application/json' } })).json();
+  expect(all.items.length).toBeGreaterThan(2);
+  await page.goto('/?group=&version=v1&resource=configmaps&as=json&limit=50');
+  await page.getByLabel('Page size').selectOption('50');
+  await page.goto('/?group=&version=v1&resource=configmaps&as=json&limit=2');
+  await expect(page.getByTestId('response-kind')).toHaveText('ConfigMapList');
+  await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'JSON' }).click();
+  await page.getByRole('button', { name: 'Load all pages' }).click();
+  await expect(page.getByTestId('load-all-progress')).toHaveText(`All ${all.items.length} loaded`);
+  const doc = page.getByTestId('document-text');
+  for (const item of all.items) await expect(doc).toContainText(`"name": "${item.metadata.name}"`);
+  await expect(doc).not.toContainText('"continue"');
+  await saveScreen(page, 'load-all-json');
+});
