@@ -202,11 +202,13 @@ pub fn GridView(
 }
 
 /// The identity of a row's element: its object (uid, else namespace/name, else its place) at its
-/// resourceVersion, so a new version is a new element (and flashes if highlighted).
+/// resourceVersion, so a new version is a new element (and flashes if highlighted); the end of a
+/// highlight makes a plain element again.
 fn row_key(row: &Row, index: usize) -> String {
     let version = row.resource_version.as_deref().unwrap_or_default();
+    let mark = if row.highlight { "*" } else { "" };
     match &row.uid {
-        Some(uid) => format!("{uid}@{version}"),
-        None => format!("{}/{}#{index}@{version}", row.namespace.as_deref().unwrap_or_default(), row.name),
+        Some(uid) => format!("{uid}@{version}{mark}"),
+        None => format!("{}/{}#{index}@{version}{mark}", row.namespace.as_deref().unwrap_or_default(), row.name),
     }
 }
