@@ -45,6 +45,18 @@ const PANEL_REFRESH_MS: f64 = 250.0;
 /// How long a row that was added or changed shows highlighted, in milliseconds.
 const HIGHLIGHT_MS: f64 = 1_500.0;
 
+/// Where the page's time goes (for the status line and the benchmark), in milliseconds.
+#[derive(Default)]
+struct Costs {
+    /// Decoding events and applying them to the cache (and the timeline and history).
+    apply_ms: f64,
+    /// Formatting changed rows and handing the grid over, and how many times.
+    grid_ms: f64,
+    grids: u64,
+    /// The grid is not redrawn before this time.
+    grid_next_at: f64,
+}
+
 /// The rows shown, formatted once per object version: updated for the objects that changed.
 #[derive(Default)]
 struct RowCache {
@@ -158,6 +170,8 @@ struct LiveSignals {
     last_bookmark: RwSignal<String>,
     events_applied: RwSignal<u64>,
     events_per_second: RwSignal<f64>,
+    /// Milliseconds spent applying events, drawing the grid, and grid draws.
+    costs: RwSignal<(f64, f64, u64)>,
     problem: RwSignal<Option<String>>,
     timeline: RwSignal<VecDeque<TimelineEntry>>,
     /// Bumped when the object history changed.
@@ -186,9 +200,11 @@ struct Driver {
     /// A sync has completed once, and a frame showed it: later upserts are changes, highlighted.
     synced_once: Cell<bool>,
     shown_synced: Cell<bool>,
-    later_scheduled: Cell<bool>,
+    /// When a render timer is due (infinity: none).
+    later_at: Cell<f64>,
     /// When the timeline and history panels were last redrawn (ms).
     panels_at: Cell<f64>,
+    costs: RefCell<Costs>,
     /// The history's versions in the order recorded, by object, to drop the oldest first.
     history_order: RefCell<(VecDeque<String>, HashMap<String, usize>)>,
     /// Paused by the user, or because the tab is hidden; the reflector is paused when either is.
@@ -325,10 +341,12 @@ impl Driver {
             match stream.next_chunk().await {
                 Ok(Some(chunk)) => match decoder.push(&chunk) {
                     Ok(events) => {
+                        let started = now_ms();
                         for event in events {
                             self.record(&event);
                             self.feed(Input::WatchEvent { op, event });
                         }
+                        self.costs.borrow_mut().apply_ms += now_ms() - started;
                     }
                     Err(error) => {
                         controller.abort();
@@ -436,8 +454,21 @@ impl Driver {
         let reflector = self.reflector.borrow();
         let epoch_ms = js_sys::Date::now() as i64;
         let mut rows = self.rows.borrow_mut();
-        if rows.update(&reflector, self.shown_synced.get(), now_ms(), epoch_ms) {
+        let started = now_ms();
+        // Redrawing a large grid costs milliseconds: it waits until three times its last cost
+        // has passed, so that at most a quarter of the time goes to it and the page stays
+        // responsive in a burst (events are still applied to the cache at every frame).
+        let grid_due = started >= self.costs.borrow().grid_next_at;
+        if !grid_due {
+            self.render_later(self.costs.borrow().grid_next_at - started + 1.0);
+        } else if rows.update(&reflector, self.shown_synced.get(), started, epoch_ms) {
             self.signals.grid.set(rows.grid());
+            let finished = now_ms();
+            let mut costs = self.costs.borrow_mut();
+            let cost = finished - started;
+            costs.grid_ms += cost;
+            costs.grids += 1;
+            costs.grid_next_at = finished + 3.0 * cost;
         }
         self.shown_synced.set(self.synced_once.get());
         if !rows.highlighted.is_empty() {
@@ -451,6 +482,10 @@ impl Driver {
         self.signals.last_bookmark.set(reflector.last_bookmark().map(|rv| rv.to_string()).unwrap_or_default());
         let applied = reflector.counters().events_applied;
         self.signals.events_applied.set(applied);
+        {
+            let costs = self.costs.borrow();
+            self.signals.costs.set((costs.apply_ms, costs.grid_ms, costs.grids));
+        }
         let now = now_ms();
         let mut window = self.rate_window.borrow_mut();
         window.push_back((now, applied));
@@ -486,18 +521,22 @@ impl Driver {
         }
     }
 
-    /// Renders again in `ms` even if no event comes (one such timer at a time).
+    /// Renders again in `ms` even if no event comes; a timer already due sooner does.
     fn render_later(self: &Rc<Self>, ms: f64) {
-        if self.later_scheduled.replace(true) {
+        let at = now_ms() + ms.max(0.0);
+        if self.later_at.get() <= at {
             return;
         }
+        self.later_at.set(at);
         let driver = SendWrapper::new(self.clone());
         set_timeout(
             move || {
-                driver.later_scheduled.set(false);
+                if driver.later_at.get() <= at {
+                    driver.later_at.set(f64::INFINITY);
+                }
                 driver.schedule_render();
             },
-            Duration::from_millis(ms as u64),
+            Duration::from_millis(ms.max(0.0) as u64),
         );
     }
 
@@ -558,6 +597,7 @@ pub fn LiveView(
         last_bookmark: RwSignal::new(String::new()),
         events_applied: RwSignal::new(0),
         events_per_second: RwSignal::new(0.0),
+        costs: RwSignal::new((0.0, 0.0, 0)),
         problem: RwSignal::new(None),
         timeline: RwSignal::new(VecDeque::new()),
         history_tick: RwSignal::new(0),
@@ -597,8 +637,9 @@ pub fn LiveView(
                 rows: RefCell::new(RowCache::default()),
                 synced_once: Cell::new(false),
                 shown_synced: Cell::new(false),
-                later_scheduled: Cell::new(false),
+                later_at: Cell::new(f64::INFINITY),
                 panels_at: Cell::new(f64::NEG_INFINITY),
+                costs: RefCell::new(Costs::default()),
                 history_order: RefCell::new((VecDeque::new(), HashMap::new())),
                 user_paused: Cell::new(false),
                 hidden: Cell::new(false),
@@ -659,7 +700,13 @@ pub fn LiveView(
                     <code data-testid="live-rv">{move || signals.resource_version.get()}</code>
                 </dd>
                 <dt>"Events"</dt>
-                <dd data-testid="live-events" data-applied=move || signals.events_applied.get().to_string()>
+                <dd
+                    data-testid="live-events"
+                    data-applied=move || signals.events_applied.get().to_string()
+                    data-apply-ms=move || format!("{:.0}", signals.costs.get().0)
+                    data-grid-ms=move || format!("{:.0}", signals.costs.get().1)
+                    data-grids=move || signals.costs.get().2.to_string()
+                >
                     {move || {
                         format!(
                             "{} applied, {:.1} per second",

@@ -18,6 +18,13 @@ async function applied(page) {
   return Number(await page.getByTestId('live-events').getAttribute('data-applied'));
 }
 
+/** The page's own accounts: events applied, ms spent applying them, ms drawing the grid, draws. */
+async function costs(page) {
+  const dd = page.getByTestId('live-events');
+  const read = async (name) => Number(await dd.getAttribute(name));
+  return { applied: await read('data-applied'), apply: await read('data-apply-ms'), grid: await read('data-grid-ms'), grids: await read('data-grids') };
+}
+
 for (const format of ['json', 'cbor']) {
   test(`watch ${format}: events applied per second to 10,000 pods, and frame times`, async ({ page, request }) => {
     await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}`);
@@ -41,6 +48,7 @@ for (const format of ['json', 'cbor']) {
         requestAnimationFrame(tick);
       });
       const before = await applied(page);
+      const costsBefore = await costs(page);
       const started = Date.now();
       const churn = await request.post(`${SIM()}/_sim/churn?rate=${rate}&seconds=${SECONDS}`);
       expect(churn.status()).toBe(200);
@@ -69,11 +77,17 @@ for (const format of ['json', 'cbor']) {
         return window.__frames;
       });
       const sorted = frames.slice(1).sort((a, b) => a - b);
+      const costsAfter = await costs(page);
+      const events = Math.max(1, costsAfter.applied - costsBefore.applied);
+      const draws = Math.max(1, costsAfter.grids - costsBefore.grids);
+      const where =
+        `page time: applying ${((costsAfter.apply - costsBefore.apply) / events * 1000).toFixed(0)} µs per event, ` +
+        `grid ${((costsAfter.grid - costsBefore.grid) / draws).toFixed(1)} ms per draw (${draws} draws)`;
       const line =
         `BENCH watch ${format.toUpperCase()} offered ${rate}/s for ${SECONDS} s (${offered} events) into ${cached} pods | ` +
         `applied during the churn ${Math.round(during / duringSeconds)}/s, all ${after} applied after ${totalSeconds.toFixed(1)} s ` +
         `(sustained ${Math.round(after / totalSeconds)}/s) | frames ${sorted.length}: p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +
-        `p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms | quick filter answered in ${filterMs} ms`;
+        `p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms | quick filter answered in ${filterMs} ms | ${where}`;
       console.log(line);
       expect(after).toBeGreaterThan(0);
     }
