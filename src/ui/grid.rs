@@ -30,12 +30,14 @@ pub fn GridView(
     let (filter, set_filter) = signal(String::new());
     let (sort, set_sort) = signal(None::<(usize, bool)>);
     let (scroll_top, set_scroll_top) = signal(0.0_f64);
-    let order = Memo::new(move |_| grid.with(|g| g.arrange(&filter.get(), sort.get())));
-    let columns = Memo::new(move |_| grid.with(|g| g.visible_columns(wide.get())));
+    // `try_with`: a grid handed over as a plain value lives in the parent's scope, which may be
+    // disposed (the parent redraws) just before this view is.
+    let order = Memo::new(move |_| grid.try_with(|g| g.arrange(&filter.get(), sort.get())).unwrap_or_default());
+    let columns = Memo::new(move |_| grid.try_with(|g| g.visible_columns(wide.get())).unwrap_or_default());
     // Memos compare: a live grid whose columns stay the same does not redraw the header.
-    let column_list = Memo::new(move |_| grid.with(|g| g.columns.clone()));
-    let total = move || grid.with(|g| g.rows.len());
-    let hidden = move || grid.with(|g| g.columns.len() - g.visible_columns(false).len());
+    let column_list = Memo::new(move |_| grid.try_with(|g| g.columns.clone()).unwrap_or_default());
+    let total = move || grid.try_with(|g| g.rows.len()).unwrap_or_default();
+    let hidden = move || grid.try_with(|g| g.columns.len() - g.visible_columns(false).len()).unwrap_or_default();
 
     let header = {
         move || {
@@ -84,12 +86,15 @@ pub fn GridView(
     let visible_rows = move || {
         let (first, last, _) = window.get();
         order.with(|order| {
-            grid.with(|g| {
-                order[first..last]
+            grid.try_with(|g| {
+                order
+                    .get(first..last)
+                    .unwrap_or_default()
                     .iter()
                     .filter_map(|&index| g.rows.get(index).map(|row| (row_key(row, index), row.clone())))
                     .collect::<Vec<_>>()
             })
+            .unwrap_or_default()
         })
     };
     let row_view = move |(_, row): (String, Row)| {
