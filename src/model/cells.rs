@@ -320,14 +320,8 @@ mod tests {
             assert!(!shown.highlight);
         }
         // A Table watch event's row: its version comes from the row's object.
-        let document = decode_json(
-            &crate::api::testdata::real_apiserver_body("67-watch-table.txt")
-                .split(|b| *b == b'\n')
-                .next()
-                .unwrap_or_default()
-                .to_vec(),
-        )
-        .expect("json");
+        let body = crate::api::testdata::real_apiserver_body("67-watch-table.txt");
+        let document = decode_json(body.split(|b| *b == b'\n').next().unwrap_or_default()).expect("json");
         let event = Table::from_document(document.get("object").expect("object")).expect("a Table");
         let defs = event.column_definitions.clone().unwrap_or_default();
         let row = Grid::table_row(&defs, &event.rows[0], 0);
