@@ -63,3 +63,35 @@ async fn error_state_names_the_url_what_came_back_and_what_to_do() {
     button.click();
     assert_eq!(retries.get_untracked(), 1);
 }
+
+#[wasm_bindgen_test]
+async fn stream_permits_beyond_the_budget_wait_until_one_is_given_back() {
+    use kube_api_explorer::client::stream::{budget_use, Permit};
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let limit = budget_use().2;
+    let mut held = Vec::new();
+    for _ in 0..limit {
+        held.push(Permit::acquire().await);
+    }
+    assert_eq!(budget_use(), (limit, 0, limit));
+    let granted = Rc::new(Cell::new(false));
+    let flag = granted.clone();
+    let (done_tx, done_rx) = futures::channel::oneshot::channel::<Permit>();
+    wasm_bindgen_futures::spawn_local(async move {
+        let permit = Permit::acquire().await;
+        flag.set(true);
+        let _ = done_tx.send(permit);
+    });
+    // Let the spawned task run up to its wait.
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL)).await.ok();
+    assert!(!granted.get(), "a stream beyond the budget waits");
+    assert_eq!(budget_use(), (limit, 1, limit));
+    held.pop();
+    let extra = done_rx.await.expect("the waiting stream gets the slot given back");
+    assert!(granted.get());
+    assert_eq!(budget_use(), (limit, 0, limit));
+    drop(extra);
+    held.clear();
+    assert_eq!(budget_use(), (0, 0, limit));
+}

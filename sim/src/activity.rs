@@ -2,6 +2,10 @@
 //! second node leases are renewed; every few seconds a pod owned by a ReplicaSet is replaced: the
 //! old one terminates gracefully, a new one appears Pending, starts Running, then becomes Ready,
 //! with Events recording each step.
+//!
+//! `POST /_sim/churn?rate=N&seconds=S[&namespace=NS]` (benchmarks): modifies N pods per second
+//! for S seconds (an annotation counts the changes), so watches see a steady flow of MODIFIED
+//! events at a chosen rate; `rate=0` stops a running churn.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -157,4 +161,55 @@ fn replace_a_pod(app: &Arc<App>, txn: &mut Txn<'_>) -> Option<Starting> {
     txn.put("/pods", pod);
     record_event(app, txn, &ns, &name, "Scheduled", &format!("Successfully assigned {ns}/{name} to {node}"));
     Some(Starting { namespace: ns, name, node, stage: 0 })
+}
+
+/// How often the churn writes: its rate is spread over these ticks.
+const CHURN_TICK: Duration = Duration::from_millis(10);
+
+/// Modifies `rate` pods per second (of `namespace`, or all) for `seconds`, round-robin, until a
+/// later churn starts or `generation` moves on. Returns how many pods take part.
+pub fn churn(app: Arc<App>, rate: u64, seconds: u64, namespace: Option<String>, generation: u64) -> usize {
+    let pods: Vec<(String, String)> = app
+        .store
+        .read()
+        .list("/pods", namespace.as_deref())
+        .iter()
+        .map(|p| (object::namespace(p).to_string(), object::name(p).to_string()))
+        .collect();
+    let count = pods.len();
+    if rate == 0 || pods.is_empty() {
+        return count;
+    }
+    tokio::spawn(async move {
+        let started = tokio::time::Instant::now();
+        let end = started + Duration::from_secs(seconds);
+        let mut interval = tokio::time::interval(CHURN_TICK);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let (mut done, mut next) = (0u64, 0usize);
+        while tokio::time::Instant::now() < end && app.faults.churn_generation() == generation {
+            interval.tick().await;
+            // As many changes as the rate owes by now: a slow tick catches up.
+            let due = (started.elapsed().as_secs_f64() * rate as f64) as u64;
+            let batch = due.saturating_sub(done).min(rate.max(100));
+            app.store.write(|txn| {
+                for _ in 0..batch {
+                    let (ns, name) = &pods[next % pods.len()];
+                    next += 1;
+                    let Some(pod) = txn.get("/pods", ns, name) else { continue };
+                    let mut changed = pod.as_ref().clone();
+                    let n = changed["metadata"]["annotations"]["kube-sim/churn"]
+                        .as_str()
+                        .and_then(|v| v.parse::<u64>().ok())
+                        .unwrap_or(0);
+                    if !changed["metadata"]["annotations"].is_object() {
+                        changed["metadata"]["annotations"] = json!({});
+                    }
+                    changed["metadata"]["annotations"]["kube-sim/churn"] = json!((n + 1).to_string());
+                    txn.put("/pods", changed);
+                }
+            });
+            done += batch;
+        }
+    });
+    count
 }

@@ -1,6 +1,7 @@
 //! Faults on purpose, for the explorer's reliability tests, driven by admin endpoints outside the
 //! API paths: `POST /_sim/drop-watches`, `/_sim/fail?status=&count=&retryAfter=`,
-//! `/_sim/slow?ms=`, `/_sim/truncate-next`, `/_sim/compact`, and `GET /_sim/state`. Each answers
+//! `/_sim/slow?ms=`, `/_sim/truncate-next`, `/_sim/compact`, `/_sim/churn?rate=&seconds=` (a
+//! steady rate of pod changes, for benchmarks), and `GET /_sim/state`. Each answers
 //! 200 with a short JSON body. The middleware here applies the injected faults to API requests.
 
 use std::collections::HashMap;
@@ -38,6 +39,7 @@ pub struct Faults {
     slow_ms: AtomicU64,
     truncate_next: AtomicBool,
     cuts: tokio::sync::watch::Sender<u64>,
+    churns: AtomicU64,
 }
 
 impl Faults {
@@ -47,6 +49,7 @@ impl Faults {
             slow_ms: AtomicU64::new(0),
             truncate_next: AtomicBool::new(false),
             cuts: tokio::sync::watch::Sender::new(0),
+            churns: AtomicU64::new(0),
         }
     }
 
@@ -58,6 +61,11 @@ impl Faults {
     /// Changes each time every open watch must be cut.
     pub fn watch_cuts(&self) -> tokio::sync::watch::Receiver<u64> {
         self.cuts.subscribe()
+    }
+
+    /// Bumped by each `/_sim/churn`: a churn runs while this is its generation.
+    pub fn churn_generation(&self) -> u64 {
+        self.churns.load(Ordering::SeqCst)
     }
 
     fn take_failure(&self) -> Option<Failure> {
@@ -79,6 +87,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/_sim/slow", post(slow))
         .route("/_sim/truncate-next", post(truncate_next))
         .route("/_sim/compact", post(compact))
+        .route("/_sim/churn", post(churn))
         .route("/_sim/state", get(state))
 }
 
@@ -136,6 +145,25 @@ async fn truncate_next(State(app): State<Arc<App>>) -> Json<Value> {
 async fn compact(State(app): State<Arc<App>>) -> Json<Value> {
     let rv = app.store.compact();
     Json(json!({"compactedResourceVersion": rv.to_string()}))
+}
+
+async fn churn(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Response {
+    let number = |key: &str, default: u64| match q.get(key) {
+        None => Ok(default),
+        Some(v) => v.parse::<u64>().map_err(|_| format!("{key} must be a whole number, found {v:?}")),
+    };
+    let (rate, seconds) = match (number("rate", 1000), number("seconds", 10)) {
+        (Ok(rate), Ok(seconds)) if rate <= 1_000_000 && seconds <= 3600 => (rate, seconds),
+        (Err(e), _) | (_, Err(e)) => return (StatusCode::BAD_REQUEST, Json(json!({"error": e}))).into_response(),
+        _ => {
+            let error = "rate must be at most 1000000 per second and seconds at most 3600";
+            return (StatusCode::BAD_REQUEST, Json(json!({"error": error}))).into_response();
+        }
+    };
+    let generation = app.faults.churns.fetch_add(1, Ordering::SeqCst) + 1;
+    let namespace = q.get("namespace").filter(|n| !n.is_empty()).cloned();
+    let pods = crate::activity::churn(app.clone(), rate, seconds, namespace.clone(), generation);
+    Json(json!({"rate": rate, "seconds": seconds, "namespace": namespace, "pods": pods})).into_response()
 }
 
 async fn state(State(app): State<Arc<App>>) -> Json<Value> {

@@ -213,3 +213,32 @@ async fn odd_shapes_written_by_clients_do_not_break_later_operations() {
     let resp = sim.get_with("/apis/apps/v1/deployments", "application/json;as=Table;v=v1;g=meta.k8s.io").await;
     assert_eq!(resp.status().as_u16(), 200);
 }
+
+#[tokio::test]
+async fn churn_modifies_pods_at_the_asked_rate_and_rate_zero_stops_it() {
+    let sim = Sim::start(&[]);
+    let (_, list) = sim.get_json("/api/v1/pods").await;
+    let rv = list["metadata"]["resourceVersion"].as_str().expect("rv").to_string();
+    let mut w = WatchLines::new(sim.get(&format!("/api/v1/pods?watch=1&resourceVersion={rv}")).await);
+    let started = admin(&sim, "/_sim/churn?rate=200&seconds=30").await;
+    assert_eq!(started["rate"], 200);
+    assert!(started["pods"].as_u64().is_some_and(|n| n > 0), "{started}");
+    let begin = std::time::Instant::now();
+    for _ in 0..100 {
+        let e = w.next(30).await.expect("a churn event");
+        assert_eq!(e["type"], "MODIFIED");
+        assert!(e["object"]["metadata"]["annotations"]["kube-sim/churn"].is_string(), "{e}");
+    }
+    // 100 events at 200 per second: about half a second, certainly not all at once nor stalled.
+    let elapsed = begin.elapsed();
+    assert!(elapsed >= Duration::from_millis(250), "too fast: {elapsed:?}");
+    let stopped = admin(&sim, "/_sim/churn?rate=0").await;
+    assert_eq!(stopped["rate"], 0);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_, before) = sim.get_json("/_sim/state").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, after) = sim.get_json("/_sim/state").await;
+    assert_eq!(before["resourceVersion"], after["resourceVersion"], "no more changes after rate=0");
+    let resp = sim.client.post(sim.url("/_sim/churn?rate=fast")).send().await.expect("bad churn");
+    assert_eq!(resp.status().as_u16(), 400);
+}

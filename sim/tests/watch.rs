@@ -163,6 +163,50 @@ async fn table_watch_sends_columns_once() {
     }
 }
 
+/// As `kubectl get -w` and the explorer's live Table watch it: a streaming list of Tables with full
+/// objects; the shape follows the real server's recording `67-watch-table.txt`.
+#[tokio::test]
+async fn table_streaming_list_carries_one_row_per_event_and_ends_initial_events_in_the_row() {
+    let sim = Sim::start(&[]);
+    let resp = sim
+        .get_with(
+            "/apis/example.com/v1/namespaces/default/widgets?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true&includeObject=Object",
+            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json",
+        )
+        .await;
+    assert_eq!(resp.status().as_u16(), 200);
+    assert_eq!(resp.headers()["content-type"], "application/json");
+    let mut w = WatchLines::new(resp);
+    let mut added = 0;
+    loop {
+        let e = w.next(30).await.expect("an initial event");
+        let table = &e["object"];
+        assert_eq!((table["kind"].as_str(), table["apiVersion"].as_str()), (Some("Table"), Some("meta.k8s.io/v1")));
+        assert_eq!(table["columnDefinitions"].is_array(), added == 0, "columns only in the first event: {e}");
+        let rows = table["rows"].as_array().expect("rows");
+        assert_eq!(rows.len(), 1);
+        let object = &rows[0]["object"];
+        if e["type"] == "BOOKMARK" {
+            assert_eq!(object["kind"], "PartialObjectMetadata");
+            assert_eq!(object["metadata"]["annotations"]["k8s.io/initial-events-end"], "true");
+            assert_eq!(table["metadata"]["resourceVersion"], object["metadata"]["resourceVersion"]);
+            break;
+        }
+        assert_eq!(e["type"], "ADDED");
+        assert_eq!(object["kind"], "Widget", "includeObject=Object: the whole object");
+        assert!(object["spec"].is_object());
+        assert_eq!(table["metadata"]["resourceVersion"], object["metadata"]["resourceVersion"]);
+        assert_eq!(rows[0]["cells"][0], object["metadata"]["name"]);
+        added += 1;
+    }
+    assert!(added >= 3, "the demo widgets");
+    create_widget(&sim, "w-table", "teal").await;
+    let e = w.next(30).await.expect("live event");
+    assert_eq!(e["type"], "ADDED");
+    assert!(e["object"]["columnDefinitions"].is_null());
+    assert_eq!(e["object"]["rows"][0]["object"]["metadata"]["name"], "w-table");
+}
+
 #[tokio::test]
 async fn drop_watches_cuts_open_streams() {
     let sim = Sim::start(&[]);

@@ -54,8 +54,10 @@ use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch, WatchOptions, WatchParams};
 use crate::api::request::{Collection, Request};
 use crate::api::status::{is_status, status_from_document, Status, StatusExt};
-use crate::api::value::Value;
-use crate::api::watch::{StreamError, WatchEvent};
+use crate::api::table::{Table, TableColumnDefinition};
+use crate::api::value::{Map, Value};
+use crate::api::view::ViewError;
+use crate::api::watch::{is_table, watched_object, StreamError, WatchEvent};
 
 /// How the reflector gets the initial state of the collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,8 +137,31 @@ pub struct ReflectorConfig {
     /// resumes from the last resourceVersion.
     pub watch_timeout_seconds: Option<u32>,
     pub backoff: BackoffConfig,
-    /// The `Accept` of list and watch requests (JSON or CBOR; a CBOR watch answers `cbor-seq`).
+    /// The `Accept` of list and watch requests (JSON or CBOR; a CBOR watch answers `cbor-seq`;
+    /// [`Accept::table`] for server-side Tables, see [`ReflectorConfig::tables`]).
     pub accept: Accept,
+    /// `includeObject` of every list and watch request, for Tables: what each row carries.
+    pub include_object: Option<IncludeObject>,
+}
+
+/// What each row of a server-side Table carries (`includeObject`); the cache needs the uid and
+/// resourceVersion, so `None` is not offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IncludeObject {
+    /// A `PartialObjectMetadata` (the server's default).
+    Metadata,
+    /// The full object.
+    Object,
+}
+
+impl IncludeObject {
+    /// The query value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IncludeObject::Metadata => "Metadata",
+            IncludeObject::Object => "Object",
+        }
+    }
 }
 
 impl ReflectorConfig {
@@ -152,6 +177,23 @@ impl ReflectorConfig {
             watch_timeout_seconds: Some(290),
             backoff: BackoffConfig::default(),
             accept: Accept::only(MediaType::json()),
+            include_object: None,
+        }
+    }
+
+    /// `collection` as server-side Tables, as `kubectl get -w` watches it: lists and watches ask
+    /// for `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (then v1beta1, then plain
+    /// JSON from a server that cannot convert) with `includeObject=include`. Each cached entry is
+    /// then a one-row Table keyed by its row's object, and [`Reflector::table_columns`] holds the
+    /// column definitions (sent only by a list page and the first event of each watch).
+    pub fn tables(collection: Collection, include: IncludeObject) -> ReflectorConfig {
+        ReflectorConfig { accept: Accept::table(), include_object: Some(include), ..ReflectorConfig::new(collection) }
+    }
+
+    fn with_include_object(&self, request: Request) -> Request {
+        match self.include_object {
+            Some(include) => request.param("includeObject", include.as_str()),
+            None => request,
         }
     }
 }
@@ -433,6 +475,9 @@ impl Input {
             return Input::ListFailed { op, failure };
         };
         let list = match decode_body(content_type, body) {
+            Ok(Decoded::Document(document)) if is_table(&document) => {
+                table_rows_as_list(&document).map_err(|e| e.to_string())
+            }
             Ok(Decoded::Document(document)) => ObjectList::from_document(&document).map_err(|e| e.to_string()),
             Ok(Decoded::Envelope(_)) => Err(format!("expected a JSON, YAML or CBOR list, found {content_type}")),
             Err(error) => Err(error.to_string()),
@@ -444,6 +489,35 @@ impl Input {
     }
 }
 
+/// A list page that came back as a server-side `Table`, as a list whose items are one-row Tables
+/// (the shape of a Table watch event): each with the page's columns only on the first item, and
+/// `metadata.resourceVersion` of its row's object. The page's `ListMeta` (resourceVersion,
+/// continue, remainingItemCount) is kept.
+pub fn table_rows_as_list(table: &Value) -> Result<ObjectList, ViewError> {
+    // Validates the whole Table (columns, rows, row objects) before taking it apart.
+    let checked = Table::from_document(table)?;
+    let rows = table.get("rows").and_then(Value::as_array).unwrap_or_default();
+    let columns = table.get("columnDefinitions").cloned().unwrap_or(Value::Null);
+    let items = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut metadata = Map::new();
+            if let Some(rv) = row.at(&["object", "metadata", "resourceVersion"]) {
+                metadata.insert("resourceVersion", rv.clone());
+            }
+            let mut one = Map::new();
+            one.insert("kind", Value::String("Table".to_string()));
+            one.insert("apiVersion", Value::String(checked.api_version.clone()));
+            one.insert("metadata", Value::Object(metadata));
+            one.insert("columnDefinitions", if i == 0 { columns.clone() } else { Value::Null });
+            one.insert("rows", Value::Array(vec![row.clone()]));
+            Value::Object(one)
+        })
+        .collect();
+    Ok(ObjectList { api_version: checked.api_version, kind: "Table".to_string(), metadata: checked.metadata, items })
+}
+
 /// The key of a cached object: its uid, or its namespace and name when it has no uid.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ObjectKey {
@@ -452,8 +526,10 @@ pub enum ObjectKey {
 }
 
 impl ObjectKey {
-    /// The key of an object document; `None` without a uid and a name.
+    /// The key of an object document, or of the object of a one-row Table (a Table watch event);
+    /// `None` without a uid and a name.
     pub fn of(object: &Value) -> Option<ObjectKey> {
+        let object = watched_object(object);
         let field = |name: &str| {
             object.at(&["metadata", name]).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
         };
@@ -484,6 +560,9 @@ pub enum Change {
     Delete(ObjectKey),
     /// A sync completed: the cache holds the whole collection (again, after a relist).
     InitialListComplete,
+    /// A Table list page or watch event brought (new) column definitions:
+    /// [`Reflector::table_columns`].
+    Columns,
     /// The connection state changed.
     State(ConnectionState),
     /// Something to show the user; the reflector has already decided what to do about it.
@@ -522,6 +601,8 @@ pub enum ReflectorError {
     ObjectWithoutKey(&'static str),
     #[error("the list has no metadata.resourceVersion: watching from the most recent state")]
     ListWithoutResourceVersion,
+    #[error("expected a Table's columnDefinitions, found something else ({0}): columns not updated")]
+    Columns(String),
 }
 
 /// One cached object and the resourceVersion it was stored at.
@@ -592,6 +673,7 @@ pub struct Reflector {
     recent: RecentVersions,
     counters: Counters,
     reported: ConnectionState,
+    table_columns: Option<Vec<TableColumnDefinition>>,
 }
 
 #[derive(Debug, Clone)]
@@ -659,7 +741,7 @@ impl RecentVersions {
 }
 
 fn object_version(object: &Value) -> Option<ResourceVersion> {
-    object.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).map(ResourceVersion::new)
+    watched_object(object).at(&["metadata", "resourceVersion"]).and_then(Value::as_str).map(ResourceVersion::new)
 }
 
 impl Step {
@@ -705,6 +787,7 @@ impl Reflector {
             recent: RecentVersions::default(),
             counters: Counters::default(),
             reported: ConnectionState::Stopped,
+            table_columns: None,
         };
         reflector.watch_params(true)?;
         reflector.watch_params(false)?;
@@ -774,6 +857,35 @@ impl Reflector {
 
     pub fn counters(&self) -> Counters {
         self.counters
+    }
+
+    /// The column definitions of a Table collection: from the last list page or watch event
+    /// that carried them (`None` while the server has sent no Table).
+    pub fn table_columns(&self) -> Option<&[TableColumnDefinition]> {
+        self.table_columns.as_deref()
+    }
+
+    /// Takes the column definitions off a Table object (they are the same for every row and
+    /// kept once), remembering them when the server sent some.
+    fn learn_columns(&mut self, object: &mut Value, out: &mut Step) {
+        if !is_table(object) {
+            return;
+        }
+        let sent = object.get("columnDefinitions").is_some_and(|c| c.as_array().is_some());
+        if sent {
+            match Table::from_document(object) {
+                Ok(table) => {
+                    if table.column_definitions.as_ref() != self.table_columns.as_ref() {
+                        self.table_columns = table.column_definitions;
+                        out.change(Change::Columns);
+                    }
+                }
+                Err(error) => out.problem(ReflectorError::Columns(error.to_string())),
+            }
+        }
+        if let Value::Object(map) = object {
+            map.insert("columnDefinitions", Value::Null);
+        }
     }
 
     fn transition(&mut self, phase: Phase, input: Input, jitter: Jitter, out: &mut Step) -> Phase {
@@ -899,7 +1011,7 @@ impl Reflector {
                         Ok(params) => {
                             let op = self.op();
                             let request = Request::watch(&self.config.collection, &params, &self.config.accept);
-                            out.send(op, request, RequestKind::StreamingList);
+                            out.send(op, self.config.with_include_object(request), RequestKind::StreamingList);
                             Phase::StreamingInitial { op, open: false, snapshot }
                         }
                         Err(error) => self.give_up(error, out),
@@ -912,7 +1024,7 @@ impl Reflector {
                     self.counters.watches += 1;
                     let op = self.op();
                     let request = Request::watch(&self.config.collection, &params, &self.config.accept);
-                    out.send(op, request, RequestKind::Watch);
+                    out.send(op, self.config.with_include_object(request), RequestKind::Watch);
                     Phase::Watching { op, open: false }
                 }
                 Err(error) => self.give_up(error, out),
@@ -926,7 +1038,8 @@ impl Reflector {
             None => self.list_params.clone(),
         };
         let op = self.op();
-        out.send(op, Request::list(&self.config.collection, &params, &self.config.accept), RequestKind::ListPage);
+        let request = Request::list(&self.config.collection, &params, &self.config.accept);
+        out.send(op, self.config.with_include_object(request), RequestKind::ListPage);
         Phase::Listing { op, continue_token, snapshot }
     }
 
@@ -1080,7 +1193,8 @@ impl Reflector {
     }
 
     /// An object of a sync: stored unless the cache has this version, and marked as seen.
-    fn apply_snapshot_item(&mut self, object: Value, snapshot: &mut Snapshot, what: &'static str, out: &mut Step) {
+    fn apply_snapshot_item(&mut self, mut object: Value, snapshot: &mut Snapshot, what: &'static str, out: &mut Step) {
+        self.learn_columns(&mut object, out);
         let Some(key) = ObjectKey::of(&object) else {
             out.problem(ReflectorError::ObjectWithoutKey(what));
             return;
@@ -1122,7 +1236,8 @@ impl Reflector {
         false
     }
 
-    fn upsert_from_watch(&mut self, object: Value, what: &'static str, out: &mut Step) {
+    fn upsert_from_watch(&mut self, mut object: Value, what: &'static str, out: &mut Step) {
+        self.learn_columns(&mut object, out);
         let Some(key) = ObjectKey::of(&object) else {
             out.problem(ReflectorError::ObjectWithoutKey(what));
             return;
@@ -1139,7 +1254,8 @@ impl Reflector {
         out.change(Change::Upsert(key));
     }
 
-    fn delete_from_watch(&mut self, object: Value, out: &mut Step) {
+    fn delete_from_watch(&mut self, mut object: Value, out: &mut Step) {
+        self.learn_columns(&mut object, out);
         let Some(key) = ObjectKey::of(&object) else {
             out.problem(ReflectorError::ObjectWithoutKey("DELETED"));
             return;
@@ -1273,6 +1389,7 @@ mod tests {
                     Change::Upsert(key) => format!("upsert {key}"),
                     Change::Delete(key) => format!("delete {key}"),
                     Change::InitialListComplete => "synced".to_string(),
+                    Change::Columns => "columns".to_string(),
                     Change::State(state) => format!("state: {state}"),
                     Change::Problem(problem) => format!("problem: {problem}"),
                 });
@@ -2450,6 +2567,145 @@ mod tests {
         );
         assert_eq!(h.reflector.store().len(), listed);
         assert_eq!(h.reflector.counters().bookmarks, 1);
+    }
+
+    fn widget_tables(mode: Mode) -> ReflectorConfig {
+        let collection = Collection {
+            group: "example.com".to_string(),
+            version: "v1".to_string(),
+            plural: "widgets".to_string(),
+            namespace: Some("default".to_string()),
+        };
+        ReflectorConfig {
+            page_size: NonZeroU32::new(3),
+            mode,
+            watch_timeout_seconds: None,
+            ..ReflectorConfig::tables(collection, IncludeObject::Metadata)
+        }
+    }
+
+    const WIDGETS: &str = "/apis/example.com/v1/namespaces/default/widgets";
+
+    /// Every cached entry is a one-row Table without its columns, keyed by its row's object.
+    fn cached_rows(h: &Harness) -> Vec<String> {
+        h.reflector
+            .store()
+            .iter()
+            .map(|(_, cached)| {
+                assert!(is_table(&cached.object));
+                assert_eq!(cached.object.get("columnDefinitions"), Some(&Value::Null));
+                let row = cached.object.at(&["rows"]).and_then(Value::as_array).expect("rows");
+                assert_eq!(row.len(), 1);
+                let cell = row[0].get("cells").and_then(Value::as_array).and_then(|c| c.first());
+                format!(
+                    "{}@{}",
+                    cell.and_then(Value::as_str).unwrap_or_default(),
+                    cached.resource_version.as_ref().map_or("", ResourceVersion::as_str)
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_recorded_table_list_then_table_watch_keeps_rows_by_uid_and_the_columns_once() {
+        let mut h = Harness::start(
+            widget_tables(Mode::ListThenWatch),
+            &[&format!("list {WIDGETS}?limit=3&includeObject=Metadata"), "state: listing (page 1)"],
+        );
+        let page_one = real_apiserver_body("30-table-list.txt");
+        let input = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), &page_one);
+        let step = h.reflector.step(input, Jitter::NONE);
+        let lines = h.render(step);
+        assert_eq!(lines.iter().filter(|l| *l == "columns").count(), 1, "{lines:?}");
+        assert_eq!(lines.iter().filter(|l| l.starts_with("upsert ")).count(), 3, "{lines:?}");
+        assert!(lines[0].starts_with(&format!("list {WIDGETS}?limit=3&continue=")), "{lines:?}");
+        assert!(lines[0].ends_with("&includeObject=Metadata"), "{lines:?}");
+        let columns: Vec<&str> =
+            h.reflector.table_columns().expect("columns").iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(columns, ["Name", "Size", "Replicas", "Phase", "Color", "Age"]);
+        assert!(h.reflector.store().iter().all(|(key, _)| matches!(key, ObjectKey::Uid(_))));
+        // The last page: no rows (and a Table's last page has no continue key); its columns go
+        // with its rows, of which there are none, so the known ones stay.
+        let last = br#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"17"},"columnDefinitions":[],"rows":[]}"#;
+        let input = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), last);
+        let step = h.reflector.step(input, Jitter::NONE);
+        let lines = h.render(step);
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "watch {WIDGETS}?watch=true&resourceVersion=17&allowWatchBookmarks=true&includeObject=Metadata"
+                ),
+                "synced".to_string(),
+                "state: connecting the watch".to_string(),
+            ]
+        );
+        assert_eq!(h.reflector.table_columns().map(<[_]>::len), Some(6));
+        assert_eq!(cached_rows(&h).len(), 3);
+        // The recorded Table watch (from resourceVersion 0: it repeats what the list gave).
+        let lines = drive(&mut h, MediaType::json(), &real_apiserver_body("67-watch-table.txt"), 97);
+        assert!(!lines.iter().any(|l| l == "columns"), "the first event's columns are the list's: {lines:?}");
+        assert_eq!(h.reflector.table_columns().map(<[_]>::len), Some(6));
+        assert_eq!(h.reflector.counters().duplicates_ignored, 3, "w-01..w-03 at the versions listed");
+        let mut rows = cached_rows(&h);
+        rows.sort();
+        assert_eq!(
+            rows,
+            [
+                "w-01@8",
+                "w-02@9",
+                "w-03@10",
+                "w-04@11",
+                "w-05@12",
+                "w-06@13",
+                "w-cbor-notag@19",
+                "w-cbor@20",
+                "w-default@16",
+                "w-gen-ljxtw@17"
+            ]
+        );
+        assert!(lines.iter().any(|l| l == "delete 3b94c478-72bb-4b77-adf4-304de6541a93"), "{lines:?}");
+        assert_eq!(h.resume_point(), Some("29"), "the last BOOKMARK, a Table too");
+        assert_eq!(h.reflector.last_bookmark().map(ResourceVersion::as_str), Some("29"));
+    }
+
+    #[test]
+    fn a_recorded_table_watch_streams_the_initial_rows_up_to_the_bookmark_in_its_row() {
+        let (reflector, step) = Reflector::start(widget_tables(Mode::StreamingList)).expect("valid");
+        let Some(Action::Send { request, .. }) = step.actions.first() else { panic!("a request first") };
+        assert!(request.path_and_query().ends_with("&includeObject=Metadata"));
+        assert_eq!(
+            request.header_value("Accept"),
+            Some("application/json;as=Table;g=meta.k8s.io;v=v1,application/json;as=Table;g=meta.k8s.io;v=v1beta1,application/json")
+        );
+        let mut h = Harness { reflector, request: Some(OpId(1)), timer: None, jitter: Jitter::NONE };
+        let lines = drive(&mut h, MediaType::json(), &real_apiserver_body("67-watch-table.txt"), 211);
+        let synced = lines.iter().position(|l| l == "synced").expect("the row's initial-events-end completes it");
+        assert_eq!(lines[..synced].iter().filter(|l| l.starts_with("upsert ")).count(), 10);
+        assert_eq!(lines.iter().filter(|l| *l == "columns").count(), 1);
+        assert_eq!(h.reflector.mode(), Mode::StreamingList, "no fall back");
+        assert_eq!(h.reflector.store().len(), 10);
+        assert_eq!(h.resume_point(), Some("29"));
+        assert_eq!(h.reflector.counters().events_applied, 3, "ADDED, MODIFIED, DELETED of w-watch-t");
+    }
+
+    #[test]
+    fn a_table_page_becomes_one_row_tables_with_the_columns_on_the_first() {
+        let document = decode_json(&real_apiserver_body("32-table-list-includeObject-Object.txt")).expect("json");
+        let list = table_rows_as_list(&document).expect("a Table");
+        assert!(!list.items.is_empty());
+        assert_eq!(list.metadata, ListMeta::from_document(&document).expect("meta"));
+        for (i, item) in list.items.iter().enumerate() {
+            assert!(is_table(item));
+            assert_eq!(item.get("columnDefinitions").is_some_and(|c| c.as_array().is_some()), i == 0);
+            let object = watched_object(item);
+            assert!(object.at(&["spec"]).is_some(), "includeObject=Object rows carry the whole object");
+            assert_eq!(object_version(item).as_ref(), object_version(object).as_ref());
+            assert!(matches!(ObjectKey::of(item), Some(ObjectKey::Uid(_))));
+        }
+        let broken = json(r#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[7]}"#);
+        let error = table_rows_as_list(&broken).expect_err("a row must be an object").to_string();
+        assert!(error.contains("$.rows[0]"), "{error}");
     }
 
     #[test]

@@ -65,7 +65,8 @@ impl WatchEvent {
                     .at(&["metadata", "resourceVersion"])
                     .and_then(Value::as_str)
                     .map(ResourceVersion::new),
-                initial_events_end: object
+                // A Table watch wraps the bookmark object in a one-row Table.
+                initial_events_end: watched_object(object)
                     .at(&["metadata", "annotations", INITIAL_EVENTS_END_ANNOTATION])
                     .and_then(Value::as_str)
                     == Some("true"),
@@ -110,6 +111,30 @@ impl WatchEvent {
                 .and_then(Value::as_str)
                 .map(ResourceVersion::new),
         }
+    }
+}
+
+/// Whether `object` is a server-side `Table` (`meta.k8s.io`), as each event of a Table watch
+/// (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`) carries.
+pub fn is_table(object: &Value) -> bool {
+    object.get("kind").and_then(Value::as_str) == Some("Table")
+        && object.get("apiVersion").and_then(Value::as_str).is_some_and(|v| v.starts_with("meta.k8s.io/"))
+}
+
+/// The object a watch event (or a cached entry) is about: `object` itself, or for a one-row
+/// `Table` (each event of a Table watch, BOOKMARKs included) the object of its row, a
+/// `PartialObjectMetadata` or the full object by `includeObject`. A Table row without an object
+/// (`includeObject=None`) or with several rows gives the Table itself, which has no uid or name.
+pub fn watched_object(object: &Value) -> &Value {
+    if !is_table(object) {
+        return object;
+    }
+    match object.get("rows").and_then(Value::as_array) {
+        Some([row]) => match row.get("object") {
+            Some(inner @ Value::Object(_)) => inner,
+            _ => object,
+        },
+        _ => object,
     }
 }
 
@@ -563,6 +588,64 @@ mod tests {
     use super::*;
     use crate::api::status::StatusExt;
     use crate::api::testdata::{dechunked_body, real_apiserver_body, shared_file};
+
+    #[test]
+    fn a_recorded_table_watch_is_about_the_rows_objects_and_its_bookmark_ends_the_initial_events() {
+        let mut decoder = WatchDecoder::new(&MediaType::json()).expect("json");
+        let events = decoder.push(&real_apiserver_body("67-watch-table.txt")).expect("frames");
+        decoder.finish().expect("complete");
+        assert!(events.iter().filter_map(WatchEvent::object).all(is_table));
+        let names: Vec<&str> = events
+            .iter()
+            .filter_map(WatchEvent::object)
+            .filter_map(|o| watched_object(o).at(&["metadata", "name"]).and_then(Value::as_str))
+            .collect();
+        assert_eq!(names.first(), Some(&"w-01"));
+        assert_eq!(names.iter().filter(|n| **n == "w-watch-t").count(), 3, "added, modified, deleted");
+        // The first event alone carries the columns.
+        let with_columns = events
+            .iter()
+            .filter_map(WatchEvent::object)
+            .filter(|o| o.get("columnDefinitions").is_some_and(|c| c.as_array().is_some()));
+        assert_eq!(with_columns.count(), 1);
+        let bookmarks: Vec<&Bookmark> = events
+            .iter()
+            .filter_map(|e| match e {
+                WatchEvent::Bookmark(b) => Some(b),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bookmarks.len(), 2);
+        assert!(bookmarks[0].initial_events_end, "the annotation is on the row's object");
+        assert_eq!(bookmarks[0].resource_version, Some(ResourceVersion::new("26")));
+        assert!(!bookmarks[1].initial_events_end);
+        // A uid-bearing row object: the event is about it; the Table's version is the object's.
+        let deleted = events.iter().rev().find(|e| e.event_type() == "DELETED").and_then(WatchEvent::object);
+        let deleted = deleted.expect("a DELETED event");
+        assert_eq!(
+            watched_object(deleted).at(&["metadata", "uid"]).and_then(Value::as_str),
+            Some("3b94c478-72bb-4b77-adf4-304de6541a93")
+        );
+    }
+
+    #[test]
+    fn watched_object_looks_through_one_row_tables_only() {
+        let plain = decode_json(br#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}}"#).expect("json");
+        assert!(!is_table(&plain));
+        assert_eq!(watched_object(&plain), &plain);
+        let no_object =
+            decode_json(br#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[{"cells":["p"]}]}"#).expect("json");
+        assert!(is_table(&no_object));
+        assert_eq!(watched_object(&no_object), &no_object, "includeObject=None leaves nothing to look at");
+        let two = decode_json(
+            br#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[{"cells":[],"object":{"metadata":{"name":"a"}}},{"cells":[],"object":{"metadata":{"name":"b"}}}]}"#,
+        )
+        .expect("json");
+        assert_eq!(watched_object(&two), &two);
+        let custom =
+            decode_json(br#"{"kind":"Table","apiVersion":"furniture.example.com/v1","rows":[]}"#).expect("json");
+        assert!(!is_table(&custom), "a custom resource of kind Table is not a server-side Table");
+    }
 
     fn json_streams() -> Vec<(String, Vec<u8>)> {
         let mut streams: Vec<(String, Vec<u8>)> = [

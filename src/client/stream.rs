@@ -1,7 +1,16 @@
 //! Streaming responses over `fetch`: the body is read chunk by chunk through a
 //! `ReadableStreamDefaultReader` (watch events arrive as the server sends them, not when the
 //! response ends), and an `AbortController` cancels the request when the view goes away.
+//!
+//! Watches go through [`open_watch`]: it takes a slot of the page's
+//! [`StreamBudget`](crate::model::streams::StreamBudget) first (waiting while the app already
+//! holds its few streams), so open streams never take all of the browser's connections to the
+//! origin and ordinary requests are not starved. The slot is given back when the stream is dropped.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use futures::channel::oneshot;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -9,12 +18,68 @@ use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit};
 
 use super::{ApiBase, ClientError};
 use crate::api::request::Request;
+use crate::model::streams::{Grant, StreamBudget, Ticket};
+
+thread_local! {
+    /// The page's stream budget, and how to wake each queued stream when its slot opens.
+    static BUDGET: RefCell<(StreamBudget, HashMap<Ticket, oneshot::Sender<()>>)> =
+        RefCell::new((StreamBudget::default(), HashMap::new()));
+}
+
+/// A slot of the stream budget, held from the request until the stream is dropped.
+pub struct Permit(Ticket);
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let wake = BUDGET.with(|b| {
+            let (budget, waiting) = &mut *b.borrow_mut();
+            waiting.remove(&self.0);
+            budget.release(self.0).into_iter().filter_map(|t| waiting.remove(&t)).collect::<Vec<_>>()
+        });
+        for sender in wake {
+            let _ = sender.send(());
+        }
+    }
+}
+
+impl Permit {
+    /// Waits for a slot (at once when the budget has one).
+    pub async fn acquire() -> Permit {
+        let (permit, wait) = BUDGET.with(|b| {
+            let (budget, waiting) = &mut *b.borrow_mut();
+            let (ticket, grant) = budget.ask();
+            match grant {
+                Grant::Open => (Permit(ticket), None),
+                Grant::Queued { .. } => {
+                    let (sender, receiver) = oneshot::channel();
+                    waiting.insert(ticket, sender);
+                    (Permit(ticket), Some(receiver))
+                }
+            }
+        });
+        if let Some(receiver) = wait {
+            // Dropping the permit (the view went away while queued) leaves the queue.
+            let _ = receiver.await;
+        }
+        permit
+    }
+}
+
+/// Streams open now and streams waiting for a slot, for the status line.
+pub fn budget_use() -> (usize, usize, usize) {
+    BUDGET.with(|b| {
+        let budget = &b.borrow().0;
+        (budget.open_count(), budget.queued_count(), budget.limit())
+    })
+}
 
 /// An open streaming response: its status and headers, and the reader of its body.
 pub struct Stream {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     reader: Option<ReadableStreamDefaultReader>,
+    /// The budget slot of a watch, given back when the stream is dropped.
+    _permit: Option<Permit>,
 }
 
 impl Stream {
@@ -44,6 +109,23 @@ impl Stream {
         }
         Ok(body)
     }
+}
+
+/// Takes a slot of the stream budget (waiting for one), then [`open`]s `request`; the stream
+/// keeps the slot until it is dropped. `None` when `controller` aborted while waiting.
+pub async fn open_watch(
+    base: &ApiBase,
+    request: &Request,
+    controller: &AbortController,
+) -> Option<Result<Stream, ClientError>> {
+    let permit = Permit::acquire().await;
+    if controller.signal().aborted() {
+        return None;
+    }
+    Some(open(base, request, controller).await.map(|mut stream| {
+        stream._permit = Some(permit);
+        stream
+    }))
 }
 
 /// Sends `request` with `controller`'s signal and returns as soon as the headers arrive.
@@ -81,7 +163,7 @@ pub async fn open(base: &ApiBase, request: &Request, controller: &AbortControlle
         }
     }
     let reader = response.body().and_then(|body| body.get_reader().dyn_into::<ReadableStreamDefaultReader>().ok());
-    Ok(Stream { status: response.status(), headers: header_pairs, reader })
+    Ok(Stream { status: response.status(), headers: header_pairs, reader, _permit: None })
 }
 
 fn describe(error: JsValue) -> String {

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use k8s_openapi::jiff::Timestamp;
 
-use crate::api::table::{Table, TableColumnDefinition};
+use crate::api::table::{Table, TableColumnDefinition, TableRow};
 use crate::api::value::Value;
 
 /// One cell as shown.
@@ -51,7 +51,11 @@ pub struct Row {
     pub namespace: Option<String>,
     pub name: String,
     pub uid: Option<String>,
+    /// The object's `metadata.resourceVersion`, when the row carries it.
+    pub resource_version: Option<String>,
     pub cells: Vec<Cell>,
+    /// Shown briefly highlighted: a live view's row that was just added or changed.
+    pub highlight: bool,
 }
 
 /// A table ready to render.
@@ -66,38 +70,47 @@ impl Grid {
     /// (metadata or full object) when the server sent one, else from the `Name` column.
     pub fn from_table(table: &Table, now_ms: i64) -> Grid {
         let definitions = table.column_definitions.as_deref().unwrap_or_default();
-        let columns = definitions
+        let rows = table.rows.iter().map(|row| Grid::table_row(definitions, row, now_ms)).collect();
+        Grid { columns: Grid::table_columns(definitions), rows }
+    }
+
+    /// The columns of a Table's column definitions.
+    pub fn table_columns(definitions: &[TableColumnDefinition]) -> Vec<Column> {
+        definitions
             .iter()
             .map(|d| Column { name: d.name.clone(), description: d.description.clone(), priority: d.priority })
-            .collect();
+            .collect()
+    }
+
+    /// One Table row formatted by `definitions` (a row of a Table watch event arrives without
+    /// them: the caller keeps them from the first event).
+    pub fn table_row(definitions: &[TableColumnDefinition], row: &TableRow, now_ms: i64) -> Row {
         let name_column = definitions.iter().position(|d| d.format == "name" || d.name == "Name");
         let age_column = definitions.iter().position(|d| d.name == "Age");
-        let rows = table
-            .rows
+        let meta = row_meta(&row.object);
+        let mut cells: Vec<Cell> = definitions
             .iter()
-            .map(|row| {
-                let meta = row_meta(&row.object);
-                let mut cells: Vec<Cell> = definitions
-                    .iter()
-                    .zip(row.cells.iter().chain(std::iter::repeat(&Value::Null)))
-                    .map(|(definition, value)| format_cell(definition, value, now_ms))
-                    .collect();
-                // The server prints ages as text ("5m"); the row's metadata gives the exact time.
-                if let (Some(i), Some(created)) = (age_column, meta.3.as_ref()) {
-                    if let Some(cell) = cells.get_mut(i) {
-                        let exact = date_cell(&Value::String(created.clone()), now_ms);
-                        cell.title = exact.title;
-                        cell.sort = exact.sort;
-                    }
-                }
-                let name = meta
-                    .1
-                    .or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone()))
-                    .unwrap_or_default();
-                Row { namespace: meta.0, name, uid: meta.2, cells }
-            })
+            .zip(row.cells.iter().chain(std::iter::repeat(&Value::Null)))
+            .map(|(definition, value)| format_cell(definition, value, now_ms))
             .collect();
-        Grid { columns, rows }
+        // The server prints ages as text ("5m"); the row's metadata gives the exact time.
+        if let (Some(i), Some(created)) = (age_column, meta.created.as_ref()) {
+            if let Some(cell) = cells.get_mut(i) {
+                let exact = date_cell(&Value::String(created.clone()), now_ms);
+                cell.title = exact.title;
+                cell.sort = exact.sort;
+            }
+        }
+        let name =
+            meta.name.or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone())).unwrap_or_default();
+        Row {
+            namespace: meta.namespace,
+            name,
+            uid: meta.uid,
+            resource_version: meta.resource_version,
+            cells,
+            highlight: false,
+        }
     }
 
     /// The fallback for a server that answered a full list: name, namespace and age.
@@ -121,8 +134,10 @@ impl Grid {
                         date_cell(&created, now_ms),
                     ],
                     uid: text(&["metadata", "uid"]),
+                    resource_version: text(&["metadata", "resourceVersion"]),
                     namespace,
                     name,
+                    highlight: false,
                 }
             })
             .collect();
@@ -170,22 +185,36 @@ impl Grid {
     }
 }
 
-/// Namespace, name, uid and creation timestamp of a row's object, when the server sent one.
-type RowMeta = (Option<String>, Option<String>, Option<String>, Option<String>);
+/// What a row's object (metadata or full object) says of it, when the server sent one.
+#[derive(Default)]
+struct RowMeta {
+    namespace: Option<String>,
+    name: Option<String>,
+    uid: Option<String>,
+    resource_version: Option<String>,
+    created: Option<String>,
+}
 
 fn row_meta(object: &crate::api::table::RowObject) -> RowMeta {
     use crate::api::table::RowObject;
     match object {
-        RowObject::None => (None, None, None, None),
-        RowObject::Metadata(meta) => (
-            meta.metadata.namespace.clone(),
-            meta.metadata.name.clone(),
-            meta.metadata.uid.clone(),
-            meta.metadata.creation_timestamp.as_ref().map(|t| t.0.to_string()),
-        ),
+        RowObject::None => RowMeta::default(),
+        RowObject::Metadata(meta) => RowMeta {
+            namespace: meta.metadata.namespace.clone(),
+            name: meta.metadata.name.clone(),
+            uid: meta.metadata.uid.clone(),
+            resource_version: meta.metadata.resource_version.clone(),
+            created: meta.metadata.creation_timestamp.as_ref().map(|t| t.0.to_string()),
+        },
         RowObject::Object(value) => {
             let text = |key: &str| value.at(&["metadata", key]).and_then(Value::as_str).map(str::to_owned);
-            (text("namespace"), text("name"), text("uid"), text("creationTimestamp"))
+            RowMeta {
+                namespace: text("namespace"),
+                name: text("name"),
+                uid: text("uid"),
+                resource_version: text("resourceVersion"),
+                created: text("creationTimestamp"),
+            }
         }
     }
 }
@@ -278,6 +307,32 @@ mod tests {
         assert!(cell.title.as_deref().is_some_and(|t| t.ends_with('Z')), "{cell:?}");
         assert!(matches!(cell.sort, SortKey::Time(_)), "{cell:?}");
         assert!(!grid.rows[0].name.is_empty());
+    }
+
+    #[test]
+    fn a_table_row_formatted_alone_equals_the_same_row_of_the_whole_table() {
+        let t = table("kube/vectors/table.json");
+        let definitions = t.column_definitions.clone().unwrap_or_default();
+        let grid = Grid::from_table(&t, 1_000);
+        assert_eq!(Grid::table_columns(&definitions), grid.columns);
+        for (row, shown) in t.rows.iter().zip(&grid.rows) {
+            assert_eq!(&Grid::table_row(&definitions, row, 1_000), shown);
+            assert!(!shown.highlight);
+        }
+        // A Table watch event's row: its version comes from the row's object.
+        let body = crate::api::testdata::real_apiserver_body("67-watch-table.txt");
+        let document = decode_json(body.split(|b| *b == b'\n').next().unwrap_or_default()).expect("json");
+        let event = Table::from_document(document.get("object").expect("object")).expect("a Table");
+        let defs = event.column_definitions.clone().unwrap_or_default();
+        let row = Grid::table_row(&defs, &event.rows[0], 0);
+        assert_eq!((row.name.as_str(), row.resource_version.as_deref()), ("w-01", Some("8")));
+        assert_eq!(row.uid.as_deref(), Some("cd2279a8-7d32-4571-b523-e1c1ef9a4db9"));
+        assert_eq!(
+            row.cells.iter().map(|c| c.text.as_str()).collect::<Vec<_>>()[..5],
+            ["w-01", "small", "1", "<none>", "red"]
+        );
+        // Without definitions (the row of a later event, before the columns are known): no cells.
+        assert!(Grid::table_row(&[], &event.rows[0], 0).cells.is_empty());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The explorer's own pure models, between the `api` concepts and the `ui` components: the view
-//! state carried by the URL, and tables formatted for display. Like `api`, nothing here does I/O,
+//! state carried by the URL, tables formatted for display, and the budget of open streams. Like `api`, nothing here does I/O,
 //! so it is tested natively.
 
 pub mod cells;
@@ -7,4 +7,5 @@ pub mod commands;
 pub mod highlight;
 pub mod page;
 pub mod sniff;
+pub mod streams;
 pub mod view_state;

@@ -126,6 +126,7 @@ pub fn CollectionView(
                             label_selector=non_empty(s.label_selector)
                             field_selector=non_empty(s.field_selector)
                             cbor=s.representation == Representation::Cbor
+                            table=s.representation == Representation::Table
                         />
                     }
                         .into_any()

@@ -1,12 +1,12 @@
 //! A virtualized table: only the rows in view are in the DOM, so 10,000 rows scroll smoothly.
 //! Sortable by any column (click a header), with a quick text filter; rows are focusable and open
-//! their object on click or Enter.
-
-use std::sync::Arc;
+//! their object on click or Enter. The grid may change while shown (a live view): filter, sort and
+//! scroll stay, and a row's element is kept until its object's resourceVersion changes, so a row
+//! marked `highlight` flashes once (CSS on `data-changed`) when it is added or changed.
 
 use leptos::prelude::*;
 
-use crate::model::cells::Grid;
+use crate::model::cells::{Grid, Row};
 use crate::ui::location::use_navigation;
 
 /// Row height in pixels; fixed so that the visible range is arithmetic.
@@ -20,35 +20,32 @@ const VIEWPORT: f64 = 600.0;
 #[component]
 pub fn GridView(
     /// The rows and columns to show.
-    grid: Grid,
+    #[prop(into)]
+    grid: Signal<Grid>,
     /// Whether priority columns are shown.
     #[prop(into)]
     wide: Signal<bool>,
 ) -> impl IntoView {
     let navigation = use_navigation();
-    let grid = Arc::new(grid);
     let (filter, set_filter) = signal(String::new());
     let (sort, set_sort) = signal(None::<(usize, bool)>);
     let (scroll_top, set_scroll_top) = signal(0.0_f64);
-    let order = {
-        let grid = grid.clone();
-        Memo::new(move |_| grid.arrange(&filter.get(), sort.get()))
-    };
-    let columns = {
-        let grid = grid.clone();
-        Memo::new(move |_| grid.visible_columns(wide.get()))
-    };
-    let total = grid.rows.len();
-    let hidden = grid.columns.len() - grid.visible_columns(false).len();
+    // `try_with`: a grid handed over as a plain value lives in the parent's scope, which may be
+    // disposed (the parent redraws) just before this view is.
+    let order = Memo::new(move |_| grid.try_with(|g| g.arrange(&filter.get(), sort.get())).unwrap_or_default());
+    let columns = Memo::new(move |_| grid.try_with(|g| g.visible_columns(wide.get())).unwrap_or_default());
+    // Memos compare: a live grid whose columns stay the same does not redraw the header.
+    let column_list = Memo::new(move |_| grid.try_with(|g| g.columns.clone()).unwrap_or_default());
+    let total = move || grid.try_with(|g| g.rows.len()).unwrap_or_default();
+    let hidden = move || grid.try_with(|g| g.columns.len() - g.visible_columns(false).len()).unwrap_or_default();
 
     let header = {
-        let grid = grid.clone();
         move || {
             columns
                 .get()
                 .into_iter()
-                .map(|i| {
-                    let column = grid.columns[i].clone();
+                .filter_map(|i| column_list.with(|all| all.get(i).cloned()).map(|column| (i, column)))
+                .map(|(i, column)| {
                     let aria_sort = move || match sort.get() {
                         Some((c, true)) if c == i => "ascending",
                         Some((c, false)) if c == i => "descending",
@@ -77,65 +74,90 @@ pub fn GridView(
         }
     };
 
-    let body = {
-        let grid = grid.clone();
-        move || {
-            let order = order.get();
-            let columns = columns.get();
-            let first = ((scroll_top.get() / ROW_HEIGHT) as usize).saturating_sub(OVERSCAN);
-            let count = (VIEWPORT / ROW_HEIGHT) as usize + 2 * OVERSCAN;
-            let last = (first + count).min(order.len());
-            let before = first as f64 * ROW_HEIGHT;
-            let after = (order.len() - last) as f64 * ROW_HEIGHT;
-            let span = columns.len().max(1);
-            let rows = order[first.min(last)..last]
-                .iter()
-                .map(|&index| {
-                    let row = grid.rows[index].clone();
-                    let (namespace, name) = (row.namespace.clone(), row.name.clone());
-                    let open = move || {
-                        let (namespace, name) = (namespace.clone(), name.clone());
-                        navigation.update(move |s| {
-                            s.name = Some(name);
-                            if namespace.is_some() {
-                                s.namespace = namespace;
-                            }
-                        });
-                    };
-                    let open_on_key = open.clone();
-                    view! {
-                        <tr
-                            class="grid__row"
-                            tabindex="0"
-                            data-testid="grid-row"
-                            on:click=move |_| open()
-                            on:keydown=move |e| {
-                                if e.key() == "Enter" {
-                                    open_on_key();
-                                }
-                            }
-                        >
-                            {columns
-                                .iter()
-                                .map(|&c| {
-                                    let cell = row.cells.get(c).cloned();
-                                    let (text, title) = cell.map(|c| (c.text, c.title)).unwrap_or_default();
-                                    view! { <td title=title>{text}</td> }
-                                })
-                                .collect_view()}
-                        </tr>
+    // The rows in view: [first, last) of the arranged order.
+    let window = Memo::new(move |_| {
+        let shown = order.with(Vec::len);
+        let first = ((scroll_top.get() / ROW_HEIGHT) as usize).saturating_sub(OVERSCAN);
+        let count = (VIEWPORT / ROW_HEIGHT) as usize + 2 * OVERSCAN;
+        let last = (first + count).min(shown);
+        (first.min(last), last, shown)
+    });
+    let span = move || columns.with(Vec::len).max(1);
+    let visible_rows = move || {
+        let (first, last, _) = window.get();
+        order.with(|order| {
+            grid.try_with(|g| {
+                order
+                    .get(first..last)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|&index| g.rows.get(index).map(|row| (row_key(row, index), row.clone())))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+        })
+    };
+    let row_view = move |(_, row): (String, Row)| {
+        let (namespace, name) = (row.namespace.clone(), row.name.clone());
+        let open = move || {
+            let (namespace, name) = (namespace.clone(), name.clone());
+            navigation.update(move |s| {
+                s.name = Some(name);
+                if namespace.is_some() {
+                    s.namespace = namespace;
+                }
+            });
+        };
+        let open_on_key = open.clone();
+        let cells = row.cells;
+        view! {
+            <tr
+                class="grid__row"
+                tabindex="0"
+                data-testid="grid-row"
+                data-rv=row.resource_version
+                data-changed=row.highlight.then_some("true")
+                on:click=move |_| open()
+                on:keydown=move |e| {
+                    if e.key() == "Enter" {
+                        open_on_key();
                     }
-                })
-                .collect_view();
-            view! {
-                <tr aria-hidden="true" class="grid__spacer" style=format!("height:{before}px")>
-                    <td colspan=span></td>
-                </tr>
-                {rows}
-                <tr aria-hidden="true" class="grid__spacer" style=format!("height:{after}px")>
-                    <td colspan=span></td>
-                </tr>
-            }
+                }
+            >
+                {move || {
+                    columns
+                        .get()
+                        .into_iter()
+                        .map(|c| {
+                            let cell = cells.get(c).cloned();
+                            let (text, title) = cell.map(|c| (c.text, c.title)).unwrap_or_default();
+                            view! { <td title=title>{text}</td> }
+                        })
+                        .collect_view()
+                }}
+            </tr>
+        }
+    };
+    let body = move || {
+        view! {
+            <tr
+                aria-hidden="true"
+                class="grid__spacer"
+                style=move || format!("height:{}px", window.get().0 as f64 * ROW_HEIGHT)
+            >
+                <td colspan=span></td>
+            </tr>
+            <For each=visible_rows key=|(key, _)| key.clone() children=row_view />
+            <tr
+                aria-hidden="true"
+                class="grid__spacer"
+                style=move || {
+                    let (_, last, shown) = window.get();
+                    format!("height:{}px", (shown - last) as f64 * ROW_HEIGHT)
+                }
+            >
+                <td colspan=span></td>
+            </tr>
         }
     };
 
@@ -155,12 +177,15 @@ pub fn GridView(
                 />
                 <span class="muted" data-testid="row-count">
                     {move || {
-                        let shown = order.with(Vec::len);
+                        let (shown, total) = (order.with(Vec::len), total());
                         if shown == total { format!("{total} rows") } else { format!("{shown} of {total} rows") }
                     }}
                 </span>
-                {(hidden > 0 && !wide.get_untracked())
-                    .then(|| view! { <span class="muted">{format!("{hidden} priority columns hidden (Wide shows them)")}</span> })}
+                {move || {
+                    let hidden = hidden();
+                    (hidden > 0 && !wide.get())
+                        .then(|| view! { <span class="muted">{format!("{hidden} priority columns hidden (Wide shows them)")}</span> })
+                }}
             </div>
             {(total == 0)
                 .then(|| {
@@ -186,5 +211,17 @@ pub fn GridView(
                 </table>
             </div>
         </div>
+    }
+}
+
+/// The identity of a row's element: its object (uid, else namespace/name, else its place) at its
+/// resourceVersion, so a new version is a new element (and flashes if highlighted); the end of a
+/// highlight makes a plain element again.
+fn row_key(row: &Row, index: usize) -> String {
+    let version = row.resource_version.as_deref().unwrap_or_default();
+    let mark = if row.highlight { "*" } else { "" };
+    match &row.uid {
+        Some(uid) => format!("{uid}@{version}{mark}"),
+        None => format!("{}/{}#{index}@{version}{mark}", row.namespace.as_deref().unwrap_or_default(), row.name),
     }
 }

@@ -2,10 +2,14 @@
 //! server (list then watch, or a streaming list), and this module is its edge: it runs the
 //! reflector's requests over streaming `fetch`, its waits as timeouts, aborts what it cancels, and
 //! shows the cache, the connection state and an event timeline. Renders are batched per animation
-//! frame, so a burst of events costs one re-render.
+//! frame, so a burst of events costs one re-render, and only the rows of objects that changed are
+//! formatted again. When the collection view is a Table the watch is one too (`as=Table`, as
+//! `kubectl get -w`): the server's columns, one row per event. Watches hold a slot of the page's
+//! stream budget, and a hidden tab (or the user) pauses the watch: it resumes from its
+//! resourceVersion when the tab shows again.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -17,20 +21,135 @@ use crate::api::diff::{diff_objects, yaml_diff, DiffOptions};
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::reflector::{
-    Action, Change, Failure, Input, Jitter, OpId, Reflector, ReflectorConfig, RequestKind, WatchEnd,
+    Action, CachedObject, Change, Failure, IncludeObject, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig,
+    RequestKind, WatchEnd,
 };
 use crate::api::request::{Collection, Request};
+use crate::api::table::{Table, TableColumnDefinition};
 use crate::api::value::Value;
-use crate::api::watch::{WatchDecoder, WatchEvent};
-use crate::client::stream::open;
+use crate::api::watch::{is_table, watched_object, WatchDecoder, WatchEvent};
+use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};
-use crate::model::cells::Grid;
+use crate::model::cells::{Column, Grid, Row};
 use crate::ui::grid::GridView;
 
 /// How many timeline entries are kept.
 const TIMELINE: usize = 500;
 /// How many versions of each object the history keeps.
 const HISTORY: usize = 30;
+/// How many versions the history keeps in all (a burst over 10,000 objects must not keep them
+/// all): the oldest go first.
+const HISTORY_TOTAL: usize = 3_000;
+/// The timeline and the history's menus are redrawn at most this often (ms) during bursts.
+const PANEL_REFRESH_MS: f64 = 250.0;
+/// How long a row that was added or changed shows highlighted, in milliseconds.
+const HIGHLIGHT_MS: f64 = 1_500.0;
+
+/// Where the page's time goes (for the status line and the benchmark), in milliseconds.
+#[derive(Default)]
+struct Costs {
+    /// Decoding events and applying them to the cache (and the timeline and history).
+    apply_ms: f64,
+    /// Formatting changed rows and handing the grid over, and how many times.
+    grid_ms: f64,
+    grids: u64,
+    /// The grid is not redrawn before this time.
+    grid_next_at: f64,
+}
+
+/// The rows shown, formatted once per object version: updated for the objects that changed.
+#[derive(Default)]
+struct RowCache {
+    /// Rows in display order: namespace, name, then the cache key.
+    rows: BTreeMap<(Option<String>, String, ObjectKey), Row>,
+    /// Where each object's row sits in `rows`.
+    place: HashMap<ObjectKey, (Option<String>, String)>,
+    /// Objects to format again at the next frame.
+    dirty: HashSet<ObjectKey>,
+    /// Format every row again (the columns changed).
+    rebuild: bool,
+    /// When each highlighted row was changed (ms).
+    highlighted: HashMap<ObjectKey, f64>,
+    columns: Vec<Column>,
+}
+
+impl RowCache {
+    /// Formats the rows of the objects that changed; `live` when changes are news (a sync was
+    /// shown before), so their rows are highlighted. Whether the grid changed.
+    fn update(&mut self, reflector: &Reflector, live: bool, now: f64, epoch_ms: i64) -> bool {
+        if !self.rebuild && self.dirty.is_empty() && self.highlighted.is_empty() {
+            return false;
+        }
+        let definitions = reflector.table_columns();
+        if self.rebuild || self.columns.is_empty() {
+            self.columns = match definitions {
+                Some(definitions) => Grid::table_columns(definitions),
+                None => Grid::from_items(&[], 0).columns,
+            };
+        }
+        let rebuilt = self.rebuild;
+        let keys: Vec<ObjectKey> = if std::mem::take(&mut self.rebuild) {
+            self.rows.clear();
+            self.place.clear();
+            self.dirty.clear();
+            reflector.store().iter().map(|(k, _)| k.clone()).collect()
+        } else {
+            self.dirty.drain().collect()
+        };
+        let fresh = live && !rebuilt;
+        for key in keys {
+            if let Some((namespace, name)) = self.place.remove(&key) {
+                self.rows.remove(&(namespace, name, key.clone()));
+            }
+            self.highlighted.remove(&key);
+            let Some(cached) = reflector.store().get(&key) else { continue };
+            let mut row = format_row(cached, definitions, epoch_ms);
+            if fresh {
+                row.highlight = true;
+                self.highlighted.insert(key.clone(), now);
+            }
+            self.place.insert(key.clone(), (row.namespace.clone(), row.name.clone()));
+            self.rows.insert((row.namespace.clone(), row.name.clone(), key), row);
+        }
+        // Highlights end after a while, so a row scrolled into view later does not flash.
+        let expired: Vec<ObjectKey> =
+            self.highlighted.iter().filter(|(_, at)| now - **at > HIGHLIGHT_MS).map(|(k, _)| k.clone()).collect();
+        for key in expired {
+            self.highlighted.remove(&key);
+            if let Some((namespace, name)) = self.place.get(&key) {
+                if let Some(row) = self.rows.get_mut(&(namespace.clone(), name.clone(), key)) {
+                    row.highlight = false;
+                }
+            }
+        }
+        true
+    }
+
+    fn grid(&self) -> Grid {
+        Grid { columns: self.columns.clone(), rows: self.rows.values().cloned().collect() }
+    }
+}
+
+/// One cached object as a row: a one-row Table (a Table watch) by the server's columns, or a
+/// plain object by name, namespace and age.
+fn format_row(cached: &CachedObject, definitions: Option<&[TableColumnDefinition]>, epoch_ms: i64) -> Row {
+    if is_table(&cached.object) {
+        if let Ok(table) = Table::from_document(&cached.object) {
+            if let Some(row) = table.rows.first() {
+                return Grid::table_row(definitions.unwrap_or_default(), row, epoch_ms);
+            }
+        }
+    }
+    let mut rows = Grid::from_items(std::slice::from_ref(watched_object(&cached.object)), epoch_ms).rows;
+    rows.pop().unwrap_or(Row {
+        namespace: None,
+        name: String::new(),
+        uid: None,
+        resource_version: None,
+        cells: Vec::new(),
+        highlight: false,
+    })
+}
 
 /// One line of the event timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,10 +170,14 @@ struct LiveSignals {
     last_bookmark: RwSignal<String>,
     events_applied: RwSignal<u64>,
     events_per_second: RwSignal<f64>,
+    /// Milliseconds spent applying events, drawing the grid, and grid draws.
+    costs: RwSignal<(f64, f64, u64)>,
     problem: RwSignal<Option<String>>,
     timeline: RwSignal<VecDeque<TimelineEntry>>,
     /// Bumped when the object history changed.
     history_tick: RwSignal<u64>,
+    /// Watch streams of the page open, waiting, and the budget.
+    streams: RwSignal<(usize, usize, usize)>,
 }
 
 /// The edge that runs one reflector.
@@ -73,6 +196,21 @@ struct Driver {
     /// Every version of each object seen in events, by namespace/name: (event, rv, object).
     history: RefCell<BTreeMap<String, VecDeque<(String, Value)>>>,
     history_changed: Cell<bool>,
+    rows: RefCell<RowCache>,
+    /// A sync has completed once, and a frame showed it: later upserts are changes, highlighted.
+    synced_once: Cell<bool>,
+    shown_synced: Cell<bool>,
+    /// When a render timer is due (infinity: none).
+    later_at: Cell<f64>,
+    /// When the timeline and history panels were last redrawn (ms).
+    panels_at: Cell<f64>,
+    costs: RefCell<Costs>,
+    /// The history's versions in the order recorded, by object, to drop the oldest first.
+    history_order: RefCell<(VecDeque<String>, HashMap<String, usize>)>,
+    /// Paused by the user, or because the tab is hidden; the reflector is paused when either is.
+    user_paused: Cell<bool>,
+    hidden: Cell<bool>,
+    paused: Cell<bool>,
 }
 
 impl Driver {
@@ -114,9 +252,18 @@ impl Driver {
                 }
             }
         }
-        for change in step.changes {
-            if let Change::Problem(problem) = change {
-                self.signals.problem.set(Some(problem.to_string()));
+        {
+            let mut rows = self.rows.borrow_mut();
+            for change in step.changes {
+                match change {
+                    Change::Problem(problem) => self.signals.problem.set(Some(problem.to_string())),
+                    Change::Upsert(key) | Change::Delete(key) => {
+                        rows.dirty.insert(key);
+                    }
+                    Change::Columns => rows.rebuild = true,
+                    Change::InitialListComplete => self.synced_once.set(true),
+                    Change::State(_) => {}
+                }
             }
         }
         self.schedule_render();
@@ -125,7 +272,16 @@ impl Driver {
     async fn send(self: Rc<Self>, op: OpId, request: Request, kind: RequestKind) {
         let Ok(controller) = AbortController::new() else { return };
         self.controllers.borrow_mut().insert(op, controller.clone());
-        let opened = open(&self.base, &request, &controller).await;
+        // A watch waits for a slot of the page's stream budget; a list page does not.
+        let opened = if kind == RequestKind::ListPage {
+            open(&self.base, &request, &controller).await
+        } else {
+            match open_watch(&self.base, &request, &controller).await {
+                Some(opened) => opened,
+                None => return,
+            }
+        };
+        self.schedule_render();
         let mut stream = match opened {
             Ok(stream) => stream,
             Err(error) => {
@@ -185,10 +341,12 @@ impl Driver {
             match stream.next_chunk().await {
                 Ok(Some(chunk)) => match decoder.push(&chunk) {
                     Ok(events) => {
+                        let started = now_ms();
                         for event in events {
                             self.record(&event);
                             self.feed(Input::WatchEvent { op, event });
                         }
+                        self.costs.borrow_mut().apply_ms += now_ms() - started;
                     }
                     Err(error) => {
                         controller.abort();
@@ -218,6 +376,7 @@ impl Driver {
         self.seq.set(seq);
         let what = event
             .object()
+            .map(watched_object)
             .map(|o| {
                 let text = |k: &str| o.at(&["metadata", k]).and_then(Value::as_str).unwrap_or_default().to_owned();
                 let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
@@ -236,18 +395,45 @@ impl Driver {
             resource_version: event.resource_version().map(|rv| rv.to_string()).unwrap_or_default(),
             at_ms: now_ms(),
         };
-        if let (Some(object), false) = (event.object(), entry.what.is_empty()) {
+        if let (Some(object), false) = (event.object().map(watched_object), entry.what.is_empty()) {
             let label = format!("{} rv {}", entry.event_type, entry.resource_version);
             let mut history = self.history.borrow_mut();
+            let (order, recorded) = &mut *self.history_order.borrow_mut();
             let versions = history.entry(entry.what.clone()).or_default();
             versions.push_back((label, object.clone()));
+            order.push_back(entry.what.clone());
+            *recorded.entry(entry.what.clone()).or_default() += 1;
             if versions.len() > HISTORY {
                 versions.pop_front();
+            }
+            // Over the total, the oldest version recorded goes. An object holds the newest of
+            // the versions recorded for it: when it holds as many as recorded, the oldest
+            // recorded is its first; otherwise the per-object bound dropped that one already.
+            while order.len() > HISTORY_TOTAL {
+                let Some(oldest) = order.pop_front() else { break };
+                let count = recorded.get(&oldest).copied().unwrap_or_default();
+                if let Some(versions) = history.get_mut(&oldest) {
+                    if versions.len() >= count {
+                        versions.pop_front();
+                    }
+                    if versions.is_empty() {
+                        history.remove(&oldest);
+                    }
+                }
+                if count <= 1 {
+                    recorded.remove(&oldest);
+                } else {
+                    recorded.insert(oldest, count - 1);
+                }
             }
             self.history_changed.set(true);
         }
         if !self.paused_timeline.get() {
-            self.pending_timeline.borrow_mut().push(entry);
+            let mut pending = self.pending_timeline.borrow_mut();
+            pending.push(entry);
+            if pending.len() > 2 * TIMELINE {
+                pending.drain(..TIMELINE);
+            }
         }
     }
 
@@ -264,16 +450,42 @@ impl Driver {
         });
     }
 
-    fn render(&self) {
+    fn render(self: &Rc<Self>) {
         let reflector = self.reflector.borrow();
-        let items: Vec<Value> = reflector.store().iter().map(|(_, cached)| cached.object.clone()).collect();
         let epoch_ms = js_sys::Date::now() as i64;
-        self.signals.grid.set(Grid::from_items(&items, epoch_ms));
+        let mut rows = self.rows.borrow_mut();
+        let started = now_ms();
+        // Redrawing a large grid costs milliseconds: it waits until three times its last cost
+        // has passed, so that at most a quarter of the time goes to it and the page stays
+        // responsive in a burst (events are still applied to the cache at every frame).
+        let grid_due = started >= self.costs.borrow().grid_next_at;
+        if !grid_due {
+            self.render_later(self.costs.borrow().grid_next_at - started + 1.0);
+        } else if rows.update(&reflector, self.shown_synced.get(), started, epoch_ms) {
+            self.signals.grid.set(rows.grid());
+            let finished = now_ms();
+            let mut costs = self.costs.borrow_mut();
+            let cost = finished - started;
+            costs.grid_ms += cost;
+            costs.grids += 1;
+            costs.grid_next_at = finished + 3.0 * cost;
+        }
+        self.shown_synced.set(self.synced_once.get());
+        if !rows.highlighted.is_empty() {
+            // Render again when the highlights are due to end, even if no event comes.
+            self.render_later(HIGHLIGHT_MS + 50.0);
+        }
+        drop(rows);
+        self.signals.streams.set(budget_use());
         self.signals.state.set(reflector.state().to_string());
         self.signals.resource_version.set(reflector.resource_version().map(|rv| rv.to_string()).unwrap_or_default());
         self.signals.last_bookmark.set(reflector.last_bookmark().map(|rv| rv.to_string()).unwrap_or_default());
         let applied = reflector.counters().events_applied;
         self.signals.events_applied.set(applied);
+        {
+            let costs = self.costs.borrow();
+            self.signals.costs.set((costs.apply_ms, costs.grid_ms, costs.grids));
+        }
         let now = now_ms();
         let mut window = self.rate_window.borrow_mut();
         window.push_back((now, applied));
@@ -283,6 +495,17 @@ impl Driver {
         if let (Some((t0, n0)), Some((t1, n1))) = (window.front(), window.back()) {
             let seconds = (t1 - t0) / 1000.0;
             self.signals.events_per_second.set(if seconds > 0.5 { (n1 - n0) as f64 / seconds } else { 0.0 });
+        }
+        // The panels are redrawn at most every PANEL_REFRESH_MS: a burst must not redraw a
+        // 500-entry timeline and the history menus at every frame.
+        let panels_due = now - self.panels_at.get() >= PANEL_REFRESH_MS;
+        let panels_pending = self.history_changed.get() || !self.pending_timeline.borrow().is_empty();
+        if panels_pending && !panels_due {
+            self.render_later(PANEL_REFRESH_MS);
+            return;
+        }
+        if panels_pending {
+            self.panels_at.set(now);
         }
         if self.history_changed.replace(false) {
             self.signals.history_tick.update(|t| *t += 1);
@@ -295,6 +518,34 @@ impl Driver {
                 }
                 timeline.truncate(TIMELINE);
             });
+        }
+    }
+
+    /// Renders again in `ms` even if no event comes; a timer already due sooner does.
+    fn render_later(self: &Rc<Self>, ms: f64) {
+        let at = now_ms() + ms.max(0.0);
+        if self.later_at.get() <= at {
+            return;
+        }
+        self.later_at.set(at);
+        let driver = SendWrapper::new(self.clone());
+        set_timeout(
+            move || {
+                if driver.later_at.get() <= at {
+                    driver.later_at.set(f64::INFINITY);
+                }
+                driver.schedule_render();
+            },
+            Duration::from_millis(ms.max(0.0) as u64),
+        );
+    }
+
+    /// Pauses the reflector while the user paused or the tab is hidden, resumes it otherwise
+    /// (from where it left off: a watch resumes from its resourceVersion).
+    fn apply_pause(self: &Rc<Self>) {
+        let want = self.user_paused.get() || self.hidden.get();
+        if want != self.paused.replace(want) {
+            self.feed(if want { Input::Pause } else { Input::Resume });
         }
     }
 
@@ -333,6 +584,10 @@ pub fn LiveView(
     field_selector: Option<String>,
     /// Whether to watch in CBOR (`application/cbor-seq`) rather than JSON.
     cbor: bool,
+    /// Whether to watch server-side Tables (`as=Table`; not with CBOR, which servers refuse for
+    /// Tables with 406).
+    #[prop(optional)]
+    table: bool,
 ) -> impl IntoView {
     let base = expect_context::<ApiBase>();
     let signals = LiveSignals {
@@ -342,13 +597,20 @@ pub fn LiveView(
         last_bookmark: RwSignal::new(String::new()),
         events_applied: RwSignal::new(0),
         events_per_second: RwSignal::new(0.0),
+        costs: RwSignal::new((0.0, 0.0, 0)),
         problem: RwSignal::new(None),
         timeline: RwSignal::new(VecDeque::new()),
         history_tick: RwSignal::new(0),
+        streams: RwSignal::new((0, 0, 0)),
     };
     let namespace = if resource.scope == Scope::Namespaced { namespace } else { None };
     let start = Collection::new(&resource, namespace.as_deref()).map_err(|e| e.to_string()).and_then(|collection| {
-        let mut config = ReflectorConfig::new(collection);
+        // Full objects in the rows, so that the object history diffs whole objects.
+        let mut config = if table && !cbor {
+            ReflectorConfig::tables(collection, IncludeObject::Object)
+        } else {
+            ReflectorConfig::new(collection)
+        };
         config.label_selector = label_selector;
         config.field_selector = field_selector;
         if cbor {
@@ -372,10 +634,27 @@ pub fn LiveView(
                 rate_window: RefCell::new(VecDeque::new()),
                 history: RefCell::new(BTreeMap::new()),
                 history_changed: Cell::new(false),
+                rows: RefCell::new(RowCache::default()),
+                synced_once: Cell::new(false),
+                shown_synced: Cell::new(false),
+                later_at: Cell::new(f64::INFINITY),
+                panels_at: Cell::new(f64::NEG_INFINITY),
+                costs: RefCell::new(Costs::default()),
+                history_order: RefCell::new((VecDeque::new(), HashMap::new())),
+                user_paused: Cell::new(false),
+                hidden: Cell::new(false),
+                paused: Cell::new(false),
             });
             driver.run(step);
-            let on_leave = SendWrapper::new(driver.clone());
-            on_cleanup(move || on_leave.stop());
+            let visibility = watch_visibility(&driver);
+            let on_leave = SendWrapper::new((driver.clone(), visibility));
+            on_cleanup(move || {
+                let (driver, visibility) = &*on_leave;
+                if let Some(listener) = visibility {
+                    listener.remove();
+                }
+                driver.stop();
+            });
             Some(driver)
         }
         Err(message) => {
@@ -386,6 +665,16 @@ pub fn LiveView(
     let (timeline_filter, set_timeline_filter) = signal(String::new());
     let (timeline_paused, set_timeline_paused) = signal(false);
     let history_driver = StoredValue::new(driver.clone().map(SendWrapper::new));
+    let watch_driver = driver.clone().map(SendWrapper::new);
+    let (watch_paused, set_watch_paused) = signal(false);
+    let toggle_watch = move |_| {
+        let paused = !watch_paused.get_untracked();
+        set_watch_paused.set(paused);
+        if let Some(driver) = &watch_driver {
+            driver.user_paused.set(paused);
+            driver.apply_pause();
+        }
+    };
     let pause_driver = driver.map(SendWrapper::new);
     let toggle_pause = move |_| {
         let paused = !timeline_paused.get_untracked();
@@ -399,13 +688,25 @@ pub fn LiveView(
         <div class="live" data-testid="live-view">
             <dl class="response-info" data-testid="live-status">
                 <dt>"Connection"</dt>
-                <dd data-testid="live-state">{move || signals.state.get()}</dd>
+                <dd data-testid="live-state">
+                    {move || signals.state.get()}
+                    " "
+                    <button class="button button--quiet" on:click=toggle_watch>
+                        {move || if watch_paused.get() { "Resume watch" } else { "Pause watch" }}
+                    </button>
+                </dd>
                 <dt>"resourceVersion"</dt>
                 <dd>
                     <code data-testid="live-rv">{move || signals.resource_version.get()}</code>
                 </dd>
                 <dt>"Events"</dt>
-                <dd data-testid="live-events">
+                <dd
+                    data-testid="live-events"
+                    data-applied=move || signals.events_applied.get().to_string()
+                    data-apply-ms=move || format!("{:.0}", signals.costs.get().0)
+                    data-grid-ms=move || format!("{:.0}", signals.costs.get().1)
+                    data-grids=move || signals.costs.get().2.to_string()
+                >
                     {move || {
                         format!(
                             "{} applied, {:.1} per second",
@@ -417,6 +718,13 @@ pub fn LiveView(
                 <dt>"Last bookmark"</dt>
                 <dd>
                     <code>{move || signals.last_bookmark.get()}</code>
+                </dd>
+                <dt>"Streams"</dt>
+                <dd data-testid="live-streams">
+                    {move || {
+                        let (open, waiting, limit) = signals.streams.get();
+                        format!("{open} of {limit} open, {waiting} waiting")
+                    }}
                 </dd>
                 {move || {
                     signals
@@ -431,7 +739,7 @@ pub fn LiveView(
                 }}
             </dl>
             <div class="live__panes">
-                {move || view! { <GridView grid=signals.grid.get() wide /> }}
+                <GridView grid=signals.grid wide />
                 <section class="timeline" aria-label="Event timeline">
                     <div class="grid__bar">
                         <strong>"Event timeline"</strong>
@@ -592,4 +900,38 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
             }}
         </section>
     }
+}
+
+/// The `visibilitychange` listener of a live view: a hidden tab pauses the watch (its connection
+/// is closed and given back to the page), a visible one resumes it.
+struct VisibilityListener {
+    closure: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+impl VisibilityListener {
+    fn remove(&self) {
+        use wasm_bindgen::JsCast;
+        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+            let _ =
+                document.remove_event_listener_with_callback("visibilitychange", self.closure.as_ref().unchecked_ref());
+        }
+    }
+}
+
+fn watch_visibility(driver: &Rc<Driver>) -> Option<VisibilityListener> {
+    use wasm_bindgen::JsCast;
+    let document = web_sys::window()?.document()?;
+    let hidden = |document: &web_sys::Document| document.hidden();
+    driver.hidden.set(hidden(&document));
+    driver.apply_pause();
+    let weak = Rc::downgrade(driver);
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        let (Some(driver), Some(document)) = (weak.upgrade(), web_sys::window().and_then(|w| w.document())) else {
+            return;
+        };
+        driver.hidden.set(hidden(&document));
+        driver.apply_pause();
+    });
+    document.add_event_listener_with_callback("visibilitychange", closure.as_ref().unchecked_ref()).ok()?;
+    Some(VisibilityListener { closure })
 }

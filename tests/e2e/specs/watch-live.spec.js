@@ -1,0 +1,190 @@
+// Live Table watches (as `kubectl get -w`): the server's columns, rows following a Deployment's
+// pods as it is scaled and deleted, changed rows highlighted; the watch paused while the tab is
+// hidden; the page's stream budget, and ordinary requests never starved by open watches.
+const { test, expect } = require('@playwright/test');
+const { saveScreen, simUrl } = require('./helpers');
+
+const NS = 'demo';
+const WATCH_BUDGET = 3;
+
+async function serverPods(request, prefix) {
+  const response = await request.get(`${simUrl()}/api/v1/namespaces/${NS}/pods`, { headers: { Accept: 'application/json' } });
+  const list = await response.json();
+  return list.items.map((i) => i.metadata.name).filter((n) => n.startsWith(prefix)).sort();
+}
+
+async function pagePods(page, prefix) {
+  const names = await page.getByTestId('live-view').getByTestId('grid-row').locator('td:first-child').allTextContents();
+  return names.filter((n) => n.startsWith(prefix)).sort();
+}
+
+function deployment(name, replicas) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: NS },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+    },
+  };
+}
+
+async function scale(request, name, replicas) {
+  const response = await request.patch(`${simUrl()}/apis/apps/v1/namespaces/${NS}/deployments/${name}/scale`, {
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    data: JSON.stringify({ spec: { replicas } }),
+  });
+  expect(response.status()).toBe(200);
+}
+
+/** Counts the watch requests open at once, from the page's own network events. */
+function trackWatches(page) {
+  const track = { open: new Set(), peak: 0, urls: [] };
+  const isWatch = (r) => /[?&]watch=(true|1)/.test(r.url());
+  page.on('request', (r) => {
+    if (!isWatch(r)) return;
+    track.open.add(r);
+    track.urls.push({ url: r.url(), accept: r.headers().accept });
+    track.peak = Math.max(track.peak, track.open.size);
+  });
+  const end = (r) => track.open.delete(r);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  return track;
+}
+
+test('a Table watch shows the server columns and follows a Deployment scaled up, down and deleted', async ({ page, request }) => {
+  const name = 'live-web';
+  const track = trackWatches(page);
+  const created = await request.post(`${simUrl()}/apis/apps/v1/namespaces/${NS}/deployments`, { data: deployment(name, 2) });
+  expect(created.status()).toBe(201);
+  await page.goto(`/?group=&version=v1&resource=pods&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  const live = page.getByTestId('live-view');
+  // The server's pod columns, not the client's fallback ones.
+  for (const column of ['Name', 'Ready', 'Status', 'Restarts', 'Age']) {
+    await expect(live.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+  }
+  const tableWatch = track.urls.find((u) => u.url.includes('includeObject=Object'));
+  expect(tableWatch, 'the watch asks for Tables with whole objects').toBeTruthy();
+  expect(tableWatch.accept).toContain('as=Table;g=meta.k8s.io;v=v1');
+  await expect.poll(() => pagePods(page, name)).toEqual(await serverPods(request, name));
+  expect((await pagePods(page, name)).length).toBe(2);
+  // The simulated kubelet runs each pod: the Status cell changes in place, without a reload.
+  await expect(live.getByTestId('grid-row').filter({ hasText: name }).filter({ hasText: 'Running' })).toHaveCount(2, { timeout: 30_000 });
+
+  await scale(request, name, 4);
+  await expect.poll(async () => (await pagePods(page, name)).length).toBe(4);
+  // Rows of pods that just appeared or changed flash (a new element per resourceVersion).
+  await expect(live.locator('tr[data-changed]').filter({ hasText: name }).first()).toBeVisible();
+  await saveScreen(page, 'live-table-scaled');
+  await expect.poll(() => pagePods(page, name)).toEqual(await serverPods(request, name));
+
+  await scale(request, name, 1);
+  await expect.poll(async () => (await pagePods(page, name)).length, { timeout: 30_000 }).toBe(1);
+  await expect.poll(() => pagePods(page, name)).toEqual(await serverPods(request, name));
+
+  const deleted = await request.delete(`${simUrl()}/apis/apps/v1/namespaces/${NS}/deployments/${name}`);
+  expect(deleted.status()).toBe(200);
+  await expect.poll(() => pagePods(page, name), { timeout: 30_000 }).toEqual([]);
+  expect(await serverPods(request, name)).toEqual([]);
+  // The whole view equals a fresh list: names and resourceVersions.
+  const fresh = await (await request.get(`${simUrl()}/api/v1/namespaces/${NS}/pods`, { headers: { Accept: 'application/json' } })).json();
+  const expected = fresh.items.map((i) => `${i.metadata.name}@${i.metadata.resourceVersion}`).sort();
+  await expect
+    .poll(async () =>
+      (await live.getByTestId('grid-row').evaluateAll((rows) => rows.map((r) => `${r.cells[0].textContent}@${r.dataset.rv}`))).sort(),
+    )
+    .toEqual(expected);
+  expect(track.peak).toBeLessThanOrEqual(WATCH_BUDGET);
+});
+
+test('rows listed at first are not highlighted; a row added later is, for a while', async ({ page, request }) => {
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  const live = page.getByTestId('live-view');
+  await expect(live.getByTestId('grid-row').first()).toBeVisible();
+  await expect(live.locator('tr[data-changed]')).toHaveCount(0);
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flash-one', namespace: NS }, data: { a: '1' } };
+  expect((await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: cm })).status()).toBe(201);
+  const row = live.getByTestId('grid-row').filter({ hasText: 'flash-one' });
+  await expect(row).toHaveAttribute('data-changed', 'true');
+  await saveScreen(page, 'live-row-highlighted');
+  // The highlight ends; the row stays.
+  await expect(live.locator('tr[data-changed]')).toHaveCount(0, { timeout: 10_000 });
+  await expect(row).toHaveCount(1);
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/flash-one`);
+  await expect(row).toHaveCount(0);
+});
+
+async function setHidden(page, hidden) {
+  await page.evaluate((hidden) => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+async function simStreams(request) {
+  return (await (await request.get(`${simUrl()}/_sim/state`)).json()).openStreams;
+}
+
+test('a hidden tab closes its watch, and showing it again resumes from the resourceVersion without a relist', async ({ page, request }) => {
+  const track = trackWatches(page);
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await expect.poll(() => simStreams(request)).toBeGreaterThan(0);
+  await setHidden(page, true);
+  await expect(page.getByTestId('live-state')).toContainText('paused');
+  await expect.poll(() => track.open.size).toBe(0);
+  await expect.poll(() => simStreams(request)).toBe(0);
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'while-hidden', namespace: NS }, data: { a: '1' } };
+  expect((await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: cm })).status()).toBe(201);
+  const before = track.urls.length;
+  await setHidden(page, false);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await expect(page.getByTestId('live-view').getByTestId('grid-row').filter({ hasText: 'while-hidden' })).toHaveCount(1);
+  const resumed = track.urls.slice(before).map((u) => u.url);
+  expect(resumed.length).toBeGreaterThan(0);
+  expect(resumed[0]).toMatch(/[?&]resourceVersion=\d+/);
+  expect(resumed.every((u) => !u.includes('sendInitialEvents')), 'resumed, not listed again').toBe(true);
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/while-hidden`);
+});
+
+test('ordinary requests complete while a watch is open, and the page never holds more watches than its budget', async ({ page }) => {
+  const track = trackWatches(page);
+  const gets = new Map();
+  page.on('request', (r) => {
+    if (r.url().includes('/api') && !/[?&]watch=/.test(r.url())) gets.set(r, 'pending');
+  });
+  page.on('requestfinished', (r) => gets.has(r) && gets.set(r, 'finished'));
+  page.on('requestfailed', (r) => gets.has(r) && gets.set(r, 'failed'));
+  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  // Live off and on again, quickly, in the same page: each switch aborts a watch and opens one.
+  const liveSwitch = page.getByLabel('Live (list, then watch)');
+  for (let i = 0; i < 4; i++) {
+    await liveSwitch.uncheck();
+    await liveSwitch.check();
+  }
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await expect(page.getByTestId('live-streams')).toHaveText(`1 of ${WATCH_BUDGET} open, 0 waiting`);
+  // With the watch open, a burst of ordinary requests from the same page (the same connections)
+  // all complete, and the watch is still running afterwards.
+  const statuses = await page.evaluate(() =>
+    Promise.all(Array.from({ length: 12 }, (_, i) => fetch(`/api/v1/namespaces/demo/configmaps?limit=${i + 1}`).then((r) => r.status))),
+  );
+  expect(statuses).toEqual(Array(12).fill(200));
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  // Opening an object from the live view is an ordinary GET too.
+  await page.getByTestId('live-view').getByTestId('grid-row').first().click();
+  await expect(page.getByTestId('live-view')).toHaveCount(0);
+  await expect(page.getByTestId('object-rv')).not.toBeEmpty();
+  await saveScreen(page, 'ordinary-requests-after-watches');
+  const pending = [...gets.entries()].filter(([, state]) => state === 'pending').map(([r]) => r.url());
+  expect(pending, 'no ordinary request left waiting').toEqual([]);
+  expect(track.peak).toBeGreaterThan(0);
+  expect(track.peak).toBeLessThanOrEqual(WATCH_BUDGET);
+});
