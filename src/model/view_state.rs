@@ -148,6 +148,8 @@ impl ViewState {
                 },
                 "wide" => state.wide = value == "1" || value == "true",
                 "watch" => state.watch = value == "1" || value == "true",
+                // The host's settings (embed, api-base, ...) are read by `model::host`.
+                other if crate::model::host::HOST_PARAMS.contains(&other) => {}
                 other => state.ignored.push(format!("{other}: not a parameter of the explorer")),
             }
         }
@@ -252,6 +254,13 @@ mod tests {
         assert_eq!(state.ignored.len(), 4, "{:?}", state.ignored);
         assert!(state.ignored[0].contains("expected one of table"));
         assert!(state.ignored[1].contains("expected a positive whole number"));
+    }
+
+    #[test]
+    fn host_parameters_are_not_the_views_business() {
+        let state = ViewState::from_search("?embed=1&api-base=%2Fk8s&resource=pods&version=v1");
+        assert!(state.ignored.is_empty(), "{:?}", state.ignored);
+        assert_eq!(state.to_search(), "?group=&version=v1&resource=pods");
     }
 
     #[test]
