@@ -128,11 +128,11 @@ pub fn GridView(
                 })
                 .collect_view();
             view! {
-                <tr aria-hidden="true" class="grid__spacer" style=format!("height:{before}px")>
+                <tr aria-hidden="true" class="grid__spacer" style:height=format!("{before}px")>
                     <td colspan=span></td>
                 </tr>
                 {rows}
-                <tr aria-hidden="true" class="grid__spacer" style=format!("height:{after}px")>
+                <tr aria-hidden="true" class="grid__spacer" style:height=format!("{after}px")>
                     <td colspan=span></td>
                 </tr>
             }

@@ -9,9 +9,12 @@ use crate::api::request::{Collection, Request};
 use crate::api::value::Value;
 use crate::client::fetched::Fetched;
 use crate::client::ApiBase;
+use crate::model::messages::Selected;
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::Representation;
+use crate::model::view_state::ResourceKey;
 use crate::ui::document::DocumentView;
+use crate::ui::host::Host;
 use crate::ui::inspector::use_wire_log;
 use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
@@ -53,6 +56,14 @@ pub fn ObjectView(
         }
     });
     let subresources: Vec<String> = resource.subresources.iter().map(|s| s.name.clone()).collect();
+    // The host page hears which object the user opened.
+    let host = use_context::<Host>();
+    let key = ResourceKey {
+        group: resource.group.clone(),
+        version: resource.version.clone(),
+        plural: resource.plural.clone(),
+    };
+    let selected_name = name.clone();
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -69,7 +80,9 @@ pub fn ObjectView(
                     })}
             </header>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
-                {move || Suspend::new(async move {
+                {move || {
+                    let (key, selected_name) = (key.clone(), selected_name.clone());
+                    Suspend::new(async move {
                     match loaded.await {
                         Err(message) => {
                             view! {
@@ -86,6 +99,9 @@ pub fn ObjectView(
                             let body = match page.body {
                                 PageBody::Status(status) => view! { <StatusView status=*status /> }.into_any(),
                                 PageBody::Document(document) => {
+                                    if let Some(host) = host {
+                                        host.select(Selected::of(&key, &document, &selected_name));
+                                    }
                                     view! {
                                         <MetadataSummary document=document.clone() />
                                         <Conditions document=document.clone() />
@@ -103,7 +119,8 @@ pub fn ObjectView(
                                 .into_any()
                         }
                     }
-                })}
+                })
+                }}
             </Transition>
         </section>
     }
