@@ -65,9 +65,12 @@ pub fn App(
     if setup.in_page() {
         Navigation::install();
     } else {
-        Navigation::install_in_memory(
-            setup.route.as_ref().and_then(messages::initial_view).unwrap_or_else(ViewState::new),
-        );
+        // ViewState::new, not Default: the default page size is not zero.
+        let initial = match setup.route.as_ref().and_then(messages::initial_view) {
+            Some(view) => view,
+            None => ViewState::new(),
+        };
+        Navigation::install_in_memory(initial);
     }
     WireLog::install();
     let inspector_open = RwSignal::new(false);
