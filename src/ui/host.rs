@@ -252,6 +252,12 @@ impl Host {
         }
     }
 
+    /// Forgets the last selection, so that opening the same object again is told again (the
+    /// object view calls it when it closes).
+    pub fn forget_selection(&self) {
+        let _ = self.last_selected.try_set_value(None);
+    }
+
     /// Whether messages are expected (a host origin is configured).
     pub fn listens(&self) -> bool {
         self.host_origin.with_value(Option::is_some)

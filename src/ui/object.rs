@@ -64,6 +64,9 @@ pub fn ObjectView(
         plural: resource.plural.clone(),
     };
     let selected_name = name.clone();
+    if let Some(host) = host {
+        on_cleanup(move || host.forget_selection());
+    }
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">

@@ -130,6 +130,27 @@ test('embedded in an iframe: navigated by the host, it reports the selection, th
   const object = deployments.items.find((d) => d.metadata.name === first);
   await expect(page.getByTestId('host-selected')).toHaveText(`deployments demo/${first} uid=${object.metadata.uid}`);
 
+  // Opening the same object again (after going back) is told again.
+  await page.evaluate(() => { document.getElementById('selected').textContent = 'cleared'; });
+  await frame.getByRole('button', { name: '← deployments' }).click();
+  await frame.getByTestId('grid-row').filter({ hasText: first }).first().click();
+  await expect(page.getByTestId('host-selected')).toHaveText(`deployments demo/${first} uid=${object.metadata.uid}`);
+
+  // Theme and read-only follow later messages from the host.
+  await page.evaluate((origin) => {
+    const target = document.getElementById('explorer').contentWindow;
+    target.postMessage({ type: 'kube-api-explorer:set-theme', theme: 'light', accent: 'teal' }, origin);
+    target.postMessage({ type: 'kube-api-explorer:set-read-only', readOnly: false }, origin);
+  }, wwwOrigin());
+  await expect(frame.getByTestId('read-only-host')).toHaveCount(0);
+  await expect.poll(() => frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe('rgb(246, 248, 250)');
+  expect(await frame.locator('.topbar__title').evaluate((e) => getComputedStyle(e).color)).toBe('rgb(0, 128, 128)');
+  // A malformed message from the right origin is counted as invalid, with why.
+  await page.evaluate((origin) => {
+    document.getElementById('explorer').contentWindow.postMessage({ type: 'kube-api-explorer:set-theme', accent: 'url(x)' }, origin);
+  }, wwwOrigin());
+  await expect(frame.getByTestId('host-messages')).toContainText('1 invalid — last: kube-api-explorer:set-theme: accent "url(x)": expected a CSS colour');
+
   // An unknown type is reported in the frame, not silently ignored.
   await page.getByLabel('Group', { exact: true }).fill('nope.example.com');
   await page.getByRole('button', { name: 'Navigate' }).click();
@@ -190,6 +211,10 @@ test('mounted through the mount API: configured, navigated, heard, and unmounted
   await expect(mounted.getByTestId('live-state')).toHaveText(/^watching/);
   await expect.poll(async () => (await serverJson(request, `${wwwOrigin()}/_sim/state`)).openStreams).toBe(before + 1);
   await saveScreen(page, 'embed-mount');
+
+  // The handle takes the postMessage format too.
+  await page.evaluate(() => window.explorerHandle.post({ type: 'kube-api-explorer:set-theme', theme: 'dark' }));
+  await expect(mounted).toHaveAttribute('data-theme', 'dark');
 
   await page.getByRole('button', { name: 'Unmount' }).click();
   await expect(page.getByTestId('host-status')).toHaveText('unmounted');
