@@ -196,7 +196,7 @@ pub fn App(
             {match (cluster, base_error) {
                 (_, Some(error)) => {
                     view! {
-                        <section class="status-error" role="alert" data-testid="api-base-error">
+                        <section class="status-error host-errors" role="alert" data-testid="api-base-error">
                             <h3>"The API address is not valid"</h3>
                             <p>{error}</p>
                             <p>
