@@ -84,17 +84,31 @@ async function startHostServer({ explorerUrl, apiUrl }) {
 /**
  * Starts a reverse proxy on a free loopback port that forwards every request to `target` (an
  * origin, such as kube-sim serving the bundle and the API) and adds `headers` to every response:
- * how a production deployment puts security headers in front of `kubectl proxy --www`.
+ * how a production deployment puts security headers in front of `kubectl proxy --www`. With
+ * `rewriteHtml`, HTML responses are passed through it (the host edits the bundle's index.html).
  * Resolves to { origin, close }.
  */
-async function startHeaderProxy({ target, headers }) {
+async function startHeaderProxy({ target, headers, rewriteHtml }) {
   const upstream = new URL(target);
   const server = http.createServer((req, res) => {
     const forwarded = http.request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
       (answer) => {
-        res.writeHead(answer.statusCode, { ...answer.headers, ...headers });
-        answer.pipe(res);
+        const html = (answer.headers['content-type'] || '').startsWith('text/html');
+        if (!rewriteHtml || !html) {
+          res.writeHead(answer.statusCode, { ...answer.headers, ...headers });
+          answer.pipe(res);
+          return;
+        }
+        // A host that edits the bundle's index.html (a <meta> tag, a data- attribute).
+        const chunks = [];
+        answer.on('data', (chunk) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.from(rewriteHtml(Buffer.concat(chunks).toString('utf8')));
+          const { 'content-length': _, ...rest } = answer.headers;
+          res.writeHead(answer.statusCode, { ...rest, ...headers, 'Content-Length': body.length });
+          res.end(body);
+        });
       },
     );
     forwarded.on('error', (error) => {

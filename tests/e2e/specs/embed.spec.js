@@ -94,6 +94,35 @@ test('the API base comes from the page, is shown, and a bad one is an error rath
   await saveScreen(page, 'www-bad-api-base');
 });
 
+test('a host that edits index.html names the API with <meta> or data-api-base, and they win over the query', async ({ page, request }) => {
+  // What a host serving the bundle does: add the tag or attribute to the bundle's index.html.
+  let edit = (html) => html;
+  const proxy = await startHeaderProxy({ target: wwwOrigin(), headers: {}, rewriteHtml: (html) => edit(html) });
+  hosts.push(proxy);
+  const bundle = `${proxy.origin}${new URL(wwwUrl()).pathname}`;
+  const pods = await serverJson(request, `${simUrl()}/api/v1/namespaces/demo/pods`);
+  edit = (html) => html.replace('<head>', `<head><meta name="kube-api-explorer-api-base" content="${simUrl()}/">`);
+  await page.goto(`${bundle}?api-base=${encodeURIComponent('http://127.0.0.1:9')}&group=&version=v1&resource=pods&namespace=demo`);
+  await expect(page.getByTestId('api-base')).toHaveText(simUrl());
+  await expect(page.getByTestId('api-base-source')).toHaveText('from <meta name="kube-api-explorer-api-base">');
+  await expect(page.getByTestId('grid-row')).toHaveCount(pods.items.length);
+
+  edit = (html) =>
+    html
+      .replace('<head>', '<head><meta name="kube-api-explorer-api-base" content="http://127.0.0.1:9">')
+      .replace('<body>', `<body data-api-base="${simUrl()}">`);
+  await page.goto(`${bundle}?group=&version=v1&resource=pods&namespace=demo`);
+  await expect(page.getByTestId('api-base')).toHaveText(simUrl());
+  await expect(page.getByTestId('api-base-source')).toHaveText('from the data-api-base attribute');
+  await expect(page.getByTestId('grid-row')).toHaveCount(pods.items.length);
+
+  edit = (html) => html.replace('<head>', '<head><meta name="kube-api-explorer-api-base" content="ftp://files.example.com">');
+  await page.goto(`${bundle}?api-base=${encodeURIComponent(simUrl())}`);
+  await expect(page.getByTestId('api-base-error')).toContainText(
+    'API base "ftp://files.example.com" from <meta name="kube-api-explorer-api-base">: expected an http:// or https:// URL, or a path on this origin starting with /; the scheme ftp: is not allowed',
+  );
+});
+
 test('embedded in an iframe: navigated by the host, it reports the selection, themed and read-only', async ({ page, request }) => {
   const dashboard = await host();
   const dialogs = forbidDialogs(page);
