@@ -3,7 +3,11 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    kube_api_explorer::ui::mount();
+    // A host page that loads the wasm itself marks an element with data-kube-api-explorer-manual
+    // and calls the exported mount(element, config) instead.
+    if !kube_api_explorer::ui::manual_mount_requested() {
+        kube_api_explorer::ui::mount();
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -95,3 +95,59 @@ async fn stream_permits_beyond_the_budget_wait_until_one_is_given_back() {
     held.clear();
     assert_eq!(budget_use(), (0, 0, limit));
 }
+
+/// Lets scheduled effects and tasks run (a macrotask turn).
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_mount_api_applies_its_config_to_the_element_and_unmount_takes_everything_back() {
+    use kube_api_explorer::ui::mount_api::mount_into;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let element: web_sys::HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
+    document.body().unwrap().append_child(&element).unwrap();
+    let config = js_sys::JSON::parse(
+        r##"{"apiBase": "http://127.0.0.1:9", "readOnly": true, "theme": "dark", "accent": "#E4572E"}"##,
+    )
+    .unwrap();
+    let handle = mount_into(element.clone(), config).map_err(wasm_bindgen::JsValue::from).expect("mounts");
+    settle().await;
+    assert!(handle.mounted());
+    assert_eq!(element.get_attribute("data-theme").as_deref(), Some("dark"));
+    assert_eq!(element.style().get_property_value("--accent").unwrap(), "#e4572e");
+    assert!(element.class_list().contains("kae-mount"));
+    let text = element.text_content().unwrap_or_default();
+    assert!(text.contains("http://127.0.0.1:9"), "{text}");
+    assert!(text.contains("from the mount config"), "{text}");
+    assert!(text.contains("Read-only (set by the host)"), "{text}");
+
+    handle.unmount();
+    assert!(!handle.mounted());
+    assert_eq!(element.child_element_count(), 0, "{:?}", element.inner_html());
+    assert_eq!(element.get_attribute("data-theme"), None);
+    assert_eq!(element.style().get_property_value("--accent").unwrap(), "");
+    assert!(!element.class_list().contains("kae-mount"));
+    let late = handle.navigate(js_sys::JSON::parse(r#"{"resource": "pods"}"#).unwrap());
+    assert!(late.is_err());
+    handle.unmount();
+}
+
+#[wasm_bindgen_test]
+fn a_bad_mount_config_throws_naming_each_problem_and_mounts_nothing() {
+    use kube_api_explorer::ui::mount_api::mount_into;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let element: web_sys::HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
+    let config = js_sys::JSON::parse(r#"{"apiBase": "ftp://x", "accent": "url(x)", "colour": "red"}"#).unwrap();
+    let Err(error) = mount_into(element.clone(), config) else { panic!("a bad config mounted") };
+    let error = wasm_bindgen::JsValue::from(error);
+    let message = js_sys::Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap_or_default();
+    assert!(message.starts_with("kube-api-explorer mount: "), "{message}");
+    assert!(message.contains("config.accent \"url(x)\": expected a CSS colour"), "{message}");
+    assert!(message.contains("config.colour: not a setting"), "{message}");
+    assert!(message.contains("config.apiBase \"ftp://x\""), "{message}");
+    assert_eq!(element.child_element_count(), 0);
+}

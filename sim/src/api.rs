@@ -42,8 +42,10 @@ impl Predicate for LargeBodies {
 }
 
 pub fn router(app: Arc<App>) -> Router {
+    let www = app.www.as_ref().map(|www| www.routes()).unwrap_or_default();
     Router::new()
         .merge(faults::routes())
+        .merge(www)
         .fallback(handle)
         .layer(CompressionLayer::new().compress_when(LargeBodies))
         .layer(middleware::from_fn_with_state(app.clone(), faults::middleware))

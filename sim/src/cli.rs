@@ -2,6 +2,7 @@
 //! drive continue-token expiry, watch history and bookmarks.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -32,6 +33,12 @@ pub struct Cli {
     /// Accept a non-loopback --listen address.
     #[arg(long)]
     pub allow_remote: bool,
+    /// Also serve static files from this folder, as `kubectl proxy --www` does.
+    #[arg(long)]
+    pub www: Option<PathBuf>,
+    /// The URL path the --www files are served under, as `kubectl proxy --www-prefix`.
+    #[arg(long, default_value = "/static/")]
+    pub www_prefix: String,
 }
 
 impl Cli {

@@ -178,7 +178,9 @@ async fn state(State(app): State<Arc<App>>) -> Json<Value> {
 
 /// Applies injected failures, slowness and truncation to API requests (not to `/_sim`).
 pub async fn middleware(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    if req.uri().path().starts_with("/_sim/") {
+    // Faults hit API requests only: not the controls, nor the static files of --www.
+    let path = req.uri().path();
+    if path.starts_with("/_sim/") || app.www.as_ref().is_some_and(|www| crate::www::is_static(www, path)) {
         return next.run(req).await;
     }
     if let Some(f) = app.faults.take_failure() {

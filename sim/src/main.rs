@@ -28,6 +28,7 @@ mod store;
 mod table;
 mod watch;
 mod write;
+mod www;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -45,6 +46,8 @@ pub struct App {
     pub store: Store,
     pub faults: faults::Faults,
     pub schemas: schema::Schemas,
+    /// Static files served next to the API (`--www`), as `kubectl proxy --www` does.
+    pub www: Option<www::Www>,
 }
 
 #[tokio::main]
@@ -56,6 +59,13 @@ async fn main() {
             cli.listen
         ));
     }
+    let www = match &cli.www {
+        Some(dir) => match www::Www::new(dir, &cli.www_prefix) {
+            Ok(www) => Some(www),
+            Err(e) => fail(&e),
+        },
+        None => None,
+    };
     let started = Instant::now();
     let registry = match Registry::load() {
         Ok(r) => r,
@@ -67,7 +77,7 @@ async fn main() {
     };
     let store = Store::new(cli.history(), cli.continue_ttl());
     store.write(|txn| dataset::load(txn, &registry, cli.dataset));
-    let app = Arc::new(App { cli: cli.clone(), registry, store, faults: faults::Faults::new(), schemas });
+    let app = Arc::new(App { cli: cli.clone(), registry, store, faults: faults::Faults::new(), schemas, www });
     let listener = match tokio::net::TcpListener::bind(cli.listen).await {
         Ok(l) => l,
         Err(e) => fail(&format!("cannot listen on {}: {e}", cli.listen)),
@@ -81,6 +91,9 @@ async fn main() {
         app.store.current_rv(),
         started.elapsed().as_millis()
     );
+    if let Some(www) = &app.www {
+        println!("kube-sim serves {} at http://{addr}{}", www.dir.display(), www.prefix);
+    }
     if cli.activity {
         activity::start(app.clone());
     }

@@ -1,10 +1,13 @@
 //! The explorer's own pure models, between the `api` concepts and the `ui` components: the view
-//! state carried by the URL, tables formatted for display, and the budget of open streams. Like `api`, nothing here does I/O,
-//! so it is tested natively.
+//! state carried by the URL, tables formatted for display, highlighted and foldable text, the
+//! budget of open streams, and what a host page configures and says through `postMessage`. Like
+//! `api`, nothing here does I/O, so it is tested natively.
 
 pub mod cells;
 pub mod commands;
 pub mod highlight;
+pub mod host;
+pub mod messages;
 pub mod page;
 pub mod sniff;
 pub mod streams;

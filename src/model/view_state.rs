@@ -208,6 +208,8 @@ impl ViewState {
                     None => state.ignored.push(format!("resourceVersionMatch={value}: expected NotOlderThan or Exact")),
                 },
                 "fallback" => state.no_fallback = value == "0" || value == "false",
+                // The host's settings (embed, api-base, ...) are read by `model::host`.
+                other if crate::model::host::HOST_PARAMS.contains(&other) => {}
                 other => state.ignored.push(format!("{other}: not a parameter of the explorer")),
             }
         }
@@ -384,6 +386,13 @@ mod tests {
             "application/json;as=Table;g=meta.k8s.io;v=v1"
         );
         assert_eq!(ViewState::from_search("?as=yaml&fallback=0").accept(false).to_string(), "application/yaml");
+    }
+
+    #[test]
+    fn host_parameters_are_not_the_views_business() {
+        let state = ViewState::from_search("?embed=1&api-base=%2Fk8s&resource=pods&version=v1");
+        assert!(state.ignored.is_empty(), "{:?}", state.ignored);
+        assert_eq!(state.to_search(), "?group=&version=v1&resource=pods");
     }
 
     #[test]

@@ -526,7 +526,7 @@ fn PageView(
                     </button>
                     {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
                 </div>
-                {move || view! { <GridView grid=all.get() wide /> }}
+                <GridView grid=all wide />
             }
             .into_any()
         }
@@ -536,13 +536,21 @@ fn PageView(
             let first_next = page.list.as_ref().and_then(|l| l.continue_token.clone());
             let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
             let has_next = first_next.is_some();
-            let all = RwSignal::new(document);
+            let all = RwSignal::new(document.clone());
+            // Pages are joined out of sight and shown once at the end: re-rendering a growing
+            // 10,000-object document after every page would cost seconds a page.
+            let joining = StoredValue::new(document);
             let joined = RwSignal::new(false);
             let progress = RwSignal::new(None::<LoadAllProgress>);
+            Effect::new(move |_| {
+                if progress.with(|p| p.as_ref().is_some_and(|p| p.done)) {
+                    all.set(joining.get_value());
+                }
+            });
             let load_all = move |_| {
                 let Some(token) = first_next.clone() else { return };
                 let count = |d: &Value| d.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len);
-                progress.set(Some(LoadAllProgress::started(all.with_untracked(count), remaining)));
+                progress.set(Some(LoadAllProgress::started(joining.with_value(count), remaining)));
                 joined.set(true);
                 let following = Following {
                     log,
@@ -554,8 +562,8 @@ fn PageView(
                 following.spawn(token, move |body| match body {
                     PageBody::Document(more) => {
                         let mut appended = Ok(0);
-                        all.update(|d| appended = append_list_items(d, &more));
-                        appended.map(|_| all.with_untracked(count))
+                        joining.update_value(|d| appended = append_list_items(d, &more));
+                        appended.map(|_| joining.with_value(count))
                     }
                     _ => Err("a page came back in another representation".to_owned()),
                 });

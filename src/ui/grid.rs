@@ -143,7 +143,7 @@ pub fn GridView(
             <tr
                 aria-hidden="true"
                 class="grid__spacer"
-                style=move || format!("height:{}px", window.get().0 as f64 * ROW_HEIGHT)
+                style:height=move || format!("{}px", window.get().0 as f64 * ROW_HEIGHT)
             >
                 <td colspan=span></td>
             </tr>
@@ -151,9 +151,9 @@ pub fn GridView(
             <tr
                 aria-hidden="true"
                 class="grid__spacer"
-                style=move || {
+                style:height=move || {
                     let (_, last, shown) = window.get();
-                    format!("height:{}px", (shown - last) as f64 * ROW_HEIGHT)
+                    format!("{}px", (shown - last) as f64 * ROW_HEIGHT)
                 }
             >
                 <td colspan=span></td>
@@ -187,14 +187,16 @@ pub fn GridView(
                         .then(|| view! { <span class="muted">{format!("{hidden} priority columns hidden (Wide shows them)")}</span> })
                 }}
             </div>
-            {(total == 0)
-                .then(|| {
-                    view! {
-                        <p class="muted" data-testid="empty-state">
-                            "The server returned an empty list: no objects match this namespace and these selectors."
-                        </p>
-                    }
-                })}
+            {move || {
+                (total() == 0)
+                    .then(|| {
+                        view! {
+                            <p class="muted" data-testid="empty-state">
+                                "The server returned an empty list: no objects match this namespace and these selectors."
+                            </p>
+                        }
+                    })
+            }}
             <div
                 class="grid__viewport"
                 data-testid="grid-viewport"

@@ -1,8 +1,11 @@
 //! The view state lives in the URL: this module reads it from `location.search`, pushes a new
-//! history entry when the view changes, and follows the browser's back and forward buttons.
+//! history entry when the view changes, and follows the browser's back and forward buttons. The
+//! host's parameters (`embed`, `api-base`, ...) stay on every URL written. An explorer mounted in
+//! a host's element keeps its view in memory instead: the host page's URL is not its to change.
 
 use leptos::prelude::*;
 
+use crate::model::host::{join_search, HostSettings};
 use crate::model::view_state::ViewState;
 
 /// The current view and a way to move to another, shared through context.
@@ -10,17 +13,29 @@ use crate::model::view_state::ViewState;
 pub struct Navigation {
     pub state: ReadSignal<ViewState>,
     set_state: WriteSignal<ViewState>,
+    /// The host parameters kept on every URL, or `None` when the view is not in the URL.
+    host_query: StoredValue<Option<String>>,
 }
 
 impl Navigation {
     /// Reads the view from the URL and follows back/forward from now on.
     pub fn install() -> Navigation {
-        let (state, set_state) = signal(ViewState::from_search(&current_search()));
+        let search = current_search();
+        let (state, set_state) = signal(ViewState::from_search(&search));
         let handle = window_event_listener(leptos::ev::popstate, move |_| {
             set_state.set(ViewState::from_search(&current_search()));
         });
         on_cleanup(move || handle.remove());
-        let navigation = Navigation { state, set_state };
+        let navigation =
+            Navigation { state, set_state, host_query: StoredValue::new(Some(HostSettings::host_query(&search))) };
+        provide_context(navigation);
+        navigation
+    }
+
+    /// Keeps the view in memory, starting at `initial`.
+    pub fn install_in_memory(initial: ViewState) -> Navigation {
+        let (state, set_state) = signal(initial);
+        let navigation = Navigation { state, set_state, host_query: StoredValue::new(None) };
         provide_context(navigation);
         navigation
     }
@@ -30,12 +45,14 @@ impl Navigation {
         if next == self.state.get_untracked() {
             return;
         }
-        let search = next.to_search();
-        if let Ok(history) = window().history() {
-            let path = window().location().pathname().unwrap_or_default();
-            let url = if search.is_empty() { path } else { format!("{path}{search}") };
-            // Failing to record history only costs the back button; the view still changes.
-            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        if let Some(host_query) = self.host_query.get_value() {
+            let search = join_search(&next.to_search(), &host_query);
+            if let Ok(history) = window().history() {
+                let path = window().location().pathname().unwrap_or_default();
+                let url = if search.is_empty() { path } else { format!("{path}{search}") };
+                // Failing to record history only costs the back button; the view still changes.
+                let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+            }
         }
         self.set_state.set(next);
     }
@@ -45,6 +62,12 @@ impl Navigation {
         let mut next = self.state.get_untracked();
         change(&mut next);
         self.go(next);
+    }
+
+    /// The link to the explorer's start view (the host parameters kept), when the view is in
+    /// the URL.
+    pub fn home_href(&self) -> Option<String> {
+        self.host_query.get_value().map(|q| join_search("", &q)).map(|s| if s.is_empty() { "?".to_owned() } else { s })
     }
 }
 

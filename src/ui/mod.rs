@@ -8,9 +8,11 @@ mod decode;
 mod document;
 mod error_state;
 mod grid;
+pub mod host;
 mod inspector;
 mod live;
 mod location;
+pub mod mount_api;
 mod namespaces;
 mod object;
 mod response_info;
@@ -23,7 +25,11 @@ use leptos::prelude::*;
 
 use crate::client::discovery::{load_cluster, ClusterInfo};
 use crate::client::ApiBase;
+use crate::model::host::{Source, Theme, MANUAL_MOUNT_ATTRIBUTE};
+use crate::model::messages;
+use crate::model::view_state::ViewState;
 use crate::ui::collection::CollectionView;
+use crate::ui::host::{Host, Setup};
 use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
 use crate::ui::object::ObjectView;
@@ -32,37 +38,99 @@ use crate::ui::sidebar::Sidebar;
 pub use cluster::ClusterOverview;
 pub use error_state::ErrorState;
 
-/// Mounts the explorer on the page's `<body>`.
+/// Mounts the explorer on the page's `<body>`, configured by the page (URL query, `<meta>`,
+/// `data-api-base` on `<body>`).
 pub fn mount() {
-    leptos::mount::mount_to_body(App);
+    let setup = Setup::from_page();
+    leptos::mount::mount_to_body(move || view! { <App setup /> });
 }
 
-/// The whole application.
+/// Whether the host page asked to mount the explorer itself (an element carries
+/// `data-kube-api-explorer-manual`), so that `main` must not mount it on `<body>`.
+pub fn manual_mount_requested() -> bool {
+    document().query_selector(&format!("[{MANUAL_MOUNT_ATTRIBUTE}]")).ok().flatten().is_some()
+}
+
+/// The whole application, configured by its host.
 #[component]
-pub fn App() -> impl IntoView {
-    let base = ApiBase::same_origin();
-    provide_context(base.clone());
-    Navigation::install();
-    let log = WireLog::install();
-    write_policy::WritePolicy::install();
-    let inspector_open = RwSignal::new(false);
-    let cluster = LocalResource::new(move || {
-        let base = base.clone();
-        async move { load_cluster(&base, &|request, outcome| log.record_response(&base, request, outcome)).await }
-    });
-    let version_label = move || match cluster.get() {
-        Some(Ok(info)) => info.version.git_version.clone(),
-        Some(Err(_)) => "unreachable".to_owned(),
-        None => "connecting…".to_owned(),
+pub fn App(
+    /// What the host page or mount config said.
+    setup: Setup,
+) -> impl IntoView {
+    let policy = write_policy::WritePolicy::install();
+    let host = Host::install(&setup, policy);
+    let (base, base_error) = match &setup.api_base {
+        Ok((base, _)) => (ApiBase::configured(base.clone()), None),
+        Err(error) => (ApiBase::same_origin(), Some(error.to_string())),
     };
-    let api_base = expect_context::<ApiBase>().display();
+    provide_context(base.clone());
+    if setup.in_page() {
+        Navigation::install();
+    } else {
+        // ViewState::new, not Default: the default page size is not zero.
+        let initial = match setup.route.as_ref().and_then(messages::initial_view) {
+            Some(view) => view,
+            None => ViewState::new(),
+        };
+        Navigation::install_in_memory(initial);
+    }
+    let log = WireLog::install();
+    let inspector_open = RwSignal::new(false);
+    // An invalid API base sends nothing: the error says what to fix instead.
+    let cluster = base_error.is_none().then(|| {
+        LocalResource::new(move || {
+            let base = base.clone();
+            async move { load_cluster(&base, &|request, outcome| log.record_response(&base, request, outcome)).await }
+        })
+    });
+    let version_label = move || match cluster.map(|c| c.get()) {
+        None => "not connected".to_owned(),
+        Some(Some(Ok(info))) => info.version.git_version.clone(),
+        Some(Some(Err(_))) => "unreachable".to_owned(),
+        Some(None) => "connecting…".to_owned(),
+    };
+    let api_base = match &base_error {
+        None => expect_context::<ApiBase>().display(),
+        Some(_) => "invalid (see below)".to_owned(),
+    };
+    let api_source = match host.api_source {
+        Source::Default => None,
+        source => Some(format!("from {source}")),
+    };
+    let navigation = location::use_navigation();
+    let home = navigation.home_href();
+    let embed = host.embed;
+    let read_only_badge = move || {
+        policy.forced_by_host.get().then(|| {
+            view! {
+                <span class="badge badge--read-only" data-testid="read-only-host" title="Set by the page that embeds the explorer; writes are refused">
+                    "Read-only (set by the host)"
+                </span>
+            }
+        })
+    };
+    let messages_fact = move || {
+        let stats = host.stats.get();
+        (host.listens() || stats != messages::MessageStats::default()).then(|| {
+            view! {
+                <div>
+                    <dt>"Messages"</dt>
+                    <dd data-testid="host-messages" title=host.host_origin().map(|o| format!("obeyed only from {o}"))>
+                        {stats.summary()}
+                    </dd>
+                </div>
+            }
+        })
+    };
+    let config_errors = host.errors.get_value();
 
     view! {
-        <header class="topbar">
+        <header class=if embed { "topbar topbar--embed" } else { "topbar" }>
             <h1 class="topbar__title">
-                <a href="?" class="topbar__home">
-                    "Kube API Explorer"
-                </a>
+                {match home.filter(|_| !embed) {
+                    Some(href) => view! { <a href=href class="topbar__home">"Kube API Explorer"</a> }.into_any(),
+                    None => "Kube API Explorer".into_any(),
+                }}
             </h1>
             <dl class="topbar__facts">
                 <div>
@@ -72,55 +140,99 @@ pub fn App() -> impl IntoView {
                 <div>
                     <dt>"API"</dt>
                     <dd data-testid="api-base">{api_base}</dd>
+                    {api_source.map(|s| view! { <dd class="muted" data-testid="api-base-source">{s}</dd> })}
                 </div>
+                {messages_fact}
             </dl>
-            <label class="topbar__theme">
-                "Theme "
-                <select
-                    aria-label="Theme"
-                    on:change=move |e| {
-                        let theme = event_target_value(&e);
-                        if let Some(root) = document().document_element() {
-                            let _ = if theme == "system" {
-                                root.remove_attribute("data-theme")
-                            } else {
-                                root.set_attribute("data-theme", &theme)
-                            };
-                        }
-                    }
-                >
-                    <option value="system">"System"</option>
-                    <option value="light">"Light"</option>
-                    <option value="dark">"Dark"</option>
-                </select>
-            </label>
-            <button
-                class="button button--quiet topbar__inspector"
-                aria-expanded=move || inspector_open.get().to_string()
-                on:click=move |_| inspector_open.update(|o| *o = !*o)
-            >
-                "Wire inspector"
-            </button>
-        </header>
-        <main class="app">
-            <Suspense fallback=|| {
-                view! {
-                    <p class="loading" aria-busy="true">
-                        "Reading /version and discovery…"
-                    </p>
-                }
-            }>
-                {move || Suspend::new(async move {
-                    match cluster.await {
-                        Ok(info) => view! { <Explorer info /> }.into_any(),
-                        Err(error) => {
-                            view! { <ErrorState error on_retry=move || cluster.refetch() /> }.into_any()
-                        }
+            {read_only_badge}
+            {(!embed)
+                .then(|| {
+                    view! {
+                        <label class="topbar__theme">
+                            "Theme "
+                            <select
+                                aria-label="Theme"
+                                prop:value=move || host.theme.get().as_str()
+                                on:change=move |e| {
+                                    if let Ok(theme) = Theme::parse(&event_target_value(&e)) {
+                                        host.theme.set(theme);
+                                    }
+                                }
+                            >
+                                <option value="system">"System"</option>
+                                <option value="light">"Light"</option>
+                                <option value="dark">"Dark"</option>
+                            </select>
+                        </label>
+                        <button
+                            class="button button--quiet topbar__inspector"
+                            aria-expanded=move || inspector_open.get().to_string()
+                            on:click=move |_| inspector_open.update(|o| *o = !*o)
+                        >
+                            "Wire inspector"
+                        </button>
                     }
                 })}
-            </Suspense>
+        </header>
+        {(!config_errors.is_empty())
+            .then(|| {
+                view! {
+                    <section class="status-error host-errors" role="alert" data-testid="host-config-errors">
+                        <h3>"Settings from the host page that were not applied"</h3>
+                        <ul>{config_errors.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
+                    </section>
+                }
+            })}
+        {move || {
+            host.problem
+                .get()
+                .map(|problem| {
+                    view! {
+                        <p class="warning host-problem" role="alert" data-testid="host-navigation-problem">
+                            {format!("The host asked for a view that cannot be shown: {problem}")}
+                        </p>
+                    }
+                })
+        }}
+        <main class="app">
+            {match (cluster, base_error) {
+                (_, Some(error)) => {
+                    view! {
+                        <section class="status-error host-errors" role="alert" data-testid="api-base-error">
+                            <h3>"The API address is not valid"</h3>
+                            <p>{error}</p>
+                            <p>
+                                "The explorer sends no request until the page that serves it names a valid API base (or none, for its own origin)."
+                            </p>
+                        </section>
+                    }
+                        .into_any()
+                }
+                (Some(cluster), None) => {
+                    view! {
+                        <Suspense fallback=|| {
+                            view! {
+                                <p class="loading" aria-busy="true">
+                                    "Reading /version and discovery…"
+                                </p>
+                            }
+                        }>
+                            {move || Suspend::new(async move {
+                                match cluster.await {
+                                    Ok(info) => view! { <Explorer info /> }.into_any(),
+                                    Err(error) => {
+                                        view! { <ErrorState error on_retry=move || cluster.refetch() /> }.into_any()
+                                    }
+                                }
+                            })}
+                        </Suspense>
+                    }
+                        .into_any()
+                }
+                (None, None) => ().into_any(),
+            }}
         </main>
-        <Inspector open=inspector_open />
+        {(!embed).then(|| view! { <Inspector open=inspector_open /> })}
     }
 }
 
@@ -138,6 +250,20 @@ fn Explorer(
 ) -> impl IntoView {
     let navigation = location::use_navigation();
     provide_context(std::sync::Arc::new(info.discovery.clone()));
+    let host = expect_context::<Host>();
+    // Navigations asked for by the host wait here until discovery can resolve them.
+    let resolve_discovery = info.discovery.clone();
+    Effect::new(move |_| {
+        let Some(route) = host.pending.get() else { return };
+        match messages::resolve(&resolve_discovery, &route) {
+            Ok(key) => {
+                host.problem.set(None);
+                navigation.go(messages::navigated(&navigation.state.get_untracked(), key, &route));
+            }
+            Err(problem) => host.problem.set(Some(problem)),
+        }
+        host.pending.set(None);
+    });
     let discovery = info.discovery.clone();
     let find = move |key: &crate::model::view_state::ResourceKey| {
         discovery
@@ -153,11 +279,20 @@ fn Explorer(
         state.resource.map(|key| (find(&key).ok_or(key), state.name))
     });
     let sidebar_discovery = info.discovery.clone();
+    let embed = host.embed;
     view! {
-        <div class="layout">
-            <Sidebar discovery=sidebar_discovery />
+        <div class=if embed { "layout layout--embed" } else { "layout" }>
+            {(!embed).then(|| view! { <Sidebar discovery=sidebar_discovery /> })}
             <div class="layout__main">
                 {move || match target.get() {
+                    None if embed => {
+                        view! {
+                            <p class="notice" data-testid="embed-waiting">
+                                "Embedded explorer: the host page chooses the resource to show (a kube-api-explorer:navigate message, or the route of the mount config)."
+                            </p>
+                        }
+                            .into_any()
+                    }
                     None => {
                         view! {
                             <ClusterOverview info=info.clone() />

@@ -9,10 +9,12 @@ use crate::api::request::{Collection, Request};
 use crate::api::value::Value;
 use crate::client::fetched::Fetched;
 use crate::client::ApiBase;
+use crate::model::messages::Selected;
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::Representation;
 use crate::model::view_state::ResourceKey;
 use crate::ui::document::DocumentView;
+use crate::ui::host::Host;
 use crate::ui::inspector::use_wire_log;
 use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
@@ -58,6 +60,17 @@ pub fn ObjectView(
     });
     let panel_resource = resource.clone();
     let panel_name = name.clone();
+    // The host page hears which object the user opened.
+    let host = use_context::<Host>();
+    let key = ResourceKey {
+        group: resource.group.clone(),
+        version: resource.version.clone(),
+        plural: resource.plural.clone(),
+    };
+    let selected_name = name.clone();
+    if let Some(host) = host {
+        on_cleanup(move || host.forget_selection());
+    }
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -72,6 +85,7 @@ pub fn ObjectView(
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
                 {move || {
                     let (panel_resource, panel_name) = (panel_resource.clone(), panel_name.clone());
+                    let (key, selected_name) = (key.clone(), selected_name.clone());
                     Suspend::new(async move {
                     match loaded.await {
                         Err(message) => {
@@ -94,6 +108,9 @@ pub fn ObjectView(
                                         .at(&["metadata", "namespace"])
                                         .and_then(Value::as_str)
                                         .map(str::to_owned);
+                                    if let Some(host) = host {
+                                        host.select(Selected::of(&key, &document, &selected_name));
+                                    }
                                     view! {
                                         <MetadataSummary document=document.clone() />
                                         <Conditions document=document.clone() />
