@@ -4,6 +4,8 @@
 
 pub mod cells;
 pub mod commands;
+pub mod highlight;
 pub mod page;
 pub mod sniff;
 pub mod view_state;
+pub mod write;

@@ -12,6 +12,7 @@ use crate::client::fetched::Fetched;
 use crate::client::{now_ms, ApiBase};
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::{Representation, ViewState, PAGE_SIZES};
+use crate::ui::create::CollectionActions;
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::inspector::{use_wire_log, WireLog};
@@ -65,6 +66,7 @@ pub fn CollectionView(
     let live_resource = resource.clone();
     let page_resource = resource.clone();
     let api_version = resource.api_version();
+    let actions_resource = resource.clone();
     view! {
         <section class="collection" aria-label=format!("{} collection", resource.plural)>
             <header class="collection__header">
@@ -84,6 +86,7 @@ pub fn CollectionView(
                     />
                     " Live (list, then watch)"
                 </label>
+                <CollectionActions resource=actions_resource on_changed=Callback::new(move |_| page.refetch()) />
             </header>
             {move || {
                 let s = state.get();

@@ -3,8 +3,12 @@
 
 mod cluster;
 mod collection;
+mod create;
 mod decode;
+mod delete;
+mod diff_view;
 mod document;
+mod editor;
 mod error_state;
 mod grid;
 mod inspector;
@@ -15,6 +19,7 @@ mod object;
 mod response_info;
 mod sidebar;
 mod status_view;
+pub mod write;
 pub mod write_policy;
 
 use leptos::prelude::*;
@@ -41,8 +46,9 @@ pub fn App() -> impl IntoView {
     let base = ApiBase::same_origin();
     provide_context(base.clone());
     Navigation::install();
-    WireLog::install();
-    write_policy::WritePolicy::install();
+    let policy = write_policy::WritePolicy::install();
+    WireLog::install(policy);
+    write::WriteSettings::install();
     let inspector_open = RwSignal::new(false);
     let cluster = LocalResource::new(move || {
         let base = base.clone();
@@ -92,6 +98,7 @@ pub fn App() -> impl IntoView {
                     <option value="dark">"Dark"</option>
                 </select>
             </label>
+            <write::ReadOnlyToggle />
             <button
                 class="button button--quiet topbar__inspector"
                 aria-expanded=move || inspector_open.get().to_string()
@@ -145,6 +152,8 @@ fn Explorer(
         state.resource.map(|key| (find(&key).ok_or(key), state.name))
     });
     let sidebar_discovery = info.discovery.clone();
+    // Creating from YAML finds the collection of each document's kind here.
+    provide_context(info.discovery.clone());
     view! {
         <div class="layout">
             <Sidebar discovery=sidebar_discovery />

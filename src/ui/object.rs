@@ -16,6 +16,7 @@ use crate::ui::inspector::use_wire_log;
 use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
+use crate::ui::write::ObjectActions;
 
 /// The object named in the view state.
 #[component]
@@ -53,6 +54,7 @@ pub fn ObjectView(
         }
     });
     let subresources: Vec<String> = resource.subresources.iter().map(|s| s.name.clone()).collect();
+    let (actions_resource, actions_name) = (resource.clone(), name.clone());
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -67,6 +69,7 @@ pub fn ObjectView(
                     .then(|| {
                         view! { <p class="muted">{format!("Subresources: {}", subresources.join(", "))}</p> }
                     })}
+                <ObjectActions resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />
             </header>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
                 {move || Suspend::new(async move {
