@@ -122,10 +122,10 @@ pub fn highlight_line(line: &str, json: bool) -> Vec<Token> {
             flow_depth = flow_depth.saturating_sub(1);
             push(TokenKind::Punct, &chars[i..=i]);
             i += 1;
-        } else if c == ',' && (json || flow_depth > 0) {
-            push(TokenKind::Punct, &chars[i..=i]);
-            i += 1;
-        } else if (c == ':' && json) || (c == ':' || c == '-') && chars.get(i + 1).is_none_or(|n| n.is_whitespace()) {
+        } else if (c == ',' && (json || flow_depth > 0))
+            || (c == ':' && json)
+            || ((c == ':' || c == '-') && chars.get(i + 1).is_none_or(|n| n.is_whitespace()))
+        {
             push(TokenKind::Punct, &chars[i..=i]);
             i += 1;
         } else {

@@ -890,7 +890,10 @@ mod tests {
         assert!(!text.contains("managedFields"));
         assert_eq!(parse_edit(&text).expect("round trip"), edit_view(&deployment(3)));
         assert_eq!(parse_edit(&edit_text(&deployment(3), true)).expect("json round trip"), deployment(3));
-        assert_eq!(pretty_json(r#"{"a":[],"b":{"c":"x,\\\"{"},"d":[1,{}]}"#), "{\n  \"a\": [],\n  \"b\": {\n    \"c\": \"x,\\\\\\\"{\"\n  },\n  \"d\": [\n    1,\n    {}\n  ]\n}");
+        assert_eq!(
+            pretty_json(r#"{"a":[],"b":{"c":"x,\\\"{"},"d":[1,{}]}"#),
+            "{\n  \"a\": [],\n  \"b\": {\n    \"c\": \"x,\\\\\\\"{\"\n  },\n  \"d\": [\n    1,\n    {}\n  ]\n}"
+        );
     }
 
     #[test]
