@@ -191,11 +191,12 @@ struct Frame {
 
 /// The JSON pointer each line of a block-YAML `text` addresses (`/spec/replicas` for
 /// `  replicas: 3`, `/spec/containers/0` for the line starting that item, a block scalar's key
-/// for its continuation lines); `None` for blank lines, comments, document markers and JSON.
+/// for its continuation lines; in a JSON text, the first member or item a line starts); `None`
+/// for blank lines, comments, document markers and closing brackets.
 pub fn yaml_line_pointers(text: &str) -> Vec<Option<String>> {
     let lines: Vec<&str> = text.split('\n').collect();
     if looks_like_json(text) {
-        return vec![None; lines.len()];
+        return json_line_pointers(&lines);
     }
     let mut stack: Vec<Frame> = Vec::new();
     let mut block_scalar: Option<(usize, String)> = None;
@@ -256,6 +257,67 @@ pub fn yaml_line_pointers(text: &str) -> Vec<Option<String>> {
             }
             None => out.push(Some(path(&stack))),
         }
+    }
+    out
+}
+
+/// One open object or array while reading the lines of a JSON text.
+struct JsonFrame {
+    array: bool,
+    key: Option<String>,
+    index: usize,
+}
+
+/// The pointer of the first member or item each line of a JSON text starts.
+fn json_line_pointers(lines: &[&str]) -> Vec<Option<String>> {
+    let mut stack: Vec<JsonFrame> = Vec::new();
+    let path = |stack: &[JsonFrame]| -> Option<String> {
+        let mut segments = Vec::new();
+        for frame in stack {
+            segments.push(if frame.array { frame.index.to_string() } else { frame.key.clone()? });
+        }
+        (!segments.is_empty()).then(|| pointer_from_segments(&segments))
+    };
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let mut pointer = None;
+        for token in highlight_line(line, true) {
+            match (token.kind, token.text.as_str()) {
+                (TokenKind::Key, key) => {
+                    if let Some(top) = stack.last_mut() {
+                        top.key = Some(serde_json::from_str::<String>(key).unwrap_or_else(|_| key.to_string()));
+                    }
+                    if pointer.is_none() {
+                        pointer = path(&stack);
+                    }
+                }
+                (TokenKind::Punct, "{") | (TokenKind::Punct, "[") => {
+                    if pointer.is_none() && stack.last().is_some_and(|f| f.array) {
+                        pointer = path(&stack);
+                    }
+                    stack.push(JsonFrame { array: token.text == "[", key: None, index: 0 });
+                }
+                (TokenKind::Punct, "}") | (TokenKind::Punct, "]") => {
+                    stack.pop();
+                }
+                (TokenKind::Punct, ",") => {
+                    if let Some(top) = stack.last_mut() {
+                        if top.array {
+                            top.index += 1;
+                        } else {
+                            top.key = None;
+                        }
+                    }
+                }
+                (TokenKind::String | TokenKind::Number | TokenKind::Bool | TokenKind::Null, _) => {
+                    if pointer.is_none() && stack.last().is_some_and(|f| f.array) {
+                        pointer = path(&stack);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(pointer);
     }
     out
 }
@@ -409,6 +471,25 @@ mod tests {
         assert_eq!(got[2].as_deref(), Some("/finalizers/1"));
         assert_eq!(got[4].as_deref(), Some("/args/0"));
         assert_eq!(got[5].as_deref(), Some("/args/1/quoted"));
-        assert_eq!(yaml_line_pointers("{\n  \"a\": 1\n}"), vec![None, None, None]);
+        let json = "{\n  \"a\": 1,\n  \"spec\": {\n    \"list\": [\n      {\n        \"name\": \"x\"\n      },\n      \"two\"\n    ],\n    \"a/b\": {}\n  }\n}";
+        let got: Vec<Option<std::string::String>> = yaml_line_pointers(json);
+        let got: Vec<Option<&str>> = got.iter().map(Option::as_deref).collect();
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some("/a"),
+                Some("/spec"),
+                Some("/spec/list"),
+                Some("/spec/list/0"),
+                Some("/spec/list/0/name"),
+                None,
+                Some("/spec/list/1"),
+                None,
+                Some("/spec/a~1b"),
+                None,
+                None
+            ]
+        );
     }
 }

@@ -239,6 +239,15 @@ pub async fn read_object(log: WireLog, base: ApiBase, object: &ObjectRef) -> Res
     }
 }
 
+/// How a managedFields operation is written.
+fn operation_name(operation: &ManagedOperation) -> String {
+    match operation {
+        ManagedOperation::Apply => "Apply".to_string(),
+        ManagedOperation::Update => "Update".to_string(),
+        ManagedOperation::Other(other) => other.clone(),
+    }
+}
+
 /// The OpenAPI v3 document path of a group version.
 fn openapi_path(group: &str, version: &str) -> String {
     if group.is_empty() {
@@ -456,11 +465,7 @@ pub fn EditPanel(
                     let title = owners
                         .iter()
                         .map(|o| {
-                            let op = match &o.entry.operation {
-                                ManagedOperation::Apply => "Apply".to_string(),
-                                ManagedOperation::Update => "Update".to_string(),
-                                ManagedOperation::Other(other) => other.clone(),
-                            };
+                            let op = operation_name(&o.entry.operation);
                             format!(
                                 "{} owns {} ({op}, {}, {}{})",
                                 o.entry.manager,
@@ -755,6 +760,38 @@ pub fn EditPanel(
                 <button class="button button--quiet" on:click=reload>"Reload from server"</button>
             </div>
             <CodeEditor text label="Object editor" error=edit_error marks=Signal::derive(move || marks.get()) testid="object-editor" />
+            {move || {
+                base.get()
+                    .map(|object| {
+                        let entries = managed_fields(&object).unwrap_or_default();
+                        let rows = entries
+                            .iter()
+                            .map(|e| {
+                                view! {
+                                    <tr>
+                                        <td>{e.manager.clone()}</td>
+                                        <td>{operation_name(&e.operation)}</td>
+                                        <td>{e.api_version.clone()}</td>
+                                        <td>{e.time.clone().unwrap_or_default()}</td>
+                                        <td>{e.subresource.clone().unwrap_or_default()}</td>
+                                        <td>{e.fields.len()}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view();
+                        view! {
+                            <details class="write__managers" data-testid="field-managers">
+                                <summary>{format!("Field managers ({}): the gutter names the owner of each line; hover a line for the details", entries.len())}</summary>
+                                <table class="causes">
+                                    <thead>
+                                        <tr><th>"Manager"</th><th>"Operation"</th><th>"API version"</th><th>"Time"</th><th>"Subresource"</th><th>"Fields"</th></tr>
+                                    </thead>
+                                    <tbody>{rows}</tbody>
+                                </table>
+                            </details>
+                        }
+                    })
+            }}
             {move || rebase_note.get().map(|conflicts| {
                 view! {
                     <p class="notice" data-testid="rebase-note">
