@@ -724,7 +724,7 @@ pub fn EditPanel(
                             .map(|l| {
                                 let edited = s.edited.clone();
                                 view! {
-                                    <p>"The live object (left) against your edit (right):"</p>
+                                    <p>"The live object against your edit (− live, + yours):"</p>
                                     <DiffView old=edit_view(&l) new=edited name="conflict" ignore_status=true />
                                     <button class="button" on:click=do_rebase>"Rebase my edit onto the live version"</button>
                                 }

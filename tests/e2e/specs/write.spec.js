@@ -278,3 +278,56 @@ test('read-only mode: the page sends nothing but GETs', async ({ page, request }
   expect(writes).toEqual([]);
   expect(methods.length).toBeGreaterThan(3);
 });
+
+test('edit as JSON and apply as CBOR; the JSON gutter names the owners', async ({ page, request }) => {
+  const created = await request.post(`${simUrl()}/api/v1/namespaces/demo/configmaps?fieldManager=e2e-setup`, {
+    data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cbor-apply', namespace: 'demo' }, data: { k: 'v' } },
+  });
+  expect(created.status()).toBe(201);
+  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo&name=cbor-apply');
+  const editor = await openEditor(page, 'ConfigMap');
+  await page.getByRole('group', { name: 'Edit as' }).getByRole('button', { name: 'JSON' }).click();
+  await expect(editor).toHaveValue(/"kind": "ConfigMap"/);
+  await expect(page.locator('.editor__line-number', { hasText: 'e2e-setup' }).first()).toBeVisible();
+  const text = await editor.inputValue();
+  await editor.fill(text.replace('"k": "v"', '"k": "from-cbor"'));
+  await page.getByRole('tab', { name: 'Server-side apply' }).click();
+  await page.getByRole('checkbox', { name: 'Send as CBOR (application/apply-patch+cbor)' }).check();
+  await page.getByRole('checkbox', { name: 'Force (take over conflicting fields)' }).check();
+  await expect(page.getByTestId('preview-content-type')).toHaveText('application/apply-patch+cbor');
+  // A binary body is previewed as a hex dump.
+  await expect(page.getByTestId('preview-body')).toContainText('00000000  ');
+  await sendButton(page).click();
+  await expect(page.getByTestId('write-status')).toContainText('HTTP 200');
+  const { body } = await serverObject(request, '/api/v1/namespaces/demo/configmaps/cbor-apply');
+  expect(body.data.k).toBe('from-cbor');
+  expect(body.metadata.managedFields.map((m) => `${m.manager}/${m.operation}`)).toContain('kube-api-explorer/Apply');
+  await saveScreen(page, 'write-json-cbor');
+});
+
+test('strategic merge is refused for a custom resource, with the reason', async ({ page }) => {
+  await page.goto('/?group=example.com&version=v1&resource=widgets&namespace=demo&name=w-04');
+  const editor = await openEditor(page, 'Widget');
+  const text = await editor.inputValue();
+  await editor.fill(text.replace(/color: \w+/, 'color: purple'));
+  await page.getByRole('tab', { name: 'Strategic merge' }).click();
+  await expect(page.getByTestId('plan-error')).toContainText('strategic merge patch is not supported for custom resources');
+  await expect(page.getByTestId('plan-error')).toContainText('415');
+  await expect(sendButton(page)).toBeDisabled();
+  await page.getByRole('tab', { name: 'Merge patch' }).click();
+  await expect(page.getByTestId('preview-body')).toHaveText('{"spec":{"color":"purple"}}');
+});
+
+test('the field manager is configurable and remembered across reloads', async ({ page }) => {
+  await page.goto(deploymentUrl('demo', 'web'));
+  await openEditor(page, 'Deployment');
+  const manager = page.getByRole('textbox', { name: 'Field manager' });
+  await expect(manager).toHaveValue('kube-api-explorer');
+  await manager.fill('my-team');
+  await manager.press('Tab');
+  await expect(page.getByTestId('preview-url')).toContainText('fieldManager=my-team');
+  await page.reload();
+  await openEditor(page, 'Deployment');
+  await expect(page.getByRole('textbox', { name: 'Field manager' })).toHaveValue('my-team');
+  await expect(page.getByTestId('preview-url')).toContainText('fieldManager=my-team');
+});
