@@ -309,10 +309,10 @@ fn json_line_pointers(lines: &[&str]) -> Vec<Option<String>> {
                         }
                     }
                 }
-                (TokenKind::String | TokenKind::Number | TokenKind::Bool | TokenKind::Null, _) => {
-                    if pointer.is_none() && stack.last().is_some_and(|f| f.array) {
-                        pointer = path(&stack);
-                    }
+                (TokenKind::String | TokenKind::Number | TokenKind::Bool | TokenKind::Null, _)
+                    if pointer.is_none() && stack.last().is_some_and(|f| f.array) =>
+                {
+                    pointer = path(&stack);
                 }
                 _ => {}
             }
