@@ -4,7 +4,7 @@
 
 use kube_api_explorer::api::request::Request;
 use kube_api_explorer::client::discovery::LoadError;
-use kube_api_explorer::client::{execute, now_ms, ApiBase, ClientError};
+use kube_api_explorer::client::{execute, now_ms, set_writes_allowed, writes_allowed, ApiBase, ClientError};
 use kube_api_explorer::ui::ErrorState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -31,6 +31,25 @@ async fn execute_reports_a_closed_port_as_a_network_error_naming_the_url() {
         other => panic!("expected a network error, got {other:?}"),
     }
     assert!(error.to_string().starts_with("could not reach http://127.0.0.1:9/version"), "{error}");
+}
+
+#[wasm_bindgen_test]
+async fn read_only_refuses_writes_before_fetch_and_still_reads() {
+    set_writes_allowed(false);
+    let mut put = Request::get("/read-only-probe");
+    put.method = kube_api_explorer::api::request::Method::Put;
+    let refused = execute(&ApiBase::same_origin(), &put).await;
+    let read = execute(&ApiBase::same_origin(), &Request::get("/")).await;
+    set_writes_allowed(true);
+    match refused {
+        Err(ClientError::ReadOnly { url, method }) => {
+            assert!(url.ends_with("/read-only-probe"), "{url}");
+            assert_eq!(method, "PUT");
+        }
+        other => panic!("expected the PUT refused in read-only mode, got {other:?}"),
+    }
+    assert_eq!(read.expect("GETs still go out").status, 200);
+    assert!(writes_allowed());
 }
 
 #[wasm_bindgen_test]

@@ -71,8 +71,13 @@ impl From<ClientError> for LoadError {
             ClientError::Network { url, message } | ClientError::InvalidRequest { url, message } => {
                 LoadError::Unreachable { url, message }
             }
+            ClientError::ReadOnly { url, .. } => LoadError::Unreachable { message: error_text(&url), url },
         }
     }
+}
+
+fn error_text(url: &str) -> String {
+    format!("read-only mode refused a write to {url}")
 }
 
 /// Sees every exchange discovery makes (the wire inspector records them).

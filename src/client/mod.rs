@@ -92,6 +92,8 @@ pub enum ClientError {
     Network { url: String, message: String },
     /// The request could not even be built (a header the browser forbids, a bad URL).
     InvalidRequest { url: String, message: String },
+    /// A write refused because the explorer is in read-only mode; nothing was sent.
+    ReadOnly { url: String, method: String },
 }
 
 impl fmt::Display for ClientError {
@@ -101,16 +103,38 @@ impl fmt::Display for ClientError {
             ClientError::InvalidRequest { url, message } => {
                 write!(f, "could not build the request for {url}: {message}")
             }
+            ClientError::ReadOnly { url, method } => {
+                write!(f, "read-only mode: the {method} of {url} was not sent (switch read-only off to write)")
+            }
         }
     }
 }
 
 impl std::error::Error for ClientError {}
 
-/// Sends `request` and reads the whole body.
+thread_local! {
+    /// Whether write requests may be sent (the UI's read-only switch keeps it in step).
+    static WRITES_ALLOWED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Allows or forbids every write request from now on (read-only mode forbids them).
+pub fn set_writes_allowed(allowed: bool) {
+    WRITES_ALLOWED.with(|w| w.set(allowed));
+}
+
+/// Whether write requests may be sent now.
+pub fn writes_allowed() -> bool {
+    WRITES_ALLOWED.with(std::cell::Cell::get)
+}
+
+/// Sends `request` and reads the whole body. A write is refused, unsent, while writes are
+/// forbidden.
 pub async fn execute(base: &ApiBase, request: &Request) -> Result<Response, ClientError> {
     let fetch_url = base.url(request);
     let url = if request.path.starts_with('/') { base.absolute_url(request) } else { fetch_url.clone() };
+    if request.method.is_write() && !writes_allowed() {
+        return Err(ClientError::ReadOnly { url, method: request.method.to_string() });
+    }
     let mut builder = RequestBuilder::new(&fetch_url).method(gloo_method(request.method));
     for (name, value) in &request.headers {
         builder = builder.header(name, value);

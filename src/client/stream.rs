@@ -131,6 +131,9 @@ pub async fn open_watch(
 /// Sends `request` with `controller`'s signal and returns as soon as the headers arrive.
 pub async fn open(base: &ApiBase, request: &Request, controller: &AbortController) -> Result<Stream, ClientError> {
     let url = base.url(request);
+    if request.method.is_write() && !super::writes_allowed() {
+        return Err(ClientError::ReadOnly { url, method: request.method.to_string() });
+    }
     let network = |e: JsValue| ClientError::Network { url: url.clone(), message: describe(e) };
     let init = RequestInit::new();
     init.set_method(request.method.as_str());

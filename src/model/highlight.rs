@@ -1,62 +1,348 @@
-//! Syntax highlighting and folding for the YAML and JSON the explorer shows and edits: text in,
-//! lines of classified tokens and fold ranges out. It is line-oriented, as the documents are
-//! (pretty JSON, block YAML), and total: any text gives tokens that join back to the same text.
+//! Syntax highlighting, folding and line paths for the object view and the editor: a line-by-line
+//! tokenizer for YAML and JSON (JSON is read as YAML's flow style), the blocks each line opens
+//! (by indentation, for folding), and the JSON pointer each line of a block-YAML text addresses,
+//! so that field ownership and server warnings can be shown next to the line.
+//!
+//! Invariants: the tokens of a line concatenate to exactly the line's text (the overlay lines up
+//! with the textarea character for character); nothing here panics on any input; a line whose
+//! path cannot be told (blank, comment, flow style) has none rather than a guessed one.
 
-/// What a token is, for colouring.
+use crate::api::diff::pointer_from_segments;
+
+/// What a piece of a line is, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
-    /// A mapping key (`name:` in YAML, `"name":` in JSON).
+    /// A mapping key.
     Key,
+    /// A quoted or plain string value.
     String,
     Number,
-    /// `true`, `false`, `null`, `~`.
-    Literal,
-    /// Structure: `{ } [ ] , :` and YAML's `- `, `---`.
-    Punctuation,
-    /// `# ...` in YAML.
+    /// `true`/`false`.
+    Bool,
+    /// `null` or `~`.
+    Null,
+    /// `{ } [ ] , :` and a list's `-`.
+    Punct,
+    /// `# ...` to the end of the line (YAML only).
     Comment,
-    /// Anything else (whitespace, plain scalars the tokenizer does not classify).
+    /// Spaces and anything else.
     Plain,
 }
 
 impl TokenKind {
-    /// The CSS class of the token.
+    /// The CSS class suffix of the kind.
     pub fn class(self) -> &'static str {
         match self {
-            TokenKind::Key => "tok-key",
-            TokenKind::String => "tok-string",
-            TokenKind::Number => "tok-number",
-            TokenKind::Literal => "tok-literal",
-            TokenKind::Punctuation => "tok-punct",
-            TokenKind::Comment => "tok-comment",
-            TokenKind::Plain => "tok-plain",
+            TokenKind::Key => "key",
+            TokenKind::String => "string",
+            TokenKind::Number => "number",
+            TokenKind::Bool => "bool",
+            TokenKind::Null => "null",
+            TokenKind::Punct => "punct",
+            TokenKind::Comment => "comment",
+            TokenKind::Plain => "plain",
         }
     }
 }
 
-/// One piece of a line.
+/// One coloured piece of a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
     pub kind: TokenKind,
     pub text: String,
 }
 
-/// The language of the text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
-    Yaml,
-    Json,
+/// Whether `text` looks like JSON (its first non-blank character opens an object or array).
+pub fn looks_like_json(text: &str) -> bool {
+    matches!(text.trim_start().chars().next(), Some('{') | Some('['))
 }
 
-/// Splits `text` into lines of tokens. Joining every token of every line with `\n` between lines
-/// gives `text` back.
-pub fn highlight(text: &str, language: Language) -> Vec<Vec<Token>> {
-    text.split('\n')
-        .map(|line| match language {
-            Language::Json => json_line(line),
-            Language::Yaml => yaml_line(line),
-        })
-        .collect()
+/// The tokens of every line of `text` (split at `\n`; a trailing `\r` stays in the last token).
+pub fn highlight(text: &str) -> Vec<Vec<Token>> {
+    let json = looks_like_json(text);
+    text.split('\n').map(|line| highlight_line(line, json)).collect()
+}
+
+/// The tokens of one line; `json` makes `,` `]` `}` end plain scalars and turns off comments.
+pub fn highlight_line(line: &str, json: bool) -> Vec<Token> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut push = |kind: TokenKind, piece: &[char]| {
+        if piece.is_empty() {
+            return;
+        }
+        let text: String = piece.iter().collect();
+        match tokens.last_mut() {
+            Some(last) if last.kind == kind && kind == TokenKind::Plain => last.text.push_str(&text),
+            _ => tokens.push(Token { kind, text }),
+        }
+    };
+    let mut flow_depth = 0usize;
+    let mut i = 0;
+    let ends_value = |c: char, depth: usize| json || depth > 0 && matches!(c, ',' | ']' | '}');
+    while i < chars.len() {
+        let c = chars[i];
+        let at_boundary = i == 0 || chars[i - 1].is_whitespace();
+        if c.is_whitespace() {
+            let start = i;
+            while i < chars.len() && chars[i].is_whitespace() {
+                i += 1;
+            }
+            push(TokenKind::Plain, &chars[start..i]);
+        } else if c == '#' && !json && at_boundary {
+            push(TokenKind::Comment, &chars[i..]);
+            i = chars.len();
+        } else if c == '"' || c == '\'' {
+            let start = i;
+            i += 1;
+            while i < chars.len() {
+                if c == '"' && chars[i] == '\\' {
+                    i += 2;
+                    continue;
+                }
+                if chars[i] == c {
+                    // '' is an escaped quote inside a single-quoted YAML string.
+                    if c == '\'' && chars.get(i + 1) == Some(&'\'') {
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                    break;
+                }
+                i += 1;
+            }
+            let end = i.min(chars.len());
+            i = end;
+            let kind = if key_follows(&chars, end) { TokenKind::Key } else { TokenKind::String };
+            push(kind, &chars[start..end]);
+        } else if matches!(c, '{' | '[') {
+            flow_depth += 1;
+            push(TokenKind::Punct, &chars[i..=i]);
+            i += 1;
+        } else if matches!(c, '}' | ']') {
+            flow_depth = flow_depth.saturating_sub(1);
+            push(TokenKind::Punct, &chars[i..=i]);
+            i += 1;
+        } else if (c == ',' && (json || flow_depth > 0))
+            || (c == ':' && json)
+            || ((c == ':' || c == '-') && chars.get(i + 1).is_none_or(|n| n.is_whitespace()))
+        {
+            push(TokenKind::Punct, &chars[i..=i]);
+            i += 1;
+        } else {
+            let start = i;
+            while i < chars.len() {
+                let here = chars[i];
+                if here == ':' && chars.get(i + 1).is_none_or(|n| n.is_whitespace() || json) {
+                    break;
+                }
+                if here == '#' && !json && chars[i - 1].is_whitespace() {
+                    break;
+                }
+                if ends_value(here, flow_depth) && matches!(here, ',' | ']' | '}') {
+                    break;
+                }
+                i += 1;
+            }
+            if i == start {
+                // Nothing a scalar can start with: keep the character as it is.
+                i += 1;
+                push(TokenKind::Plain, &chars[start..i]);
+                continue;
+            }
+            // Trailing spaces belong to the gap, not the scalar.
+            let mut end = i;
+            while end > start && chars[end - 1].is_whitespace() {
+                end -= 1;
+            }
+            let word: String = chars[start..end].iter().collect();
+            let kind = if key_follows(&chars, end) { TokenKind::Key } else { scalar_kind(&word) };
+            push(kind, &chars[start..end]);
+            push(TokenKind::Plain, &chars[end..i]);
+        }
+    }
+    tokens
+}
+
+/// Whether a `:` (after optional spaces) follows position `at`, making what precedes a key.
+fn key_follows(chars: &[char], at: usize) -> bool {
+    let mut j = at;
+    while j < chars.len() && chars[j] == ' ' {
+        j += 1;
+    }
+    chars.get(j) == Some(&':')
+}
+
+fn scalar_kind(word: &str) -> TokenKind {
+    match word {
+        "true" | "false" | "True" | "False" | "TRUE" | "FALSE" => TokenKind::Bool,
+        "null" | "Null" | "NULL" | "~" => TokenKind::Null,
+        _ if word.parse::<f64>().is_ok() && !word.starts_with('+') => TokenKind::Number,
+        _ => TokenKind::String,
+    }
+}
+
+/// One open level of the block structure while reading line paths.
+#[derive(Debug, Clone)]
+struct Frame {
+    indent: usize,
+    segment: String,
+    item: Option<usize>,
+}
+
+/// The JSON pointer each line of a block-YAML `text` addresses (`/spec/replicas` for
+/// `  replicas: 3`, `/spec/containers/0` for the line starting that item, a block scalar's key
+/// for its continuation lines; in a JSON text, the first member or item a line starts); `None`
+/// for blank lines, comments, document markers and closing brackets.
+pub fn yaml_line_pointers(text: &str) -> Vec<Option<String>> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    if looks_like_json(text) {
+        return json_line_pointers(&lines);
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut block_scalar: Option<(usize, String)> = None;
+    let path = |stack: &[Frame]| pointer_from_segments(&stack.iter().map(|f| f.segment.clone()).collect::<Vec<_>>());
+    let mut out = Vec::with_capacity(lines.len());
+    for raw in lines {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let indent = line.chars().take_while(|c| *c == ' ').count();
+        let content = &line[indent..];
+        if let Some((scalar_indent, pointer)) = &block_scalar {
+            if content.is_empty() || indent > *scalar_indent {
+                out.push(Some(pointer.clone()));
+                continue;
+            }
+            block_scalar = None;
+        }
+        if content.is_empty() || content.starts_with('#') || content.starts_with("---") || content.starts_with("...") {
+            out.push(None);
+            continue;
+        }
+        let mut column = indent;
+        let mut rest = content;
+        // Each leading `- ` opens (or advances) a list item.
+        while rest == "-" || rest.starts_with("- ") {
+            while stack.last().is_some_and(|f| f.indent > column) {
+                stack.pop();
+            }
+            let index = match stack.last() {
+                Some(Frame { indent, item: Some(index), .. }) if *indent == column => {
+                    let next = index + 1;
+                    stack.pop();
+                    next
+                }
+                _ => 0,
+            };
+            stack.push(Frame { indent: column, segment: index.to_string(), item: Some(index) });
+            let after = rest.get(1..).unwrap_or("");
+            let spaces = after.chars().take_while(|c| *c == ' ').count();
+            column += 1 + spaces;
+            rest = &after[spaces..];
+        }
+        if rest.is_empty() {
+            out.push(Some(path(&stack)));
+            continue;
+        }
+        match split_key(rest) {
+            Some((key, value)) => {
+                while stack.last().is_some_and(|f| f.indent > column || (f.indent == column && f.item.is_none())) {
+                    stack.pop();
+                }
+                stack.push(Frame { indent: column, segment: key, item: None });
+                let pointer = path(&stack);
+                let value = value.trim();
+                if value.starts_with('|') || value.starts_with('>') {
+                    block_scalar = Some((column, pointer.clone()));
+                }
+                out.push(Some(pointer));
+            }
+            None => out.push(Some(path(&stack))),
+        }
+    }
+    out
+}
+
+/// One open object or array while reading the lines of a JSON text.
+struct JsonFrame {
+    array: bool,
+    key: Option<String>,
+    index: usize,
+}
+
+/// The pointer of the first member or item each line of a JSON text starts.
+fn json_line_pointers(lines: &[&str]) -> Vec<Option<String>> {
+    let mut stack: Vec<JsonFrame> = Vec::new();
+    let path = |stack: &[JsonFrame]| -> Option<String> {
+        let mut segments = Vec::new();
+        for frame in stack {
+            segments.push(if frame.array { frame.index.to_string() } else { frame.key.clone()? });
+        }
+        (!segments.is_empty()).then(|| pointer_from_segments(&segments))
+    };
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let mut pointer = None;
+        for token in highlight_line(line, true) {
+            match (token.kind, token.text.as_str()) {
+                (TokenKind::Key, key) => {
+                    if let Some(top) = stack.last_mut() {
+                        top.key = Some(serde_json::from_str::<String>(key).unwrap_or_else(|_| key.to_string()));
+                    }
+                    if pointer.is_none() {
+                        pointer = path(&stack);
+                    }
+                }
+                (TokenKind::Punct, "{") | (TokenKind::Punct, "[") => {
+                    if pointer.is_none() && stack.last().is_some_and(|f| f.array) {
+                        pointer = path(&stack);
+                    }
+                    stack.push(JsonFrame { array: token.text == "[", key: None, index: 0 });
+                }
+                (TokenKind::Punct, "}") | (TokenKind::Punct, "]") => {
+                    stack.pop();
+                }
+                (TokenKind::Punct, ",") => {
+                    if let Some(top) = stack.last_mut() {
+                        if top.array {
+                            top.index += 1;
+                        } else {
+                            top.key = None;
+                        }
+                    }
+                }
+                (TokenKind::String | TokenKind::Number | TokenKind::Bool | TokenKind::Null, _)
+                    if pointer.is_none() && stack.last().is_some_and(|f| f.array) =>
+                {
+                    pointer = path(&stack);
+                }
+                _ => {}
+            }
+        }
+        out.push(pointer);
+    }
+    out
+}
+
+/// `key` and the rest of a `key: value` line (quotes removed from the key).
+fn split_key(content: &str) -> Option<(String, &str)> {
+    let tokens = highlight_line(content, false);
+    let first = tokens.first()?;
+    if first.kind != TokenKind::Key {
+        return None;
+    }
+    let key = first.text.trim();
+    let key = if key.len() >= 2 && (key.starts_with('"') && key.ends_with('"')) {
+        serde_json::from_str::<String>(key).unwrap_or_else(|_| key[1..key.len() - 1].to_string())
+    } else if key.len() >= 2 && key.starts_with('\'') && key.ends_with('\'') {
+        key[1..key.len() - 1].replace("''", "'")
+    } else {
+        key.to_string()
+    };
+    let colon = content.find(':').map(|i| i + 1).unwrap_or(content.len());
+    // The colon after a quoted key may follow the closing quote; find it after the key text.
+    let after_key = content.get(first.text.len()..).unwrap_or("");
+    let rest = after_key.trim_start().strip_prefix(':').unwrap_or_else(|| content.get(colon..).unwrap_or(""));
+    Some((key, rest))
 }
 
 /// For each line, the index of the last line of the block it opens (the following lines indented
@@ -99,259 +385,153 @@ pub fn fold_ends(text: &str) -> Vec<Option<usize>> {
     ends
 }
 
-fn push(tokens: &mut Vec<Token>, kind: TokenKind, text: &str) {
-    if text.is_empty() {
-        return;
-    }
-    match tokens.last_mut() {
-        Some(last) if last.kind == kind => last.text.push_str(text),
-        _ => tokens.push(Token { kind, text: text.to_owned() }),
-    }
-}
-
-fn scalar_kind(word: &str) -> TokenKind {
-    let trimmed = word.trim();
-    match trimmed {
-        "true" | "false" | "null" | "~" | "True" | "False" | "Null" | "NULL" | "TRUE" | "FALSE" => TokenKind::Literal,
-        _ if trimmed.parse::<f64>().is_ok() && trimmed.chars().any(|c| c.is_ascii_digit()) => TokenKind::Number,
-        _ if trimmed.starts_with('"') || trimmed.starts_with('\'') => TokenKind::String,
-        _ => TokenKind::String,
-    }
-}
-
-/// The end (byte index after the closing quote) of a quoted string starting at `start`, or the
-/// end of the line when it is not closed.
-fn quoted_end(line: &str, start: usize) -> usize {
-    let bytes = line.as_bytes();
-    let quote = bytes[start];
-    let mut i = start + 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if quote == b'"' => i += 2,
-            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
-            b if b == quote => return i + 1,
-            _ => i += 1,
-        }
-    }
-    line.len()
-}
-
-fn json_line(line: &str) -> Vec<Token> {
-    let mut tokens = Vec::new();
-    let bytes = line.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        match c {
-            b'"' => {
-                let end = quoted_end(line, i).min(line.len());
-                let rest = line[end..].trim_start();
-                let kind = if rest.starts_with(':') { TokenKind::Key } else { TokenKind::String };
-                push(&mut tokens, kind, &line[i..end]);
-                i = end;
-            }
-            b'{' | b'}' | b'[' | b']' | b',' | b':' => {
-                push(&mut tokens, TokenKind::Punctuation, &line[i..i + 1]);
-                i += 1;
-            }
-            b' ' | b'\t' | b'\r' => {
-                push(&mut tokens, TokenKind::Plain, &line[i..i + 1]);
-                i += 1;
-            }
-            _ => {
-                let end = line[i..].find([',', '}', ']', ' ', '\t', ':', '"']).map_or(line.len(), |n| i + n.max(1));
-                let word = &line[i..end];
-                let kind = match scalar_kind(word) {
-                    TokenKind::String => TokenKind::Plain,
-                    other => other,
-                };
-                push(&mut tokens, kind, word);
-                i = end;
-            }
-        }
-    }
-    tokens
-}
-
-fn yaml_line(line: &str) -> Vec<Token> {
-    let mut tokens = Vec::new();
-    let body_start = line.len() - line.trim_start().len();
-    push(&mut tokens, TokenKind::Plain, &line[..body_start]);
-    let mut rest = &line[body_start..];
-    if rest.starts_with('#') {
-        push(&mut tokens, TokenKind::Comment, rest);
-        return tokens;
-    }
-    if rest == "---" || rest == "..." {
-        push(&mut tokens, TokenKind::Punctuation, rest);
-        return tokens;
-    }
-    // Sequence markers: `- `, possibly several (`- - a`).
-    while rest.starts_with("- ") || rest == "-" {
-        let n = rest.len().min(2);
-        push(&mut tokens, TokenKind::Punctuation, &rest[..1]);
-        push(&mut tokens, TokenKind::Plain, &rest[1..n]);
-        rest = &rest[n..];
-    }
-    // A key: a quoted or plain scalar followed by `:` and a space or the end of the line.
-    if let Some(key_end) = yaml_key_end(rest) {
-        push(&mut tokens, TokenKind::Key, &rest[..key_end]);
-        push(&mut tokens, TokenKind::Punctuation, ":");
-        rest = &rest[key_end + 1..];
-        let spaces = rest.len() - rest.trim_start().len();
-        push(&mut tokens, TokenKind::Plain, &rest[..spaces]);
-        rest = &rest[spaces..];
-    }
-    yaml_value(&mut tokens, rest);
-    tokens
-}
-
-/// Where the key ends (the index of its `:`), if `text` starts with a mapping key.
-fn yaml_key_end(text: &str) -> Option<usize> {
-    if text.starts_with('"') || text.starts_with('\'') {
-        let end = quoted_end(text, 0);
-        let after = &text[end..];
-        return (after.starts_with(':') && (after.len() == 1 || after[1..].starts_with(' '))).then_some(end);
-    }
-    if text.starts_with(['{', '[', '|', '>', '&', '*', '!', '#']) {
-        return None;
-    }
-    let mut search = 0;
-    while let Some(found) = text[search..].find(':') {
-        let at = search + found;
-        let after = &text[at + 1..];
-        if after.is_empty() || after.starts_with(' ') {
-            return (at > 0 && !text[..at].contains(" #")).then_some(at);
-        }
-        search = at + 1;
-    }
-    None
-}
-
-fn yaml_value(tokens: &mut Vec<Token>, value: &str) {
-    if value.is_empty() {
-        return;
-    }
-    let (content, comment) = match value.find(" #") {
-        Some(at) if !value.starts_with(['"', '\'']) => (&value[..at], &value[at..]),
-        _ => (value, ""),
-    };
-    if content.starts_with('"') || content.starts_with('\'') {
-        let end = quoted_end(content, 0);
-        push(tokens, TokenKind::String, &content[..end]);
-        push(tokens, TokenKind::Plain, &content[end..]);
-    } else if matches!(content.trim(), "{}" | "[]" | "|" | "|-" | "|+" | ">" | ">-" | ">+") {
-        push(tokens, TokenKind::Punctuation, content);
-    } else {
-        let trailing = content.len() - content.trim_end().len();
-        push(tokens, scalar_kind(content), &content[..content.len() - trailing]);
-        push(tokens, TokenKind::Plain, &content[content.len() - trailing..]);
-    }
-    push(tokens, TokenKind::Comment, comment);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn kinds(line: &str, json: bool) -> Vec<(TokenKind, std::string::String)> {
+        highlight_line(line, json)
+            .into_iter()
+            .filter(|t| t.kind != TokenKind::Plain)
+            .map(|t| (t.kind, t.text))
+            .collect()
+    }
+
     use TokenKind::*;
 
-    #[track_caller]
-    fn check(line: &str, language: Language, expect: &[(TokenKind, &str)]) {
-        let lines = highlight(line, language);
-        assert_eq!(lines.len(), 1);
-        let got: Vec<(TokenKind, &str)> = lines[0].iter().map(|t| (t.kind, t.text.as_str())).collect();
-        assert_eq!(got, expect, "{line}");
+    #[test]
+    fn yaml_lines_are_split_into_keys_values_and_comments() {
+        assert_eq!(
+            kinds("  replicas: 3 # three", false),
+            vec![(Key, "replicas".into()), (Punct, ":".into()), (Number, "3".into()), (Comment, "# three".into())]
+        );
+        assert_eq!(
+            kinds("- name: web", false),
+            vec![(Punct, "-".into()), (Key, "name".into()), (Punct, ":".into()), (String, "web".into())]
+        );
+        assert_eq!(
+            kinds("image: nginx:1.27", false),
+            vec![(Key, "image".into()), (Punct, ":".into()), (String, "nginx:1.27".into())]
+        );
+        assert_eq!(kinds("a: null", false)[2], (Null, "null".into()));
+        assert_eq!(kinds("a: true", false)[2], (Bool, "true".into()));
+        assert_eq!(
+            kinds("'it''s': \"x\\\"y\"", false),
+            vec![(Key, "'it''s'".into()), (Punct, ":".into()), (String, "\"x\\\"y\"".into())]
+        );
+        assert_eq!(kinds("message: a, b # c", false)[2], (String, "a, b".into()));
     }
 
     #[test]
-    fn yaml_lines_are_classified() {
-        check(
-            "  name: web",
-            Language::Yaml,
-            &[(Plain, "  "), (Key, "name"), (Punctuation, ":"), (Plain, " "), (String, "web")],
+    fn json_lines_are_split_with_commas_and_brackets() {
+        assert_eq!(
+            kinds("  \"replicas\": 3,", true),
+            vec![(Key, "\"replicas\"".into()), (Punct, ":".into()), (Number, "3".into()), (Punct, ",".into())]
         );
-        check(
-            "- replicas: 3",
-            Language::Yaml,
-            &[(Punctuation, "-"), (Plain, " "), (Key, "replicas"), (Punctuation, ":"), (Plain, " "), (Number, "3")],
-        );
-        check(
-            "ready: true # yes",
-            Language::Yaml,
-            &[(Key, "ready"), (Punctuation, ":"), (Plain, " "), (Literal, "true"), (Comment, " # yes")],
-        );
-        check(
-            "image: \"nginx:1.27\"",
-            Language::Yaml,
-            &[(Key, "image"), (Punctuation, ":"), (Plain, " "), (String, "\"nginx:1.27\"")],
-        );
-        check(
-            "url: http://x:80/a",
-            Language::Yaml,
-            &[(Key, "url"), (Punctuation, ":"), (Plain, " "), (String, "http://x:80/a")],
-        );
-        check("labels: {}", Language::Yaml, &[(Key, "labels"), (Punctuation, ":"), (Plain, " "), (Punctuation, "{}")]);
-        check("\"a: b\": 1", Language::Yaml, &[(Key, "\"a: b\""), (Punctuation, ":"), (Plain, " "), (Number, "1")]);
-        check("# comment", Language::Yaml, &[(Comment, "# comment")]);
-        check("---", Language::Yaml, &[(Punctuation, "---")]);
-        check("- plain", Language::Yaml, &[(Punctuation, "-"), (Plain, " "), (String, "plain")]);
-    }
-
-    #[test]
-    fn json_lines_are_classified() {
-        check(
-            r#"  "replicas": 3,"#,
-            Language::Json,
-            &[
-                (Plain, "  "),
-                (Key, "\"replicas\""),
-                (Punctuation, ":"),
-                (Plain, " "),
-                (Number, "3"),
-                (Punctuation, ","),
-            ],
-        );
-        check(
-            r#""a": "x\"y", "b": null"#,
-            Language::Json,
-            &[
-                (Key, "\"a\""),
-                (Punctuation, ":"),
-                (Plain, " "),
-                (String, "\"x\\\"y\""),
-                (Punctuation, ","),
-                (Plain, " "),
-                (Key, "\"b\""),
-                (Punctuation, ":"),
-                (Plain, " "),
-                (Literal, "null"),
-            ],
-        );
-        check(
-            "[true, -1.5e3]",
-            Language::Json,
-            &[
-                (Punctuation, "["),
-                (Literal, "true"),
-                (Punctuation, ","),
-                (Plain, " "),
-                (Number, "-1.5e3"),
-                (Punctuation, "]"),
-            ],
+        assert_eq!(
+            kinds("{\"a\":[1,true,null]}", true),
+            vec![
+                (Punct, "{".into()),
+                (Key, "\"a\"".into()),
+                (Punct, ":".into()),
+                (Punct, "[".into()),
+                (Number, "1".into()),
+                (Punct, ",".into()),
+                (Bool, "true".into()),
+                (Punct, ",".into()),
+                (Null, "null".into()),
+                (Punct, "]".into()),
+                (Punct, "}".into())
+            ]
         );
     }
 
     #[test]
-    fn tokens_join_back_to_the_text_whatever_it_is() {
-        for text in
-            ["a: 'it''s'\n  - b\n\"unclosed", "{\"k\": \"\\u00e9\"}\n]", "é: ü # ö\n\t- x", "\"", "'", ": :", ""]
-        {
-            for language in [Language::Yaml, Language::Json] {
-                let joined: Vec<std::string::String> =
-                    highlight(text, language).iter().map(|l| l.iter().map(|t| t.text.as_str()).collect()).collect();
-                assert_eq!(joined.join("\n"), text, "{language:?}");
+    fn tokens_always_rebuild_the_line() {
+        let samples = [
+            "",
+            "   ",
+            "a: b",
+            "\"unterminated",
+            "- - x",
+            "key:    # c",
+            "{[}]]],,::",
+            "x: 'a''",
+            "ü: ß # ∑",
+            "\t- \"a\\",
+            "#",
+            "a:b",
+            "- ",
+        ];
+        for sample in samples {
+            for json in [false, true] {
+                let rebuilt: std::string::String = highlight_line(sample, json).into_iter().map(|t| t.text).collect();
+                assert_eq!(rebuilt, sample, "json={json}");
             }
         }
+        assert_eq!(highlight("a: 1\nb: 2").len(), 2);
+    }
+
+    #[test]
+    fn block_yaml_lines_map_to_json_pointers() {
+        let text = "apiVersion: apps/v1\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        ports:\n        - containerPort: 80\n      - name: side\n  note: |\n    line one\n\n    line two\n  after: 1\n# comment\nstatus: {}";
+        let got = yaml_line_pointers(text);
+        let expect = [
+            Some("/apiVersion"),
+            Some("/metadata"),
+            Some("/metadata/name"),
+            Some("/metadata/labels"),
+            Some("/metadata/labels/app.kubernetes.io~1name"),
+            Some("/spec"),
+            Some("/spec/replicas"),
+            Some("/spec/template"),
+            Some("/spec/template/spec"),
+            Some("/spec/template/spec/containers"),
+            Some("/spec/template/spec/containers/0/name"),
+            Some("/spec/template/spec/containers/0/image"),
+            Some("/spec/template/spec/containers/0/ports"),
+            Some("/spec/template/spec/containers/0/ports/0/containerPort"),
+            Some("/spec/template/spec/containers/1/name"),
+            Some("/spec/note"),
+            Some("/spec/note"),
+            Some("/spec/note"),
+            Some("/spec/note"),
+            Some("/spec/after"),
+            None,
+            Some("/status"),
+        ];
+        let got: Vec<Option<&str>> = got.iter().map(Option::as_deref).collect();
+        assert_eq!(got, expect);
+    }
+
+    #[test]
+    fn indented_lists_and_scalar_items_have_paths_and_json_has_none() {
+        let text = "finalizers:\n  - example.com/a\n  - example.com/b\nargs:\n- -x\n- \"quoted\": 1";
+        let got: Vec<Option<std::string::String>> = yaml_line_pointers(text);
+        assert_eq!(got[1].as_deref(), Some("/finalizers/0"));
+        assert_eq!(got[2].as_deref(), Some("/finalizers/1"));
+        assert_eq!(got[4].as_deref(), Some("/args/0"));
+        assert_eq!(got[5].as_deref(), Some("/args/1/quoted"));
+        let json = "{\n  \"a\": 1,\n  \"spec\": {\n    \"list\": [\n      {\n        \"name\": \"x\"\n      },\n      \"two\"\n    ],\n    \"a/b\": {}\n  }\n}";
+        let got: Vec<Option<std::string::String>> = yaml_line_pointers(json);
+        let got: Vec<Option<&str>> = got.iter().map(Option::as_deref).collect();
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some("/a"),
+                Some("/spec"),
+                Some("/spec/list"),
+                Some("/spec/list/0"),
+                Some("/spec/list/0/name"),
+                None,
+                Some("/spec/list/1"),
+                None,
+                Some("/spec/a~1b"),
+                None,
+                None
+            ]
+        );
     }
 
     #[test]

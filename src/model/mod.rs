@@ -12,3 +12,4 @@ pub mod page;
 pub mod sniff;
 pub mod streams;
 pub mod view_state;
+pub mod write;

@@ -6,20 +6,20 @@ use std::collections::BTreeSet;
 
 use leptos::prelude::*;
 
-use crate::model::highlight::{fold_ends, highlight, Language};
+use crate::model::highlight::{fold_ends, highlight};
 
 /// Above this many lines a document is shown as plain text.
 pub const MAX_RICH_LINES: usize = 4000;
 
-/// `text` highlighted as `language`, each block foldable.
+/// `text` highlighted as YAML or JSON, each block foldable.
 #[component]
 pub fn CodeView(
     /// The document's text.
     #[prop(into)]
     text: Signal<String>,
-    /// Its language (None: plain text, e.g. a hex dump).
+    /// Whether it is YAML or JSON to highlight (false: plain text, e.g. a hex dump).
     #[prop(into)]
-    language: Signal<Option<Language>>,
+    rich: Signal<bool>,
 ) -> impl IntoView {
     let folded = RwSignal::new(BTreeSet::<usize>::new());
     Effect::new(move |_| {
@@ -28,16 +28,12 @@ pub fn CodeView(
     });
     let rendered = Memo::new(move |_| {
         let text = text.get();
-        let language = language.get();
         let line_count = text.split('\n').count();
-        match language {
-            Some(language) if line_count <= MAX_RICH_LINES => Some((highlight(&text, language), fold_ends(&text))),
-            _ => None,
-        }
+        (rich.get() && line_count <= MAX_RICH_LINES).then(|| (highlight(&text), fold_ends(&text)))
     });
     let plain_note = move || {
         let lines = text.with(|t| t.split('\n').count());
-        (language.get().is_some() && lines > MAX_RICH_LINES).then(|| {
+        (rich.get() && lines > MAX_RICH_LINES).then(|| {
             view! {
                 <p class="muted">
                     {format!(
@@ -81,7 +77,7 @@ pub fn CodeView(
                         });
                         let tokens = lines[i]
                             .iter()
-                            .map(|t| view! { <span class=t.kind.class()>{t.text.clone()}</span> })
+                            .map(|t| view! { <span class=format!("tok--{}", t.kind.class())>{t.text.clone()}</span> })
                             .collect_view();
                         let ellipsis = (is_folded && end.is_some())
                             .then(|| {

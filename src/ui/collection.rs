@@ -13,6 +13,7 @@ use crate::client::fetched::Fetched;
 use crate::client::{now_ms, ApiBase};
 use crate::model::page::{append_list_items, Page, PageBody};
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
+use crate::ui::create::CollectionActions;
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::inspector::{use_wire_log, WireLog};
@@ -105,6 +106,7 @@ pub fn CollectionView(
     let live_resource = resource.clone();
     let page_resource = resource.clone();
     let api_version = resource.api_version();
+    let actions_resource = resource.clone();
     view! {
         <section class="collection" aria-label=format!("{} collection", resource.plural)>
             <header class="collection__header">
@@ -114,6 +116,7 @@ pub fn CollectionView(
                 </h2>
                 <Toolbar namespaced />
                 <StateToggle label=" Live (list, then watch)" get=|s| s.watch set=|s, on| s.watch = on />
+                <CollectionActions resource=actions_resource on_changed=Callback::new(move |_| page.refetch()) />
             </header>
             {move || {
                 let s = state.get();

@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use crate::api::cbor::diagnostic;
 use crate::api::value::Value;
 use crate::api::yaml::encode_yaml;
-use crate::model::highlight::Language;
 use crate::model::page::without_managed_fields;
 use crate::ui::code::CodeView;
 
@@ -93,11 +92,7 @@ pub fn DocumentView(
             </div>
             <CodeView
                 text=text
-                language=Signal::derive(move || match format.get() {
-                    TextFormat::Yaml => Some(Language::Yaml),
-                    TextFormat::Json => Some(Language::Json),
-                    TextFormat::Hex | TextFormat::Diagnostic => None,
-                })
+                rich=Signal::derive(move || matches!(format.get(), TextFormat::Yaml | TextFormat::Json))
             />
         </div>
     }

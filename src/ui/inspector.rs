@@ -8,6 +8,7 @@ use crate::api::request::Request;
 use crate::client::fetched::{decode_response, fetch_decoded, Fetched};
 use crate::client::{ApiBase, ClientError, Response};
 use crate::model::commands::{to_curl, to_kubectl_raw};
+use crate::ui::write_policy::WritePolicy;
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
 const KEEP: usize = 200;
@@ -28,20 +29,31 @@ pub struct Exchange {
 pub struct WireLog {
     entries: RwSignal<Vec<Exchange>>,
     next_id: StoredValue<usize>,
+    /// Whether writes may leave the app: checked here, where every request made through the log
+    /// leaves, not only by the buttons that make them.
+    policy: WritePolicy,
 }
 
 impl WireLog {
     /// Creates the log and provides it to the components below.
-    pub fn install() -> WireLog {
-        let log = WireLog { entries: RwSignal::new(Vec::new()), next_id: StoredValue::new(0) };
+    pub fn install(policy: WritePolicy) -> WireLog {
+        let log = WireLog { entries: RwSignal::new(Vec::new()), next_id: StoredValue::new(0), policy };
+        // The client's own guard follows the policy too (a second lock on the same door).
+        Effect::new(move |_| crate::client::set_writes_allowed(policy.allows_writes()));
         provide_context(log);
         log
     }
 
-    /// Runs `request`, records the exchange, and returns the outcome.
+    /// Runs `request`, records the exchange, and returns the outcome. In read-only mode a write
+    /// request is refused (and recorded as refused) without reaching `fetch`.
     pub async fn fetch(self, base: ApiBase, request: Request) -> Result<Fetched, ClientError> {
         let url = base.absolute_url(&request);
-        let outcome = fetch_decoded(&base, request.clone()).await;
+        let allowed = self.policy.read_only.with_untracked(|r| !r) && self.policy.forced_by_host.with_untracked(|f| !f);
+        let outcome = if request.method.is_write() && !allowed {
+            Err(ClientError::ReadOnly { url: url.clone(), method: request.method.to_string() })
+        } else {
+            fetch_decoded(&base, request.clone()).await
+        };
         self.record(url, request, outcome.clone());
         outcome
     }

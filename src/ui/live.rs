@@ -17,7 +17,6 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
-use crate::api::diff::{diff_objects, yaml_diff, DiffOptions};
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::reflector::{
@@ -31,6 +30,7 @@ use crate::api::watch::{is_table, watched_object, WatchDecoder, WatchEvent};
 use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};
 use crate::model::cells::{Column, Grid, Row};
+use crate::ui::diff_view::DiffView;
 use crate::ui::grid::GridView;
 
 /// How many timeline entries are kept.
@@ -820,11 +820,7 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
     let diff = move || {
         let all = versions.get();
         let (a, b) = (pick(from.get(), 2)?, pick(to.get(), 1)?);
-        let (old, new) = (&all.get(a)?.1, &all.get(b)?.1);
-        let options = DiffOptions { ignore_managed_fields: true, ignore_status: false, ignore_server_fields: false };
-        let changes = diff_objects(old, new, options).changes;
-        let text = yaml_diff(old, new, options, 3).map(|d| d.unified()).unwrap_or_else(|e| e.to_string());
-        Some((changes, text))
+        Some((all.get(a)?.1.clone(), all.get(b)?.1.clone()))
     };
     let version_select = move |label: &'static str,
                                set: WriteSignal<Option<usize>>,
@@ -876,28 +872,7 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
                 {version_select("From ", set_from, from, 2)}
                 {version_select("To ", set_to, to, 1)}
             </div>
-            {move || {
-                diff()
-                    .map(|(changes, text)| {
-                        view! {
-                            <ul class="history__changes" data-testid="history-changes">
-                                {changes
-                                    .into_iter()
-                                    .map(|c| {
-                                        let show = |v: Option<Value>| v.map(|v| v.to_json()).unwrap_or_default();
-                                        view! {
-                                            <li>
-                                                <code>{c.display_path()}</code>
-                                                {format!(" {:?}: {} → {}", c.kind, show(c.old), show(c.new))}
-                                            </li>
-                                        }
-                                    })
-                                    .collect_view()}
-                            </ul>
-                            <pre class="document__text" data-testid="history-diff">{text}</pre>
-                        }
-                    })
-            }}
+            {move || diff().map(|(old, new)| view! { <DiffView old new name="history" /> })}
         </section>
     }
 }

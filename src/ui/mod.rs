@@ -4,8 +4,12 @@
 mod cluster;
 mod code;
 mod collection;
+mod create;
 mod decode;
+mod delete;
+mod diff_view;
 mod document;
+mod editor;
 mod error_state;
 mod grid;
 pub mod host;
@@ -19,6 +23,7 @@ mod response_info;
 mod sidebar;
 mod status_view;
 mod subresource;
+pub mod write;
 pub mod write_policy;
 
 use leptos::prelude::*;
@@ -74,7 +79,8 @@ pub fn App(
         };
         Navigation::install_in_memory(initial);
     }
-    let log = WireLog::install();
+    let log = WireLog::install(policy);
+    write::WriteSettings::install();
     let inspector_open = RwSignal::new(false);
     // An invalid API base sends nothing: the error says what to fix instead.
     let cluster = base_error.is_none().then(|| {
@@ -145,6 +151,7 @@ pub fn App(
                 {messages_fact}
             </dl>
             {read_only_badge}
+            <write::ReadOnlyToggle />
             {(!embed)
                 .then(|| {
                     view! {

@@ -21,6 +21,7 @@ use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
 use crate::ui::subresource::SubresourcePanel;
 use crate::ui::use_discovery;
+use crate::ui::write::ObjectActions;
 
 /// The object named in the view state.
 #[component]
@@ -71,6 +72,7 @@ pub fn ObjectView(
     if let Some(host) = host {
         on_cleanup(move || host.forget_selection());
     }
+    let (actions_resource, actions_name) = (resource.clone(), name.clone());
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -81,6 +83,7 @@ pub fn ObjectView(
                     {format!("← {}", resource.plural)}
                 </button>
                 <h2 data-testid="object-title">{format!("{} {}", resource.kind, name)}</h2>
+                <ObjectActions resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />
             </header>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
                 {move || {

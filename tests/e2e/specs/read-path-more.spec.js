@@ -94,7 +94,7 @@ test('an object\'s YAML is highlighted, numbered and folds block by block', asyn
   await expect(page.getByTestId('object-title')).toContainText('Deployment ');
   const doc = page.getByTestId('document-text').first();
   await expect(doc).toContainText('creationTimestamp');
-  await expect(doc.locator('.tok-key', { hasText: /^apiVersion$/ })).toHaveCount(1);
+  await expect(doc.locator('.tok--key', { hasText: /^apiVersion$/ })).toHaveCount(1);
   await expect(doc.locator('.code__line').first()).toHaveAttribute('data-line', '1');
   const fold = doc.locator('.code__line', { hasText: /^metadata:\s*$/ }).getByRole('button');
   await expect(fold).toHaveAttribute('aria-expanded', 'true');
@@ -108,7 +108,7 @@ test('an object\'s YAML is highlighted, numbered and folds block by block', asyn
   await unfold.click();
   await expect(doc).toContainText('creationTimestamp');
   await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'JSON' }).click();
-  await expect(doc.locator('.tok-key', { hasText: /^"apiVersion"$/ })).toHaveCount(1);
+  await expect(doc.locator('.tok--key', { hasText: /^"apiVersion"$/ })).toHaveCount(1);
   await saveScreen(page, 'object-json-highlighted');
 });
 

@@ -1,0 +1,213 @@
+//! Creating objects from YAML or JSON (`POST`): one document or many (`---`), each sent as its
+//! own request to the collection its `apiVersion` and `kind` name, with a result per document.
+//! The API has no transactions, and the form says so: a failure leaves the earlier objects
+//! created.
+
+use leptos::prelude::*;
+
+use crate::api::discovery::ResourceType;
+use crate::api::value::Value;
+use crate::client::ApiBase;
+use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
+use crate::ui::editor::{CodeEditor, TextError};
+use crate::ui::inspector::use_wire_log;
+use crate::ui::write::{send_write, use_write_settings, WriteSettingsFields};
+use crate::ui::write_policy::use_write_policy;
+
+/// The Create and Delete-collection entries of a collection view, and their panels.
+#[component]
+pub fn CollectionActions(
+    resource: ResourceType,
+    /// Called after a write changed the collection.
+    on_changed: Callback<()>,
+) -> impl IntoView {
+    let navigation = crate::ui::location::use_navigation();
+    let open = RwSignal::new(None::<&'static str>);
+    let toggle = move |which: &'static str| open.update(|o| *o = if *o == Some(which) { None } else { Some(which) });
+    let panel = move || {
+        let state = navigation.state.get();
+        let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+        let namespace = if namespaced { state.namespace.clone() } else { None };
+        let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+        match open.get()? {
+            "create" => {
+                Some(view! { <CreatePanel resource=resource.clone() namespace on_created=on_changed /> }.into_any())
+            }
+            _ => Some(
+                view! {
+                    <crate::ui::delete::DeleteCollectionPanel
+                        resource=resource.clone()
+                        namespace
+                        label_selector=non_empty(&state.label_selector)
+                        field_selector=non_empty(&state.field_selector)
+                        on_changed
+                    />
+                }
+                .into_any(),
+            ),
+        }
+    };
+    view! {
+        <div class="toolbar">
+            <button class="button" aria-expanded=move || (open.get() == Some("create")).to_string() on:click=move |_| toggle("create")>
+                "Create…"
+            </button>
+            <button class="button button--quiet" aria-expanded=move || (open.get() == Some("delete")).to_string() on:click=move |_| toggle("delete")>
+                "Delete collection…"
+            </button>
+        </div>
+        {panel}
+    }
+}
+
+/// The result of one document.
+#[derive(Debug, Clone, PartialEq)]
+struct Created {
+    label: String,
+    outcome: Result<String, String>,
+    warnings: Vec<String>,
+}
+
+/// The create form, started with a template of `resource`.
+#[component]
+pub fn CreatePanel(
+    resource: ResourceType,
+    namespace: Option<String>,
+    /// Called after something was created.
+    on_created: Callback<()>,
+) -> impl IntoView {
+    let log = use_wire_log();
+    let api = expect_context::<ApiBase>();
+    let policy = use_write_policy();
+    let settings = use_write_settings();
+    let discovery = crate::ui::use_discovery();
+    let namespace_line = match (&resource.scope, &namespace) {
+        (crate::api::discovery::Scope::Namespaced, Some(ns)) => format!("\n  namespace: {ns}"),
+        _ => String::new(),
+    };
+    let template = format!(
+        "apiVersion: {}\nkind: {}\nmetadata:\n  generateName: example-{namespace_line}\n",
+        resource.api_version(),
+        resource.kind
+    );
+    let text = RwSignal::new(template);
+    let results = RwSignal::new(Vec::<Created>::new());
+    let running = RwSignal::new(false);
+    let plan = {
+        let namespace = namespace.clone();
+        move |dry_run: bool| {
+            let options = SendOptions {
+                field_manager: settings.field_manager.get(),
+                field_validation: settings.field_validation.get(),
+                dry_run,
+                ..SendOptions::default()
+            };
+            text.with(|t| plan_creates(t, &discovery, namespace.as_deref(), &options.write_params()))
+        }
+    };
+    let preview_plan = plan.clone();
+    let planned = Memo::new(move |_| preview_plan(false));
+    let first_error = Signal::derive(move || {
+        text.with(|t| crate::api::documents::split_yaml_documents(t))
+            .into_iter()
+            .find_map(|d| d.parsed.err())
+            .map(|e| TextError { line: e.line, column: e.column, message: e.message })
+    });
+    let send = move |dry_run: bool| {
+        if !policy.allows_writes() || running.get_untracked() {
+            return;
+        }
+        let items: Vec<CreateItem> = plan(dry_run);
+        let api = api.clone();
+        running.set(true);
+        results.set(Vec::new());
+        leptos::task::spawn_local(async move {
+            let mut created_any = false;
+            for item in items {
+                let created = match item.request {
+                    Err(e) => Created { label: item.label, outcome: Err(e), warnings: Vec::new() },
+                    Ok(request) => {
+                        let answer = send_write(log, api.clone(), request).await;
+                        let outcome = if (200..300).contains(&answer.status) {
+                            let name = answer
+                                .object
+                                .as_ref()
+                                .and_then(|o| o.at(&["metadata", "name"]).and_then(Value::as_str).map(str::to_string))
+                                .unwrap_or_default();
+                            created_any |= !dry_run;
+                            Ok(format!(
+                                "HTTP {} {}: {} {name}",
+                                answer.status,
+                                answer.status_text,
+                                if dry_run { "would create" } else { "created" }
+                            ))
+                        } else {
+                            Err(match (&answer.status_body, &answer.problem) {
+                                (Some(s), _) => format!("HTTP {} {}: {}", s.code, s.reason, s.message),
+                                (None, Some(p)) => p.clone(),
+                                _ => format!("HTTP {}", answer.status),
+                            })
+                        };
+                        Created { label: item.label, outcome, warnings: answer.warnings }
+                    }
+                };
+                results.update(|r| r.push(created));
+            }
+            running.set(false);
+            if created_any {
+                on_created.run(());
+            }
+        });
+    };
+    let send_dry = send.clone();
+    let can_send = move || policy.allows_writes() && !running.get() && planned.with(|p| !p.is_empty());
+    view! {
+        <section class="panel write" aria-label="Create objects">
+            <h3>"Create from YAML or JSON"</h3>
+            <p class="muted">
+                "Several documents separated by --- are sent as a series of single-object requests, in order. The API has no transactions: if one fails, the ones before it stay created."
+            </p>
+            <CodeEditor text label="Objects to create" error=first_error marks=Signal::derive(Vec::new) testid="create-editor" />
+            <div class="toolbar">
+                <WriteSettingsFields />
+            </div>
+            <ol class="write__plan" data-testid="create-plan">
+                {move || {
+                    planned
+                        .get()
+                        .into_iter()
+                        .map(|item| match item.request {
+                            Ok(r) => {
+                                let p = preview(&r);
+                                view! { <li><code>{format!("{} {}", p.method, p.url)}</code>{format!("  {}", item.label)}</li> }.into_any()
+                            }
+                            Err(e) => view! { <li class="warning">{format!("{}: {e}", item.label)}</li> }.into_any(),
+                        })
+                        .collect_view()
+                }}
+            </ol>
+            <div class="toolbar">
+                <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>"Dry run"</button>
+                <button class="button" disabled=move || !can_send() on:click=move |_| send(false)>
+                    {move || format!("Create {} object(s)", planned.with(Vec::len))}
+                </button>
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
+            </div>
+            <ol class="write__results" data-testid="create-results">
+                {move || {
+                    results
+                        .get()
+                        .into_iter()
+                        .map(|c| {
+                            let warnings = c.warnings.join("; ");
+                            match c.outcome {
+                                Ok(text) => view! { <li data-ok="true">{format!("{}: {text}", c.label)}<span class="muted">{warnings}</span></li> }.into_any(),
+                                Err(text) => view! { <li data-ok="false" class="warning">{format!("{}: {text}", c.label)}</li> }.into_any(),
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,114 @@
+//! A text editor for YAML and JSON: a plain `<textarea>` (so typing, selection, undo and
+//! accessibility are the browser's) laid exactly over a highlighted copy of its text, with line
+//! numbers, a gutter for per-line marks (field ownership, server warnings) and the parse error
+//! pointed at its line and column. Tokens come from `model::highlight`.
+
+use leptos::prelude::*;
+
+use crate::model::highlight::highlight;
+
+/// A mark in the gutter of one line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LineMark {
+    /// A short label (the owning manager).
+    pub label: String,
+    /// The full text (hover).
+    pub title: String,
+    /// Whether the line carries a server warning.
+    pub warning: bool,
+}
+
+/// Where the text fails to parse (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// The editor. `marks` is indexed by 0-based line.
+#[component]
+pub fn CodeEditor(
+    text: RwSignal<String>,
+    /// The accessible name of the textarea.
+    label: &'static str,
+    /// The parse error, if any.
+    #[prop(into)]
+    error: Signal<Option<TextError>>,
+    /// Per-line gutter marks.
+    #[prop(into)]
+    marks: Signal<Vec<Option<LineMark>>>,
+    /// Test id of the textarea.
+    #[prop(optional)]
+    testid: &'static str,
+) -> impl IntoView {
+    let lines = Memo::new(move |_| text.with(|t| highlight(t)));
+    let gutter = move || {
+        let error_line = error.get().map(|e| e.line);
+        let marks = marks.get();
+        (1..=lines.with(Vec::len))
+            .map(|number| {
+                let mark = marks.get(number - 1).cloned().flatten();
+                let mut class = "editor__line-number".to_string();
+                if error_line == Some(number) {
+                    class.push_str(" editor__line-number--error");
+                }
+                if mark.as_ref().is_some_and(|m| m.warning) {
+                    class.push_str(" editor__line-number--warning");
+                }
+                let (label, title) = mark.map(|m| (m.label, m.title)).unwrap_or_default();
+                view! {
+                    <div class=class title=title.clone()>
+                        <span class="editor__owner" data-testid="owner-mark">{label}</span>
+                        <span class="editor__number">{number}</span>
+                    </div>
+                }
+            })
+            .collect_view()
+    };
+    let highlighted = move || {
+        lines.with(|lines| {
+            lines
+                .iter()
+                .map(|tokens| {
+                    let spans = tokens
+                        .iter()
+                        .map(|t| view! { <span class=format!("tok tok--{}", t.kind.class())>{t.text.clone()}</span> })
+                        .collect_view();
+                    view! { {spans} "\n" }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <div class="editor">
+            <div class="editor__scroll">
+                <div class="editor__gutter" aria-hidden="true">{gutter}</div>
+                <div class="editor__code">
+                    <pre class="editor__highlight" aria-hidden="true">{highlighted}" "</pre>
+                    <textarea
+                        class="editor__input"
+                        aria-label=label
+                        data-testid=testid
+                        spellcheck="false"
+                        autocomplete="off"
+                        wrap="off"
+                        prop:value=move || text.get()
+                        on:input=move |e| text.set(event_target_value(&e))
+                    ></textarea>
+                </div>
+            </div>
+            {move || {
+                error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="warning editor__error" role="alert" data-testid="editor-error">
+                                {format!("Line {}, column {}: {}", e.line, e.column, e.message)}
+                            </p>
+                        }
+                    })
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,826 @@
+//! Editing an object and sending the edit: the editor (with the managedFields ownership gutter),
+//! the five ways to send it (PUT, JSON patch, merge patch, strategic merge patch, server-side
+//! apply), each with a preview of the exact request and of the diff it should cause, dry-run,
+//! `fieldValidation`, and the server's answer (warnings next to their lines, Strict errors listed,
+//! 409 conflicts with rebase or force). Also the shared write settings (field manager,
+//! validation) and the read-only switch of the top bar.
+//!
+//! Requests are built by `model::write` from `api`; this file only wires signals to them.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::api::diff::display_pointer;
+use crate::api::dry_run::dry_run_report;
+use crate::api::managed_fields::{apply_conflicts, managed_fields, owners_of, ManagedOperation, Ownership};
+use crate::api::media_type::{Accept, MediaType};
+use crate::api::params::{FieldValidation, GetParams};
+use crate::api::patch::TestGuards;
+use crate::api::request::{ApplyEncoding, ObjectRef, Request};
+use crate::api::schema::OpenApiSchemas;
+use crate::api::status::{is_status, status_from_document, Status};
+use crate::api::update::rebase;
+use crate::api::value::Value;
+use crate::client::ApiBase;
+use crate::model::highlight::yaml_line_pointers;
+use crate::model::write::{
+    default_ops, edit_text, edit_view, line_of_field, named_field, ops_text, parse_edit, parse_ops, parse_warnings,
+    plan_write, preview, strict_problems, PlanContext, SendOptions, WriteMethod, WritePlan, DEFAULT_FIELD_MANAGER,
+};
+use crate::ui::diff_view::DiffView;
+use crate::ui::editor::{CodeEditor, LineMark, TextError};
+use crate::ui::inspector::{use_wire_log, WireLog};
+use crate::ui::status_view::StatusView;
+use crate::ui::write_policy::use_write_policy;
+
+/// Where the field manager name is remembered.
+const MANAGER_KEY: &str = "kube-api-explorer.fieldManager";
+
+/// Settings every write shares: the field manager (remembered in localStorage) and
+/// `fieldValidation`.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteSettings {
+    pub field_manager: RwSignal<String>,
+    pub field_validation: RwSignal<FieldValidation>,
+}
+
+impl WriteSettings {
+    /// Provides the settings, reading the remembered field manager.
+    pub fn install() -> WriteSettings {
+        let storage = window().local_storage().ok().flatten();
+        let remembered = storage.as_ref().and_then(|s| s.get_item(MANAGER_KEY).ok().flatten());
+        let settings = WriteSettings {
+            field_manager: RwSignal::new(remembered.unwrap_or_else(|| DEFAULT_FIELD_MANAGER.to_string())),
+            field_validation: RwSignal::new(FieldValidation::Strict),
+        };
+        Effect::new(move |_| {
+            let name = settings.field_manager.get();
+            if let Some(storage) = window().local_storage().ok().flatten() {
+                let _ = storage.set_item(MANAGER_KEY, &name);
+            }
+        });
+        provide_context(settings);
+        settings
+    }
+}
+
+/// The settings provided by the app.
+pub fn use_write_settings() -> WriteSettings {
+    expect_context::<WriteSettings>()
+}
+
+/// The read-only switch of the top bar.
+#[component]
+pub fn ReadOnlyToggle() -> impl IntoView {
+    let policy = use_write_policy();
+    view! {
+        <label class="topbar__readonly" title="When on, the explorer sends no write request at all">
+            <input
+                type="checkbox"
+                prop:checked=move || !policy.allows_writes()
+                disabled=move || policy.forced_by_host.get()
+                on:change=move |e| policy.read_only.set(event_target_checked(&e))
+            />
+            {move || if policy.forced_by_host.get() { " Read-only (set by the host page)" } else { " Read-only" }}
+        </label>
+    }
+}
+
+/// The field manager and validation inputs, shared by every write form.
+#[component]
+pub fn WriteSettingsFields() -> impl IntoView {
+    let settings = use_write_settings();
+    view! {
+        <label class="toolbar__field">
+            "Field manager "
+            <input
+                class="write__manager"
+                aria-label="Field manager"
+                prop:value=move || settings.field_manager.get()
+                on:change=move |e| settings.field_manager.set(event_target_value(&e))
+            />
+        </label>
+        <label class="toolbar__field">
+            "fieldValidation "
+            <select
+                aria-label="Field validation"
+                on:change=move |e| {
+                    let v = match event_target_value(&e).as_str() {
+                        "Warn" => FieldValidation::Warn,
+                        "Ignore" => FieldValidation::Ignore,
+                        _ => FieldValidation::Strict,
+                    };
+                    settings.field_validation.set(v);
+                }
+            >
+                {[FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore]
+                    .into_iter()
+                    .map(|v| {
+                        view! {
+                            <option value=v.as_str() selected=move || settings.field_validation.get() == v>
+                                {v.as_str()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// The Edit and Delete entries of an object view, and their panels.
+#[component]
+pub fn ObjectActions(
+    resource: crate::api::discovery::ResourceType,
+    name: String,
+    /// Called after a write changed the object.
+    on_written: Callback<()>,
+) -> impl IntoView {
+    let navigation = crate::ui::location::use_navigation();
+    let open = RwSignal::new(None::<&'static str>);
+    let toggle = move |which: &'static str| open.update(|o| *o = if *o == Some(which) { None } else { Some(which) });
+    let panel = move || {
+        let namespace = navigation.state.get().namespace;
+        let namespace = if resource.scope == crate::api::discovery::Scope::Namespaced { namespace } else { None };
+        let object =
+            match crate::api::request::Collection::new(&resource, namespace.as_deref()).and_then(|c| c.object(&name)) {
+                Ok(object) => object,
+                Err(e) => return Some(view! { <p class="warning" role="alert">{e.to_string()}</p> }.into_any()),
+            };
+        let title = match &namespace {
+            Some(ns) => format!("{} {ns}/{}", resource.kind, name),
+            None => format!("{} {}", resource.kind, name),
+        };
+        match open.get()? {
+            "edit" => Some(view! { <EditPanel object title on_written /> }.into_any()),
+            _ => Some(view! { <crate::ui::delete::DeletePanel object title on_changed=on_written /> }.into_any()),
+        }
+    };
+    view! {
+        <div class="toolbar object__actions">
+            <button class="button" aria-expanded=move || (open.get() == Some("edit")).to_string() on:click=move |_| toggle("edit")>
+                "Edit"
+            </button>
+            <button class="button button--quiet" aria-expanded=move || (open.get() == Some("delete")).to_string() on:click=move |_| toggle("delete")>
+                "Delete…"
+            </button>
+        </div>
+        {panel}
+    }
+}
+
+/// The answer to one write, as shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub status: u16,
+    pub status_text: String,
+    /// `Warning` header texts.
+    pub warnings: Vec<String>,
+    /// The object returned (2xx).
+    pub object: Option<Value>,
+    /// The Status returned (failures, and some deletes).
+    pub status_body: Option<Status>,
+    /// The request could not be sent, or the answer not read.
+    pub problem: Option<String>,
+}
+
+/// Sends `request` through the wire log (which refuses writes in read-only mode) and reads the
+/// answer.
+pub async fn send_write(log: WireLog, base: ApiBase, request: Request) -> Answer {
+    let fetched = match log.fetch(base, request).await {
+        Ok(fetched) => fetched,
+        Err(error) => {
+            return Answer {
+                status: 0,
+                status_text: String::new(),
+                warnings: Vec::new(),
+                object: None,
+                status_body: None,
+                problem: Some(error.to_string()),
+            }
+        }
+    };
+    let warnings = fetched.response.header("warning").map(parse_warnings).unwrap_or_default();
+    let (mut object, mut status_body, mut problem) = (None, None, None);
+    match &fetched.decoded {
+        Ok(decoded) => {
+            let value = decoded.to_value();
+            if is_status(&value) {
+                match status_from_document(&value) {
+                    Ok(status) => status_body = Some(status),
+                    Err(e) => problem = Some(e.to_string()),
+                }
+            } else {
+                object = Some(value);
+            }
+        }
+        Err(message) => problem = Some(message.clone()),
+    }
+    Answer {
+        status: fetched.response.status,
+        status_text: fetched.response.status_text.clone(),
+        warnings,
+        object,
+        status_body,
+        problem,
+    }
+}
+
+/// GETs `object` as JSON.
+pub async fn read_object(log: WireLog, base: ApiBase, object: &ObjectRef) -> Result<Value, String> {
+    let request = Request::get_object(object, &GetParams::default(), &Accept::only(MediaType::json()));
+    let answer = send_write(log, base, request).await;
+    match (answer.object, answer.status_body, answer.problem) {
+        (Some(object), _, _) => Ok(object),
+        (_, Some(status), _) => Err(format!("{} {}: {}", status.code, status.reason, status.message)),
+        (_, _, Some(problem)) => Err(problem),
+        _ => Err(format!("HTTP {} without a body", answer.status)),
+    }
+}
+
+/// How a managedFields operation is written.
+fn operation_name(operation: &ManagedOperation) -> String {
+    match operation {
+        ManagedOperation::Apply => "Apply".to_string(),
+        ManagedOperation::Update => "Update".to_string(),
+        ManagedOperation::Other(other) => other.clone(),
+    }
+}
+
+/// The OpenAPI v3 document path of a group version.
+fn openapi_path(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        format!("/openapi/v3/api/{version}")
+    } else {
+        format!("/openapi/v3/apis/{group}/{version}")
+    }
+}
+
+/// What was sent and what came back.
+#[derive(Debug, Clone, PartialEq)]
+struct Sent {
+    method: WriteMethod,
+    dry_run: bool,
+    /// The object the edit started from.
+    before: Value,
+    /// The edit.
+    edited: Value,
+    answer: Answer,
+}
+
+/// The editor and sender for one object.
+#[component]
+pub fn EditPanel(
+    object: ObjectRef,
+    /// Kind and name, for the confirmation texts.
+    title: String,
+    /// Called after a write that persisted something.
+    on_written: Callback<()>,
+) -> impl IntoView {
+    let log = use_wire_log();
+    let api = expect_context::<ApiBase>();
+    let policy = use_write_policy();
+    let settings = use_write_settings();
+    let base = RwSignal::new(None::<Value>);
+    let load_error = RwSignal::new(None::<String>);
+    let text = RwSignal::new(String::new());
+    let json = RwSignal::new(false);
+    let method = RwSignal::new(WriteMethod::Put);
+    let guards_rv = RwSignal::new(false);
+    let guards_values = RwSignal::new(false);
+    let force = RwSignal::new(false);
+    let cbor = RwSignal::new(false);
+    let minimal = RwSignal::new(true);
+    let ops_src = RwSignal::new(String::new());
+    let show_ownership = RwSignal::new(true);
+    let schemas = RwSignal::new(None::<Result<Arc<OpenApiSchemas>, String>>);
+    let sent = RwSignal::new(None::<Sent>);
+    let live = RwSignal::new(None::<Value>);
+    let rebase_note = RwSignal::new(None::<Vec<String>>);
+    let sending = RwSignal::new(false);
+
+    let load = {
+        let (object, api) = (object.clone(), api.clone());
+        move || {
+            let (object, api) = (object.clone(), api.clone());
+            leptos::task::spawn_local(async move {
+                match read_object(log, api, &object).await {
+                    Ok(value) => {
+                        text.set(edit_text(&edit_view(&value), json.get_untracked()));
+                        base.set(Some(value));
+                        load_error.set(None);
+                    }
+                    Err(e) => load_error.set(Some(e)),
+                }
+            });
+        }
+    };
+    load();
+
+    // The schema of the group version, when a method needs it.
+    let schema_path = openapi_path(&object.collection.group, &object.collection.version);
+    {
+        let api = api.clone();
+        Effect::new(move |_| {
+            let needed = matches!(method.get(), WriteMethod::StrategicMerge | WriteMethod::Apply);
+            if !needed || schemas.get_untracked().is_some() {
+                return;
+            }
+            schemas.set(Some(Err("loading…".into())));
+            let (api, path) = (api.clone(), schema_path.clone());
+            leptos::task::spawn_local(async move {
+                let request = Request::get(path.clone()).header("Accept", "application/json");
+                let result = match log.fetch(api, request).await {
+                    Ok(fetched) if fetched.response.is_success() => OpenApiSchemas::from_json(&fetched.response.body)
+                        .map(Arc::new)
+                        .map_err(|e| format!("{path}: {e}")),
+                    Ok(fetched) => Err(format!("{path}: HTTP {}", fetched.response.status)),
+                    Err(e) => Err(e.to_string()),
+                };
+                schemas.set(Some(result));
+            });
+        });
+    }
+
+    let parsed = Memo::new(move |_| text.with(|t| parse_edit(t)));
+    let edit_error = Signal::derive(move || {
+        parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: e.message })
+    });
+    let guards = move || TestGuards { resource_version: guards_rv.get(), old_values: guards_values.get() };
+    // The JSON patch operations follow the edit; the user may change them last.
+    Effect::new(move |_| {
+        let (Some(base), Ok(edited)) = (base.get(), parsed.get()) else { return };
+        ops_src.set(ops_text(&default_ops(&base, &edited, guards())));
+    });
+    let options = move |dry_run: bool| SendOptions {
+        field_manager: settings.field_manager.get(),
+        field_validation: settings.field_validation.get(),
+        dry_run,
+        force: force.get(),
+        encoding: if cbor.get() { ApplyEncoding::Cbor } else { ApplyEncoding::Yaml },
+        minimal_apply: minimal.get(),
+        guards: guards(),
+    };
+    let plan_object = object.clone();
+    let plan = move |dry_run: bool| -> Result<(WritePlan, Value, Value), String> {
+        let base = base.get().ok_or("the object is not loaded yet")?;
+        let edited = parsed.get().map_err(|e| format!("the edit does not parse: {e}"))?;
+        let loaded = schemas.get().and_then(Result::ok);
+        let ops = if method.get() == WriteMethod::JsonPatch { Some(parse_ops(&ops_src.get())?) } else { None };
+        let context = PlanContext { schemas: loaded.as_deref(), ops: ops.as_deref() };
+        let plan = plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context)?;
+        Ok((plan, base, edited))
+    };
+    let plan_for_preview = plan.clone();
+    let current = Memo::new(move |_| plan_for_preview(false));
+
+    let send = {
+        let (api, plan) = (api.clone(), plan.clone());
+        move |dry_run: bool| {
+            if !policy.allows_writes() || sending.get_untracked() {
+                return;
+            }
+            let Ok((plan, before, edited)) = plan(dry_run) else { return };
+            let api = api.clone();
+            let chosen = method.get_untracked();
+            sending.set(true);
+            live.set(None);
+            rebase_note.set(None);
+            leptos::task::spawn_local(async move {
+                let answer = send_write(log, api, plan.request).await;
+                let persisted = !dry_run && (200..300).contains(&answer.status);
+                if persisted {
+                    if let Some(object) = &answer.object {
+                        text.set(edit_text(&edit_view(object), json.get_untracked()));
+                        base.set(Some(object.clone()));
+                    }
+                }
+                sent.set(Some(Sent { method: chosen, dry_run, before, edited, answer }));
+                sending.set(false);
+                if persisted {
+                    on_written.run(());
+                }
+            });
+        }
+    };
+
+    // After a 409 to a PUT, read the live object to show and rebase onto.
+    {
+        let (object, api) = (object.clone(), api.clone());
+        Effect::new(move |_| {
+            let Some(s) = sent.get() else { return };
+            if s.method == WriteMethod::Put && s.answer.status == 409 && live.get_untracked().is_none() {
+                let (object, api) = (object.clone(), api.clone());
+                leptos::task::spawn_local(async move {
+                    if let Ok(value) = read_object(log, api, &object).await {
+                        live.set(Some(value));
+                    }
+                });
+            }
+        });
+    }
+    let do_rebase = move |_: leptos::ev::MouseEvent| {
+        let (Some(old), Some(current_live), Ok(edited)) = (base.get(), live.get(), parsed.get()) else { return };
+        let rebased = rebase(&old, &edited, &current_live);
+        rebase_note.set(Some(
+            rebased
+                .conflicts
+                .iter()
+                .map(|c| {
+                    let show = |v: &Option<Value>| v.as_ref().map(Value::to_json).unwrap_or_else(|| "(absent)".into());
+                    format!(
+                        "{}: yours {} kept live {} (was {})",
+                        display_pointer(&c.path),
+                        show(&c.edited),
+                        show(&c.live),
+                        show(&c.base)
+                    )
+                })
+                .collect(),
+        ));
+        text.set(edit_text(&edit_view(&rebased.merged), json.get_untracked()));
+        base.set(Some(current_live));
+        live.set(None);
+        sent.set(None);
+    };
+
+    // Gutter: owners of each line's field, and warnings on the lines they name.
+    let marks = Memo::new(move |_| {
+        let pointers = text.with(|t| yaml_line_pointers(t));
+        let mut marks: Vec<Option<LineMark>> = vec![None; pointers.len()];
+        if show_ownership.get() {
+            if let Some(object) = base.get() {
+                let entries = managed_fields(&object).unwrap_or_default();
+                for (i, pointer) in pointers.iter().enumerate() {
+                    let Some(pointer) = pointer else { continue };
+                    let owners: Vec<_> = owners_of(&entries, &object, pointer)
+                        .into_iter()
+                        .filter(|o| o.ownership == Ownership::Whole)
+                        .collect();
+                    if owners.is_empty() {
+                        continue;
+                    }
+                    let label = owners.iter().map(|o| o.entry.manager.clone()).collect::<Vec<_>>().join(", ");
+                    let title = owners
+                        .iter()
+                        .map(|o| {
+                            let op = operation_name(&o.entry.operation);
+                            format!(
+                                "{} owns {} ({op}, {}, {}{})",
+                                o.entry.manager,
+                                display_pointer(pointer),
+                                o.entry.api_version,
+                                o.entry.time.clone().unwrap_or_default(),
+                                o.entry.subresource.as_ref().map(|s| format!(", subresource {s}")).unwrap_or_default()
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    marks[i] = Some(LineMark { label, title, warning: false });
+                }
+            }
+        }
+        if let Some(s) = sent.get() {
+            let mut named: Vec<String> = s.answer.warnings.clone();
+            if let Some(status) = &s.answer.status_body {
+                named.extend(strict_problems(&status.message));
+            }
+            for text in named {
+                if let Some(line) = named_field(&text).and_then(|f| line_of_field(&pointers, &f)) {
+                    let mark = marks[line].get_or_insert_with(LineMark::default);
+                    mark.warning = true;
+                    mark.title = format!("{text}\n{}", mark.title);
+                }
+            }
+        }
+        marks
+    });
+
+    let switch_format = move |to_json: bool| {
+        if json.get_untracked() == to_json {
+            return;
+        }
+        if let Ok(value) = parsed.get_untracked() {
+            text.set(edit_text(&value, to_json));
+        }
+        json.set(to_json);
+    };
+
+    let method_tab = move |m: WriteMethod| {
+        view! {
+            <button
+                class="segmented__item"
+                role="tab"
+                aria-selected=move || (method.get() == m).to_string()
+                aria-pressed=move || (method.get() == m).to_string()
+                on:click=move |_| {
+                    method.set(m);
+                    sent.set(None);
+                }
+            >
+                {m.label()}
+            </button>
+        }
+    };
+    let checkbox = move |signal: RwSignal<bool>, label: &'static str| {
+        view! {
+            <label class="toolbar__field">
+                <input type="checkbox" prop:checked=move || signal.get() on:change=move |e| signal.set(event_target_checked(&e)) />
+                {format!(" {label}")}
+            </label>
+        }
+    };
+    let method_options = move || {
+        match method.get() {
+        WriteMethod::JsonPatch => view! {
+            <div class="write__options">
+                {checkbox(guards_rv, "test /metadata/resourceVersion first")}
+                {checkbox(guards_values, "test the old value of each changed field")}
+                <p class="muted">"The operations (one per line; edit them last, they follow the edit above):"</p>
+                <CodeEditor text=ops_src label="JSON patch operations" error=Signal::derive(|| None::<TextError>) marks=Signal::derive(Vec::new) testid="ops-editor" />
+            </div>
+        }
+        .into_any(),
+        WriteMethod::Apply => view! {
+            <div class="write__options">
+                {checkbox(minimal, "Apply only the fields I changed")}
+                {checkbox(force, "Force (take over conflicting fields)")}
+                {checkbox(cbor, "Send as CBOR (application/apply-patch+cbor)")}
+            </div>
+        }
+        .into_any(),
+        WriteMethod::StrategicMerge => view! {
+            <p class="muted write__options" data-testid="schema-state">
+                {move || match schemas.get() {
+                    None => "The OpenAPI v3 schema is loaded when needed.".to_string(),
+                    Some(Err(e)) => format!("OpenAPI v3 schema: {e}"),
+                    Some(Ok(s)) => format!("Merge keys from the server's OpenAPI v3 document ({} schemas).", s.len()),
+                }}
+            </p>
+        }
+        .into_any(),
+        _ => ().into_any(),
+    }
+    };
+
+    let preview_view = move || match current.get() {
+        Err(e) => view! { <p class="warning" role="alert" data-testid="plan-error">{e}</p> }.into_any(),
+        Ok((plan, base, _)) => {
+            let shown = preview(&plan.request);
+            let body = shown
+                .body_text
+                .clone()
+                .unwrap_or_else(|| crate::ui::document::hex_dump(plan.request.body.as_deref().unwrap_or_default()));
+            let notes = plan.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view();
+            view! {
+                <div class="write__preview" data-testid="request-preview">
+                    <h4>"The request"</h4>
+                    <pre class="document__text write__request">
+                        <span data-testid="preview-method">{shown.method.clone()}</span>
+                        " "
+                        <span data-testid="preview-url">{shown.url.clone()}</span>
+                        "\nContent-Type: "
+                        <span data-testid="preview-content-type">{shown.content_type.clone()}</span>
+                        {format!("\nContent-Length: {}\n\n", shown.body_len)}
+                        <span data-testid="preview-body">{body}</span>
+                    </pre>
+                    <ul class="write__notes">{notes}</ul>
+                    <h4>"The change it should cause"</h4>
+                    <DiffView old=edit_view(&base) new=plan.expected.clone() name="expected" ignore_status=true />
+                </div>
+            }
+            .into_any()
+        }
+    };
+
+    let reload = {
+        let load = load.clone();
+        move |_: leptos::ev::MouseEvent| {
+            sent.set(None);
+            live.set(None);
+            load();
+        }
+    };
+    let send_real = send.clone();
+    let send_dry = send.clone();
+    let send_force = send.clone();
+    let can_send = move || policy.allows_writes() && current.with(Result::is_ok) && !sending.get();
+    let title_for_button = title.clone();
+    let outcome = move || {
+        let s = sent.get()?;
+        let a = s.answer.clone();
+        let pointers = text.with(|t| yaml_line_pointers(t));
+        let line_note = |message: &str| {
+            named_field(message)
+                .and_then(|f| line_of_field(&pointers, &f))
+                .map(|l| format!(" (line {})", l + 1))
+                .unwrap_or_default()
+        };
+        let warnings = (!a.warnings.is_empty()).then(|| {
+            view! {
+                <div class="notice" data-testid="write-warnings">
+                    <h4>"Warnings from the server"</h4>
+                    <ul>
+                        {a.warnings.iter().map(|w| view! { <li>{format!("{w}{}", line_note(w))}</li> }).collect_view()}
+                    </ul>
+                </div>
+            }
+        });
+        let head = format!(
+            "{} {}{}",
+            if s.dry_run { "Dry run:" } else { "Sent:" },
+            if a.status == 0 { "not sent".to_string() } else { format!("HTTP {} {}", a.status, a.status_text) },
+            if s.dry_run && (200..300).contains(&a.status) { " — nothing was persisted" } else { "" }
+        );
+        let body = if let Some(problem) = a.problem.clone() {
+            view! { <p class="warning" role="alert">{problem}</p> }.into_any()
+        } else if let Some(status) = a.status_body.clone() {
+            let problems = strict_problems(&status.message);
+            let conflicts = apply_conflicts(&status);
+            let strict = (!problems.is_empty()).then(|| {
+                view! {
+                    <div data-testid="strict-problems">
+                        <h4>"Rejected by fieldValidation=Strict: every unknown or duplicate field"</h4>
+                        <ul>
+                            {problems.iter().map(|p| view! { <li>{format!("{p}{}", line_note(p))}</li> }).collect_view()}
+                        </ul>
+                    </div>
+                }
+            });
+            let conflict_view = (!conflicts.is_empty()).then(|| {
+                let rows = conflicts
+                    .iter()
+                    .map(|c| view! { <tr><td><code>{c.field.clone()}</code></td><td>{c.manager.clone()}</td><td>{c.message.clone()}</td></tr> })
+                    .collect_view();
+                let send_force = send_force.clone();
+                view! {
+                    <div data-testid="apply-conflicts">
+                        <h4>"Conflicts: these fields are owned by other managers"</h4>
+                        <table class="causes">
+                            <thead><tr><th>"Field"</th><th>"Owned by"</th><th>"Message"</th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                        <button
+                            class="button"
+                            disabled=move || !policy.allows_writes()
+                            on:click=move |_| {
+                                force.set(true);
+                                send_force(false);
+                            }
+                        >
+                            "Force: take these fields over and apply"
+                        </button>
+                    </div>
+                }
+            });
+            view! {
+                <StatusView status />
+                {strict}
+                {conflict_view}
+            }
+            .into_any()
+        } else if let Some(object) = a.object.clone() {
+            if s.dry_run {
+                let report = dry_run_report(&s.before, &object);
+                let generated = report
+                    .generated()
+                    .map(|c| {
+                        let reason = c.generated.map(|g| g.reason()).unwrap_or_default();
+                        view! { <li><code>{c.change.display_path()}</code>{format!(": {reason}")}</li> }
+                    })
+                    .collect_view();
+                let effects = report.effects().count();
+                view! {
+                    <p data-testid="dry-run-summary">
+                        {format!("The server would persist {effects} change(s) (defaults and admission changes included). Live object vs what would be persisted:")}
+                    </p>
+                    <DiffView old=s.before.clone() new=object name="dry-run" ignore_status=true />
+                    <details class="write__generated">
+                        <summary>"Generated fields: their values will differ when sent for real"</summary>
+                        <ul>{generated}</ul>
+                    </details>
+                }
+                .into_any()
+            } else {
+                let rv = |v: &Value| {
+                    v.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).unwrap_or("?").to_string()
+                };
+                view! {
+                    <p data-testid="write-saved">{format!("Saved: resourceVersion {} → {}", rv(&s.before), rv(&object))}</p>
+                    <DiffView old=s.before.clone() new=object name="written" ignore_status=true />
+                }
+                .into_any()
+            }
+        } else {
+            ().into_any()
+        };
+        let conflict = (s.method == WriteMethod::Put && a.status == 409).then(|| {
+            view! {
+                <div class="notice" data-testid="put-conflict">
+                    <h4>"Someone changed the object since you read it"</h4>
+                    {move || {
+                        live.get()
+                            .map(|l| {
+                                let edited = s.edited.clone();
+                                view! {
+                                    <p>"The live object against your edit (− live, + yours):"</p>
+                                    <DiffView old=edit_view(&l) new=edited name="conflict" ignore_status=true />
+                                    <button class="button" on:click=do_rebase>"Rebase my edit onto the live version"</button>
+                                }
+                            })
+                    }}
+                </div>
+            }
+        });
+        Some(view! {
+            <section class="panel write__outcome" aria-label="Write result" data-testid="write-outcome">
+                <h4 data-testid="write-status">{head}</h4>
+                {warnings}
+                {body}
+                {conflict}
+            </section>
+        })
+    };
+
+    view! {
+        <section class="panel write" aria-label="Edit object">
+            <h3>{format!("Edit {title}")}</h3>
+            {move || load_error.get().map(|e| view! { <p class="warning" role="alert">{e}</p> })}
+            <div class="toolbar">
+                <div class="segmented" role="group" aria-label="Edit as">
+                    <button class="segmented__item" aria-pressed=move || (!json.get()).to_string() on:click=move |_| switch_format(false)>
+                        "YAML"
+                    </button>
+                    <button class="segmented__item" aria-pressed=move || json.get().to_string() on:click=move |_| switch_format(true)>
+                        "JSON"
+                    </button>
+                </div>
+                {checkbox(show_ownership, "Show field owners (managedFields)")}
+                <button class="button button--quiet" on:click=reload>"Reload from server"</button>
+            </div>
+            <CodeEditor text label="Object editor" error=edit_error marks=Signal::derive(move || marks.get()) testid="object-editor" />
+            {move || {
+                base.get()
+                    .map(|object| {
+                        let entries = managed_fields(&object).unwrap_or_default();
+                        let rows = entries
+                            .iter()
+                            .map(|e| {
+                                view! {
+                                    <tr>
+                                        <td>{e.manager.clone()}</td>
+                                        <td>{operation_name(&e.operation)}</td>
+                                        <td>{e.api_version.clone()}</td>
+                                        <td>{e.time.clone().unwrap_or_default()}</td>
+                                        <td>{e.subresource.clone().unwrap_or_default()}</td>
+                                        <td>{e.fields.len()}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view();
+                        view! {
+                            <details class="write__managers" data-testid="field-managers">
+                                <summary>{format!("Field managers ({}): the gutter names the owner of each line; hover a line for the details", entries.len())}</summary>
+                                <table class="causes">
+                                    <thead>
+                                        <tr><th>"Manager"</th><th>"Operation"</th><th>"API version"</th><th>"Time"</th><th>"Subresource"</th><th>"Fields"</th></tr>
+                                    </thead>
+                                    <tbody>{rows}</tbody>
+                                </table>
+                            </details>
+                        }
+                    })
+            }}
+            {move || rebase_note.get().map(|conflicts| {
+                view! {
+                    <p class="notice" data-testid="rebase-note">
+                        {if conflicts.is_empty() {
+                            "Rebased onto the live version: every change of yours applied. Review and send again.".to_string()
+                        } else {
+                            format!("Rebased with {} conflict(s), where the live value was kept: {}", conflicts.len(), conflicts.join("; "))
+                        }}
+                    </p>
+                }
+            })}
+            <div class="segmented write__methods" role="tablist" aria-label="Send as">
+                {WriteMethod::ALL.into_iter().map(method_tab).collect_view()}
+            </div>
+            <div class="toolbar">
+                <WriteSettingsFields />
+            </div>
+            {method_options}
+            {preview_view}
+            <div class="toolbar write__actions">
+                <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>
+                    "Dry run"
+                </button>
+                <button class="button" disabled=move || !can_send() on:click=move |_| send_real(false)>
+                    {move || format!("Send {} to {}", method.get().label(), title_for_button)}
+                </button>
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
+            </div>
+            {outcome}
+        </section>
+    }
+}
