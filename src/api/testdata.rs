@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::api::discovery::{ResourceType, Scope};
+use crate::api::discovery::{ApiGroup, Discovery, GroupVersionResources, ResourceType, Scope};
 
 /// The shared folder: `$KUBE_SHARED_DIR`, or `../shared` next to the repository.
 pub fn shared_dir() -> PathBuf {
@@ -72,4 +72,28 @@ pub fn resource_type(group: &str, version: &str, plural: &str, scope: Scope) -> 
         categories: vec![],
         subresources: vec![],
     }
+}
+
+/// A discovery model of `resources`, grouped by group and then version in the order first seen.
+pub fn discovery_of(resources: Vec<ResourceType>) -> Discovery {
+    let mut groups: Vec<ApiGroup> = Vec::new();
+    for resource in resources {
+        let group = match groups.iter().position(|g| g.name == resource.group) {
+            Some(i) => i,
+            None => {
+                groups.push(ApiGroup { name: resource.group.clone(), versions: Vec::new() });
+                groups.len() - 1
+            }
+        };
+        let versions = &mut groups[group].versions;
+        let version = match versions.iter().position(|v| v.version == resource.version) {
+            Some(i) => i,
+            None => {
+                versions.push(GroupVersionResources { version: resource.version.clone(), resources: Vec::new() });
+                versions.len() - 1
+            }
+        };
+        versions[version].resources.push(resource);
+    }
+    Discovery { groups }
 }

@@ -258,38 +258,17 @@ pub fn ready_message() -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::discovery::{ApiGroup, GroupVersionResources, Scope};
-    use crate::api::testdata::resource_type;
+    use crate::api::discovery::Scope;
+    use crate::api::testdata::{discovery_of, resource_type};
     use serde_json::json;
 
     fn discovery() -> Discovery {
-        Discovery {
-            groups: vec![
-                ApiGroup {
-                    name: String::new(),
-                    versions: vec![GroupVersionResources {
-                        version: "v1".into(),
-                        resources: vec![resource_type("", "v1", "pods", Scope::Namespaced)],
-                    }],
-                },
-                ApiGroup {
-                    name: "apps".into(),
-                    versions: vec![
-                        GroupVersionResources {
-                            version: "v1".into(),
-                            resources: vec![resource_type("apps", "v1", "deployments", Scope::Namespaced)],
-                        },
-                        GroupVersionResources {
-                            version: "v1beta1".into(),
-                            resources: vec![
-                                resource_type("apps", "v1beta1", "deployments", Scope::Namespaced),
-                                resource_type("apps", "v1beta1", "oldthings", Scope::Namespaced),
-                            ],
-                        },
-                    ],
-                },
-            ],
-        }
+        discovery_of(vec![
+            resource_type("", "v1", "pods", Scope::Namespaced),
+            resource_type("apps", "v1", "deployments", Scope::Namespaced),
+            resource_type("apps", "v1beta1", "deployments", Scope::Namespaced),
+            resource_type("apps", "v1beta1", "oldthings", Scope::Namespaced),
+        ])
     }
 
     fn route(value: serde_json::Value) -> Route {

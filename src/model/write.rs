@@ -943,32 +943,16 @@ mod tests {
     }
 
     fn discovery() -> Discovery {
-        let apps = crate::api::testdata::resource_type("apps", "v1", "deployments", Scope::Namespaced);
-        let ns = crate::api::testdata::resource_type("", "v1", "namespaces", Scope::Cluster);
-        let cm = crate::api::testdata::resource_type("", "v1", "configmaps", Scope::Namespaced);
-        let kinded = |mut r: crate::api::discovery::ResourceType, kind: &str| {
+        let kinded = |group: &str, plural: &str, scope, kind: &str| {
+            let mut r = crate::api::testdata::resource_type(group, "v1", plural, scope);
             r.kind = kind.into();
             r
         };
-        use crate::api::discovery::{ApiGroup, GroupVersionResources};
-        Discovery {
-            groups: vec![
-                ApiGroup {
-                    name: String::new(),
-                    versions: vec![GroupVersionResources {
-                        version: "v1".into(),
-                        resources: vec![kinded(ns, "Namespace"), kinded(cm, "ConfigMap")],
-                    }],
-                },
-                ApiGroup {
-                    name: "apps".into(),
-                    versions: vec![GroupVersionResources {
-                        version: "v1".into(),
-                        resources: vec![kinded(apps, "Deployment")],
-                    }],
-                },
-            ],
-        }
+        crate::api::testdata::discovery_of(vec![
+            kinded("", "namespaces", Scope::Cluster, "Namespace"),
+            kinded("", "configmaps", Scope::Namespaced, "ConfigMap"),
+            kinded("apps", "deployments", Scope::Namespaced, "Deployment"),
+        ])
     }
 
     #[test]
