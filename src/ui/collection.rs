@@ -169,7 +169,10 @@ async fn load_page(
     let namespace = if resource.scope == Scope::Namespaced { state.namespace.as_deref() } else { None };
     let collection = Collection::new(resource, namespace).map_err(|e| Failure::NotSent(e.to_string()))?;
     let params = state.list_params(token).map_err(|e| Failure::NotSent(e.to_string()))?;
-    let request = Request::list(&collection, &params, &state.accept(true)).param("pretty", "false");
+    let mut request = Request::list(&collection, &params, &state.accept(true)).param("pretty", "false");
+    if state.representation == Representation::Table && rows_know_their_namespace(resource, namespace) {
+        request = request.param("includeObject", "None");
+    }
     let fetched = log.fetch(base, request).await.map_err(|e| Failure::Network(e.to_string()))?;
     let as_grid = matches!(state.representation, Representation::Table | Representation::Metadata);
     let page = match &fetched.decoded {
@@ -182,6 +185,15 @@ async fn load_page(
         }
     };
     Ok((fetched, page))
+}
+
+/// Whether every row of a Table can be opened without its object's metadata: a Table's rows carry
+/// each object's metadata unless `includeObject=None` is asked (about 13 times the bytes on
+/// kube-sim for 500 pods, 25 times on a real server), and a row needs it only for its namespace
+/// when the view lists all namespaces. Otherwise only the columns are fetched; the object is read
+/// when the row is opened.
+fn rows_know_their_namespace(resource: &ResourceType, namespace: Option<&str>) -> bool {
+    resource.scope == Scope::Cluster || namespace.is_some()
 }
 
 /// `performance.now()` counts from page load; ages need milliseconds since the epoch.

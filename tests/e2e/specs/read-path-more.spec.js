@@ -144,3 +144,19 @@ test('load all joins the pages of a JSON list into one list, as kubectl get -o j
   await expect(doc).not.toContainText('"continue"');
   await saveScreen(page, 'load-all-json');
 });
+
+test('a Table of one namespace asks for columns only (includeObject=None), and its rows still open', async ({ page }) => {
+  const lists = [];
+  page.on('request', (r) => { if (r.url().includes('/pods?')) lists.push(r.url()); });
+  await page.goto('/?group=&version=v1&resource=pods');
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  expect(lists.at(-1)).not.toContain('includeObject');
+  await page.goto('/?group=&version=v1&resource=pods&namespace=demo');
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  expect(lists.at(-1)).toContain('includeObject=None');
+  const first = page.getByTestId('grid-row').first();
+  const name = (await first.locator('td').first().textContent()).trim();
+  await first.click();
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${name}`);
+  await expect(page).toHaveURL(/namespace=demo/);
+});
