@@ -8,8 +8,21 @@ use std::cmp::Ordering;
 
 use k8s_openapi::jiff::Timestamp;
 
+use crate::api::metadata::PartialObjectMetadata;
 use crate::api::table::{Table, TableColumnDefinition, TableRow};
 use crate::api::value::Value;
+
+/// The column a grid of a namespaced type across all namespaces starts with.
+pub const NAMESPACE_COLUMN: &str = "Namespace";
+
+/// Why a metadata-only list could not be matched with the rows of a grid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MetadataMismatch {
+    #[error("the metadata list has {items} objects for {rows} rows")]
+    Count { rows: usize, items: usize },
+    #[error("row {row} shows {shown:?} where the metadata list has {listed:?}")]
+    Name { row: usize, shown: String, listed: String },
+}
 
 /// One cell as shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,6 +155,65 @@ impl Grid {
             })
             .collect();
         Grid { columns, rows }
+    }
+
+    /// Puts a `Namespace` column first, as `kubectl get --all-namespaces` does, filled from each
+    /// row's namespace (empty for a row that does not know it yet: see
+    /// [`Grid::fill_metadata`]). A grid that already has one is returned as it is.
+    pub fn with_namespace_column(mut self) -> Grid {
+        if self.columns.iter().any(|c| c.name == NAMESPACE_COLUMN) {
+            return self;
+        }
+        let column = Column { name: NAMESPACE_COLUMN.into(), description: "metadata.namespace".into(), priority: 0 };
+        self.columns.insert(0, column);
+        for row in &mut self.rows {
+            row.cells.insert(0, text_cell(row.namespace.as_deref().unwrap_or("")));
+        }
+        self
+    }
+
+    /// Gives the `page_rows` rows from `offset` on what a metadata-only list of the same page
+    /// says of their objects: namespace (and its column's cell), uid, resourceVersion and the
+    /// exact creation time behind the `Age` column. The list must name the same objects in the
+    /// same order (the same page read again at the same snapshot); the first row whose name
+    /// differs stops it, leaving the rows before it filled.
+    pub fn fill_metadata(
+        &mut self,
+        offset: usize,
+        page_rows: usize,
+        items: &[PartialObjectMetadata],
+        now_ms: i64,
+    ) -> Result<(), MetadataMismatch> {
+        let namespace_column = self.columns.iter().position(|c| c.name == NAMESPACE_COLUMN);
+        let age_column = self.columns.iter().position(|c| c.name == "Age");
+        if items.len() != page_rows || offset + page_rows > self.rows.len() {
+            return Err(MetadataMismatch::Count { rows: page_rows, items: items.len() });
+        }
+        for (i, item) in items.iter().enumerate() {
+            let row = &mut self.rows[offset + i];
+            let meta = &item.metadata;
+            let name = meta.name.as_deref().unwrap_or_default();
+            if name != row.name {
+                return Err(MetadataMismatch::Name {
+                    row: offset + i,
+                    shown: row.name.clone(),
+                    listed: name.to_owned(),
+                });
+            }
+            row.namespace = meta.namespace.clone();
+            row.uid = meta.uid.clone();
+            row.resource_version = meta.resource_version.clone();
+            if let Some(cell) = namespace_column.and_then(|c| row.cells.get_mut(c)) {
+                *cell = text_cell(meta.namespace.as_deref().unwrap_or(""));
+            }
+            let created = meta.creation_timestamp.as_ref().map(|t| Value::String(t.0.to_string()));
+            if let (Some(cell), Some(created)) = (age_column.and_then(|c| row.cells.get_mut(c)), created) {
+                let exact = date_cell(&created, now_ms);
+                cell.title = exact.title;
+                cell.sort = exact.sort;
+            }
+        }
+        Ok(())
     }
 
     /// The indices of the columns to show: priority 0 always, the others only when `wide`.
@@ -333,6 +405,59 @@ mod tests {
         );
         // Without definitions (the row of a later event, before the columns are known): no cells.
         assert!(Grid::table_row(&[], &event.rows[0], 0).cells.is_empty());
+    }
+
+    #[test]
+    fn a_columns_only_page_reads_its_rows_metadata_from_a_metadata_list_of_the_same_page() {
+        use crate::api::table::RowObject;
+        let with_metadata = table("kube/vectors/table.json");
+        let items: Vec<PartialObjectMetadata> = with_metadata
+            .rows
+            .iter()
+            .map(|r| match &r.object {
+                RowObject::Metadata(meta) => (**meta).clone(),
+                other => panic!("the vector's rows carry metadata, not {other:?}"),
+            })
+            .collect();
+        let expected = Grid::from_table(&with_metadata, 0).with_namespace_column();
+        assert_eq!(expected.columns[0].name, NAMESPACE_COLUMN);
+        assert_eq!(expected.rows[0].cells[0].text, "default");
+        // The same page asked with includeObject=None: names from the Name column, nothing else.
+        let mut columns_only = with_metadata.clone();
+        columns_only.rows.iter_mut().for_each(|r| r.object = RowObject::None);
+        let fresh = || Grid::from_table(&columns_only, 0).with_namespace_column();
+        let mut grid = fresh();
+        assert!(grid.rows.iter().all(|r| r.namespace.is_none() && r.uid.is_none() && r.cells[0].text.is_empty()));
+        assert_eq!(grid.rows[1].name, expected.rows[1].name);
+        grid.fill_metadata(0, items.len(), &items, 0).expect("same page");
+        assert_eq!(grid, expected);
+        // Adding the column twice keeps one.
+        assert_eq!(grid.clone().with_namespace_column(), grid);
+
+        let mut short = fresh();
+        assert_eq!(
+            short.fill_metadata(0, items.len(), &items[1..], 0),
+            Err(MetadataMismatch::Count { rows: 3, items: 2 })
+        );
+        let reversed: Vec<_> = items.iter().rev().cloned().collect();
+        let mut shuffled = fresh();
+        let error = shuffled.fill_metadata(0, items.len(), &reversed, 0).expect_err("another order");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "row 0 shows {:?} where the metadata list has {:?}",
+                items[0].metadata.name.as_deref().unwrap(),
+                items[2].metadata.name.as_deref().unwrap()
+            )
+        );
+        assert!(shuffled.rows[0].namespace.is_none());
+        // A later page fills only its own rows.
+        let mut two_pages = fresh();
+        two_pages.rows.extend(fresh().rows);
+        two_pages.fill_metadata(3, 3, &items, 0).expect("second page");
+        assert!(two_pages.rows[..3].iter().all(|r| r.namespace.is_none()));
+        assert_eq!(two_pages.rows[3..], expected.rows[..]);
+        assert!(two_pages.fill_metadata(4, 3, &items, 0).is_err());
     }
 
     #[test]

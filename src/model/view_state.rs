@@ -290,6 +290,29 @@ impl ViewState {
         })
     }
 
+    /// The list parameters that read a page again at the snapshot it was served from: with the
+    /// page's own continue token when it had one (the token holds the snapshot), else at the
+    /// list's resourceVersion, read `Exact`. Used to fetch, as a metadata-only list, the rows'
+    /// metadata of a Table page asked with `includeObject=None`.
+    pub fn same_page_params(
+        &self,
+        token: Option<ContinueToken>,
+        list_version: Option<ResourceVersion>,
+    ) -> Result<ListParams, ParamsError> {
+        match (token, list_version) {
+            (Some(token), _) => self.list_params(Some(token)),
+            (None, Some(version)) => {
+                let first = self.list_params(None)?;
+                ListParams::new(ListOptions {
+                    resource_version: Some(version),
+                    resource_version_match: Some(ResourceVersionMatch::Exact),
+                    ..first.options().clone()
+                })
+            }
+            (None, None) => self.list_params(None),
+        }
+    }
+
     /// The `Accept` header for this view's representation, with or without the fallback.
     pub fn accept(&self, list: bool) -> Accept {
         if self.no_fallback {
@@ -353,6 +376,25 @@ mod tests {
         assert_eq!(state.ignored.len(), 4, "{:?}", state.ignored);
         assert!(state.ignored[0].contains("expected one of table"));
         assert!(state.ignored[1].contains("expected a positive whole number"));
+    }
+
+    #[test]
+    fn the_same_page_is_read_again_at_its_snapshot() {
+        let state = ViewState::from_search("?limit=50&labelSelector=app%3Dweb&resourceVersion=0");
+        let first = state.same_page_params(None, Some(ResourceVersion::new("812"))).expect("valid");
+        let query = first.query();
+        for pair in [
+            ("resourceVersion", "812"),
+            ("resourceVersionMatch", "Exact"),
+            ("limit", "50"),
+            ("labelSelector", "app=web"),
+        ] {
+            assert!(query.contains(&(pair.0.into(), pair.1.into())), "{pair:?} in {query:?}");
+        }
+        let later =
+            state.same_page_params(ContinueToken::new("tok"), Some(ResourceVersion::new("812"))).expect("valid");
+        assert_eq!(later, state.list_params(ContinueToken::new("tok")).expect("valid"));
+        assert_eq!(state.same_page_params(None, None), state.list_params(None));
     }
 
     #[test]

@@ -3,14 +3,17 @@
 
 use leptos::prelude::*;
 
+use crate::api::body::Decoded;
 use crate::api::discovery::{ResourceType, Scope};
-use crate::api::list::ContinueToken;
+use crate::api::list::{ContinueToken, ResourceVersion};
+use crate::api::metadata::PartialObjectMetadataList;
 use crate::api::request::{Collection, Request};
 use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
-use crate::api::status::StatusExt;
+use crate::api::status::{status_from_document, StatusExt};
 use crate::api::value::Value;
 use crate::client::fetched::Fetched;
 use crate::client::{now_ms, ApiBase};
+use crate::model::cells::Grid;
 use crate::model::page::{append_list_items, Page, PageBody};
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::create::CollectionActions;
@@ -99,7 +102,7 @@ pub fn CollectionView(
         let token = tokens.get().last().cloned();
         let resource = resource_for_fetch.clone();
         let base = base.clone();
-        async move { load_page(log, base, &resource, &state, token).await }
+        async move { load_page(log, base, &resource, &state, token, RowObjects::ColumnsOnly).await }
     });
 
     let kind = resource.kind.clone();
@@ -159,23 +162,56 @@ pub fn CollectionView(
     }
 }
 
+/// What a Table page's rows carry of their objects. A Table's rows carry each object's metadata
+/// unless `includeObject=None` is asked (about 13 times the bytes on kube-sim for 500 pods, 25
+/// times on a real server); a row needs it only for its namespace when the view lists a
+/// namespaced type across all namespaces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RowObjects {
+    /// Columns only (`includeObject=None`): the page a person waits for comes first; across all
+    /// namespaces the rows' metadata follows from a metadata-only list of the same page
+    /// ([`read_rows_metadata`]), and the object itself is read when a row is opened.
+    ColumnsOnly,
+    /// Metadata in the rows where they need it (all namespaces): "load all" joins thousands of
+    /// rows, and one request per page beats two there.
+    AsNeeded,
+}
+
+/// The namespace a request for `resource` is scoped to: `None` for a cluster-scoped type or all
+/// namespaces.
+fn scoped_namespace<'a>(resource: &ResourceType, state: &'a ViewState) -> Option<&'a str> {
+    if resource.scope == Scope::Namespaced {
+        state.namespace.as_deref()
+    } else {
+        None
+    }
+}
+
+/// Whether the view lists a namespaced type across all namespaces, whose rows then need their
+/// namespace (a `Namespace` column, as `kubectl get -A` shows, and to open them).
+fn across_namespaces(resource: &ResourceType, state: &ViewState) -> bool {
+    resource.scope == Scope::Namespaced && state.namespace.is_none()
+}
+
 async fn load_page(
     log: WireLog,
     base: ApiBase,
     resource: &ResourceType,
     state: &ViewState,
     token: Option<ContinueToken>,
+    rows: RowObjects,
 ) -> Loaded {
-    let namespace = if resource.scope == Scope::Namespaced { state.namespace.as_deref() } else { None };
-    let collection = Collection::new(resource, namespace).map_err(|e| Failure::NotSent(e.to_string()))?;
+    let collection =
+        Collection::new(resource, scoped_namespace(resource, state)).map_err(|e| Failure::NotSent(e.to_string()))?;
     let params = state.list_params(token).map_err(|e| Failure::NotSent(e.to_string()))?;
     let mut request = Request::list(&collection, &params, &state.accept(true)).param("pretty", "false");
-    if state.representation == Representation::Table && rows_know_their_namespace(resource, namespace) {
+    let across = across_namespaces(resource, state);
+    if state.representation == Representation::Table && (rows == RowObjects::ColumnsOnly || !across) {
         request = request.param("includeObject", "None");
     }
     let fetched = log.fetch(base, request).await.map_err(|e| Failure::Network(e.to_string()))?;
     let as_grid = matches!(state.representation, Representation::Table | Representation::Metadata);
-    let page = match &fetched.decoded {
+    let mut page = match &fetched.decoded {
         Ok(decoded) => Page::from_decoded(decoded, as_grid, now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
             return Err(Failure::Unreadable(format!(
@@ -184,16 +220,56 @@ async fn load_page(
             )))
         }
     };
+    if across {
+        if let PageBody::Grid(grid) = page.body {
+            page.body = PageBody::Grid(grid.with_namespace_column());
+        }
+    }
     Ok((fetched, page))
 }
 
-/// Whether every row of a Table can be opened without its object's metadata: a Table's rows carry
-/// each object's metadata unless `includeObject=None` is asked (about 13 times the bytes on
-/// kube-sim for 500 pods, 25 times on a real server), and a row needs it only for its namespace
-/// when the view lists all namespaces. Otherwise only the columns are fetched; the object is read
-/// when the row is opened.
-fn rows_know_their_namespace(resource: &ResourceType, namespace: Option<&str>) -> bool {
-    resource.scope == Scope::Cluster || namespace.is_some()
+/// Where a page sits: what reads it again at its snapshot, and its rows in the grid.
+struct PageAt {
+    /// The page's own continue token (none for the first page).
+    token: Option<ContinueToken>,
+    /// The list's resourceVersion, read `Exact` for the first page.
+    list_version: Option<ResourceVersion>,
+    /// Its first row in the grid, and how many rows it has.
+    offset: usize,
+    rows: usize,
+}
+
+/// Reads the metadata of a columns-only Table page's rows (their namespaces above all) as a
+/// metadata-only list of the same page at the same snapshot, and gives it to its rows. Answers
+/// why not, when it could not.
+async fn read_rows_metadata(
+    log: WireLog,
+    base: ApiBase,
+    resource: &ResourceType,
+    state: &ViewState,
+    at: PageAt,
+    grid: RwSignal<Grid>,
+) -> Result<(), String> {
+    let collection = Collection::new(resource, scoped_namespace(resource, state)).map_err(|e| e.to_string())?;
+    let params = state.same_page_params(at.token, at.list_version).map_err(|e| e.to_string())?;
+    let request = Request::list(&collection, &params, &Representation::Metadata.accept(true)).param("pretty", "false");
+    let fetched = log.fetch(base, request).await.map_err(|e| format!("no HTTP response: {e}"))?;
+    let document = match &fetched.decoded {
+        Ok(Decoded::Document(document)) if fetched.response.status < 300 => document,
+        Ok(Decoded::Document(document)) => {
+            return Err(match status_from_document(document) {
+                Ok(status) => format!("{} {}: {}", status.code, status.reason, status.message),
+                Err(_) => format!("HTTP {}", fetched.response.status),
+            })
+        }
+        Ok(Decoded::Envelope(_)) => return Err("the server answered a protobuf envelope".to_owned()),
+        Err(message) => return Err(message.clone()),
+    };
+    let list = PartialObjectMetadataList::from_document(document).map_err(|e| e.to_string())?;
+    let now = now_ms() as i64 + epoch_offset_ms();
+    let mut filled = Ok(());
+    grid.try_update(|g| filled = g.fill_metadata(at.offset, at.rows, &list.items, now));
+    filled.map_err(|e| e.to_string())
 }
 
 /// `performance.now()` counts from page load; ages need milliseconds since the epoch.
@@ -511,7 +587,28 @@ fn PageView(
             let wide = Signal::derive(move || navigation.state.get().wide);
             let first_next = page.list.as_ref().and_then(|l| l.continue_token.clone());
             let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
+            let state = navigation.state.get_untracked();
+            let page_rows = grid.rows.len();
+            let rows_need_metadata = state.representation == Representation::Table
+                && across_namespaces(&resource, &state)
+                && grid.rows.iter().any(|r| r.namespace.is_none());
             let all = RwSignal::new(grid);
+            // Columns came alone (includeObject=None) so that the rows show at once; their
+            // namespaces follow from a metadata-only list of the same page.
+            let rows_metadata = RwSignal::new(None::<Result<(), String>>);
+            if rows_need_metadata {
+                let (resource, base) = (resource.clone(), base.clone());
+                let at = PageAt {
+                    token: tokens.get_untracked().last().cloned(),
+                    list_version: page.list.as_ref().and_then(|l| l.resource_version.clone()),
+                    offset: 0,
+                    rows: page_rows,
+                };
+                leptos::task::spawn_local(async move {
+                    let read = read_rows_metadata(log, base, &resource, &state, at, all).await;
+                    rows_metadata.try_set(Some(read));
+                });
+            }
             let progress = RwSignal::new(None::<LoadAllProgress>);
             let resource_for_all = resource.clone();
             let base_for_all = base.clone();
@@ -541,6 +638,18 @@ fn PageView(
                     </button>
                     {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
                 </div>
+                {rows_need_metadata
+                    .then(|| {
+                        view! {
+                            <p class="muted" data-testid="rows-metadata" role="status">
+                                {move || match rows_metadata.get() {
+                                    None => "Reading the rows' namespaces (a metadata-only list of this page)…".to_owned(),
+                                    Some(Ok(())) => "Namespaces read from a metadata-only list of this page.".to_owned(),
+                                    Some(Err(why)) => format!("The rows' namespaces could not be read, so they cannot be opened from here: {why}"),
+                                }}
+                            </p>
+                        }
+                    })}
                 <GridView grid=all wide />
             }
             .into_any()
@@ -677,7 +786,7 @@ impl Following {
         let Following { log, base, resource, state, progress } = self;
         leptos::task::spawn_local(async move {
             let error = loop {
-                match load_page(log, base.clone(), &resource, &state, Some(token)).await {
+                match load_page(log, base.clone(), &resource, &state, Some(token), RowObjects::AsNeeded).await {
                     Ok((_, Page { body: PageBody::Status(status), .. })) if status.is_expired() => {
                         break EXPIRED_EXPLANATION.to_owned();
                     }

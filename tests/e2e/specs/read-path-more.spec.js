@@ -145,18 +145,41 @@ test('load all joins the pages of a JSON list into one list, as kubectl get -o j
   await saveScreen(page, 'load-all-json');
 });
 
-test('a Table of one namespace asks for columns only (includeObject=None), and its rows still open', async ({ page }) => {
+test('a Table asks for columns only (includeObject=None); across namespaces the rows get their namespaces from a metadata-only list of the same page', async ({ page }) => {
   const lists = [];
-  page.on('request', (r) => { if (r.url().includes('/pods?')) lists.push(r.url()); });
-  await page.goto('/?group=&version=v1&resource=pods');
-  await expect(page.getByTestId('response-kind')).toHaveText('Table');
-  expect(lists.at(-1)).not.toContain('includeObject');
+  page.on('request', (r) => { if (r.url().includes('/pods?')) lists.push({ url: r.url(), accept: r.headers().accept }); });
   await page.goto('/?group=&version=v1&resource=pods&namespace=demo');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
-  expect(lists.at(-1)).toContain('includeObject=None');
+  expect(lists.at(-1).url).toContain('includeObject=None');
   const first = page.getByTestId('grid-row').first();
   const name = (await first.locator('td').first().textContent()).trim();
   await first.click();
   await expect(page.getByTestId('object-title')).toHaveText(`Pod ${name}`);
   await expect(page).toHaveURL(/namespace=demo/);
+
+  // All namespaces: the columns come first, then the same page as PartialObjectMetadataList at
+  // the Table's resourceVersion (Exact), which gives the Namespace column (as kubectl get -A).
+  lists.length = 0;
+  await page.goto('/?group=&version=v1&resource=pods');
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  await expect(page.getByTestId('rows-metadata')).toHaveText('Namespaces read from a metadata-only list of this page.');
+  expect(lists[0].url).toContain('includeObject=None');
+  const rv = (await page.getByTestId('snapshot-rv').textContent()).trim();
+  expect(lists[1].url).toContain(`resourceVersion=${rv}`);
+  expect(lists[1].url).toContain('resourceVersionMatch=Exact');
+  expect(lists[1].accept).toContain('as=PartialObjectMetadataList');
+  await expect(page.getByRole('columnheader').first()).toContainText('Namespace');
+  const rows = page.getByTestId('grid-row');
+  const namespaces = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector('td').textContent.trim()));
+  expect(namespaces.length).toBeGreaterThan(1);
+  expect(namespaces.every((ns) => ns.length > 0)).toBe(true);
+  expect(new Set(namespaces).size).toBeGreaterThan(1);
+  await saveScreen(page, 'pods-all-namespaces');
+  // A row in another namespace than the first opens there.
+  const other = namespaces.findIndex((ns) => ns !== namespaces[0]);
+  const row = rows.nth(other);
+  const otherName = (await row.locator('td').nth(1).textContent()).trim();
+  await row.click();
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${otherName}`);
+  await expect(page).toHaveURL(new RegExp(`namespace=${namespaces[other]}`));
 });

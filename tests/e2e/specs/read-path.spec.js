@@ -24,7 +24,9 @@ test('the sidebar filter finds types by short name and opens their Table', async
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   const deployments = await serverList(request, '/apis/apps/v1/deployments');
   await expect(page.getByTestId('grid-row')).toHaveCount(deployments.items.length);
-  await expect(page.getByRole('columnheader', { name: 'Name' })).toBeVisible();
+  // Across all namespaces the Namespace column comes first, as in kubectl get -A.
+  await expect(page.getByRole('columnheader').first()).toContainText('Namespace');
+  await expect(page.getByRole('columnheader', { name: 'Name', exact: true })).toBeVisible();
   await saveScreen(page, 'deployments-table');
 });
 
@@ -37,7 +39,8 @@ test('wide shows the priority columns, and headers sort the rows', async ({ page
   await expect.poll(() => page.getByRole('columnheader').count()).toBeGreaterThan(narrow);
   await expect(page.getByRole('columnheader', { name: 'Node', exact: true })).toBeVisible();
 
-  const names = () => page.getByTestId('grid-row').locator('td:first-child').allTextContents();
+  // The Namespace column comes first across all namespaces; Name second.
+  const names = () => page.getByTestId('grid-row').locator('td:nth-child(2)').allTextContents();
   await page.getByRole('button', { name: /^Name( [▲▼])?$/ }).click();
   const ascending = await names();
   expect(ascending).toEqual([...ascending].sort());
