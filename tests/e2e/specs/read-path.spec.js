@@ -172,5 +172,11 @@ test('load all follows every page with a progress bar and ends with every object
   await page.getByRole('button', { name: 'Load all pages' }).click();
   await expect(page.getByTestId('load-all-progress')).toHaveText(`All ${all.items.length} loaded`);
   await expect(page.getByTestId('row-count')).toHaveText(`${all.items.length} rows`);
+  // Every row knows its namespace: the first page's from its metadata-only twin, the following
+  // pages' from the metadata their rows carry.
+  await expect(page.getByTestId('rows-metadata')).toHaveText('Namespaces read from a metadata-only list of this page.');
+  const shown = await page.getByTestId('grid-row').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent.trim()).join('/')));
+  const expected = all.items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+  expect(shown).toEqual(expected.slice(0, shown.length));
   await saveScreen(page, 'load-all');
 });
