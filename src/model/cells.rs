@@ -162,8 +162,8 @@ impl Grid {
             .filter(|&i| {
                 needle.is_empty() || {
                     let row = &self.rows[i];
-                    row.name.to_lowercase().contains(&needle)
-                        || row.cells.iter().any(|c| c.text.to_lowercase().contains(&needle))
+                    contains_ignoring_case(&row.name, &needle)
+                        || row.cells.iter().any(|c| contains_ignoring_case(&c.text, &needle))
                 }
             })
             .collect();
@@ -183,6 +183,22 @@ impl Grid {
         }
         order
     }
+}
+
+/// Whether `text` contains `needle` (already lower case) ignoring case. ASCII text, what cells
+/// almost always hold, is compared without allocating: filtering 10,000 rows of a live grid is
+/// redone at every redraw.
+fn contains_ignoring_case(text: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if !text.is_ascii() {
+        return text.to_lowercase().contains(needle);
+    }
+    let needle = needle.as_bytes();
+    text.as_bytes()
+        .windows(needle.len())
+        .any(|window| window.iter().zip(needle).all(|(a, b)| a.to_ascii_lowercase() == *b))
 }
 
 /// What a row's object (metadata or full object) says of it, when the server sent one.
@@ -366,6 +382,22 @@ mod tests {
         assert_eq!(grid.arrange("", Some((2, true))), [0, 1, 2]);
         assert_eq!(grid.arrange("NS2", None), [2]);
         assert_eq!(grid.rows[1].namespace.as_deref(), Some("ns1"));
+    }
+
+    #[test]
+    fn the_quick_filter_ignores_case_in_ascii_and_other_text() {
+        for (text, needle, expect) in [
+            ("Running", "run", true),
+            ("load-3", "load-3", true),
+            ("CrashLoopBackOff", "loopb", true),
+            ("abc", "abcd", false),
+            ("abc", "", true),
+            ("ÉTÉ", "été", true),
+            ("plain", "é", false),
+            ("Straße", "strasse", false),
+        ] {
+            assert_eq!(contains_ignoring_case(text, needle), expect, "{text:?} contains {needle:?}");
+        }
     }
 
     #[test]
