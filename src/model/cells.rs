@@ -120,28 +120,26 @@ impl Grid {
             Column { name: "Namespace".into(), description: "metadata.namespace".into(), priority: 0 },
             Column { name: "Age".into(), description: "metadata.creationTimestamp".into(), priority: 0 },
         ];
-        let rows = items
-            .iter()
-            .map(|item| {
-                let text = |path: &[&str]| item.at(path).and_then(Value::as_str).map(str::to_owned);
-                let name = text(&["metadata", "name"]).unwrap_or_default();
-                let namespace = text(&["metadata", "namespace"]);
-                let created = item.at(&["metadata", "creationTimestamp"]).cloned().unwrap_or(Value::Null);
-                Row {
-                    cells: vec![
-                        text_cell(&name),
-                        text_cell(namespace.as_deref().unwrap_or("")),
-                        date_cell(&created, now_ms),
-                    ],
-                    uid: text(&["metadata", "uid"]),
-                    resource_version: text(&["metadata", "resourceVersion"]),
-                    namespace,
-                    name,
-                    highlight: false,
-                }
-            })
-            .collect();
+        let rows = items.iter().map(|item| Grid::item_row(item, now_ms)).collect();
         Grid { columns, rows }
+    }
+
+    /// One object as a row of [`Grid::from_items`]'s columns (a live view formats each object
+    /// that changed alone).
+    pub fn item_row(item: &Value, now_ms: i64) -> Row {
+        let metadata = item.get("metadata");
+        let text = |key: &str| metadata.and_then(|m| m.get(key)).and_then(Value::as_str).map(str::to_owned);
+        let name = text("name").unwrap_or_default();
+        let namespace = text("namespace");
+        let created = metadata.and_then(|m| m.get("creationTimestamp")).unwrap_or(&Value::Null);
+        Row {
+            cells: vec![text_cell(&name), text_cell(namespace.as_deref().unwrap_or("")), date_cell(created, now_ms)],
+            uid: text("uid"),
+            resource_version: text("resourceVersion"),
+            namespace,
+            name,
+            highlight: false,
+        }
     }
 
     /// The indices of the columns to show: priority 0 always, the others only when `wide`.
@@ -376,6 +374,9 @@ mod tests {
             })
             .collect();
         let grid = Grid::from_items(&items, 0);
+        for (item, row) in items.iter().zip(&grid.rows) {
+            assert_eq!(&Grid::item_row(item, 0), row, "a row formatted alone is the list's row");
+        }
         assert_eq!(grid.arrange("", Some((0, true))), [1, 0, 2]);
         assert_eq!(grid.arrange("", Some((0, false))), [2, 0, 1]);
         // Sorting by age: the oldest first when ascending by time.

@@ -153,16 +153,11 @@ fn format_row(cached: &CachedObject, definitions: Option<&[TableColumnDefinition
             }
         }
     }
-    let mut rows = Grid::from_items(std::slice::from_ref(watched_object(&cached.object)), epoch_ms).rows;
-    rows.pop().unwrap_or(Row {
-        namespace: None,
-        name: String::new(),
-        uid: None,
-        resource_version: None,
-        cells: Vec::new(),
-        highlight: false,
-    })
+    Grid::item_row(watched_object(&cached.object), epoch_ms)
 }
+
+/// One version of an object in the history: "EVENT rv N", and the cached entry (shared).
+type Version = (String, Arc<Value>);
 
 /// One line of the event timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -208,7 +203,7 @@ struct Driver {
     rate_window: RefCell<VecDeque<(f64, u64)>>,
     /// Every version of each object seen in events, by kind and namespace/name: ("EVENT rv N",
     /// the cached entry), shared with the cache rather than copied.
-    history: RefCell<BTreeMap<String, VecDeque<(String, Arc<Value>)>>>,
+    history: RefCell<BTreeMap<String, VecDeque<Version>>>,
     history_changed: Cell<bool>,
     rows: RefCell<RowCache>,
     /// A sync has completed once, and a frame showed it: later upserts are changes, highlighted.
