@@ -154,14 +154,27 @@ fn document(v: &serde_json::Value, kind: Option<&str>) -> Doc {
 
 /// CBOR in the server's form, keys in a fresh random order for every response.
 pub fn cbor<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    let tree = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
-    encode_cbor(&document(&tree, None), CborEncoding::SERVER.shuffled(rand::random()))
+    cbor_document(&serde_json::to_value(value).unwrap_or(serde_json::Value::Null))
+}
+
+/// [`cbor`] of a document (a stored object), read as it is rather than copied through serde.
+pub fn cbor_document(tree: &serde_json::Value) -> Vec<u8> {
+    encode_cbor(&document(tree, None), CborEncoding::SERVER.shuffled(rand::random()))
 }
 
 /// One CBOR watch event, `55799({type, object: 55799(object)})` as the server frames it: the
 /// event map is encoded by the library around a null placeholder for the object, which is then
 /// replaced by the object's own self-described encoding.
 pub fn cbor_event<T: Serialize + ?Sized>(event_type: &str, object: &T) -> Vec<u8> {
+    cbor_event_around(event_type, cbor(object))
+}
+
+/// [`cbor_event`] of a document (a stored object).
+pub fn cbor_event_document(event_type: &str, object: &serde_json::Value) -> Vec<u8> {
+    cbor_event_around(event_type, cbor_document(object))
+}
+
+fn cbor_event_around(event_type: &str, object: Vec<u8>) -> Vec<u8> {
     let mut wrapper = DocMap::new();
     wrapper.insert("type", Doc::String(event_type.to_string()));
     wrapper.insert("object", Doc::Null);
@@ -169,7 +182,7 @@ pub fn cbor_event<T: Serialize + ?Sized>(event_type: &str, object: &T) -> Vec<u8
     // The placeholder is the last item written: CBOR null, one byte.
     if out.last() == Some(&0xf6) {
         out.pop();
-        out.extend(cbor(object));
+        out.extend(object);
     }
     out
 }

@@ -50,6 +50,8 @@ pub struct Change {
     /// The JSON watch line of this change as stored, encoded once for every watcher that wants
     /// exactly that.
     pub json_line: OnceLock<bytes::Bytes>,
+    /// The CBOR watch event of this change as stored, likewise shared by the CBOR watchers.
+    pub cbor_frame: OnceLock<bytes::Bytes>,
 }
 
 pub struct State {
@@ -289,6 +291,7 @@ impl Txn<'_> {
             rv,
             at: self.now,
             json_line: OnceLock::new(),
+            cbor_frame: OnceLock::new(),
         });
         self.state.history.push_back(change.clone());
         // Nobody listening is not an error.

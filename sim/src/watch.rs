@@ -81,12 +81,15 @@ impl Framer {
         Bytes::from(bytes)
     }
 
-    /// The frame of a change; the plain JSON form is shared by all watchers through the change.
+    /// The frame of a change; the plain JSON and CBOR forms are shared by all watchers through the
+    /// change (encoded once, not once per watcher).
     fn frame_change(&mut self, ty: &'static str, c: &Change) -> Bytes {
-        let plain = !self.cbor
-            && self.shape == Shape::Object
+        let plain = self.shape == Shape::Object
             && ty == c.kind.as_str()
             && c.object["apiVersion"].as_str() == Some(self.rt.api_version().as_str());
+        if plain && self.cbor {
+            return c.cbor_frame.get_or_init(|| Bytes::from(encode::cbor_event_document(ty, &c.object))).clone();
+        }
         if plain {
             return c
                 .json_line

@@ -85,32 +85,19 @@ impl Grid {
     /// One Table row formatted by `definitions` (a row of a Table watch event arrives without
     /// them: the caller keeps them from the first event).
     pub fn table_row(definitions: &[TableColumnDefinition], row: &TableRow, now_ms: i64) -> Row {
-        let name_column = definitions.iter().position(|d| d.format == "name" || d.name == "Name");
-        let age_column = definitions.iter().position(|d| d.name == "Age");
-        let meta = row_meta(&row.object);
-        let mut cells: Vec<Cell> = definitions
-            .iter()
-            .zip(row.cells.iter().chain(std::iter::repeat(&Value::Null)))
-            .map(|(definition, value)| format_cell(definition, value, now_ms))
-            .collect();
-        // The server prints ages as text ("5m"); the row's metadata gives the exact time.
-        if let (Some(i), Some(created)) = (age_column, meta.created.as_ref()) {
-            if let Some(cell) = cells.get_mut(i) {
-                let exact = date_cell(&Value::String(created.clone()), now_ms);
-                cell.title = exact.title;
-                cell.sort = exact.sort;
-            }
-        }
-        let name =
-            meta.name.or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone())).unwrap_or_default();
-        Row {
-            namespace: meta.namespace,
-            name,
-            uid: meta.uid,
-            resource_version: meta.resource_version,
-            cells,
-            highlight: false,
-        }
+        format_table_row(definitions, &row.cells, row_meta(&row.object), now_ms)
+    }
+
+    /// One row of a Table document as the server sent it (`rows[i]`), read in place: the row
+    /// [`Grid::table_row`] gives for it once parsed, without copying the row's object (a live
+    /// Table watch carries the whole object in every row, and formats each changed row alone).
+    pub fn table_row_document(definitions: &[TableColumnDefinition], row: &Value, now_ms: i64) -> Row {
+        let cells = row.get("cells").and_then(Value::as_array).unwrap_or_default();
+        let meta = match row.get("object") {
+            Some(object @ Value::Object(_)) => object_meta(object),
+            _ => RowMeta::default(),
+        };
+        format_table_row(definitions, cells, meta, now_ms)
     }
 
     /// The fallback for a server that answered a full list: name, namespace and age.
@@ -220,16 +207,47 @@ fn row_meta(object: &crate::api::table::RowObject) -> RowMeta {
             resource_version: meta.metadata.resource_version.clone(),
             created: meta.metadata.creation_timestamp.as_ref().map(|t| t.0.to_string()),
         },
-        RowObject::Object(value) => {
-            let text = |key: &str| value.at(&["metadata", key]).and_then(Value::as_str).map(str::to_owned);
-            RowMeta {
-                namespace: text("namespace"),
-                name: text("name"),
-                uid: text("uid"),
-                resource_version: text("resourceVersion"),
-                created: text("creationTimestamp"),
-            }
+        RowObject::Object(value) => object_meta(value),
+    }
+}
+
+/// What an object's (or a `PartialObjectMetadata`'s) metadata says of its row.
+fn object_meta(object: &Value) -> RowMeta {
+    let text = |key: &str| object.at(&["metadata", key]).and_then(Value::as_str).map(str::to_owned);
+    RowMeta {
+        namespace: text("namespace"),
+        name: text("name"),
+        uid: text("uid"),
+        resource_version: text("resourceVersion"),
+        created: text("creationTimestamp"),
+    }
+}
+
+/// A Table row's cells formatted by `definitions`, named by its object's metadata.
+fn format_table_row(definitions: &[TableColumnDefinition], cells: &[Value], meta: RowMeta, now_ms: i64) -> Row {
+    let name_column = definitions.iter().position(|d| d.format == "name" || d.name == "Name");
+    let age_column = definitions.iter().position(|d| d.name == "Age");
+    let mut cells: Vec<Cell> = definitions
+        .iter()
+        .zip(cells.iter().chain(std::iter::repeat(&Value::Null)))
+        .map(|(definition, value)| format_cell(definition, value, now_ms))
+        .collect();
+    // The server prints ages as text ("5m"); the row's metadata gives the exact time.
+    if let (Some(i), Some(created)) = (age_column, meta.created.as_ref()) {
+        if let Some(cell) = cells.get_mut(i) {
+            let exact = date_cell(&Value::String(created.clone()), now_ms);
+            cell.title = exact.title;
+            cell.sort = exact.sort;
         }
+    }
+    let name = meta.name.or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone())).unwrap_or_default();
+    Row {
+        namespace: meta.namespace,
+        name,
+        uid: meta.uid,
+        resource_version: meta.resource_version,
+        cells,
+        highlight: false,
     }
 }
 
@@ -347,6 +365,21 @@ mod tests {
         );
         // Without definitions (the row of a later event, before the columns are known): no cells.
         assert!(Grid::table_row(&[], &event.rows[0], 0).cells.is_empty());
+        // Read in place from the document, every row is the same as parsed first.
+        let rows = document.at(&["object", "rows"]).and_then(Value::as_array).expect("rows");
+        assert_eq!(Grid::table_row_document(&defs, &rows[0], 0), row);
+        let vector = decode_json(&shared_file("kube/vectors/table.json")).expect("json");
+        for (document_row, parsed) in
+            vector.get("rows").and_then(Value::as_array).unwrap_or_default().iter().zip(&t.rows)
+        {
+            assert_eq!(
+                Grid::table_row_document(&definitions, document_row, 1_000),
+                Grid::table_row(&definitions, parsed, 1_000)
+            );
+        }
+        // Not a row at all: empty cells, no object to name it.
+        let nothing = Grid::table_row_document(&defs, &Value::Null, 0);
+        assert_eq!((nothing.cells.len(), nothing.uid, nothing.resource_version), (defs.len(), None, None));
     }
 
     #[test]

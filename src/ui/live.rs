@@ -25,7 +25,7 @@ use crate::api::reflector::{
     RequestKind, WatchEnd,
 };
 use crate::api::request::{Collection, Request};
-use crate::api::table::{Table, TableColumnDefinition};
+use crate::api::table::TableColumnDefinition;
 use crate::api::value::Value;
 use crate::api::watch::{is_table, watched_object, WatchDecoder, WatchEvent};
 use crate::client::stream::{budget_use, open, open_watch};
@@ -147,10 +147,8 @@ impl RowCache {
 /// plain object by name, namespace and age.
 fn format_row(cached: &CachedObject, definitions: Option<&[TableColumnDefinition]>, epoch_ms: i64) -> Row {
     if is_table(&cached.object) {
-        if let Ok(table) = Table::from_document(&cached.object) {
-            if let Some(row) = table.rows.first() {
-                return Grid::table_row(definitions.unwrap_or_default(), row, epoch_ms);
-            }
+        if let Some([row @ Value::Object(_)]) = cached.object.get("rows").and_then(Value::as_array) {
+            return Grid::table_row_document(definitions.unwrap_or_default(), row, epoch_ms);
         }
     }
     Grid::item_row(watched_object(&cached.object), epoch_ms)
