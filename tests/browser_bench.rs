@@ -1,7 +1,9 @@
 //! In-browser benchmark (not part of the test run: `scripts/bench`, which enables the `bench`
 //! feature): decode time of a 10,000-pod JSON list in wasm with the `api` decoders, against the
-//! browser's own `JSON.parse` of the same bytes in the same page. It reports figures; it asserts
-//! only that every decoder read all 10,000 items.
+//! browser's own `JSON.parse` of the same bytes in the same page; and where a watched page's time
+//! goes per event (framing and decoding 10,000 JSON and CBOR watch events, applying them to a
+//! reflector holding 10,000 pods). It reports figures; it asserts only that every decoder read all
+//! 10,000 items and that every event was applied.
 #![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
 use kube_api_explorer::api::json::decode_json;
@@ -68,4 +70,117 @@ fn decode_a_10000_pod_list_against_json_parse() {
             metadata / json_parse
         )
     );
+}
+
+/// The vector pod as pod number `i` at resourceVersion `rv`: its own name and uid.
+fn numbered_pod(i: usize, rv: usize) -> Value {
+    use kube_api_explorer::api::json::decode_json as decode;
+    let mut pod = decode(POD.trim().as_bytes()).expect("the vector pod");
+    if let Value::Object(map) = &mut pod {
+        if let Some(Value::Object(mut meta)) = map.get("metadata").cloned() {
+            meta.insert("name", Value::String(format!("pod-{i:05}")));
+            meta.insert("uid", Value::String(format!("00000000-0000-4000-8000-{i:012}")));
+            meta.insert("resourceVersion", Value::String(rv.to_string()));
+            map.insert("metadata", Value::Object(meta));
+        }
+    }
+    pod
+}
+
+/// Where a watched page's time goes per event, without a server: 10,000 MODIFIED events (JSON,
+/// then CBOR) framed and decoded in 64 KiB chunks, then applied to a reflector that holds 10,000
+/// pods (dedupe, the cache, the replaced version freed).
+#[wasm_bindgen_test]
+fn watch_events_framed_decoded_and_applied_to_10000_pods() {
+    use kube_api_explorer::api::cbor::CborEncoding;
+    use kube_api_explorer::api::list::{ListMeta, ObjectList, ResourceVersion};
+    use kube_api_explorer::api::media_type::MediaType;
+    use kube_api_explorer::api::reflector::{Action, Input, Jitter, Mode, Reflector, ReflectorConfig};
+    use kube_api_explorer::api::request::Collection;
+    use kube_api_explorer::api::watch::{encode_cbor_event, encode_json_event, JsonFramer, WatchDecoder};
+
+    const CHUNK: usize = 64 * 1024;
+    let modified: Vec<Value> = (0..PODS).map(|i| numbered_pod(i, 20_000 + i)).collect();
+    for (name, media_type, stream) in [
+        (
+            "JSON",
+            MediaType::json(),
+            modified.iter().flat_map(|p| encode_json_event("MODIFIED", p)).collect::<Vec<u8>>(),
+        ),
+        (
+            "CBOR",
+            MediaType::cbor_seq(),
+            modified.iter().flat_map(|p| encode_cbor_event("MODIFIED", p, CborEncoding::SERVER)).collect::<Vec<u8>>(),
+        ),
+    ] {
+        let collection =
+            Collection { group: String::new(), version: "v1".into(), plural: "pods".into(), namespace: None };
+        let mut config = ReflectorConfig::new(collection);
+        config.mode = Mode::ListThenWatch;
+        config.page_size = None;
+        let (mut reflector, step) = Reflector::start(config).expect("a reflector");
+        let Some(Action::Send { op, .. }) = step.actions.first().cloned() else { panic!("a list request first") };
+        let list = ObjectList {
+            api_version: "v1".into(),
+            kind: "PodList".into(),
+            metadata: ListMeta { resource_version: Some(ResourceVersion::new("10000")), ..ListMeta::default() },
+            items: (0..PODS).map(|i| numbered_pod(i, 10_000 + i)).collect(),
+        };
+        let step = reflector.step(Input::ListPage { op, list }, Jitter::NONE);
+        let Some(Action::Send { op, .. }) = step.actions.first().cloned() else { panic!("a watch after the list") };
+        reflector.step(Input::WatchOpened { op }, Jitter::NONE);
+        assert_eq!(reflector.store().len(), PODS);
+
+        let started = now_ms();
+        let framed: usize = if name == "JSON" {
+            let mut framer = JsonFramer::new();
+            stream.chunks(CHUNK).map(|c| framer.push(c).map_or(0, |v| v.len())).sum()
+        } else {
+            PODS
+        };
+        let framing = now_ms() - started;
+        assert_eq!(framed, PODS);
+        // The JSON events one by one (each ends with a newline), decoded without framing.
+        let started = now_ms();
+        let decoded = if name == "JSON" {
+            stream
+                .split(|b| *b == b'\n')
+                .filter(|line| !line.is_empty())
+                .filter(|line| decode_json(line).is_ok())
+                .count()
+        } else {
+            PODS
+        };
+        let decoding_only = now_ms() - started;
+        assert_eq!(decoded, PODS);
+        let started = now_ms();
+        let mut decoder = WatchDecoder::new(&media_type).expect("a watch decoder");
+        let mut events = Vec::with_capacity(PODS);
+        for chunk in stream.chunks(CHUNK) {
+            events.extend(decoder.push(chunk).expect("events"));
+        }
+        let decoding = now_ms() - started;
+        assert_eq!(events.len(), PODS);
+        let started = now_ms();
+        for event in events {
+            reflector.step(Input::WatchEvent { op, event }, Jitter::NONE);
+        }
+        let applying = now_ms() - started;
+        assert_eq!(reflector.counters().events_applied, PODS as u64);
+        let per = |ms: f64| ms * 1000.0 / PODS as f64;
+        let framing_only = if name == "JSON" {
+            format!(" (framer with its decode {:.1}, decode alone {:.1})", per(framing), per(decoding_only))
+        } else {
+            String::new()
+        };
+        console_log!(
+            "{}",
+            format!(
+                "BENCH watch {name} {:.1} MB, 10,000 events into 10,000 pods | µs per event: framed and decoded {:.1}{framing_only}, applied by the reflector {:.1}",
+                stream.len() as f64 / 1e6,
+                per(decoding),
+                per(applying),
+            )
+        );
+    }
 }

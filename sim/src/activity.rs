@@ -4,7 +4,7 @@
 //! with Events recording each step.
 //!
 //! `POST /_sim/churn?rate=N&seconds=S[&namespace=NS]` (benchmarks): modifies N pods per second
-//! for S seconds (an annotation counts the changes), so watches see a steady flow of MODIFIED
+//! for S seconds, N × S changes in all (an annotation counts them), so watches see a steady flow of MODIFIED
 //! events at a chosen rate; `rate=0` stops a running churn.
 
 use std::sync::Arc;
@@ -182,14 +182,14 @@ pub fn churn(app: Arc<App>, rate: u64, seconds: u64, namespace: Option<String>, 
     }
     tokio::spawn(async move {
         let started = tokio::time::Instant::now();
-        let end = started + Duration::from_secs(seconds);
         let mut interval = tokio::time::interval(CHURN_TICK);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let (mut done, mut next) = (0u64, 0usize);
-        while tokio::time::Instant::now() < end && app.faults.churn_generation() == generation {
+        // Exactly rate × seconds changes: a slow tick catches up, also after the last second.
+        let total = rate.saturating_mul(seconds);
+        while done < total && app.faults.churn_generation() == generation {
             interval.tick().await;
-            // As many changes as the rate owes by now: a slow tick catches up.
-            let due = (started.elapsed().as_secs_f64() * rate as f64) as u64;
+            let due = ((started.elapsed().as_secs_f64() * rate as f64) as u64).min(total);
             let batch = due.saturating_sub(done).min(rate.max(100));
             app.store.write(|txn| {
                 for _ in 0..batch {

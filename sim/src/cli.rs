@@ -24,6 +24,11 @@ pub struct Cli {
     /// Seconds of watch history kept; a watch from an older resourceVersion gets a 410 event.
     #[arg(long, default_value_t = 300)]
     pub history: u64,
+    /// The most changes the watch history keeps (as an API server's watch cache has a
+    /// capacity): under a fast churn the oldest go before --history says, so that memory stays
+    /// bounded (each change holds a copy of its object).
+    #[arg(long, default_value_t = 50_000)]
+    pub history_events: usize,
     /// Seconds between periodic BOOKMARK events on watches that allow them.
     #[arg(long, default_value_t = 15)]
     pub bookmark_interval: u64,

@@ -154,14 +154,27 @@ fn document(v: &serde_json::Value, kind: Option<&str>) -> Doc {
 
 /// CBOR in the server's form, keys in a fresh random order for every response.
 pub fn cbor<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    let tree = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
-    encode_cbor(&document(&tree, None), CborEncoding::SERVER.shuffled(rand::random()))
+    cbor_document(&serde_json::to_value(value).unwrap_or(serde_json::Value::Null))
+}
+
+/// [`cbor`] of a document (a stored object), read as it is rather than copied through serde.
+pub fn cbor_document(tree: &serde_json::Value) -> Vec<u8> {
+    encode_cbor(&document(tree, None), CborEncoding::SERVER.shuffled(rand::random()))
 }
 
 /// One CBOR watch event, `55799({type, object: 55799(object)})` as the server frames it: the
 /// event map is encoded by the library around a null placeholder for the object, which is then
 /// replaced by the object's own self-described encoding.
 pub fn cbor_event<T: Serialize + ?Sized>(event_type: &str, object: &T) -> Vec<u8> {
+    cbor_event_around(event_type, cbor(object))
+}
+
+/// [`cbor_event`] of a document (a stored object).
+pub fn cbor_event_document(event_type: &str, object: &serde_json::Value) -> Vec<u8> {
+    cbor_event_around(event_type, cbor_document(object))
+}
+
+fn cbor_event_around(event_type: &str, object: Vec<u8>) -> Vec<u8> {
     let mut wrapper = DocMap::new();
     wrapper.insert("type", Doc::String(event_type.to_string()));
     wrapper.insert("object", Doc::Null);
@@ -169,7 +182,7 @@ pub fn cbor_event<T: Serialize + ?Sized>(event_type: &str, object: &T) -> Vec<u8
     // The placeholder is the last item written: CBOR null, one byte.
     if out.last() == Some(&0xf6) {
         out.pop();
-        out.extend(cbor(object));
+        out.extend(object);
     }
     out
 }
@@ -206,6 +219,19 @@ mod tests {
         assert_eq!(tags, 2, "the event and its object each carry 55799");
         let event = kube_api_explorer::api::cbor::decode_cbor(&bytes).expect("decodes");
         assert_eq!(event.get("type").and_then(|t| t.as_str()), Some("ADDED"));
+    }
+
+    #[test]
+    fn a_stored_documents_cbor_event_is_the_same_event_as_through_serde() {
+        let secret =
+            serde_json::json!({"kind": "Secret", "apiVersion": "v1", "metadata": {"name": "s"}, "data": {"k": "aGk="}});
+        let decode = |bytes: &[u8]| kube_api_explorer::api::cbor::decode_cbor(bytes).expect("decodes");
+        let direct = decode(&cbor_event_document("MODIFIED", &secret));
+        // Key order is random in every encoding, so the trees are compared regardless of order.
+        assert!(direct.equivalent(&decode(&cbor_event("MODIFIED", &secret))), "{direct:?}");
+        assert!(decode(&cbor_document(&secret)).equivalent(&decode(&cbor(&secret))));
+        let object = direct.get("object").and_then(|o| o.get("data")).and_then(|d| d.get("k")).cloned();
+        assert_eq!(object, Some(Doc::Bytes(b"hi".to_vec())), "the Secret's data stays bytes");
     }
 
     #[test]

@@ -75,7 +75,7 @@ async fn main() {
         Ok(s) => s,
         Err(e) => fail(&format!("embedded OpenAPI data is broken: {e}")),
     };
-    let store = Store::new(cli.history(), cli.continue_ttl());
+    let store = Store::new(cli.history(), cli.history_events, cli.continue_ttl());
     store.write(|txn| dataset::load(txn, &registry, cli.dataset));
     let app = Arc::new(App { cli: cli.clone(), registry, store, faults: faults::Faults::new(), schemas, www });
     let listener = match tokio::net::TcpListener::bind(cli.listen).await {

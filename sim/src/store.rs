@@ -50,6 +50,8 @@ pub struct Change {
     /// The JSON watch line of this change as stored, encoded once for every watcher that wants
     /// exactly that.
     pub json_line: OnceLock<bytes::Bytes>,
+    /// The CBOR watch event of this change as stored, likewise shared by the CBOR watchers.
+    pub cbor_frame: OnceLock<bytes::Bytes>,
 }
 
 pub struct State {
@@ -67,6 +69,8 @@ pub struct Store {
     state: RwLock<State>,
     events: broadcast::Sender<Arc<Change>>,
     history_window: Duration,
+    /// The most changes the history keeps.
+    history_limit: usize,
     continue_ttl: Duration,
 }
 
@@ -77,7 +81,8 @@ pub struct TooOld {
 }
 
 impl Store {
-    pub fn new(history_window: Duration, continue_ttl: Duration) -> Store {
+    /// A store whose watch history keeps `history_window` of changes, at most `history_limit`.
+    pub fn new(history_window: Duration, history_limit: usize, continue_ttl: Duration) -> Store {
         let (events, _) = broadcast::channel(1 << 16);
         Store {
             state: RwLock::new(State {
@@ -90,6 +95,7 @@ impl Store {
             }),
             events,
             history_window,
+            history_limit,
             continue_ttl,
         }
     }
@@ -107,18 +113,16 @@ impl Store {
         let mut guard = self.write_lock();
         let mut txn = Txn { state: &mut guard, events: &self.events, now: Instant::now() };
         let out = f(&mut txn);
-        let window = self.history_window;
-        txn.prune_history(window);
+        txn.prune_history(self.history_window, self.history_limit);
         out
     }
 
     /// Forgets changes older than the history window, as compaction does even when nothing is
     /// written.
     pub fn prune(&self) {
-        let window = self.history_window;
         let mut guard = self.write_lock();
         let mut txn = Txn { state: &mut guard, events: &self.events, now: Instant::now() };
-        txn.prune_history(window);
+        txn.prune_history(self.history_window, self.history_limit);
     }
 
     pub fn current_rv(&self) -> u64 {
@@ -287,15 +291,16 @@ impl Txn<'_> {
             rv,
             at: self.now,
             json_line: OnceLock::new(),
+            cbor_frame: OnceLock::new(),
         });
         self.state.history.push_back(change.clone());
         // Nobody listening is not an error.
         let _ = self.events.send(change);
     }
 
-    fn prune_history(&mut self, window: Duration) {
+    fn prune_history(&mut self, window: Duration, limit: usize) {
         while let Some(front) = self.state.history.front() {
-            if self.now.duration_since(front.at) <= window {
+            if self.now.duration_since(front.at) <= window && self.state.history.len() <= limit {
                 break;
             }
             self.state.compacted_rv = front.rv;
@@ -307,5 +312,33 @@ impl Txn<'_> {
     pub fn forget_history(&mut self) {
         self.state.history.clear();
         self.state.compacted_rv = self.state.rv;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod(name: &str) -> Value {
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}})
+    }
+
+    #[test]
+    fn the_history_keeps_at_most_its_limit_of_changes_and_older_versions_are_compacted() {
+        let store = Store::new(Duration::from_secs(300), 3, Duration::from_secs(300));
+        let first = store.current_rv();
+        for i in 0..5 {
+            store.write(|txn| txn.put("/pods", pod(&format!("p-{i}"))));
+        }
+        let state = store.read();
+        assert_eq!(state.rv, first + 5);
+        let Err(too_old) = state.changes_since(first) else {
+            panic!("a watch from before the kept changes is too old")
+        };
+        assert_eq!(too_old.oldest, first + 2);
+        let kept = state.changes_since(first + 2).map(|c| c.iter().map(|c| c.rv).collect::<Vec<_>>());
+        assert_eq!(kept.ok(), Some(vec![first + 3, first + 4, first + 5]));
+        // The objects themselves are all still there.
+        assert_eq!(state.list("/pods", None).len(), 5);
     }
 }

@@ -1,5 +1,5 @@
 //! Watch streams: chunked responses that flush each event as it happens (one JSON event per
-//! line), starting from the resourceVersion semantics of the concepts page (unset or "0": initial
+//! line; changes already waiting when one is written go in the same chunk), starting from the resourceVersion semantics of the concepts page (unset or "0": initial
 //! ADDED events, then changes; exact: changes after it; too old: one in-stream ERROR 410),
 //! `sendInitialEvents` with the `k8s.io/initial-events-end` BOOKMARK, periodic bookmarks,
 //! `timeoutSeconds`, selectors (an object leaving the selection is DELETED for this watcher), and
@@ -25,6 +25,9 @@ use crate::status::{not_acceptable, ApiResult, Status};
 use crate::store::{Change, ChangeKind, Obj};
 use crate::table::{self, IncludeObject};
 use crate::App;
+
+/// A watch's changes that are already waiting are written together, up to this many bytes.
+const WRITE_BATCH: usize = 64 * 1024;
 
 /// Default length of a watch without timeoutSeconds, as the real server's minimum request timeout.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
@@ -78,12 +81,15 @@ impl Framer {
         Bytes::from(bytes)
     }
 
-    /// The frame of a change; the plain JSON form is shared by all watchers through the change.
+    /// The frame of a change; the plain JSON and CBOR forms are shared by all watchers through the
+    /// change (encoded once, not once per watcher).
     fn frame_change(&mut self, ty: &'static str, c: &Change) -> Bytes {
-        let plain = !self.cbor
-            && self.shape == Shape::Object
+        let plain = self.shape == Shape::Object
             && ty == c.kind.as_str()
             && c.object["apiVersion"].as_str() == Some(self.rt.api_version().as_str());
+        if plain && self.cbor {
+            return c.cbor_frame.get_or_init(|| Bytes::from(encode::cbor_event_document(ty, &c.object))).clone();
+        }
         if plain {
             return c
                 .json_line
@@ -239,22 +245,54 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
                         return;
                     }
                 }
-                change = rx.recv() => match change {
-                    Ok(c) if c.rv <= start_rv => {}
-                    Ok(c) => {
-                        if let Some((ty, _)) = filter.event(&c) {
-                            if tx.send(Ok(framer.frame_change(ty, &c))).await.is_err() {
-                                return;
+                change = rx.recv() => {
+                    // The changes already waiting go out as one chunk (up to WRITE_BATCH bytes),
+                    // as the API server flushes a watch only when no event is waiting: a fast
+                    // churn is not one write (and one chunk for the client to read) per event.
+                    let mut batch: Vec<u8> = Vec::new();
+                    let mut next = Some(change);
+                    let mut end = None;
+                    while let Some(change) = next.take() {
+                        match change {
+                            Ok(c) if c.rv <= start_rv => {}
+                            Ok(c) => {
+                                if let Some((ty, _)) = filter.event(&c) {
+                                    batch.extend_from_slice(&framer.frame_change(ty, &c));
+                                }
+                            }
+                            Err(broadcast::error::RecvError::Lagged(_)) => {
+                                let s = too_old(start_rv, app.store.read().compacted_rv);
+                                end = Some(Some(error_frame(&s, cbor)));
+                                break;
+                            }
+                            Err(broadcast::error::RecvError::Closed) => {
+                                end = Some(None);
+                                break;
                             }
                         }
+                        if batch.len() < WRITE_BATCH {
+                            next = match rx.try_recv() {
+                                Ok(c) => Some(Ok(c)),
+                                Err(broadcast::error::TryRecvError::Empty) => None,
+                                Err(broadcast::error::TryRecvError::Lagged(n)) => {
+                                    Some(Err(broadcast::error::RecvError::Lagged(n)))
+                                }
+                                Err(broadcast::error::TryRecvError::Closed) => {
+                                    Some(Err(broadcast::error::RecvError::Closed))
+                                }
+                            };
+                        }
                     }
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let s = too_old(start_rv, app.store.read().compacted_rv);
-                        let _ = tx.send(Ok(error_frame(&s, cbor))).await;
+                    if !batch.is_empty() && tx.send(Ok(Bytes::from(batch))).await.is_err() {
                         return;
                     }
-                    Err(broadcast::error::RecvError::Closed) => return,
-                },
+                    if let Some(last) = end {
+                        if let Some(frame) = last {
+                            let _ = tx.send(Ok(frame)).await;
+                        }
+                        return;
+                    }
+                }
             }
         }
     });

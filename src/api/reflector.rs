@@ -44,9 +44,10 @@
 //! 5. On [`Change::Upsert`] and [`Change::Delete`] read [`Reflector::store`]; show
 //!    [`Reflector::state`] (it also arrives as [`Change::State`]) and [`Change::Problem`]s.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::num::NonZeroU32;
+use std::sync::Arc;
 
 use crate::api::body::{decode_body, Decoded};
 use crate::api::list::{ContinueToken, ObjectList, ResourceVersion};
@@ -605,10 +606,11 @@ pub enum ReflectorError {
     Columns(String),
 }
 
-/// One cached object and the resourceVersion it was stored at.
+/// One cached object and the resourceVersion it was stored at. The object is shared: a view that
+/// keeps versions of it (an object history) holds the same allocation, not a copy.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedObject {
-    pub object: Value,
+    pub object: Arc<Value>,
     pub resource_version: Option<ResourceVersion>,
 }
 
@@ -716,25 +718,38 @@ impl Snapshot {
 /// How many applied (key, resourceVersion) pairs are remembered to recognise redeliveries.
 const RECENT_VERSIONS: usize = 4096;
 
-/// The most recently applied object versions, oldest first.
+/// The most recently applied object versions, oldest first. Looked up by key without copying it:
+/// each key's versions in the order applied.
 #[derive(Debug, Clone, Default)]
 struct RecentVersions {
-    order: VecDeque<(ObjectKey, ResourceVersion)>,
-    set: HashSet<(ObjectKey, ResourceVersion)>,
+    order: VecDeque<ObjectKey>,
+    versions: HashMap<ObjectKey, VecDeque<ResourceVersion>>,
 }
 
 impl RecentVersions {
     fn contains(&self, key: &ObjectKey, version: &ResourceVersion) -> bool {
-        self.set.contains(&(key.clone(), version.clone()))
+        self.versions.get(key).is_some_and(|versions| versions.contains(version))
     }
 
     fn insert(&mut self, key: ObjectKey, version: ResourceVersion) {
-        if self.set.insert((key.clone(), version.clone())) {
-            self.order.push_back((key, version));
+        if self.contains(&key, &version) {
+            return;
         }
+        match self.versions.get_mut(&key) {
+            Some(versions) => versions.push_back(version),
+            None => {
+                self.versions.insert(key.clone(), VecDeque::from([version]));
+            }
+        }
+        self.order.push_back(key);
         while self.order.len() > RECENT_VERSIONS {
-            if let Some(oldest) = self.order.pop_front() {
-                self.set.remove(&oldest);
+            let Some(oldest) = self.order.pop_front() else { break };
+            // The oldest remembered pair is its key's first version.
+            if let Some(versions) = self.versions.get_mut(&oldest) {
+                versions.pop_front();
+                if versions.is_empty() {
+                    self.versions.remove(&oldest);
+                }
             }
         }
     }
@@ -1206,7 +1221,9 @@ impl Reflector {
         }
         let unchanged = version.is_some() && self.store.get(&key).is_some_and(|c| c.resource_version == version);
         if !unchanged {
-            self.store.objects.insert(key.clone(), CachedObject { object, resource_version: version });
+            self.store
+                .objects
+                .insert(key.clone(), CachedObject { object: Arc::new(object), resource_version: version });
             out.change(Change::Upsert(key));
         }
     }
@@ -1250,7 +1267,7 @@ impl Reflector {
         if version.is_some() {
             self.resource_version.clone_from(&version);
         }
-        self.store.objects.insert(key.clone(), CachedObject { object, resource_version: version });
+        self.store.objects.insert(key.clone(), CachedObject { object: Arc::new(object), resource_version: version });
         out.change(Change::Upsert(key));
     }
 
@@ -1550,7 +1567,7 @@ mod tests {
         h.check(event("ADDED", pod("d", "13")), &["upsert u-d"]);
         assert_eq!(h.cache(), ["u-a@11", "u-c@7", "u-d@13"]);
         let cached = h.reflector.store().get(&ObjectKey::Uid("u-d".to_string())).expect("cached");
-        assert_eq!(cached.object, pod("d", "13"));
+        assert_eq!(*cached.object, pod("d", "13"));
         assert_eq!(h.reflector.store().get(&ObjectKey::Uid("u-b".to_string())), None);
         assert_eq!(h.reflector.config().page_size, NonZeroU32::new(2));
         assert_eq!(h.resume_point(), Some("13"));
@@ -3027,5 +3044,28 @@ mod tests {
         }
         assert!(totals.iter().all(|t| *t > 0), "every path was taken: {totals:?}");
         assert!(fell_back > 0, "no streaming list fell back");
+    }
+
+    #[test]
+    fn recent_versions_remember_the_last_pairs_applied_and_forget_the_oldest_first() {
+        let key = |n: usize| ObjectKey::Uid(format!("u-{n}"));
+        let rv = |n: usize| ResourceVersion::new(n.to_string());
+        let mut recent = RecentVersions::default();
+        recent.insert(key(0), rv(1));
+        recent.insert(key(0), rv(2));
+        recent.insert(key(0), rv(1));
+        assert_eq!(recent.order.len(), 2, "a pair already remembered is not remembered twice");
+        assert!(recent.contains(&key(0), &rv(1)) && recent.contains(&key(0), &rv(2)));
+        assert!(!recent.contains(&key(0), &rv(3)) && !recent.contains(&key(1), &rv(1)));
+        for n in 1..RECENT_VERSIONS {
+            recent.insert(key(n), rv(n + 10));
+        }
+        assert_eq!(recent.order.len(), RECENT_VERSIONS);
+        assert!(!recent.contains(&key(0), &rv(1)), "the oldest pair went first");
+        assert!(recent.contains(&key(0), &rv(2)) && recent.contains(&key(1), &rv(11)));
+        recent.insert(key(1), rv(12));
+        assert!(!recent.contains(&key(0), &rv(2)));
+        assert!(!recent.versions.contains_key(&key(0)), "a key without remembered versions is dropped");
+        assert!(recent.contains(&key(1), &rv(11)) && recent.contains(&key(1), &rv(12)));
     }
 }

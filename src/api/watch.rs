@@ -48,31 +48,42 @@ pub struct Bookmark {
 }
 
 impl WatchEvent {
-    /// Reads a `{"type": …, "object": …}` event document.
+    /// Reads a `{"type": …, "object": …}` event document (a copy of it: [`WatchEvent::from_value`]
+    /// takes the document and moves its object into the event).
     pub fn from_document(document: &Value) -> Result<WatchEvent, ViewError> {
-        let event_type = opt_str(document, "type", "$")?.unwrap_or_default();
-        let object = match document.get("object") {
+        WatchEvent::from_value(document.clone())
+    }
+
+    /// Reads a `{"type": …, "object": …}` event document, moving its object into the event
+    /// (what a watch decoder does with each event it frames: no copy of the object is made).
+    pub fn from_value(mut document: Value) -> Result<WatchEvent, ViewError> {
+        let event_type = opt_str(&document, "type", "$")?.unwrap_or_default();
+        let object = match &mut document {
+            Value::Object(map) => map.remove("object"),
+            _ => None,
+        };
+        let object = match object {
             Some(object @ Value::Object(_)) => object,
-            Some(other) => return Err(shape("$.object", "an object", other)),
+            Some(other) => return Err(shape("$.object", "an object", &other)),
             None => return Err(shape("$.object", "an object", &Value::Null)),
         };
         match event_type.as_str() {
-            "ADDED" => Ok(WatchEvent::Added(object.clone())),
-            "MODIFIED" => Ok(WatchEvent::Modified(object.clone())),
-            "DELETED" => Ok(WatchEvent::Deleted(object.clone())),
+            "ADDED" => Ok(WatchEvent::Added(object)),
+            "MODIFIED" => Ok(WatchEvent::Modified(object)),
+            "DELETED" => Ok(WatchEvent::Deleted(object)),
             "BOOKMARK" => Ok(WatchEvent::Bookmark(Bookmark {
                 resource_version: object
                     .at(&["metadata", "resourceVersion"])
                     .and_then(Value::as_str)
                     .map(ResourceVersion::new),
                 // A Table watch wraps the bookmark object in a one-row Table.
-                initial_events_end: watched_object(object)
+                initial_events_end: watched_object(&object)
                     .at(&["metadata", "annotations", INITIAL_EVENTS_END_ANNOTATION])
                     .and_then(Value::as_str)
                     == Some("true"),
-                object: object.clone(),
+                object,
             })),
-            "ERROR" => status_from_document(object).map(|s| WatchEvent::Error(Box::new(s))),
+            "ERROR" => status_from_document(&object).map(|s| WatchEvent::Error(Box::new(s))),
             other => Err(ViewError::Shape {
                 path: "$.type".to_string(),
                 expected: "ADDED, MODIFIED, DELETED, BOOKMARK or ERROR".to_string(),
@@ -538,10 +549,10 @@ impl WatchDecoder {
             Framer::Cbor(f) => f.push(chunk)?,
         };
         documents
-            .iter()
+            .into_iter()
             .map(|d| {
                 self.events += 1;
-                WatchEvent::from_document(d).map_err(|source| StreamError::Event { event: self.events, source })
+                WatchEvent::from_value(d).map_err(|source| StreamError::Event { event: self.events, source })
             })
             .collect()
     }
@@ -912,6 +923,22 @@ mod tests {
         let value = decode_json(document.as_bytes()).expect("json");
         let got = WatchEvent::from_document(&value).map(|e| e.event_type()).map_err(|e| e.to_string());
         assert_eq!(got.as_deref().map_err(String::as_str), expect);
+        // Taking the document gives the same event, or the same error, as reading a copy.
+        assert_eq!(WatchEvent::from_value(value.clone()), WatchEvent::from_document(&value));
+    }
+
+    #[test]
+    fn an_event_taken_by_value_holds_the_documents_object_unchanged() {
+        for line in shared_file("kube/vectors/watch.jsonl").split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let document = decode_json(line).expect("json");
+            let event = WatchEvent::from_value(document.clone()).expect("event");
+            match &event {
+                WatchEvent::Bookmark(bookmark) => assert_eq!(Some(&bookmark.object), document.get("object")),
+                other => assert_eq!(other.object(), document.get("object")),
+            }
+        }
+        // Not an object at all: the same error as an object without "object".
+        check_event("[1]", Err("expected an object at $.object, found null"));
     }
 
     #[test]

@@ -172,7 +172,13 @@ fn gloo_method(method: Method) -> gloo_net::http::Method {
     }
 }
 
+thread_local! {
+    /// The page's `performance` object, looked up once: the live view reads the clock several
+    /// times per watch event.
+    static PERFORMANCE: Option<web_sys::Performance> = web_sys::window().and_then(|w| w.performance());
+}
+
 /// Milliseconds since the page started (`performance.now()`; `Instant` panics on wasm32).
 pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    PERFORMANCE.with(|p| p.as_ref().map(|p| p.now()).unwrap_or(0.0))
 }

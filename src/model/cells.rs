@@ -98,32 +98,19 @@ impl Grid {
     /// One Table row formatted by `definitions` (a row of a Table watch event arrives without
     /// them: the caller keeps them from the first event).
     pub fn table_row(definitions: &[TableColumnDefinition], row: &TableRow, now_ms: i64) -> Row {
-        let name_column = definitions.iter().position(|d| d.format == "name" || d.name == "Name");
-        let age_column = definitions.iter().position(|d| d.name == "Age");
-        let meta = row_meta(&row.object);
-        let mut cells: Vec<Cell> = definitions
-            .iter()
-            .zip(row.cells.iter().chain(std::iter::repeat(&Value::Null)))
-            .map(|(definition, value)| format_cell(definition, value, now_ms))
-            .collect();
-        // The server prints ages as text ("5m"); the row's metadata gives the exact time.
-        if let (Some(i), Some(created)) = (age_column, meta.created.as_ref()) {
-            if let Some(cell) = cells.get_mut(i) {
-                let exact = date_cell(&Value::String(created.clone()), now_ms);
-                cell.title = exact.title;
-                cell.sort = exact.sort;
-            }
-        }
-        let name =
-            meta.name.or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone())).unwrap_or_default();
-        Row {
-            namespace: meta.namespace,
-            name,
-            uid: meta.uid,
-            resource_version: meta.resource_version,
-            cells,
-            highlight: false,
-        }
+        format_table_row(definitions, &row.cells, row_meta(&row.object), now_ms)
+    }
+
+    /// One row of a Table document as the server sent it (`rows[i]`), read in place: the row
+    /// [`Grid::table_row`] gives for it once parsed, without copying the row's object (a live
+    /// Table watch carries the whole object in every row, and formats each changed row alone).
+    pub fn table_row_document(definitions: &[TableColumnDefinition], row: &Value, now_ms: i64) -> Row {
+        let cells = row.get("cells").and_then(Value::as_array).unwrap_or_default();
+        let meta = match row.get("object") {
+            Some(object @ Value::Object(_)) => object_meta(object),
+            _ => RowMeta::default(),
+        };
+        format_table_row(definitions, cells, meta, now_ms)
     }
 
     /// The fallback for a server that answered a full list: name, namespace and age.
@@ -133,27 +120,7 @@ impl Grid {
             Column { name: "Namespace".into(), description: "metadata.namespace".into(), priority: 0 },
             Column { name: "Age".into(), description: "metadata.creationTimestamp".into(), priority: 0 },
         ];
-        let rows = items
-            .iter()
-            .map(|item| {
-                let text = |path: &[&str]| item.at(path).and_then(Value::as_str).map(str::to_owned);
-                let name = text(&["metadata", "name"]).unwrap_or_default();
-                let namespace = text(&["metadata", "namespace"]);
-                let created = item.at(&["metadata", "creationTimestamp"]).cloned().unwrap_or(Value::Null);
-                Row {
-                    cells: vec![
-                        text_cell(&name),
-                        text_cell(namespace.as_deref().unwrap_or("")),
-                        date_cell(&created, now_ms),
-                    ],
-                    uid: text(&["metadata", "uid"]),
-                    resource_version: text(&["metadata", "resourceVersion"]),
-                    namespace,
-                    name,
-                    highlight: false,
-                }
-            })
-            .collect();
+        let rows = items.iter().map(|item| Grid::item_row(item, now_ms)).collect();
         Grid { columns, rows }
     }
 
@@ -216,6 +183,24 @@ impl Grid {
         Ok(())
     }
 
+    /// One object as a row of [`Grid::from_items`]'s columns (a live view formats each object
+    /// that changed alone).
+    pub fn item_row(item: &Value, now_ms: i64) -> Row {
+        let metadata = item.get("metadata");
+        let text = |key: &str| metadata.and_then(|m| m.get(key)).and_then(Value::as_str).map(str::to_owned);
+        let name = text("name").unwrap_or_default();
+        let namespace = text("namespace");
+        let created = metadata.and_then(|m| m.get("creationTimestamp")).unwrap_or(&Value::Null);
+        Row {
+            cells: vec![text_cell(&name), text_cell(namespace.as_deref().unwrap_or("")), date_cell(created, now_ms)],
+            uid: text("uid"),
+            resource_version: text("resourceVersion"),
+            namespace,
+            name,
+            highlight: false,
+        }
+    }
+
     /// The indices of the columns to show: priority 0 always, the others only when `wide`.
     pub fn visible_columns(&self, wide: bool) -> Vec<usize> {
         (0..self.columns.len()).filter(|&i| wide || self.columns[i].priority == 0).collect()
@@ -234,8 +219,8 @@ impl Grid {
             .filter(|&i| {
                 needle.is_empty() || {
                     let row = &self.rows[i];
-                    row.name.to_lowercase().contains(&needle)
-                        || row.cells.iter().any(|c| c.text.to_lowercase().contains(&needle))
+                    contains_ignoring_case(&row.name, &needle)
+                        || row.cells.iter().any(|c| contains_ignoring_case(&c.text, &needle))
                 }
             })
             .collect();
@@ -255,6 +240,22 @@ impl Grid {
         }
         order
     }
+}
+
+/// Whether `text` contains `needle` (already lower case) ignoring case. ASCII text, what cells
+/// almost always hold, is compared without allocating: filtering 10,000 rows of a live grid is
+/// redone at every redraw.
+fn contains_ignoring_case(text: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if !text.is_ascii() {
+        return text.to_lowercase().contains(needle);
+    }
+    let needle = needle.as_bytes();
+    text.as_bytes()
+        .windows(needle.len())
+        .any(|window| window.iter().zip(needle).all(|(a, b)| a.to_ascii_lowercase() == *b))
 }
 
 /// What a row's object (metadata or full object) says of it, when the server sent one.
@@ -278,16 +279,47 @@ fn row_meta(object: &crate::api::table::RowObject) -> RowMeta {
             resource_version: meta.metadata.resource_version.clone(),
             created: meta.metadata.creation_timestamp.as_ref().map(|t| t.0.to_string()),
         },
-        RowObject::Object(value) => {
-            let text = |key: &str| value.at(&["metadata", key]).and_then(Value::as_str).map(str::to_owned);
-            RowMeta {
-                namespace: text("namespace"),
-                name: text("name"),
-                uid: text("uid"),
-                resource_version: text("resourceVersion"),
-                created: text("creationTimestamp"),
-            }
+        RowObject::Object(value) => object_meta(value),
+    }
+}
+
+/// What an object's (or a `PartialObjectMetadata`'s) metadata says of its row.
+fn object_meta(object: &Value) -> RowMeta {
+    let text = |key: &str| object.at(&["metadata", key]).and_then(Value::as_str).map(str::to_owned);
+    RowMeta {
+        namespace: text("namespace"),
+        name: text("name"),
+        uid: text("uid"),
+        resource_version: text("resourceVersion"),
+        created: text("creationTimestamp"),
+    }
+}
+
+/// A Table row's cells formatted by `definitions`, named by its object's metadata.
+fn format_table_row(definitions: &[TableColumnDefinition], cells: &[Value], meta: RowMeta, now_ms: i64) -> Row {
+    let name_column = definitions.iter().position(|d| d.format == "name" || d.name == "Name");
+    let age_column = definitions.iter().position(|d| d.name == "Age");
+    let mut cells: Vec<Cell> = definitions
+        .iter()
+        .zip(cells.iter().chain(std::iter::repeat(&Value::Null)))
+        .map(|(definition, value)| format_cell(definition, value, now_ms))
+        .collect();
+    // The server prints ages as text ("5m"); the row's metadata gives the exact time.
+    if let (Some(i), Some(created)) = (age_column, meta.created.as_ref()) {
+        if let Some(cell) = cells.get_mut(i) {
+            let exact = date_cell(&Value::String(created.clone()), now_ms);
+            cell.title = exact.title;
+            cell.sort = exact.sort;
         }
+    }
+    let name = meta.name.or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone())).unwrap_or_default();
+    Row {
+        namespace: meta.namespace,
+        name,
+        uid: meta.uid,
+        resource_version: meta.resource_version,
+        cells,
+        highlight: false,
     }
 }
 
@@ -405,6 +437,21 @@ mod tests {
         );
         // Without definitions (the row of a later event, before the columns are known): no cells.
         assert!(Grid::table_row(&[], &event.rows[0], 0).cells.is_empty());
+        // Read in place from the document, every row is the same as parsed first.
+        let rows = document.at(&["object", "rows"]).and_then(Value::as_array).expect("rows");
+        assert_eq!(Grid::table_row_document(&defs, &rows[0], 0), row);
+        let vector = decode_json(&shared_file("kube/vectors/table.json")).expect("json");
+        for (document_row, parsed) in
+            vector.get("rows").and_then(Value::as_array).unwrap_or_default().iter().zip(&t.rows)
+        {
+            assert_eq!(
+                Grid::table_row_document(&definitions, document_row, 1_000),
+                Grid::table_row(&definitions, parsed, 1_000)
+            );
+        }
+        // Not a row at all: empty cells, no object to name it.
+        let nothing = Grid::table_row_document(&defs, &Value::Null, 0);
+        assert_eq!((nothing.cells.len(), nothing.uid, nothing.resource_version), (defs.len(), None, None));
     }
 
     #[test]
@@ -485,12 +532,31 @@ mod tests {
             })
             .collect();
         let grid = Grid::from_items(&items, 0);
+        for (item, row) in items.iter().zip(&grid.rows) {
+            assert_eq!(&Grid::item_row(item, 0), row, "a row formatted alone is the list's row");
+        }
         assert_eq!(grid.arrange("", Some((0, true))), [1, 0, 2]);
         assert_eq!(grid.arrange("", Some((0, false))), [2, 0, 1]);
         // Sorting by age: the oldest first when ascending by time.
         assert_eq!(grid.arrange("", Some((2, true))), [0, 1, 2]);
         assert_eq!(grid.arrange("NS2", None), [2]);
         assert_eq!(grid.rows[1].namespace.as_deref(), Some("ns1"));
+    }
+
+    #[test]
+    fn the_quick_filter_ignores_case_in_ascii_and_other_text() {
+        for (text, needle, expect) in [
+            ("Running", "run", true),
+            ("load-3", "load-3", true),
+            ("CrashLoopBackOff", "loopb", true),
+            ("abc", "abcd", false),
+            ("abc", "", true),
+            ("ÉTÉ", "été", true),
+            ("plain", "é", false),
+            ("Straße", "strasse", false),
+        ] {
+            assert_eq!(contains_ignoring_case(text, needle), expect, "{text:?} contains {needle:?}");
+        }
     }
 
     #[test]

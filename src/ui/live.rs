@@ -11,6 +11,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use leptos::prelude::*;
@@ -24,12 +25,13 @@ use crate::api::reflector::{
     RequestKind, WatchEnd,
 };
 use crate::api::request::{Collection, Request};
-use crate::api::table::{Table, TableColumnDefinition};
+use crate::api::table::TableColumnDefinition;
 use crate::api::value::Value;
 use crate::api::watch::{is_table, watched_object, WatchDecoder, WatchEvent};
 use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};
-use crate::model::cells::{Column, Grid, Row};
+use crate::model::cells::{Grid, Row};
+use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::diff_view::DiffView;
 use crate::ui::grid::GridView;
 
@@ -40,93 +42,106 @@ const HISTORY: usize = 30;
 /// How many versions the history keeps in all (a burst over 10,000 objects must not keep them
 /// all): the oldest go first.
 const HISTORY_TOTAL: usize = 3_000;
-/// The timeline and the history's menus are redrawn at most this often (ms) during bursts.
-const PANEL_REFRESH_MS: f64 = 250.0;
+/// The timeline and the history's menus are redrawn at most this often (ms) during bursts. A
+/// redraw of the 500-entry timeline takes tens of milliseconds: at 2,000 events/s over 10,000
+/// pods, redrawing 4 times a second made the 95th-percentile frame 83 ms, once a second 33 ms.
+const PANEL_REFRESH_MS: f64 = 1000.0;
 /// How long a row that was added or changed shows highlighted, in milliseconds.
 const HIGHLIGHT_MS: f64 = 1_500.0;
 
 /// Where the page's time goes (for the status line and the benchmark), in milliseconds.
-#[derive(Default)]
+#[derive(Default, Clone, Copy, PartialEq)]
 struct Costs {
-    /// Decoding events and applying them to the cache (and the timeline and history).
+    /// Decoding events and applying them to the cache (and the timeline and history): the sum
+    /// of the three below.
     apply_ms: f64,
-    /// Formatting changed rows and handing the grid over, and how many times.
+    /// Framing and decoding watch events.
+    decode_ms: f64,
+    /// The reflector's step for each event (dedupe, cache, bookkeeping).
+    reflect_ms: f64,
+    /// The timeline entry and the object history of each event.
+    record_ms: f64,
+    /// Patching the grid's rows with the objects that changed, and how many times.
     grid_ms: f64,
     grids: u64,
     /// The grid is not redrawn before this time.
     grid_next_at: f64,
 }
 
-/// The rows shown, formatted once per object version: updated for the objects that changed.
+/// The rows shown, formatted once per object version: the grid's rows are patched in place for
+/// the objects that changed (a redraw costs what changed, not the whole collection).
 #[derive(Default)]
 struct RowCache {
-    /// Rows in display order: namespace, name, then the cache key.
-    rows: BTreeMap<(Option<String>, String, ObjectKey), Row>,
-    /// Where each object's row sits in `rows`.
-    place: HashMap<ObjectKey, (Option<String>, String)>,
+    /// Where each object's row stands in the grid.
+    live: LiveRows<ObjectKey>,
     /// Objects to format again at the next frame.
     dirty: HashSet<ObjectKey>,
     /// Format every row again (the columns changed).
     rebuild: bool,
     /// When each highlighted row was changed (ms).
     highlighted: HashMap<ObjectKey, f64>,
-    columns: Vec<Column>,
 }
 
 impl RowCache {
-    /// Formats the rows of the objects that changed; `live` when changes are news (a sync was
-    /// shown before), so their rows are highlighted. Whether the grid changed.
-    fn update(&mut self, reflector: &Reflector, live: bool, now: f64, epoch_ms: i64) -> bool {
+    /// Patches `grid` with the rows of the objects that changed; `live` when changes are news (a
+    /// sync was shown before), so their rows are highlighted. Whether the grid changed.
+    fn update(&mut self, reflector: &Reflector, grid: &mut Grid, live: bool, now: f64, epoch_ms: i64) -> bool {
         if !self.rebuild && self.dirty.is_empty() && self.highlighted.is_empty() {
             return false;
         }
         let definitions = reflector.table_columns();
-        if self.rebuild || self.columns.is_empty() {
-            self.columns = match definitions {
+        let mut changed = false;
+        if self.rebuild || grid.columns.is_empty() {
+            let columns = match definitions {
                 Some(definitions) => Grid::table_columns(definitions),
                 None => Grid::from_items(&[], 0).columns,
             };
+            changed |= columns != grid.columns;
+            grid.columns = columns;
         }
-        let rebuilt = self.rebuild;
-        let keys: Vec<ObjectKey> = if std::mem::take(&mut self.rebuild) {
-            self.rows.clear();
-            self.place.clear();
+        if std::mem::take(&mut self.rebuild) {
             self.dirty.clear();
-            reflector.store().iter().map(|(k, _)| k.clone()).collect()
-        } else {
-            self.dirty.drain().collect()
-        };
-        let fresh = live && !rebuilt;
-        for key in keys {
-            if let Some((namespace, name)) = self.place.remove(&key) {
-                self.rows.remove(&(namespace, name, key.clone()));
-            }
-            self.highlighted.remove(&key);
-            let Some(cached) = reflector.store().get(&key) else { continue };
-            let mut row = format_row(cached, definitions, epoch_ms);
-            if fresh {
-                row.highlight = true;
-                self.highlighted.insert(key.clone(), now);
-            }
-            self.place.insert(key.clone(), (row.namespace.clone(), row.name.clone()));
-            self.rows.insert((row.namespace.clone(), row.name.clone(), key), row);
+            self.highlighted.clear();
+            let all = reflector
+                .store()
+                .iter()
+                .map(|(key, cached)| (key.clone(), format_row(cached, definitions, epoch_ms)))
+                .collect();
+            self.live.replace_all(&mut grid.rows, all);
+            changed = true;
+        } else if !self.dirty.is_empty() {
+            let patches = self
+                .dirty
+                .drain()
+                .map(|key| {
+                    self.highlighted.remove(&key);
+                    match reflector.store().get(&key) {
+                        Some(cached) => {
+                            let mut row = format_row(cached, definitions, epoch_ms);
+                            if live {
+                                row.highlight = true;
+                                self.highlighted.insert(key.clone(), now);
+                            }
+                            RowPatch::Upsert(key, row)
+                        }
+                        None => RowPatch::Remove(key),
+                    }
+                })
+                .collect();
+            self.live.apply(&mut grid.rows, patches);
+            changed = true;
         }
         // Highlights end after a while, so a row scrolled into view later does not flash.
         let expired: Vec<ObjectKey> =
             self.highlighted.iter().filter(|(_, at)| now - **at > HIGHLIGHT_MS).map(|(k, _)| k.clone()).collect();
         for key in expired {
             self.highlighted.remove(&key);
-            if let Some((namespace, name)) = self.place.get(&key) {
-                if let Some(row) = self.rows.get_mut(&(namespace.clone(), name.clone(), key)) {
-                    row.highlight = false;
-                }
+            if let Some(row) = self.live.row_mut(&mut grid.rows, &key) {
+                row.highlight = false;
+                changed = true;
             }
         }
-        true
-    }
-
-    fn grid(&self) -> Grid {
-        Grid { columns: self.columns.clone(), rows: self.rows.values().cloned().collect() }
+        changed
     }
 }
 
@@ -134,22 +149,15 @@ impl RowCache {
 /// plain object by name, namespace and age.
 fn format_row(cached: &CachedObject, definitions: Option<&[TableColumnDefinition]>, epoch_ms: i64) -> Row {
     if is_table(&cached.object) {
-        if let Ok(table) = Table::from_document(&cached.object) {
-            if let Some(row) = table.rows.first() {
-                return Grid::table_row(definitions.unwrap_or_default(), row, epoch_ms);
-            }
+        if let Some([row @ Value::Object(_)]) = cached.object.get("rows").and_then(Value::as_array) {
+            return Grid::table_row_document(definitions.unwrap_or_default(), row, epoch_ms);
         }
     }
-    let mut rows = Grid::from_items(std::slice::from_ref(watched_object(&cached.object)), epoch_ms).rows;
-    rows.pop().unwrap_or(Row {
-        namespace: None,
-        name: String::new(),
-        uid: None,
-        resource_version: None,
-        cells: Vec::new(),
-        highlight: false,
-    })
+    Grid::item_row(watched_object(&cached.object), epoch_ms)
 }
+
+/// One version of an object in the history: "EVENT rv N", and the cached entry (shared).
+type Version = (String, Arc<Value>);
 
 /// One line of the event timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,8 +178,8 @@ struct LiveSignals {
     last_bookmark: RwSignal<String>,
     events_applied: RwSignal<u64>,
     events_per_second: RwSignal<f64>,
-    /// Milliseconds spent applying events, drawing the grid, and grid draws.
-    costs: RwSignal<(f64, f64, u64)>,
+    /// Where the page's time went.
+    costs: RwSignal<Costs>,
     problem: RwSignal<Option<String>>,
     timeline: RwSignal<VecDeque<TimelineEntry>>,
     /// Bumped when the object history changed.
@@ -193,8 +201,9 @@ struct Driver {
     pending_timeline: RefCell<Vec<TimelineEntry>>,
     seq: Cell<u64>,
     rate_window: RefCell<VecDeque<(f64, u64)>>,
-    /// Every version of each object seen in events, by namespace/name: (event, rv, object).
-    history: RefCell<BTreeMap<String, VecDeque<(String, Value)>>>,
+    /// Every version of each object seen in events, by kind and namespace/name: ("EVENT rv N",
+    /// the cached entry), shared with the cache rather than copied.
+    history: RefCell<BTreeMap<String, VecDeque<Version>>>,
     history_changed: Cell<bool>,
     rows: RefCell<RowCache>,
     /// A sync has completed once, and a frame showed it: later upserts are changes, highlighted.
@@ -339,16 +348,29 @@ impl Driver {
                 return;
             }
             match stream.next_chunk().await {
-                Ok(Some(chunk)) => match decoder.push(&chunk) {
-                    Ok(events) => {
-                        let started = now_ms();
+                Ok(Some(chunk)) => match timed(|| decoder.push(&chunk)) {
+                    (Ok(events), decode_ms) => {
+                        let (mut reflect_ms, mut record_ms) = (0.0, 0.0);
                         for event in events {
-                            self.record(&event);
-                            self.feed(Input::WatchEvent { op, event });
+                            let (entry, recorded) = timed(|| self.timeline_entry(&event));
+                            record_ms += recorded;
+                            // The cache keeps the object; a deleted one leaves it, so its last
+                            // version is kept from the event.
+                            let deleted = match (&event, &entry.1) {
+                                (WatchEvent::Deleted(object), Some(_)) => Some(Arc::new(object.clone())),
+                                _ => None,
+                            };
+                            let key = event.object().and_then(ObjectKey::of);
+                            reflect_ms += timed(|| self.feed(Input::WatchEvent { op, event })).1;
+                            record_ms += timed(|| self.record(entry, key, deleted)).1;
                         }
-                        self.costs.borrow_mut().apply_ms += now_ms() - started;
+                        let mut costs = self.costs.borrow_mut();
+                        costs.decode_ms += decode_ms;
+                        costs.reflect_ms += reflect_ms;
+                        costs.record_ms += record_ms;
+                        costs.apply_ms += decode_ms + reflect_ms + record_ms;
                     }
-                    Err(error) => {
+                    (Err(error), _) => {
                         controller.abort();
                         self.controllers.borrow_mut().remove(&op);
                         self.feed(Input::WatchEnded { op, end: WatchEnd::Malformed(error) });
@@ -371,14 +393,16 @@ impl Driver {
         }
     }
 
-    fn record(&self, event: &WatchEvent) {
+    /// The timeline entry of an event, and the history's name for its object (none for a
+    /// bookmark or an error).
+    fn timeline_entry(&self, event: &WatchEvent) -> (TimelineEntry, Option<String>) {
         let seq = self.seq.get() + 1;
         self.seq.set(seq);
         let what = event
             .object()
             .map(watched_object)
             .map(|o| {
-                let text = |k: &str| o.at(&["metadata", k]).and_then(Value::as_str).unwrap_or_default().to_owned();
+                let text = |k: &str| o.at(&["metadata", k]).and_then(Value::as_str).unwrap_or_default();
                 let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
                 let namespace = text("namespace");
                 if namespace.is_empty() {
@@ -395,14 +419,35 @@ impl Driver {
             resource_version: event.resource_version().map(|rv| rv.to_string()).unwrap_or_default(),
             at_ms: now_ms(),
         };
-        if let (Some(object), false) = (event.object().map(watched_object), entry.what.is_empty()) {
+        let named = event.object().is_some() && !entry.what.is_empty();
+        let history = named.then(|| entry.what.clone());
+        (entry, history)
+    }
+
+    /// Records an event that was fed to the reflector: its timeline entry, and its object's
+    /// version in the history: the cached entry itself when the cache holds that version
+    /// (`key`), or `deleted`, the last version of an object that left the cache. A delivery of a
+    /// version the cache does not hold (an old one, ignored as a duplicate) is not a version.
+    fn record(
+        &self,
+        (entry, name): (TimelineEntry, Option<String>),
+        key: Option<ObjectKey>,
+        deleted: Option<Arc<Value>>,
+    ) {
+        let version = deleted.or_else(|| {
+            let reflector = self.reflector.borrow();
+            let cached = reflector.store().get(key.as_ref()?)?;
+            let same = cached.resource_version.as_ref().map(|rv| rv.as_str()) == Some(entry.resource_version.as_str());
+            same.then(|| cached.object.clone())
+        });
+        if let (Some(name), Some(object)) = (name, version) {
             let label = format!("{} rv {}", entry.event_type, entry.resource_version);
             let mut history = self.history.borrow_mut();
             let (order, recorded) = &mut *self.history_order.borrow_mut();
-            let versions = history.entry(entry.what.clone()).or_default();
-            versions.push_back((label, object.clone()));
-            order.push_back(entry.what.clone());
-            *recorded.entry(entry.what.clone()).or_default() += 1;
+            let versions = history.entry(name.clone()).or_default();
+            versions.push_back((label, object));
+            order.push_back(name.clone());
+            *recorded.entry(name).or_default() += 1;
             if versions.len() > HISTORY {
                 versions.pop_front();
             }
@@ -461,14 +506,21 @@ impl Driver {
         let grid_due = started >= self.costs.borrow().grid_next_at;
         if !grid_due {
             self.render_later(self.costs.borrow().grid_next_at - started + 1.0);
-        } else if rows.update(&reflector, self.shown_synced.get(), started, epoch_ms) {
-            self.signals.grid.set(rows.grid());
-            let finished = now_ms();
-            let mut costs = self.costs.borrow_mut();
-            let cost = finished - started;
-            costs.grid_ms += cost;
-            costs.grids += 1;
-            costs.grid_next_at = finished + 3.0 * cost;
+        } else {
+            let mut changed = false;
+            let live = self.shown_synced.get();
+            self.signals.grid.maybe_update(|grid| {
+                changed = rows.update(&reflector, grid, live, started, epoch_ms);
+                changed
+            });
+            if changed {
+                let finished = now_ms();
+                let mut costs = self.costs.borrow_mut();
+                let cost = finished - started;
+                costs.grid_ms += cost;
+                costs.grids += 1;
+                costs.grid_next_at = finished + 3.0 * cost;
+            }
         }
         self.shown_synced.set(self.synced_once.get());
         if !rows.highlighted.is_empty() {
@@ -482,10 +534,7 @@ impl Driver {
         self.signals.last_bookmark.set(reflector.last_bookmark().map(|rv| rv.to_string()).unwrap_or_default());
         let applied = reflector.counters().events_applied;
         self.signals.events_applied.set(applied);
-        {
-            let costs = self.costs.borrow();
-            self.signals.costs.set((costs.apply_ms, costs.grid_ms, costs.grids));
-        }
+        self.signals.costs.set(*self.costs.borrow());
         let now = now_ms();
         let mut window = self.rate_window.borrow_mut();
         window.push_back((now, applied));
@@ -571,6 +620,13 @@ impl Driver {
     }
 }
 
+/// Runs `f`, and how long it took (ms).
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let started = now_ms();
+    let out = f();
+    (out, now_ms() - started)
+}
+
 /// A collection kept live by a watch. Leaving the view stops the reflector and aborts its fetches.
 #[component]
 pub fn LiveView(
@@ -597,7 +653,7 @@ pub fn LiveView(
         last_bookmark: RwSignal::new(String::new()),
         events_applied: RwSignal::new(0),
         events_per_second: RwSignal::new(0.0),
-        costs: RwSignal::new((0.0, 0.0, 0)),
+        costs: RwSignal::new(Costs::default()),
         problem: RwSignal::new(None),
         timeline: RwSignal::new(VecDeque::new()),
         history_tick: RwSignal::new(0),
@@ -703,9 +759,12 @@ pub fn LiveView(
                 <dd
                     data-testid="live-events"
                     data-applied=move || signals.events_applied.get().to_string()
-                    data-apply-ms=move || format!("{:.0}", signals.costs.get().0)
-                    data-grid-ms=move || format!("{:.0}", signals.costs.get().1)
-                    data-grids=move || signals.costs.get().2.to_string()
+                    data-apply-ms=move || format!("{:.0}", signals.costs.get().apply_ms)
+                    data-decode-ms=move || format!("{:.0}", signals.costs.get().decode_ms)
+                    data-reflect-ms=move || format!("{:.0}", signals.costs.get().reflect_ms)
+                    data-record-ms=move || format!("{:.0}", signals.costs.get().record_ms)
+                    data-grid-ms=move || format!("{:.0}", signals.costs.get().grid_ms)
+                    data-grids=move || signals.costs.get().grids.to_string()
                 >
                     {move || {
                         format!(
@@ -820,7 +879,7 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
     let diff = move || {
         let all = versions.get();
         let (a, b) = (pick(from.get(), 2)?, pick(to.get(), 1)?);
-        Some((all.get(a)?.1.clone(), all.get(b)?.1.clone()))
+        Some((watched_object(&all.get(a)?.1).clone(), watched_object(&all.get(b)?.1).clone()))
     };
     let version_select = move |label: &'static str,
                                set: WriteSignal<Option<usize>>,

@@ -18,11 +18,20 @@ async function applied(page) {
   return Number(await page.getByTestId('live-events').getAttribute('data-applied'));
 }
 
-/** The page's own accounts: events applied, ms spent applying them, ms drawing the grid, draws. */
+/** The page's own accounts: events applied, ms spent applying them (decoding, the reflector's
+ * steps, the timeline and history), ms patching the grid, draws. */
 async function costs(page) {
   const dd = page.getByTestId('live-events');
   const read = async (name) => Number(await dd.getAttribute(name));
-  return { applied: await read('data-applied'), apply: await read('data-apply-ms'), grid: await read('data-grid-ms'), grids: await read('data-grids') };
+  return {
+    applied: await read('data-applied'),
+    apply: await read('data-apply-ms'),
+    decode: await read('data-decode-ms'),
+    reflect: await read('data-reflect-ms'),
+    record: await read('data-record-ms'),
+    grid: await read('data-grid-ms'),
+    grids: await read('data-grids'),
+  };
 }
 
 for (const format of ['json', 'cbor']) {
@@ -81,7 +90,10 @@ for (const format of ['json', 'cbor']) {
       const events = Math.max(1, costsAfter.applied - costsBefore.applied);
       const draws = Math.max(1, costsAfter.grids - costsBefore.grids);
       const where =
-        `page time: applying ${((costsAfter.apply - costsBefore.apply) / events * 1000).toFixed(0)} µs per event, ` +
+        `page time: applying ${((costsAfter.apply - costsBefore.apply) / events * 1000).toFixed(0)} µs per event ` +
+        `(decode ${((costsAfter.decode - costsBefore.decode) / events * 1000).toFixed(0)}, ` +
+        `reflector ${((costsAfter.reflect - costsBefore.reflect) / events * 1000).toFixed(0)}, ` +
+        `timeline and history ${((costsAfter.record - costsBefore.record) / events * 1000).toFixed(0)}), ` +
         `grid ${((costsAfter.grid - costsBefore.grid) / draws).toFixed(1)} ms per draw (${draws} draws)`;
       const line =
         `BENCH watch ${format.toUpperCase()} offered ${rate}/s for ${SECONDS} s (${offered} events) into ${cached} pods | ` +
