@@ -58,6 +58,13 @@ pub struct Column {
     pub priority: i64,
 }
 
+impl Column {
+    /// The `Namespace` column a grid across all namespaces starts with.
+    pub fn namespace() -> Column {
+        Column { name: NAMESPACE_COLUMN.into(), description: "metadata.namespace".into(), priority: 0 }
+    }
+}
+
 /// A row as shown, with the object's namespace and name to open it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -69,6 +76,14 @@ pub struct Row {
     pub cells: Vec<Cell>,
     /// Shown briefly highlighted: a live view's row that was just added or changed.
     pub highlight: bool,
+}
+
+impl Row {
+    /// The row with its namespace (or nothing yet) as a first cell, under [`Column::namespace`].
+    pub fn with_namespace_cell(mut self) -> Row {
+        self.cells.insert(0, text_cell(self.namespace.as_deref().unwrap_or("")));
+        self
+    }
 }
 
 /// A table ready to render.
@@ -131,11 +146,8 @@ impl Grid {
         if self.columns.iter().any(|c| c.name == NAMESPACE_COLUMN) {
             return self;
         }
-        let column = Column { name: NAMESPACE_COLUMN.into(), description: "metadata.namespace".into(), priority: 0 };
-        self.columns.insert(0, column);
-        for row in &mut self.rows {
-            row.cells.insert(0, text_cell(row.namespace.as_deref().unwrap_or("")));
-        }
+        self.columns.insert(0, Column::namespace());
+        self.rows = self.rows.into_iter().map(Row::with_namespace_cell).collect();
         self
     }
 

@@ -30,7 +30,7 @@ use crate::api::value::Value;
 use crate::api::watch::{is_table, watched_object, WatchDecoder, WatchEvent};
 use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};
-use crate::model::cells::{Grid, Row};
+use crate::model::cells::{Column, Grid, Row};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::diff_view::DiffView;
 use crate::ui::grid::GridView;
@@ -80,6 +80,9 @@ struct RowCache {
     rebuild: bool,
     /// When each highlighted row was changed (ms).
     highlighted: HashMap<ObjectKey, f64>,
+    /// A namespaced type across all namespaces: the server's Table columns get a `Namespace`
+    /// column first, as `kubectl get -A -w` shows (the plain-object columns have one already).
+    namespace_column: bool,
 }
 
 impl RowCache {
@@ -93,6 +96,9 @@ impl RowCache {
         let mut changed = false;
         if self.rebuild || grid.columns.is_empty() {
             let columns = match definitions {
+                Some(definitions) if self.namespace_column => {
+                    std::iter::once(Column::namespace()).chain(Grid::table_columns(definitions)).collect()
+                }
                 Some(definitions) => Grid::table_columns(definitions),
                 None => Grid::from_items(&[], 0).columns,
             };
@@ -105,7 +111,7 @@ impl RowCache {
             let all = reflector
                 .store()
                 .iter()
-                .map(|(key, cached)| (key.clone(), format_row(cached, definitions, epoch_ms)))
+                .map(|(key, cached)| (key.clone(), format_row(cached, definitions, self.namespace_column, epoch_ms)))
                 .collect();
             self.live.replace_all(&mut grid.rows, all);
             changed = true;
@@ -117,7 +123,7 @@ impl RowCache {
                     self.highlighted.remove(&key);
                     match reflector.store().get(&key) {
                         Some(cached) => {
-                            let mut row = format_row(cached, definitions, epoch_ms);
+                            let mut row = format_row(cached, definitions, self.namespace_column, epoch_ms);
                             if live {
                                 row.highlight = true;
                                 self.highlighted.insert(key.clone(), now);
@@ -145,12 +151,18 @@ impl RowCache {
     }
 }
 
-/// One cached object as a row: a one-row Table (a Table watch) by the server's columns, or a
-/// plain object by name, namespace and age.
-fn format_row(cached: &CachedObject, definitions: Option<&[TableColumnDefinition]>, epoch_ms: i64) -> Row {
+/// One cached object as a row: a one-row Table (a Table watch) by the server's columns (after
+/// its namespace when `namespace_column`), or a plain object by name, namespace and age.
+fn format_row(
+    cached: &CachedObject,
+    definitions: Option<&[TableColumnDefinition]>,
+    namespace_column: bool,
+    epoch_ms: i64,
+) -> Row {
     if is_table(&cached.object) {
         if let Some([row @ Value::Object(_)]) = cached.object.get("rows").and_then(Value::as_array) {
-            return Grid::table_row_document(definitions.unwrap_or_default(), row, epoch_ms);
+            let row = Grid::table_row_document(definitions.unwrap_or_default(), row, epoch_ms);
+            return if namespace_column { row.with_namespace_cell() } else { row };
         }
     }
     Grid::item_row(watched_object(&cached.object), epoch_ms)
@@ -660,6 +672,7 @@ pub fn LiveView(
         streams: RwSignal::new((0, 0, 0)),
     };
     let namespace = if resource.scope == Scope::Namespaced { namespace } else { None };
+    let across_namespaces = resource.scope == Scope::Namespaced && namespace.is_none();
     let start = Collection::new(&resource, namespace.as_deref()).map_err(|e| e.to_string()).and_then(|collection| {
         // Full objects in the rows, so that the object history diffs whole objects.
         let mut config = if table && !cbor {
@@ -690,7 +703,7 @@ pub fn LiveView(
                 rate_window: RefCell::new(VecDeque::new()),
                 history: RefCell::new(BTreeMap::new()),
                 history_changed: Cell::new(false),
-                rows: RefCell::new(RowCache::default()),
+                rows: RefCell::new(RowCache { namespace_column: across_namespaces, ..RowCache::default() }),
                 synced_once: Cell::new(false),
                 shown_synced: Cell::new(false),
                 later_at: Cell::new(f64::INFINITY),

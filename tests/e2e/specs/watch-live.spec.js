@@ -188,3 +188,17 @@ test('ordinary requests complete while a watch is open, and the page never holds
   expect(track.peak).toBeGreaterThan(0);
   expect(track.peak).toBeLessThanOrEqual(WATCH_BUDGET);
 });
+
+test('a live Table across all namespaces starts with a Namespace column, as kubectl get -A -w', async ({ page, request }) => {
+  const response = await request.get(`${simUrl()}/api/v1/pods`, { headers: { Accept: 'application/json' } });
+  const expected = (await response.json()).items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`).sort();
+  await page.goto('/?group=&version=v1&resource=pods&watch=1');
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  const live = page.getByTestId('live-view');
+  await expect(live.getByRole('columnheader').first()).toContainText('Namespace');
+  await expect(live.getByRole('columnheader', { name: 'Name', exact: true })).toBeVisible();
+  const shown = () => live.getByTestId('grid-row').evaluateAll((trs) => trs
+    .map((tr) => [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent.trim()).join('/')).sort());
+  await expect.poll(shown).toEqual(expected);
+  await saveScreen(page, 'live-all-namespaces');
+});
