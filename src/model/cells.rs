@@ -6,6 +6,7 @@
 
 use std::cmp::Ordering;
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::jiff::Timestamp;
 
 use crate::api::metadata::PartialObjectMetadata;
@@ -179,18 +180,16 @@ impl Grid {
                     listed: name.to_owned(),
                 });
             }
-            row.namespace = meta.namespace.clone();
-            row.uid = meta.uid.clone();
-            row.resource_version = meta.resource_version.clone();
+            let meta = RowMeta::of(meta);
             if let Some(cell) = namespace_column.and_then(|c| row.cells.get_mut(c)) {
                 *cell = text_cell(meta.namespace.as_deref().unwrap_or(""));
             }
-            let created = meta.creation_timestamp.as_ref().map(|t| Value::String(t.0.to_string()));
-            if let (Some(cell), Some(created)) = (age_column.and_then(|c| row.cells.get_mut(c)), created) {
-                let exact = date_cell(&created, now_ms);
-                cell.title = exact.title;
-                cell.sort = exact.sort;
+            if let (Some(cell), Some(created)) = (age_column.and_then(|c| row.cells.get_mut(c)), &meta.created) {
+                set_exact_age(cell, created, now_ms);
             }
+            row.namespace = meta.namespace;
+            row.uid = meta.uid;
+            row.resource_version = meta.resource_version;
         }
         Ok(())
     }
@@ -284,15 +283,30 @@ fn row_meta(object: &crate::api::table::RowObject) -> RowMeta {
     use crate::api::table::RowObject;
     match object {
         RowObject::None => RowMeta::default(),
-        RowObject::Metadata(meta) => RowMeta {
-            namespace: meta.metadata.namespace.clone(),
-            name: meta.metadata.name.clone(),
-            uid: meta.metadata.uid.clone(),
-            resource_version: meta.metadata.resource_version.clone(),
-            created: meta.metadata.creation_timestamp.as_ref().map(|t| t.0.to_string()),
-        },
+        RowObject::Metadata(meta) => RowMeta::of(&meta.metadata),
         RowObject::Object(value) => object_meta(value),
     }
+}
+
+impl RowMeta {
+    /// What typed metadata (a `PartialObjectMetadata`'s) says of its row.
+    fn of(meta: &ObjectMeta) -> RowMeta {
+        RowMeta {
+            namespace: meta.namespace.clone(),
+            name: meta.name.clone(),
+            uid: meta.uid.clone(),
+            resource_version: meta.resource_version.clone(),
+            created: meta.creation_timestamp.as_ref().map(|t| t.0.to_string()),
+        }
+    }
+}
+
+/// An `Age` cell as the server printed it ("5m"), given the exact creation time to show on hover
+/// and to sort by.
+fn set_exact_age(cell: &mut Cell, created: &str, now_ms: i64) {
+    let exact = date_cell(&Value::String(created.to_owned()), now_ms);
+    cell.title = exact.title;
+    cell.sort = exact.sort;
 }
 
 /// What an object's (or a `PartialObjectMetadata`'s) metadata says of its row.
@@ -319,9 +333,7 @@ fn format_table_row(definitions: &[TableColumnDefinition], cells: &[Value], meta
     // The server prints ages as text ("5m"); the row's metadata gives the exact time.
     if let (Some(i), Some(created)) = (age_column, meta.created.as_ref()) {
         if let Some(cell) = cells.get_mut(i) {
-            let exact = date_cell(&Value::String(created.clone()), now_ms);
-            cell.title = exact.title;
-            cell.sort = exact.sort;
+            set_exact_age(cell, created, now_ms);
         }
     }
     let name = meta.name.or_else(|| name_column.and_then(|i| cells.get(i)).map(|c| c.text.clone())).unwrap_or_default();
