@@ -2,7 +2,7 @@
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO"
-export PATH="$REPO/tests/e2e/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$REPO/scripts/tools:$REPO/tests/e2e/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # A target folder outside the clone keeps warm rebuilds (and CI runs of fresh clones) fast.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/kube-api-explorer/target}"
 export TRUNK_SKIP_VERSION_CHECK=true

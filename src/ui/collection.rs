@@ -16,10 +16,10 @@ use crate::client::{now_ms, ApiBase};
 use crate::model::cells::Grid;
 use crate::model::page::{append_list_items, Page, PageBody};
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
-use crate::ui::create::CollectionActions;
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::inspector::{use_wire_log, WireLog};
+use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
@@ -119,7 +119,7 @@ pub fn CollectionView(
                 </h2>
                 <Toolbar namespaced />
                 <StateToggle label=" Live (list, then watch)" get=|s| s.watch set=|s, on| s.watch = on />
-                <CollectionActions resource=actions_resource on_changed=Callback::new(move |_| page.refetch()) />
+                <CollectionActionsOnDemand resource=actions_resource on_changed=Callback::new(move |_| page.refetch()) />
             </header>
             {move || {
                 let s = state.get();

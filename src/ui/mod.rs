@@ -14,6 +14,7 @@ mod error_state;
 mod grid;
 pub mod host;
 mod inspector;
+mod lazy;
 mod live;
 mod location;
 pub mod mount_api;

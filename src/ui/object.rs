@@ -16,12 +16,12 @@ use crate::model::view_state::ResourceKey;
 use crate::ui::document::DocumentView;
 use crate::ui::host::Host;
 use crate::ui::inspector::use_wire_log;
+use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
 use crate::ui::subresource::SubresourcePanel;
 use crate::ui::use_discovery;
-use crate::ui::write::ObjectActions;
 
 /// The object named in the view state.
 #[component]
@@ -83,7 +83,7 @@ pub fn ObjectView(
                     {format!("← {}", resource.plural)}
                 </button>
                 <h2 data-testid="object-title">{format!("{} {}", resource.kind, name)}</h2>
-                <ObjectActions resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />
+                <ObjectActionsOnDemand resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />
             </header>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
                 {move || {
