@@ -1,0 +1,57 @@
+// The write tools (edit, patch, apply, create, delete) live in their own wasm file, fetched the
+// first time a collection or an object shows its actions: reading a cluster never downloads them,
+// and a failed download is an alert with Retry rather than a dead page.
+const { test, expect } = require('@playwright/test');
+const { saveScreen } = require('./helpers');
+
+const CHUNK = /\/split_write_tools\.wasm$/;
+
+function chunkRequests(page) {
+  const seen = [];
+  page.on('request', (request) => {
+    if (CHUNK.test(new URL(request.url()).pathname)) seen.push(request.url());
+  });
+  return seen;
+}
+
+test('the write tools are fetched once, when a view first needs them, and not for reading the cluster', async ({ page }) => {
+  const chunks = chunkRequests(page);
+  await page.goto('/');
+  await expect(page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^pods/ })).toBeVisible();
+  // The first screen (discovery, cluster facts, decoding a captured body) needs no write code.
+  await page.waitForLoadState('networkidle');
+  expect(chunks).toEqual([]);
+
+  await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^deployments/ }).click();
+  await expect(page.getByRole('button', { name: 'Create…' })).toBeVisible();
+  expect(chunks).toHaveLength(1);
+
+  // Opening an object (another view that has actions) reuses the module already loaded.
+  await page.getByTestId('grid-row').filter({ hasText: 'web' }).first().click();
+  await expect(page.getByTestId('object-title')).toHaveText('Deployment web');
+  await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeVisible();
+  expect(chunks).toHaveLength(1);
+});
+
+test('a failed download of the write tools is an alert naming them, and Retry loads them', async ({ page }) => {
+  const chunks = chunkRequests(page);
+  let failing = true;
+  await page.route(CHUNK, (route) => (failing ? route.abort('connectionreset') : route.continue()));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+
+  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo');
+  const alert = page.getByTestId('load-failed');
+  await expect(alert).toContainText('Could not load the write tools');
+  await expect(page.getByRole('button', { name: 'Create…' })).toHaveCount(0);
+  // The rest of the view works: the collection is listed.
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  await saveScreen(page, 'write-tools-load-failed');
+
+  failing = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('button', { name: 'Create…' })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+  expect(chunks.length).toBeGreaterThanOrEqual(2);
+  expect(errors).toEqual([]);
+});
