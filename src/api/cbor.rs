@@ -21,7 +21,9 @@
 use ciborium_ll::{Decoder, Encoder, Header};
 
 use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::api::lazy::{FastEvent, FastType, ObjectHead, Scanned};
 use crate::api::value::{DuplicateKeys, Map, MapBuilder, Value, MAX_DEPTH};
+use crate::api::watch::INITIAL_EVENTS_END_ANNOTATION;
 
 /// The self-described CBOR tag (`d9 d9 f7`).
 pub const SELF_DESCRIBED_TAG: u64 = 55799;
@@ -235,6 +237,306 @@ impl Reader<'_> {
             count += 1;
         }
         Ok(Value::Object(builder.finish()))
+    }
+}
+
+/// The fast pass over one CBOR watch event (see [`crate::api::lazy`]): the whole event checked by
+/// the rules [`decode_cbor`] applies, without building the object; `None` when the event is not
+/// an ADDED, MODIFIED or DELETED event with an object, or anything in it is refused (the full
+/// decoder then decides and names the error).
+pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> {
+    let mut reader = Reader { input, decoder: Decoder::from(input) };
+    let (at, header) = reader.pull_untagged().ok()?;
+    let (mut event_type, mut object) = (None, None);
+    match header {
+        Header::Map(len) => reader
+            .walk_map(len, 0, |reader, key, depth| {
+                match key {
+                    b"type" => {
+                        let (at, header) = reader.pull()?;
+                        event_type = reader.value(at, header, depth)?.as_str().and_then(FastType::of);
+                    }
+                    b"object" => object = reader.scan_object(depth, true)?,
+                    _ => reader.skip_item(depth)?,
+                }
+                Ok(())
+            })
+            .ok()?,
+        other => reader.skip(at, other, 0).ok()?,
+    }
+    if reader.decoder.offset() != input.len() {
+        return None;
+    }
+    let (Some(event_type), Some(object)) = (event_type, object) else { return None };
+    Some(FastEvent { event_type, object: object.into_lazy(Format::Cbor, input, offset) })
+}
+
+impl<'a> Reader<'a> {
+    /// The next head after any self-described tags (bounded as [`Reader::value`] bounds them).
+    fn pull_untagged(&mut self) -> Result<(usize, Header), DecodeError> {
+        let (at, header) = self.pull()?;
+        self.untag(at, header)
+    }
+
+    /// `header` (read at `at`), or the first head after the self-described tags it starts.
+    fn untag(&mut self, at: usize, header: Header) -> Result<(usize, Header), DecodeError> {
+        if header != Header::Tag(SELF_DESCRIBED_TAG) {
+            return Ok((at, header));
+        }
+        let mut run = 1;
+        loop {
+            let (at, header) = self.pull()?;
+            if header != Header::Tag(SELF_DESCRIBED_TAG) {
+                return Ok((at, header));
+            }
+            run += 1;
+            if run > MAX_DEPTH {
+                return Err(self.error(format!("at most {MAX_DEPTH} self-described tags in a row"), "more", at));
+            }
+        }
+    }
+
+    /// Checks the next item at `depth` without building it.
+    fn skip_item(&mut self, depth: usize) -> Result<(), DecodeError> {
+        let (at, header) = self.pull()?;
+        self.skip(at, header, depth)
+    }
+
+    /// Checks an item by the rules of [`Reader::value`] without building it.
+    fn skip(&mut self, at: usize, header: Header, depth: usize) -> Result<(), DecodeError> {
+        match header {
+            Header::Tag(SELF_DESCRIBED_TAG) => {
+                let (at, header) = self.untag(at, header)?;
+                self.skip(at, header, depth)
+            }
+            Header::Array(_) | Header::Map(_) | Header::Tag(_) if depth >= MAX_DEPTH => {
+                Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at))
+            }
+            Header::Array(len) => {
+                let mut count = 0;
+                while len != Some(count) {
+                    match self.pull()? {
+                        (_, Header::Break) if len.is_none() => return Ok(()),
+                        (at, header) => self.skip(at, header, depth + 1)?,
+                    }
+                    count += 1;
+                }
+                Ok(())
+            }
+            Header::Map(len) => self.walk_map(len, depth, |reader, _, depth| reader.skip_item(depth)),
+            Header::Bytes(Some(len)) => self.advance(len),
+            Header::Text(Some(len)) => {
+                let content = self.decoder.offset();
+                if len > self.remaining() {
+                    return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+                }
+                if let Err(e) = std::str::from_utf8(&self.input[content..content + len]) {
+                    let offset = content + e.valid_up_to();
+                    return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", offset));
+                }
+                self.advance(len)
+            }
+            Header::Tag(BASE64_TAG) => match self.pull()? {
+                (_, Header::Bytes(Some(len))) => self.advance(len),
+                (inner, header @ Header::Bytes(None)) => self.value(inner, header, depth).map(drop),
+                (inner, other) => Err(self.error("a byte string inside tag 22", describe_header(other), inner)),
+            },
+            // Everything else allocates nothing worth saving, or is an error: the rules of
+            // `value` itself.
+            other => self.value(at, other, depth).map(drop),
+        }
+    }
+
+    /// Steps over `len` bytes of string data.
+    fn advance(&mut self, len: usize) -> Result<(), DecodeError> {
+        if len > self.remaining() {
+            return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+        }
+        let mut scratch = [0u8; 256];
+        let mut left = len;
+        while left > 0 {
+            let step = left.min(scratch.len());
+            let start = self.decoder.offset();
+            ciborium_io::Read::read_exact(&mut self.decoder, &mut scratch[..step])
+                .map_err(|_| self.error(format!("{len} bytes of string data"), END_OF_INPUT, start))?;
+            left -= step;
+        }
+        Ok(())
+    }
+
+    /// Walks a map at `depth` whose head was read: each key is checked as [`Reader::map`] checks
+    /// it (a byte or valid UTF-8 text string, unique) and `entry` reads or skips its value.
+    fn walk_map(
+        &mut self,
+        len: Option<usize>,
+        depth: usize,
+        mut entry: impl FnMut(&mut Self, &[u8], usize) -> Result<(), DecodeError>,
+    ) -> Result<(), DecodeError> {
+        let mut keys: Vec<std::borrow::Cow<'a, [u8]>> = Vec::new();
+        let mut index: Option<std::collections::HashSet<std::borrow::Cow<'a, [u8]>>> = None;
+        let mut count = 0;
+        loop {
+            if len == Some(count) {
+                return Ok(());
+            }
+            let (at, header) = self.pull()?;
+            let key: std::borrow::Cow<'a, [u8]> = match header {
+                Header::Break if len.is_none() => return Ok(()),
+                Header::Bytes(Some(n)) | Header::Text(Some(n)) if n <= self.remaining() => {
+                    let start = self.decoder.offset();
+                    let bytes = &self.input[start..start + n];
+                    self.advance(n)?;
+                    match (std::str::from_utf8(bytes).is_ok(), header) {
+                        (true, _) => std::borrow::Cow::Borrowed(bytes),
+                        (false, Header::Bytes(_)) => go_lossy_utf8(bytes.to_vec()).into_bytes().into(),
+                        (false, _) => {
+                            return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at))
+                        }
+                    }
+                }
+                Header::Bytes(len) => go_lossy_utf8(self.string(at, len, StringKind::Bytes)?).into_bytes().into(),
+                Header::Text(len) => match String::from_utf8(self.string(at, len, StringKind::Text)?) {
+                    Ok(key) => key.into_bytes().into(),
+                    Err(_) => return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at)),
+                },
+                other => return Err(self.error("a byte or text string map key", describe_header(other), at)),
+            };
+            entry(self, &key, depth + 1)?;
+            let repeated = match &mut index {
+                Some(index) => !index.insert(key.clone()),
+                None => keys.contains(&key),
+            };
+            if repeated {
+                let key = String::from_utf8_lossy(&key).into_owned();
+                return Err(self.error("unique map keys", format!("key {key:?} again"), at));
+            }
+            if index.is_none() {
+                keys.push(key);
+                if keys.len() > 16 {
+                    index = Some(keys.drain(..).collect());
+                }
+            }
+            count += 1;
+        }
+    }
+
+    /// An object's head at `depth` (with `table_parts`, its Table columns and first row), the
+    /// whole item checked; `None` for an item that is not a map.
+    fn scan_object(&mut self, depth: usize, table_parts: bool) -> Result<Option<Scanned>, DecodeError> {
+        let (at, header) = self.pull_untagged()?;
+        let Header::Map(len) = header else {
+            self.skip(at, header, depth)?;
+            return Ok(None);
+        };
+        if depth >= MAX_DEPTH {
+            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
+        }
+        let mut scanned = Scanned::default();
+        self.walk_map(len, depth, |reader, key, depth| {
+            match key {
+                b"kind" => scanned.head.kind = reader.text(depth)?,
+                b"apiVersion" => scanned.head.api_version = reader.text(depth)?,
+                b"metadata" => reader.scan_metadata(&mut scanned.head, depth)?,
+                b"columnDefinitions" if table_parts => {
+                    let columns = reader.item(depth)?;
+                    scanned.columns = columns.as_array().is_some().then_some(columns);
+                }
+                b"rows" if table_parts => reader.scan_rows(&mut scanned, depth)?,
+                _ => reader.skip_item(depth)?,
+            }
+            Ok(())
+        })?;
+        Ok(Some(scanned))
+    }
+
+    /// A string item, or `None` for any other (checked) item.
+    fn text(&mut self, depth: usize) -> Result<Option<String>, DecodeError> {
+        Ok(match self.item(depth)? {
+            Value::String(text) => Some(text),
+            _ => None,
+        })
+    }
+
+    fn scan_metadata(&mut self, head: &mut ObjectHead, depth: usize) -> Result<(), DecodeError> {
+        let (kind, api_version) = (head.kind.take(), head.api_version.take());
+        *head = ObjectHead { kind, api_version, ..ObjectHead::default() };
+        let (at, header) = self.pull_untagged()?;
+        let Header::Map(len) = header else { return self.skip(at, header, depth) };
+        if depth >= MAX_DEPTH {
+            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
+        }
+        self.walk_map(len, depth, |reader, key, depth| {
+            match key {
+                b"name" => head.name = reader.text(depth)?,
+                b"namespace" => head.namespace = reader.text(depth)?,
+                b"uid" => head.uid = reader.text(depth)?,
+                b"resourceVersion" => head.resource_version = reader.text(depth)?,
+                b"creationTimestamp" => head.creation_timestamp = reader.text(depth)?,
+                b"annotations" => {
+                    let mut end = false;
+                    let (at, header) = reader.pull_untagged()?;
+                    match header {
+                        Header::Map(len) if depth < MAX_DEPTH => {
+                            reader.walk_map(len, depth, |reader, key, depth| {
+                                if key == INITIAL_EVENTS_END_ANNOTATION.as_bytes() {
+                                    end = reader.text(depth)?.as_deref() == Some("true");
+                                } else {
+                                    reader.skip_item(depth)?;
+                                }
+                                Ok(())
+                            })?
+                        }
+                        other => reader.skip(at, other, depth)?,
+                    }
+                    head.initial_events_end = end;
+                }
+                _ => reader.skip_item(depth)?,
+            }
+            Ok(())
+        })
+    }
+
+    fn scan_rows(&mut self, scanned: &mut Scanned, depth: usize) -> Result<(), DecodeError> {
+        scanned.rows = None;
+        scanned.first_cells = None;
+        scanned.first_object = None;
+        let (at, header) = self.pull_untagged()?;
+        let Header::Array(len) = header else { return self.skip(at, header, depth) };
+        if depth >= MAX_DEPTH {
+            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
+        }
+        let mut rows = 0;
+        while len != Some(rows) {
+            let (at, header) = self.pull()?;
+            if header == Header::Break && len.is_none() {
+                break;
+            }
+            let (at, header) = self.untag(at, header)?;
+            match header {
+                Header::Map(row_len) if rows == 0 && depth + 1 < MAX_DEPTH => {
+                    let (mut cells, mut object) = (None, None);
+                    self.walk_map(row_len, depth + 1, |reader, key, depth| {
+                        match key {
+                            b"cells" => {
+                                cells = match reader.item(depth)? {
+                                    Value::Array(items) => Some(items),
+                                    _ => None,
+                                }
+                            }
+                            b"object" => object = reader.scan_object(depth, false)?.map(|s| s.head),
+                            _ => reader.skip_item(depth)?,
+                        }
+                        Ok(())
+                    })?;
+                    scanned.first_cells = cells;
+                    scanned.first_object = object;
+                }
+                other => self.skip(at, other, depth + 1)?,
+            }
+            rows += 1;
+        }
+        scanned.rows = Some(rows);
+        Ok(())
     }
 }
 

@@ -19,6 +19,7 @@ use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
 use crate::api::discovery::{ResourceType, Scope};
+use crate::api::lazy::LazyObject;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::reflector::{
     Action, CachedObject, Change, Failure, IncludeObject, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig,
@@ -27,7 +28,7 @@ use crate::api::reflector::{
 use crate::api::request::{Collection, Request};
 use crate::api::table::TableColumnDefinition;
 use crate::api::value::Value;
-use crate::api::watch::{is_table, watched_object, WatchDecoder, WatchEvent};
+use crate::api::watch::{watched_object, WatchDecoder, WatchEvent};
 use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};
 use crate::model::cells::{Column, Grid, Row};
@@ -159,17 +160,18 @@ fn format_row(
     namespace_column: bool,
     epoch_ms: i64,
 ) -> Row {
-    if is_table(&cached.object) {
-        if let Some([row @ Value::Object(_)]) = cached.object.get("rows").and_then(Value::as_array) {
-            let row = Grid::table_row_document(definitions.unwrap_or_default(), row, epoch_ms);
-            return if namespace_column { row.with_namespace_cell() } else { row };
-        }
+    let object = &cached.object;
+    if let Some(table) = object.table().filter(|t| t.rows == 1) {
+        let head = table.row_object.then(|| object.head());
+        let row = Grid::table_row_head(definitions.unwrap_or_default(), &table.cells, head, epoch_ms);
+        return if namespace_column { row.with_namespace_cell() } else { row };
     }
-    Grid::item_row(watched_object(&cached.object), epoch_ms)
+    Grid::head_row(object.head(), epoch_ms)
 }
 
-/// One version of an object in the history: "EVENT rv N", and the cached entry (shared).
-type Version = (String, Arc<Value>);
+/// One version of an object in the history: "EVENT rv N", and the cached entry (shared; its
+/// tree is decoded when a diff shows it).
+type Version = (String, Arc<LazyObject>);
 
 /// One line of the event timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -372,7 +374,7 @@ impl Driver {
                                 (WatchEvent::Deleted(object), Some(_)) => Some(Arc::new(object.clone())),
                                 _ => None,
                             };
-                            let key = event.object().and_then(ObjectKey::of);
+                            let key = event.object().and_then(|o| ObjectKey::of_head(o.head()));
                             reflect_ms += timed(|| self.feed(Input::WatchEvent { op, event })).1;
                             record_ms += timed(|| self.record(entry, key, deleted)).1;
                         }
@@ -412,15 +414,13 @@ impl Driver {
         self.seq.set(seq);
         let what = event
             .object()
-            .map(watched_object)
             .map(|o| {
-                let text = |k: &str| o.at(&["metadata", k]).and_then(Value::as_str).unwrap_or_default();
-                let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
-                let namespace = text("namespace");
-                if namespace.is_empty() {
-                    format!("{kind} {}", text("name"))
-                } else {
-                    format!("{kind} {namespace}/{}", text("name"))
+                let head = o.head();
+                let kind = head.kind.as_deref().unwrap_or_default();
+                let name = head.name.as_deref().unwrap_or_default();
+                match head.namespace.as_deref().unwrap_or_default() {
+                    "" => format!("{kind} {name}"),
+                    namespace => format!("{kind} {namespace}/{name}"),
                 }
             })
             .unwrap_or_default();
@@ -444,7 +444,7 @@ impl Driver {
         &self,
         (entry, name): (TimelineEntry, Option<String>),
         key: Option<ObjectKey>,
-        deleted: Option<Arc<Value>>,
+        deleted: Option<Arc<LazyObject>>,
     ) {
         let version = deleted.or_else(|| {
             let reflector = self.reflector.borrow();
@@ -889,10 +889,16 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
         let n = versions.with(Vec::len);
         index.filter(|&i| i < n).or_else(|| n.checked_sub(fallback))
     };
+    // The two versions' trees, decoded now (a watch keeps the wire bytes of each version).
     let diff = move || {
         let all = versions.get();
         let (a, b) = (pick(from.get(), 2)?, pick(to.get(), 1)?);
-        Some((watched_object(&all.get(a)?.1).clone(), watched_object(&all.get(b)?.1).clone()))
+        let tree = |i: usize| -> Option<Result<Value, String>> {
+            let (_, object) = all.get(i)?;
+            Some(object.value().map(|v| watched_object(&v).clone()).map_err(|e| e.to_string()))
+        };
+        let (old, new) = (tree(a)?, tree(b)?);
+        Some(old.and_then(|old| new.map(|new| (old, new))))
     };
     let version_select = move |label: &'static str,
                                set: WriteSignal<Option<usize>>,
@@ -944,7 +950,13 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
                 {version_select("From ", set_from, from, 2)}
                 {version_select("To ", set_to, to, 1)}
             </div>
-            {move || diff().map(|(old, new)| view! { <DiffView old new name="history" /> })}
+            {move || {
+                diff()
+                    .map(|trees| match trees {
+                        Ok((old, new)) => view! { <DiffView old new name="history" /> }.into_any(),
+                        Err(error) => view! { <p class="warning" data-testid="history-error">{error}</p> }.into_any(),
+                    })
+            }}
         </section>
     }
 }
