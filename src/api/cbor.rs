@@ -271,6 +271,9 @@ pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> 
     Some(FastEvent { event_type, object: object.into_lazy(Format::Cbor, input, offset) })
 }
 
+/// Up to this many keys of a map are checked for repeats by comparison, beyond it by hashing.
+const LINEAR_KEYS: usize = 16;
+
 impl<'a> Reader<'a> {
     /// The next head after any self-described tags (bounded as [`Reader::value`] bounds them).
     fn pull_untagged(&mut self) -> Result<(usize, Header), DecodeError> {
@@ -372,7 +375,11 @@ impl<'a> Reader<'a> {
         depth: usize,
         mut entry: impl FnMut(&mut Self, &[u8], usize) -> Result<(), DecodeError>,
     ) -> Result<(), DecodeError> {
-        let mut keys: Vec<std::borrow::Cow<'a, [u8]>> = Vec::new();
+        // The keys seen: those read in place (most) on the stack, the few others beside them,
+        // a hash set once the map is large.
+        let mut small: [&'a [u8]; LINEAR_KEYS] = [&[]; LINEAR_KEYS];
+        let mut small_len = 0;
+        let mut owned: Vec<Vec<u8>> = Vec::new();
         let mut index: Option<std::collections::HashSet<std::borrow::Cow<'a, [u8]>>> = None;
         let mut count = 0;
         loop {
@@ -404,16 +411,23 @@ impl<'a> Reader<'a> {
             entry(self, &key, depth + 1)?;
             let repeated = match &mut index {
                 Some(index) => !index.insert(key.clone()),
-                None => keys.contains(&key),
+                None => small[..small_len].contains(&&*key) || owned.iter().any(|k| **k == *key),
             };
             if repeated {
                 let key = String::from_utf8_lossy(&key).into_owned();
                 return Err(self.error("unique map keys", format!("key {key:?} again"), at));
             }
             if index.is_none() {
-                keys.push(key);
-                if keys.len() > 16 {
-                    index = Some(keys.drain(..).collect());
+                match key {
+                    std::borrow::Cow::Borrowed(key) if small_len < LINEAR_KEYS => {
+                        small[small_len] = key;
+                        small_len += 1;
+                    }
+                    key => owned.push(key.into_owned()),
+                }
+                if small_len + owned.len() > LINEAR_KEYS {
+                    let borrowed = small[..small_len].iter().map(|k| std::borrow::Cow::Borrowed(*k));
+                    index = Some(borrowed.chain(owned.drain(..).map(std::borrow::Cow::Owned)).collect());
                 }
             }
             count += 1;

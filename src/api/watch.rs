@@ -279,7 +279,18 @@ impl JsonFramer {
                     (true, _) => self.escape = false,
                     (false, b'\\') => self.escape = true,
                     (false, b'"') => self.in_string = false,
-                    _ => {}
+                    // Most of an object's bytes are inside strings: jump to the next quote or
+                    // backslash (each byte is still looked at once).
+                    _ => match memchr::memchr2(b'"', b'\\', &self.backlog.buffer[self.scan..]) {
+                        Some(next) => {
+                            self.scan += next + 1;
+                            match self.backlog.buffer[self.scan - 1] {
+                                b'"' => self.in_string = false,
+                                _ => self.escape = true,
+                            }
+                        }
+                        None => self.scan = self.backlog.buffer.len(),
+                    },
                 }
                 continue;
             }
