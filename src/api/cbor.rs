@@ -21,9 +21,8 @@
 use ciborium_ll::{Decoder, Encoder, Header};
 
 use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
-use crate::api::lazy::{FastEvent, FastType, ObjectHead, Scanned};
+use crate::api::lazy::{FastEvent, Member, Scanned, Spot};
 use crate::api::value::{DuplicateKeys, Map, MapBuilder, Value, MAX_DEPTH};
-use crate::api::watch::INITIAL_EVENTS_END_ANNOTATION;
 
 /// The self-described CBOR tag (`d9 d9 f7`).
 pub const SELF_DESCRIBED_TAG: u64 = 55799;
@@ -246,42 +245,23 @@ impl Reader<'_> {
 /// decoder then decides and names the error).
 pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> {
     let mut reader = Reader { input, decoder: Decoder::from(input) };
-    let (at, header) = reader.pull_untagged().ok()?;
-    let (mut event_type, mut object) = (None, None);
-    match header {
-        Header::Map(len) => reader
-            .walk_map(len, 0, |reader, key, depth| {
-                match key {
-                    b"type" => {
-                        let (at, header) = reader.pull()?;
-                        event_type = reader.value(at, header, depth)?.as_str().and_then(FastType::of);
-                    }
-                    b"object" => object = reader.scan_object(depth, true)?,
-                    _ => reader.skip_item(depth)?,
-                }
-                Ok(())
-            })
-            .ok()?,
-        other => reader.skip(at, other, 0).ok()?,
-    }
+    let mut scanned = Scanned::default();
+    reader.scan(Spot::Event, 0, &mut scanned).ok()?;
     if reader.decoder.offset() != input.len() {
         return None;
     }
-    let (Some(event_type), Some(object)) = (event_type, object) else { return None };
-    Some(FastEvent { event_type, object: object.into_lazy(Format::Cbor, input, offset) })
+    scanned.into_event(Format::Cbor, input, offset)
 }
+
+/// Reads or skips the value of one map member: the reader, the member's key, its depth.
+type MapEntry<'e, 'a> = dyn FnMut(&mut Reader<'a>, &[u8], usize) -> Result<(), DecodeError> + 'e;
 
 /// Up to this many keys of a map are checked for repeats by comparison, beyond it by hashing.
 const LINEAR_KEYS: usize = 16;
 
 impl<'a> Reader<'a> {
-    /// The next head after any self-described tags (bounded as [`Reader::value`] bounds them).
-    fn pull_untagged(&mut self) -> Result<(usize, Header), DecodeError> {
-        let (at, header) = self.pull()?;
-        self.untag(at, header)
-    }
-
-    /// `header` (read at `at`), or the first head after the self-described tags it starts.
+    /// `header` (read at `at`), or the first head after the self-described tags it starts
+    /// (bounded as [`Reader::value`] bounds them).
     fn untag(&mut self, at: usize, header: Header) -> Result<(usize, Header), DecodeError> {
         if header != Header::Tag(SELF_DESCRIBED_TAG) {
             return Ok((at, header));
@@ -326,7 +306,7 @@ impl<'a> Reader<'a> {
                 }
                 Ok(())
             }
-            Header::Map(len) => self.walk_map(len, depth, |reader, _, depth| reader.skip_item(depth)),
+            Header::Map(len) => self.walk_map(len, depth, &mut |reader, _, depth| reader.skip_item(depth)),
             Header::Bytes(Some(len)) => self.advance(len),
             Header::Text(Some(len)) => {
                 let content = self.decoder.offset();
@@ -369,18 +349,16 @@ impl<'a> Reader<'a> {
 
     /// Walks a map at `depth` whose head was read: each key is checked as [`Reader::map`] checks
     /// it (a byte or valid UTF-8 text string, unique) and `entry` reads or skips its value.
-    fn walk_map(
-        &mut self,
-        len: Option<usize>,
-        depth: usize,
-        mut entry: impl FnMut(&mut Self, &[u8], usize) -> Result<(), DecodeError>,
-    ) -> Result<(), DecodeError> {
+    /// (One copy of it serves every caller: `entry` is a trait object, the bundle stays small.)
+    #[inline(never)]
+    fn walk_map(&mut self, len: Option<usize>, depth: usize, entry: &mut MapEntry<'_, 'a>) -> Result<(), DecodeError> {
         // The keys seen: those read in place (most) on the stack, the few others beside them,
-        // a hash set once the map is large.
+        // a hash index once the map is large.
         let mut small: [&'a [u8]; LINEAR_KEYS] = [&[]; LINEAR_KEYS];
         let mut small_len = 0;
         let mut owned: Vec<Vec<u8>> = Vec::new();
-        let mut index: Option<std::collections::HashSet<std::borrow::Cow<'a, [u8]>>> = None;
+        // (The same map type as `MapBuilder`'s index: no new hashing code in the bundle.)
+        let mut index: Option<std::collections::HashMap<String, usize>> = None;
         let mut count = 0;
         loop {
             if len == Some(count) {
@@ -410,7 +388,7 @@ impl<'a> Reader<'a> {
             };
             entry(self, &key, depth + 1)?;
             let repeated = match &mut index {
-                Some(index) => !index.insert(key.clone()),
+                Some(index) => index.insert(String::from_utf8_lossy(&key).into_owned(), 0).is_some(),
                 None => small[..small_len].contains(&&*key) || owned.iter().any(|k| **k == *key),
             };
             if repeated {
@@ -426,131 +404,75 @@ impl<'a> Reader<'a> {
                     key => owned.push(key.into_owned()),
                 }
                 if small_len + owned.len() > LINEAR_KEYS {
-                    let borrowed = small[..small_len].iter().map(|k| std::borrow::Cow::Borrowed(*k));
-                    index = Some(borrowed.chain(owned.drain(..).map(std::borrow::Cow::Owned)).collect());
+                    let mut large = std::collections::HashMap::new();
+                    for key in small[..small_len].iter().copied().chain(owned.iter().map(Vec::as_slice)) {
+                        large.insert(String::from_utf8_lossy(key).into_owned(), 0);
+                    }
+                    index = Some(large);
+                    owned.clear();
                 }
             }
             count += 1;
         }
     }
 
-    /// An object's head at `depth` (with `table_parts`, its Table columns and first row), the
-    /// whole item checked; `None` for an item that is not a map.
-    fn scan_object(&mut self, depth: usize, table_parts: bool) -> Result<Option<Scanned>, DecodeError> {
-        let (at, header) = self.pull_untagged()?;
-        let Header::Map(len) = header else {
-            self.skip(at, header, depth)?;
-            return Ok(None);
-        };
-        if depth >= MAX_DEPTH {
-            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
-        }
-        let mut scanned = Scanned::default();
-        self.walk_map(len, depth, |reader, key, depth| {
-            match key {
-                b"kind" => scanned.head.kind = reader.text(depth)?,
-                b"apiVersion" => scanned.head.api_version = reader.text(depth)?,
-                b"metadata" => reader.scan_metadata(&mut scanned.head, depth)?,
-                b"columnDefinitions" if table_parts => {
-                    let columns = reader.item(depth)?;
-                    scanned.columns = columns.as_array().is_some().then_some(columns);
-                }
-                b"rows" if table_parts => reader.scan_rows(&mut scanned, depth)?,
-                _ => reader.skip_item(depth)?,
-            }
-            Ok(())
-        })?;
-        Ok(Some(scanned))
+    /// Reads the next item at `depth`, a member the fast pass looks inside, into `scanned` by
+    /// what [`Spot::member`] says; the whole item is checked.
+    fn scan(&mut self, spot: Spot, depth: usize, scanned: &mut Scanned) -> Result<(), DecodeError> {
+        let (at, header) = self.pull()?;
+        self.scan_at(spot, depth, scanned, at, header)
     }
 
-    /// A string item, or `None` for any other (checked) item.
-    fn text(&mut self, depth: usize) -> Result<Option<String>, DecodeError> {
-        Ok(match self.item(depth)? {
-            Value::String(text) => Some(text),
-            _ => None,
-        })
-    }
-
-    fn scan_metadata(&mut self, head: &mut ObjectHead, depth: usize) -> Result<(), DecodeError> {
-        let (kind, api_version) = (head.kind.take(), head.api_version.take());
-        *head = ObjectHead { kind, api_version, ..ObjectHead::default() };
-        let (at, header) = self.pull_untagged()?;
-        let Header::Map(len) = header else { return self.skip(at, header, depth) };
-        if depth >= MAX_DEPTH {
-            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
-        }
-        self.walk_map(len, depth, |reader, key, depth| {
-            match key {
-                b"name" => head.name = reader.text(depth)?,
-                b"namespace" => head.namespace = reader.text(depth)?,
-                b"uid" => head.uid = reader.text(depth)?,
-                b"resourceVersion" => head.resource_version = reader.text(depth)?,
-                b"creationTimestamp" => head.creation_timestamp = reader.text(depth)?,
-                b"annotations" => {
-                    let mut end = false;
-                    let (at, header) = reader.pull_untagged()?;
-                    match header {
-                        Header::Map(len) if depth < MAX_DEPTH => {
-                            reader.walk_map(len, depth, |reader, key, depth| {
-                                if key == INITIAL_EVENTS_END_ANNOTATION.as_bytes() {
-                                    end = reader.text(depth)?.as_deref() == Some("true");
-                                } else {
-                                    reader.skip_item(depth)?;
-                                }
-                                Ok(())
-                            })?
-                        }
-                        other => reader.skip(at, other, depth)?,
-                    }
-                    head.initial_events_end = end;
-                }
-                _ => reader.skip_item(depth)?,
-            }
-            Ok(())
-        })
-    }
-
-    fn scan_rows(&mut self, scanned: &mut Scanned, depth: usize) -> Result<(), DecodeError> {
-        scanned.rows = None;
-        scanned.first_cells = None;
-        scanned.first_object = None;
-        let (at, header) = self.pull_untagged()?;
-        let Header::Array(len) = header else { return self.skip(at, header, depth) };
-        if depth >= MAX_DEPTH {
-            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
-        }
-        let mut rows = 0;
-        while len != Some(rows) {
-            let (at, header) = self.pull()?;
-            if header == Header::Break && len.is_none() {
-                break;
-            }
-            let (at, header) = self.untag(at, header)?;
-            match header {
-                Header::Map(row_len) if rows == 0 && depth + 1 < MAX_DEPTH => {
-                    let (mut cells, mut object) = (None, None);
-                    self.walk_map(row_len, depth + 1, |reader, key, depth| {
-                        match key {
-                            b"cells" => {
-                                cells = match reader.item(depth)? {
-                                    Value::Array(items) => Some(items),
-                                    _ => None,
-                                }
-                            }
-                            b"object" => object = reader.scan_object(depth, false)?.map(|s| s.head),
-                            _ => reader.skip_item(depth)?,
-                        }
+    /// [`Reader::scan`] of an item whose head was read.
+    fn scan_at(
+        &mut self,
+        spot: Spot,
+        depth: usize,
+        scanned: &mut Scanned,
+        at: usize,
+        header: Header,
+    ) -> Result<(), DecodeError> {
+        let (at, header) = self.untag(at, header)?;
+        let nested = depth >= MAX_DEPTH;
+        match header {
+            Header::Map(len) if spot != Spot::Rows && !nested => {
+                scanned.enter(spot, true);
+                self.walk_map(len, depth, &mut |reader, key, depth| match spot.member(key) {
+                    Member::Text(field) => {
+                        let value = reader.item(depth)?;
+                        scanned.text(field, value.as_str());
                         Ok(())
-                    })?;
-                    scanned.first_cells = cells;
-                    scanned.first_object = object;
-                }
-                other => self.skip(at, other, depth + 1)?,
+                    }
+                    Member::Value(field) => {
+                        let value = reader.item(depth)?;
+                        scanned.value(field, value);
+                        Ok(())
+                    }
+                    Member::Enter(inner) => reader.scan(inner, depth, scanned),
+                    Member::Skip => reader.skip_item(depth),
+                })
             }
-            rows += 1;
+            Header::Array(len) if spot == Spot::Rows && !nested => {
+                scanned.enter(Spot::Rows, true);
+                let mut rows = 0;
+                while len != Some(rows) {
+                    let (at, header) = self.pull()?;
+                    match header {
+                        Header::Break if len.is_none() => break,
+                        // The first row is read; the others checked.
+                        _ if rows == 0 => self.scan_at(Spot::Row, depth + 1, scanned, at, header)?,
+                        _ => self.skip(at, header, depth + 1)?,
+                    }
+                    rows += 1;
+                }
+                scanned.rows = Some(rows);
+                Ok(())
+            }
+            other => {
+                scanned.enter(spot, false);
+                self.skip(at, other, depth)
+            }
         }
-        scanned.rows = Some(rows);
-        Ok(())
     }
 }
 

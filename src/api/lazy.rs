@@ -1,6 +1,7 @@
 //! Watch event objects read lazily: at arrival only what a live view needs is decoded (the
 //! object's kind and metadata name, namespace, uid, resourceVersion, creationTimestamp; for a
-//! server-side Table, the row's cells), and the event's wire bytes are kept; the whole object is
+//! server-side Table, the row's cells; BOOKMARKs, whose initial-events-end annotation matters,
+//! are decoded in full), and the event's wire bytes are kept; the whole object is
 //! decoded on demand (an object view, a history diff), once.
 //!
 //! What is checked when (so that a malformed event is reported, not silently kept):
@@ -31,7 +32,7 @@ use crate::api::cbor::decode_cbor;
 use crate::api::error::{DecodeError, Format};
 use crate::api::json::decode_json;
 use crate::api::value::{DuplicateKeys, Value, ValueSeed};
-use crate::api::watch::{is_table, watched_object, INITIAL_EVENTS_END_ANNOTATION};
+use crate::api::watch::{is_table, watched_object};
 
 /// What a live view reads of an object without decoding it: its kind and metadata.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,8 +44,6 @@ pub struct ObjectHead {
     pub uid: Option<String>,
     pub resource_version: Option<String>,
     pub creation_timestamp: Option<String>,
-    /// `metadata.annotations["k8s.io/initial-events-end"]` is `"true"`.
-    pub initial_events_end: bool,
 }
 
 impl ObjectHead {
@@ -59,10 +58,6 @@ impl ObjectHead {
             uid: text(&["metadata", "uid"]),
             resource_version: text(&["metadata", "resourceVersion"]),
             creation_timestamp: text(&["metadata", "creationTimestamp"]),
-            initial_events_end: object
-                .at(&["metadata", "annotations", INITIAL_EVENTS_END_ANNOTATION])
-                .and_then(Value::as_str)
-                == Some("true"),
         }
     }
 }
@@ -241,9 +236,79 @@ impl FastType {
     }
 }
 
-/// What a fast pass collected of an object, before it becomes a [`LazyObject`].
+/// Where a fast pass stands in an event: what the members there are to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spot {
+    /// `{"type": …, "object": …}`.
+    Event,
+    /// The event's object (`row: false`) or the object of a Table's first row.
+    Object {
+        row: bool,
+    },
+    Metadata {
+        row: bool,
+    },
+    /// A Table's `rows`: an array whose first element is read.
+    Rows,
+    Row,
+}
+
+/// What a fast pass does with one member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Member {
+    /// A string to keep (any other value is checked, skipped and kept as absent).
+    Text(Field),
+    /// A whole (small) value to keep: `columnDefinitions`, a row's `cells`.
+    Value(Field),
+    /// Look inside.
+    Enter(Spot),
+    Skip,
+}
+
+/// Which field of [`Scanned`] a kept member fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    Type,
+    Kind { row: bool },
+    ApiVersion { row: bool },
+    Name { row: bool },
+    Namespace { row: bool },
+    Uid { row: bool },
+    ResourceVersion { row: bool },
+    Created { row: bool },
+    Columns,
+    Cells,
+}
+
+impl Spot {
+    /// What to do with member `key` here.
+    pub(crate) fn member(self, key: &[u8]) -> Member {
+        match (self, key) {
+            (Spot::Event, b"type") => Member::Text(Field::Type),
+            (Spot::Event, b"object") => Member::Enter(Spot::Object { row: false }),
+            (Spot::Object { row }, b"kind") => Member::Text(Field::Kind { row }),
+            (Spot::Object { row }, b"apiVersion") => Member::Text(Field::ApiVersion { row }),
+            (Spot::Object { row }, b"metadata") => Member::Enter(Spot::Metadata { row }),
+            (Spot::Object { row: false }, b"columnDefinitions") => Member::Value(Field::Columns),
+            (Spot::Object { row: false }, b"rows") => Member::Enter(Spot::Rows),
+            (Spot::Metadata { row }, b"name") => Member::Text(Field::Name { row }),
+            (Spot::Metadata { row }, b"namespace") => Member::Text(Field::Namespace { row }),
+            (Spot::Metadata { row }, b"uid") => Member::Text(Field::Uid { row }),
+            (Spot::Metadata { row }, b"resourceVersion") => Member::Text(Field::ResourceVersion { row }),
+            (Spot::Metadata { row }, b"creationTimestamp") => Member::Text(Field::Created { row }),
+            (Spot::Row, b"cells") => Member::Value(Field::Cells),
+            (Spot::Row, b"object") => Member::Enter(Spot::Object { row: true }),
+            _ => Member::Skip,
+        }
+    }
+}
+
+/// What a fast pass collected of an event, before it becomes a [`LazyObject`].
 #[derive(Debug, Default)]
 pub(crate) struct Scanned {
+    pub(crate) event_type: Option<FastType>,
+    /// The event's `object` is an object.
+    pub(crate) object: bool,
     pub(crate) head: ObjectHead,
     pub(crate) columns: Option<Value>,
     /// `rows` was an array of this many.
@@ -254,8 +319,76 @@ pub(crate) struct Scanned {
 }
 
 impl Scanned {
-    /// The lazy object for these parts and the event's bytes.
-    pub(crate) fn into_lazy(self, format: Format, event: &[u8], offset: usize) -> LazyObject {
+    fn head_mut(&mut self, row: bool) -> &mut ObjectHead {
+        if row {
+            self.first_object.get_or_insert_with(ObjectHead::default)
+        } else {
+            &mut self.head
+        }
+    }
+
+    /// Starts reading `spot` again (a repeated member replaces the earlier one): what it holds
+    /// is forgotten; `container` says whether it is the map (or for `rows`, the array) it
+    /// should be, else it stays absent.
+    pub(crate) fn enter(&mut self, spot: Spot, container: bool) {
+        match spot {
+            Spot::Event => {}
+            Spot::Object { row: false } => {
+                *self = Scanned { event_type: self.event_type, object: container, ..Scanned::default() };
+            }
+            Spot::Object { row: true } => {
+                self.first_object = container.then(ObjectHead::default);
+            }
+            Spot::Metadata { row } => {
+                let head = self.head_mut(row);
+                let (kind, api_version) = (head.kind.take(), head.api_version.take());
+                *head = ObjectHead { kind, api_version, ..ObjectHead::default() };
+            }
+            Spot::Rows => {
+                self.rows = container.then_some(0);
+                self.first_cells = None;
+                self.first_object = None;
+            }
+            Spot::Row => {
+                self.first_cells = None;
+                self.first_object = None;
+            }
+        }
+    }
+
+    /// A kept string member (`None`: another value stood there).
+    pub(crate) fn text(&mut self, field: Field, text: Option<&str>) {
+        let owned = || text.map(str::to_owned);
+        match field {
+            Field::Type => self.event_type = text.and_then(FastType::of),
+            Field::Kind { row } => self.head_mut(row).kind = owned(),
+            Field::ApiVersion { row } => self.head_mut(row).api_version = owned(),
+            Field::Name { row } => self.head_mut(row).name = owned(),
+            Field::Namespace { row } => self.head_mut(row).namespace = owned(),
+            Field::Uid { row } => self.head_mut(row).uid = owned(),
+            Field::ResourceVersion { row } => self.head_mut(row).resource_version = owned(),
+            Field::Created { row } => self.head_mut(row).creation_timestamp = owned(),
+            Field::Columns | Field::Cells => {}
+        }
+    }
+
+    /// A kept value member.
+    pub(crate) fn value(&mut self, field: Field, value: Value) {
+        match (field, value) {
+            (Field::Columns, columns @ Value::Array(_)) => self.columns = Some(columns),
+            (Field::Columns, _) => self.columns = None,
+            (Field::Cells, Value::Array(cells)) => self.first_cells = Some(cells),
+            (Field::Cells, _) => self.first_cells = None,
+            _ => {}
+        }
+    }
+
+    /// The event read, with the lazy object for its bytes.
+    pub(crate) fn into_event(self, format: Format, event: &[u8], offset: usize) -> Option<FastEvent> {
+        let event_type = self.event_type?;
+        if !self.object {
+            return None;
+        }
         let table = self.head.kind.as_deref() == Some("Table")
             && self.head.api_version.as_deref().is_some_and(|v| v.starts_with("meta.k8s.io/"));
         let (head, table) = if table {
@@ -272,195 +405,30 @@ impl Scanned {
             (self.head, None)
         };
         let body = Body::Wire { format, event: Arc::from(event), offset, decoded: OnceLock::new() };
-        LazyObject { head, table, body }
+        Some(FastEvent { event_type, object: LazyObject { head, table, body } })
     }
 }
 
 /// The fast pass over one JSON event: `None` when the event is not an ADDED, MODIFIED or DELETED
 /// event with an object, or anything in it is refused: then the full decoder decides.
 pub(crate) fn scan_json_event(event: &[u8], offset: usize) -> Option<FastEvent> {
-    let text = std::str::from_utf8(event).ok()?;
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let scanned = EventSeed.deserialize(&mut deserializer).ok()?;
+    // The strings the pass skips are not checked for UTF-8 by serde_json: the whole event is,
+    // here. (A slice reader, as the full decoder's: the same parser code serves both.)
+    std::str::from_utf8(event).ok()?;
+    let mut deserializer = serde_json::Deserializer::from_slice(event);
+    let mut scanned = Scanned::default();
+    SpotSeed { spot: Spot::Event, scanned: &mut scanned }.deserialize(&mut deserializer).ok()?;
     deserializer.end().ok()?;
-    let (Some(event_type), Some(object)) = (scanned.0, scanned.1) else { return None };
-    Some(FastEvent { event_type, object: object.into_lazy(Format::Json, event, offset) })
+    scanned.into_event(Format::Json, event, offset)
 }
 
-/// A string member, or `None` for any other value (skipped).
-struct OptText;
-
-impl<'de> DeserializeSeed<'de> for OptText {
-    type Value = Option<Cow<'de, str>>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
+/// A member the fast pass looks inside, read into `scanned` by what [`Spot::member`] says.
+struct SpotSeed<'s> {
+    spot: Spot,
+    scanned: &'s mut Scanned,
 }
 
-impl<'de> Visitor<'de> for OptText {
-    type Value = Option<Cow<'de, str>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Borrowed(v)))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Owned(v.to_owned())))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Owned(v)))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-}
-
-fn owned(text: Option<Cow<'_, str>>) -> Option<String> {
-    text.map(Cow::into_owned)
-}
-
-/// `{"type": …, "object": …}`: the type when it is a fast one, and the object's parts.
-struct EventSeed;
-
-impl<'de> DeserializeSeed<'de> for EventSeed {
-    type Value = (Option<FastType>, Option<Scanned>);
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for EventSeed {
-    type Value = (Option<FastType>, Option<Scanned>);
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a watch event object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (mut event_type, mut object) = (None, None);
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            match &*key {
-                "type" => event_type = map.next_value_seed(OptText)?.as_deref().and_then(FastType::of),
-                "object" => object = map.next_value_seed(ObjectSeed { table_parts: true })?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok((event_type, object))
-    }
-}
-
-/// An object's head (and with `table_parts`, its Table columns and first row); `None` for a value
-/// that is not an object.
-#[derive(Clone, Copy)]
-struct ObjectSeed {
-    table_parts: bool,
-}
-
-impl<'de> DeserializeSeed<'de> for ObjectSeed {
-    type Value = Option<Scanned>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ObjectSeed {
-    type Value = Option<Scanned>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut scanned = Scanned::default();
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            match &*key {
-                "kind" => scanned.head.kind = owned(map.next_value_seed(OptText)?),
-                "apiVersion" => scanned.head.api_version = owned(map.next_value_seed(OptText)?),
-                "metadata" => map.next_value_seed(MetadataSeed(&mut scanned.head))?,
-                "columnDefinitions" if self.table_parts => {
-                    let columns = map.next_value_seed(ValueSeed { duplicates: DuplicateKeys::LastWins, depth: 2 })?;
-                    scanned.columns = columns.as_array().is_some().then_some(columns);
-                }
-                "rows" if self.table_parts => map.next_value_seed(RowsSeed(&mut scanned))?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(Some(scanned))
-    }
-}
-
-/// `metadata`: the head's fields; anything else in it is skipped.
-struct MetadataSeed<'a>(&'a mut ObjectHead);
-
-impl<'de> DeserializeSeed<'de> for MetadataSeed<'_> {
+impl<'de> DeserializeSeed<'de> for SpotSeed<'_> {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -468,7 +436,15 @@ impl<'de> DeserializeSeed<'de> for MetadataSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for MetadataSeed<'_> {
+impl SpotSeed<'_> {
+    /// Not the container expected here: absent.
+    fn other<E>(self) -> Result<(), E> {
+        self.scanned.enter(self.spot, false);
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for SpotSeed<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -476,252 +452,68 @@ impl<'de> Visitor<'de> for MetadataSeed<'_> {
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        self.visit_unit()
+        self.other()
     }
 
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        self.visit_unit()
+        self.other()
     }
 
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        self.visit_unit()
+        self.other()
     }
 
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        self.visit_unit()
+        self.other()
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        self.visit_unit()
-    }
-
-    /// Not an object: no metadata (a repeated member replaces an earlier one).
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        *self.0 =
-            ObjectHead { kind: self.0.kind.take(), api_version: self.0.api_version.take(), ..ObjectHead::default() };
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        self.visit_unit()
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let head = self.0;
-        let (kind, api_version) = (head.kind.take(), head.api_version.take());
-        *head = ObjectHead { kind, api_version, ..ObjectHead::default() };
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            let slot = match &*key {
-                "name" => &mut head.name,
-                "namespace" => &mut head.namespace,
-                "uid" => &mut head.uid,
-                "resourceVersion" => &mut head.resource_version,
-                "creationTimestamp" => &mut head.creation_timestamp,
-                "annotations" => {
-                    head.initial_events_end = map.next_value_seed(AnnotationsSeed)?;
-                    continue;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-            };
-            *slot = owned(map.next_value_seed(OptText)?);
-        }
-        Ok(())
-    }
-}
-
-/// `metadata.annotations`: whether the initial-events-end annotation is `"true"`.
-struct AnnotationsSeed;
-
-impl<'de> DeserializeSeed<'de> for AnnotationsSeed {
-    type Value = bool;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for AnnotationsSeed {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(false)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-        let mut end = false;
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            if key == INITIAL_EVENTS_END_ANNOTATION {
-                end = map.next_value_seed(OptText)?.as_deref() == Some("true");
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(end)
-    }
-}
-
-/// A Table's `rows`: how many, and the first one's cells and object head.
-struct RowsSeed<'a>(&'a mut Scanned);
-
-impl<'de> DeserializeSeed<'de> for RowsSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for RowsSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        self.visit_unit()
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        self.visit_unit()
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        self.visit_unit()
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        self.visit_unit()
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        self.visit_unit()
+        self.other()
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.rows = None;
-        self.0.first_cells = None;
-        self.0.first_object = None;
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        self.visit_unit()
+        self.other()
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let scanned = self.0;
-        let (mut cells, mut object) = (None, None);
-        let first = seq.next_element_seed(RowSeed { cells: &mut cells, object: &mut object })?.is_some();
-        let mut rows = usize::from(first);
-        while seq.next_element::<IgnoredAny>()?.is_some() {
+        if self.spot != Spot::Rows {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return self.other();
+        }
+        self.scanned.enter(Spot::Rows, true);
+        let mut rows = 0;
+        if seq.next_element_seed(SpotSeed { spot: Spot::Row, scanned: self.scanned })?.is_some() {
             rows += 1;
+            while seq.next_element::<IgnoredAny>()?.is_some() {
+                rows += 1;
+            }
         }
-        scanned.rows = Some(rows);
-        scanned.first_cells = cells;
-        scanned.first_object = object;
-        Ok(())
-    }
-}
-
-/// One Table row: its cells (when an array) and its object's head (when an object).
-struct RowSeed<'a> {
-    cells: &'a mut Option<Vec<Value>>,
-    object: &'a mut Option<ObjectHead>,
-}
-
-impl<'de> DeserializeSeed<'de> for RowSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for RowSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        self.scanned.rows = Some(rows);
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        if self.spot == Spot::Rows {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return self.other();
+        }
+        self.scanned.enter(self.spot, true);
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            match &*key {
-                "cells" => {
-                    let cells = map.next_value_seed(ValueSeed { duplicates: DuplicateKeys::LastWins, depth: 4 })?;
-                    *self.cells = match cells {
-                        Value::Array(items) => Some(items),
-                        _ => None,
-                    };
+            match self.spot.member(key.as_bytes()) {
+                // Kept members are read as the full decoder reads them, at about its depth
+                // (cells 4 deep, columns 2): only its 128-level bound depends on that, and
+                // serde_json's own bound, one level lower, holds the whole fast pass anyway.
+                Member::Text(field) => {
+                    let value = map.next_value_seed(ValueSeed { duplicates: DuplicateKeys::LastWins, depth: 3 })?;
+                    self.scanned.text(field, value.as_str());
                 }
-                "object" => {
-                    *self.object = map.next_value_seed(ObjectSeed { table_parts: false })?.map(|s| s.head);
+                Member::Value(field) => {
+                    let depth = if field == Field::Cells { 4 } else { 2 };
+                    let value = map.next_value_seed(ValueSeed { duplicates: DuplicateKeys::LastWins, depth })?;
+                    self.scanned.value(field, value);
                 }
-                _ => {
+                Member::Enter(spot) => map.next_value_seed(SpotSeed { spot, scanned: self.scanned })?,
+                Member::Skip => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }

@@ -47,6 +47,9 @@ const HISTORY_TOTAL: usize = 3_000;
 /// redraw of the 500-entry timeline takes tens of milliseconds: at 2,000 events/s over 10,000
 /// pods, redrawing 4 times a second made the 95th-percentile frame 83 ms, once a second 33 ms.
 const PANEL_REFRESH_MS: f64 = 1000.0;
+/// How long watch events are applied in one go before the page gets a turn (ms): a frame lasts
+/// 16.7 ms, and the draw of the changed rows needs some of it.
+const TURN_MS: f64 = 10.0;
 /// How long a row that was added or changed shows highlighted, in milliseconds.
 const HIGHLIGHT_MS: f64 = 1_500.0;
 
@@ -357,17 +360,27 @@ impl Driver {
             }
         };
         self.feed(Input::WatchOpened { op });
+        let mut turn_started = now_ms();
         loop {
             if !self.controllers.borrow().contains_key(&op) {
                 return;
+            }
+            // Chunks that arrived while the page was busy are each read at once (a resolved
+            // promise): without a pause, a burst would be applied in one task and no frame drawn.
+            if now_ms() - turn_started > TURN_MS {
+                yield_to_page().await;
+                turn_started = now_ms();
+                continue;
             }
             match stream.next_chunk().await {
                 Ok(Some(chunk)) => match timed(|| decoder.push(&chunk)) {
                     (Ok(events), decode_ms) => {
                         let (mut reflect_ms, mut record_ms) = (0.0, 0.0);
+                        // One clock reading between the steps of each event (each is a call out
+                        // to the page): the timeline entry, the reflector, the history.
+                        let mut at = now_ms();
                         for event in events {
-                            let (entry, recorded) = timed(|| self.timeline_entry(&event));
-                            record_ms += recorded;
+                            let entry = self.timeline_entry(&event, at);
                             // The cache keeps the object; a deleted one leaves it, so its last
                             // version is kept from the event.
                             let deleted = match (&event, &entry.1) {
@@ -375,8 +388,14 @@ impl Driver {
                                 _ => None,
                             };
                             let key = event.object().and_then(|o| ObjectKey::of_head(o.head()));
-                            reflect_ms += timed(|| self.feed(Input::WatchEvent { op, event })).1;
-                            record_ms += timed(|| self.record(entry, key, deleted)).1;
+                            let fed = now_ms();
+                            self.feed(Input::WatchEvent { op, event });
+                            let reflected = now_ms();
+                            self.record(entry, key, deleted);
+                            let recorded = now_ms();
+                            record_ms += (fed - at) + (recorded - reflected);
+                            reflect_ms += reflected - fed;
+                            at = recorded;
                         }
                         let mut costs = self.costs.borrow_mut();
                         costs.decode_ms += decode_ms;
@@ -409,7 +428,7 @@ impl Driver {
 
     /// The timeline entry of an event, and the history's name for its object (none for a
     /// bookmark or an error).
-    fn timeline_entry(&self, event: &WatchEvent) -> (TimelineEntry, Option<String>) {
+    fn timeline_entry(&self, event: &WatchEvent, at_ms: f64) -> (TimelineEntry, Option<String>) {
         let seq = self.seq.get() + 1;
         self.seq.set(seq);
         let what = event
@@ -429,7 +448,7 @@ impl Driver {
             event_type: event.event_type(),
             what,
             resource_version: event.resource_version().map(|rv| rv.to_string()).unwrap_or_default(),
-            at_ms: now_ms(),
+            at_ms,
         };
         let named = event.object().is_some() && !entry.what.is_empty();
         let history = named.then(|| entry.what.clone());
@@ -630,6 +649,18 @@ impl Driver {
             timer.clear();
         }
     }
+}
+
+/// Gives the page a turn (a frame may be drawn, input handled): resolves in a later task.
+async fn yield_to_page() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let later =
+            web_sys::window().and_then(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).ok());
+        if later.is_none() {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// Runs `f`, and how long it took (ms).
