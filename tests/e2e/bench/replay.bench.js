@@ -116,114 +116,113 @@ for (const format of ['json', 'cbor']) {
     const { server, state, port } = await startServer();
     try {
       for (const rate of RATES) {
-      // 1. The page's watch request, held while the same request is recorded from kube-sim.
-      const watch = new Promise((resolve) => {
-        state.onWatch = (req, res) => resolve({ req, res });
-      });
-      await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}&api-base=http://127.0.0.1:${port}`);
-      const { req, res } = await watch;
-      const headers = { accept: req.headers.accept || '*/*' };
-      // Every change kube-sim makes bumps its resourceVersion by one and is a pod change: the
-      // events recorded are the difference.
-      const simVersion = async () => Number((await (await request.get(`${SIM()}/_sim/state`)).json()).resourceVersion);
-      let versionBefore = 0;
-      const recorded = await record(req.url, headers, async () => {
-        versionBefore = await simVersion();
-        const churn = await request.post(`${SIM()}/_sim/churn?rate=10000&seconds=${RECORD_SECONDS}`);
-        expect(churn.status()).toBe(200);
-        await new Promise((r) => setTimeout(r, RECORD_SECONDS * 1000));
-      });
-      const churnEvents = (await simVersion()) - versionBefore;
-      expect(recorded.initial.length).toBeGreaterThan(0);
-      expect(recorded.churned.length).toBeGreaterThan(0);
+        // 1. The page's watch request, held while the same request is recorded from kube-sim.
+        const watch = new Promise((resolve) => {
+          state.onWatch = (req, res) => resolve({ req, res });
+        });
+        await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}&api-base=http://127.0.0.1:${port}`);
+        const { req, res } = await watch;
+        const headers = { accept: req.headers.accept || '*/*' };
+        // Every change kube-sim makes bumps its resourceVersion by one and is a pod change: the
+        // events recorded are the difference.
+        const simVersion = async () => Number((await (await request.get(`${SIM()}/_sim/state`)).json()).resourceVersion);
+        let versionBefore = 0;
+        const recorded = await record(req.url, headers, async () => {
+          versionBefore = await simVersion();
+          const churn = await request.post(`${SIM()}/_sim/churn?rate=10000&seconds=${RECORD_SECONDS}`);
+          expect(churn.status()).toBe(200);
+          await new Promise((r) => setTimeout(r, RECORD_SECONDS * 1000));
+        });
+        const churnEvents = (await simVersion()) - versionBefore;
+        expect(recorded.initial.length).toBeGreaterThan(0);
+        expect(recorded.churned.length).toBeGreaterThan(0);
 
-      // 2. The page gets the initial events at once, waits until it shows them, then the churn
-      // at each offered rate in turn (the same recorded bytes, so each rate after the first
-      // replays versions the cache already has: only the first rate counts as applied events).
-      res.writeHead(200, { 'content-type': recorded.contentType });
-      res.write(recorded.initial);
-      const rows = page.getByTestId('live-view').getByTestId('row-count');
-      await expect(rows).toHaveText(/^(\d{2},?\d{3}|\d{5,}) rows/, { timeout: 5 * 60_000 });
-      const cached = Number((await rows.textContent()).replace(/\D/g, ''));
-      await page.waitForTimeout(1_500);
-      await page.evaluate(() => {
-        window.__frames = [];
-        window.__recording = true;
-        let last = performance.now();
-        const tick = (t) => {
-          window.__frames.push(t - last);
-          last = t;
-          if (window.__recording) requestAnimationFrame(tick);
+        // 2. The page gets the initial events at once and shows them, then the churn paced at
+        // the offered rate (each rate loads the page and records a stream of its own).
+        res.writeHead(200, { 'content-type': recorded.contentType });
+        res.write(recorded.initial);
+        const rows = page.getByTestId('live-view').getByTestId('row-count');
+        await expect(rows).toHaveText(/^(\d{2},?\d{3}|\d{5,}) rows/, { timeout: 5 * 60_000 });
+        const cached = Number((await rows.textContent()).replace(/\D/g, ''));
+        await page.waitForTimeout(1_500);
+        await page.evaluate(() => {
+          window.__frames = [];
+          window.__recording = true;
+          let last = performance.now();
+          const tick = (t) => {
+            window.__frames.push(t - last);
+            last = t;
+            if (window.__recording) requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        });
+        const dd = page.getByTestId('live-events');
+        const applied = async () => Number(await dd.getAttribute('data-applied'));
+        const costs = async () => {
+          const read = async (name) => Number(await dd.getAttribute(name));
+          return {
+            applied: await read('data-applied'),
+            decode: await read('data-decode-ms'),
+            reflect: await read('data-reflect-ms'),
+            record: await read('data-record-ms'),
+            grid: await read('data-grid-ms'),
+            grids: await read('data-grids'),
+          };
         };
-        requestAnimationFrame(tick);
-      });
-      const dd = page.getByTestId('live-events');
-      const applied = async () => Number(await dd.getAttribute('data-applied'));
-      const costs = async () => {
-        const read = async (name) => Number(await dd.getAttribute(name));
-        return {
-          applied: await read('data-applied'),
-          decode: await read('data-decode-ms'),
-          reflect: await read('data-reflect-ms'),
-          record: await read('data-record-ms'),
-          grid: await read('data-grid-ms'),
-          grids: await read('data-grids'),
-        };
-      };
-      const before = await applied();
-      const costsBefore = await costs();
-      const bytes = recorded.churned;
-      const seconds = churnEvents / rate;
-      const started = Date.now();
-      // Paced by bytes: by time t, the share t/seconds of the recorded churn has been sent.
-      let sent = 0;
-      await new Promise((resolve) => {
-        const timer = setInterval(() => {
-          const due = Math.min(bytes.length, Math.floor((bytes.length * (Date.now() - started)) / (seconds * 1000)));
-          if (due > sent) {
-            res.write(bytes.subarray(sent, due));
-            sent = due;
+        const before = await applied();
+        const costsBefore = await costs();
+        const bytes = recorded.churned;
+        const seconds = churnEvents / rate;
+        const started = Date.now();
+        // Paced by bytes: by time t, the share t/seconds of the recorded churn has been sent.
+        let sent = 0;
+        await new Promise((resolve) => {
+          const timer = setInterval(() => {
+            const due = Math.min(bytes.length, Math.floor((bytes.length * (Date.now() - started)) / (seconds * 1000)));
+            if (due > sent) {
+              res.write(bytes.subarray(sent, due));
+              sent = due;
+            }
+            if (sent >= bytes.length) {
+              clearInterval(timer);
+              resolve();
+            }
+          }, 4);
+        });
+        const offeredSeconds = (Date.now() - started) / 1000;
+        const during = (await applied()) - before;
+        // Until every event is applied, or nothing more is for 3 s: the time of the last one.
+        let after = during;
+        let lastAt = Date.now();
+        while (after < churnEvents && Date.now() - lastAt < 3_000) {
+          await page.waitForTimeout(100);
+          const now = (await applied()) - before;
+          if (now > after) {
+            after = now;
+            lastAt = Date.now();
           }
-          if (sent >= bytes.length) {
-            clearInterval(timer);
-            resolve();
-          }
-        }, 4);
-      });
-      const offeredSeconds = (Date.now() - started) / 1000;
-      const during = (await applied()) - before;
-      // Until every event is applied, or nothing more is for 3 s: the time of the last one.
-      let after = during;
-      let lastAt = Date.now();
-      while (after < churnEvents && Date.now() - lastAt < 3_000) {
-        await page.waitForTimeout(100);
-        const now = (await applied()) - before;
-        if (now > after) {
-          after = now;
-          lastAt = Date.now();
         }
-      }
-      const totalSeconds = (lastAt - started) / 1000;
-      const frames = await page.evaluate(() => {
-        window.__recording = false;
-        return window.__frames;
-      });
-      const sorted = frames.slice(1).sort((a, b) => a - b);
-      const costsAfter = await costs();
-      const events = Math.max(1, costsAfter.applied - costsBefore.applied);
-      const per = (key) => (((costsAfter[key] - costsBefore[key]) / events) * 1000).toFixed(0);
-      const draws = Math.max(1, costsAfter.grids - costsBefore.grids);
-      console.log(
-        `BENCH replay ${format.toUpperCase()} in-page (recorded kube-sim stream, ${(bytes.length / 1e6).toFixed(1)} MB of ` +
-          `${churnEvents} changes) offered ${rate}/s for ${offeredSeconds.toFixed(1)} s into ${cached} pods | ` +
-          `applied during the offer ${Math.round(during / offeredSeconds)}/s, ${after} of ${churnEvents} applied after ${totalSeconds.toFixed(1)} s ` +
-          `(sustained ${Math.round(after / totalSeconds)}/s) | frames ${sorted.length}: p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +
-          `p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms | page time per event: ` +
-          `decode ${per('decode')} µs, reflector ${per('reflect')} µs, timeline and history ${per('record')} µs; ` +
-          `grid ${((costsAfter.grid - costsBefore.grid) / draws).toFixed(1)} ms per draw (${draws} draws)`,
-      );
-      expect(after).toBeGreaterThan(0);
-      res.end();
+        const totalSeconds = (lastAt - started) / 1000;
+        const frames = await page.evaluate(() => {
+          window.__recording = false;
+          return window.__frames;
+        });
+        const sorted = frames.slice(1).sort((a, b) => a - b);
+        const costsAfter = await costs();
+        const events = Math.max(1, costsAfter.applied - costsBefore.applied);
+        const per = (key) => (((costsAfter[key] - costsBefore[key]) / events) * 1000).toFixed(0);
+        const draws = Math.max(1, costsAfter.grids - costsBefore.grids);
+        console.log(
+          `BENCH replay ${format.toUpperCase()} in-page (recorded kube-sim stream, ${(bytes.length / 1e6).toFixed(1)} MB of ` +
+            `${churnEvents} changes) offered ${rate}/s for ${offeredSeconds.toFixed(1)} s into ${cached} pods | ` +
+            `applied during the offer ${Math.round(during / offeredSeconds)}/s, ${after} of ${churnEvents} applied after ${totalSeconds.toFixed(1)} s ` +
+            `(sustained ${Math.round(after / totalSeconds)}/s) | frames ${sorted.length}: p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +
+            `p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms | page time per event: ` +
+            `decode ${per('decode')} µs, reflector ${per('reflect')} µs, timeline and history ${per('record')} µs; ` +
+            `grid ${((costsAfter.grid - costsBefore.grid) / draws).toFixed(1)} ms per draw (${draws} draws)`,
+        );
+        expect(after).toBeGreaterThan(0);
+        res.end();
       }
     } finally {
       server.close();
