@@ -11,7 +11,7 @@ use kube_api_explorer::api::list::RawList;
 use kube_api_explorer::api::media_type::{Accept, MediaType};
 use kube_api_explorer::api::metadata::metadata_list_from_json;
 use kube_api_explorer::api::protobuf::{decode_envelope, decode_watch_event};
-use kube_api_explorer::api::watch::{CborSeqFramer, JsonFramer, ProtobufFramer};
+use kube_api_explorer::api::watch::{CborSeqFramer, JsonFramer, ProtobufFramer, WatchDecoder};
 use kube_api_explorer::api::yaml::decode_yaml;
 
 fn corpus_files() -> Vec<PathBuf> {
@@ -54,6 +54,18 @@ fn every_decoder(data: &[u8]) {
             let _ = protobuf.push(chunk);
         }
         let _ = (json.finish(), cbor.finish(), protobuf.finish());
+        // The typed decoders read events lazily: what they keep decodes on demand, or says why not.
+        for media_type in [MediaType::json(), MediaType::cbor_seq()] {
+            let mut decoder = WatchDecoder::new(&media_type).expect("a watch decoder");
+            for chunk in data.chunks(step) {
+                for event in decoder.push(chunk).unwrap_or_default() {
+                    if let Some(object) = event.object() {
+                        let _ = object.value();
+                    }
+                }
+            }
+            let _ = decoder.finish();
+        }
     }
 }
 

@@ -21,6 +21,7 @@
 use ciborium_ll::{Decoder, Encoder, Header};
 
 use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::api::lazy::{FastEvent, Member, Scanned, Spot};
 use crate::api::value::{DuplicateKeys, Map, MapBuilder, Value, MAX_DEPTH};
 
 /// The self-described CBOR tag (`d9 d9 f7`).
@@ -235,6 +236,243 @@ impl Reader<'_> {
             count += 1;
         }
         Ok(Value::Object(builder.finish()))
+    }
+}
+
+/// The fast pass over one CBOR watch event (see [`crate::api::lazy`]): the whole event checked by
+/// the rules [`decode_cbor`] applies, without building the object; `None` when the event is not
+/// an ADDED, MODIFIED or DELETED event with an object, or anything in it is refused (the full
+/// decoder then decides and names the error).
+pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> {
+    let mut reader = Reader { input, decoder: Decoder::from(input) };
+    let mut scanned = Scanned::default();
+    reader.scan(Spot::Event, 0, &mut scanned).ok()?;
+    if reader.decoder.offset() != input.len() {
+        return None;
+    }
+    scanned.into_event(Format::Cbor, input, offset)
+}
+
+/// Reads or skips the value of one map member: the reader, the member's key, its depth.
+type MapEntry<'e, 'a> = dyn FnMut(&mut Reader<'a>, &[u8], usize) -> Result<(), DecodeError> + 'e;
+
+/// Up to this many keys of a map are checked for repeats by comparison, beyond it by hashing.
+const LINEAR_KEYS: usize = 16;
+
+impl<'a> Reader<'a> {
+    /// `header` (read at `at`), or the first head after the self-described tags it starts
+    /// (bounded as [`Reader::value`] bounds them).
+    fn untag(&mut self, at: usize, header: Header) -> Result<(usize, Header), DecodeError> {
+        if header != Header::Tag(SELF_DESCRIBED_TAG) {
+            return Ok((at, header));
+        }
+        let mut run = 1;
+        loop {
+            let (at, header) = self.pull()?;
+            if header != Header::Tag(SELF_DESCRIBED_TAG) {
+                return Ok((at, header));
+            }
+            run += 1;
+            if run > MAX_DEPTH {
+                return Err(self.error(format!("at most {MAX_DEPTH} self-described tags in a row"), "more", at));
+            }
+        }
+    }
+
+    /// Checks the next item at `depth` without building it.
+    fn skip_item(&mut self, depth: usize) -> Result<(), DecodeError> {
+        let (at, header) = self.pull()?;
+        self.skip(at, header, depth)
+    }
+
+    /// Checks an item by the rules of [`Reader::value`] without building it.
+    fn skip(&mut self, at: usize, header: Header, depth: usize) -> Result<(), DecodeError> {
+        match header {
+            Header::Tag(SELF_DESCRIBED_TAG) => {
+                let (at, header) = self.untag(at, header)?;
+                self.skip(at, header, depth)
+            }
+            Header::Array(_) | Header::Map(_) | Header::Tag(_) if depth >= MAX_DEPTH => {
+                Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at))
+            }
+            Header::Array(len) => {
+                let mut count = 0;
+                while len != Some(count) {
+                    match self.pull()? {
+                        (_, Header::Break) if len.is_none() => return Ok(()),
+                        (at, header) => self.skip(at, header, depth + 1)?,
+                    }
+                    count += 1;
+                }
+                Ok(())
+            }
+            Header::Map(len) => self.walk_map(len, depth, &mut |reader, _, depth| reader.skip_item(depth)),
+            Header::Bytes(Some(len)) => self.advance(len),
+            Header::Text(Some(len)) => {
+                let content = self.decoder.offset();
+                if len > self.remaining() {
+                    return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+                }
+                if let Err(e) = std::str::from_utf8(&self.input[content..content + len]) {
+                    let offset = content + e.valid_up_to();
+                    return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", offset));
+                }
+                self.advance(len)
+            }
+            Header::Tag(BASE64_TAG) => match self.pull()? {
+                (_, Header::Bytes(Some(len))) => self.advance(len),
+                (inner, header @ Header::Bytes(None)) => self.value(inner, header, depth).map(drop),
+                (inner, other) => Err(self.error("a byte string inside tag 22", describe_header(other), inner)),
+            },
+            // Everything else allocates nothing worth saving, or is an error: the rules of
+            // `value` itself.
+            other => self.value(at, other, depth).map(drop),
+        }
+    }
+
+    /// Steps over `len` bytes of string data.
+    fn advance(&mut self, len: usize) -> Result<(), DecodeError> {
+        if len > self.remaining() {
+            return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+        }
+        let mut scratch = [0u8; 256];
+        let mut left = len;
+        while left > 0 {
+            let step = left.min(scratch.len());
+            let start = self.decoder.offset();
+            ciborium_io::Read::read_exact(&mut self.decoder, &mut scratch[..step])
+                .map_err(|_| self.error(format!("{len} bytes of string data"), END_OF_INPUT, start))?;
+            left -= step;
+        }
+        Ok(())
+    }
+
+    /// Walks a map at `depth` whose head was read: each key is checked as [`Reader::map`] checks
+    /// it (a byte or valid UTF-8 text string, unique) and `entry` reads or skips its value.
+    /// (One copy of it serves every caller: `entry` is a trait object, the bundle stays small.)
+    #[inline(never)]
+    fn walk_map(&mut self, len: Option<usize>, depth: usize, entry: &mut MapEntry<'_, 'a>) -> Result<(), DecodeError> {
+        // The keys seen: those read in place (most) on the stack, the few others beside them,
+        // a hash index once the map is large.
+        let mut small: [&'a [u8]; LINEAR_KEYS] = [&[]; LINEAR_KEYS];
+        let mut small_len = 0;
+        let mut owned: Vec<Vec<u8>> = Vec::new();
+        // (The same map type as `MapBuilder`'s index: no new hashing code in the bundle.)
+        let mut index: Option<std::collections::HashMap<String, usize>> = None;
+        let mut count = 0;
+        loop {
+            if len == Some(count) {
+                return Ok(());
+            }
+            let (at, header) = self.pull()?;
+            let key: std::borrow::Cow<'a, [u8]> = match header {
+                Header::Break if len.is_none() => return Ok(()),
+                Header::Bytes(Some(n)) | Header::Text(Some(n)) if n <= self.remaining() => {
+                    let start = self.decoder.offset();
+                    let bytes = &self.input[start..start + n];
+                    self.advance(n)?;
+                    match (std::str::from_utf8(bytes).is_ok(), header) {
+                        (true, _) => std::borrow::Cow::Borrowed(bytes),
+                        (false, Header::Bytes(_)) => go_lossy_utf8(bytes.to_vec()).into_bytes().into(),
+                        (false, _) => {
+                            return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at))
+                        }
+                    }
+                }
+                Header::Bytes(len) => go_lossy_utf8(self.string(at, len, StringKind::Bytes)?).into_bytes().into(),
+                Header::Text(len) => match String::from_utf8(self.string(at, len, StringKind::Text)?) {
+                    Ok(key) => key.into_bytes().into(),
+                    Err(_) => return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at)),
+                },
+                other => return Err(self.error("a byte or text string map key", describe_header(other), at)),
+            };
+            entry(self, &key, depth + 1)?;
+            let repeated = match &mut index {
+                Some(index) => index.insert(String::from_utf8_lossy(&key).into_owned(), 0).is_some(),
+                None => small[..small_len].contains(&&*key) || owned.iter().any(|k| **k == *key),
+            };
+            if repeated {
+                let key = String::from_utf8_lossy(&key).into_owned();
+                return Err(self.error("unique map keys", format!("key {key:?} again"), at));
+            }
+            if index.is_none() {
+                match key {
+                    std::borrow::Cow::Borrowed(key) if small_len < LINEAR_KEYS => {
+                        small[small_len] = key;
+                        small_len += 1;
+                    }
+                    key => owned.push(key.into_owned()),
+                }
+                if small_len + owned.len() > LINEAR_KEYS {
+                    let mut large = std::collections::HashMap::new();
+                    for key in small[..small_len].iter().copied().chain(owned.iter().map(Vec::as_slice)) {
+                        large.insert(String::from_utf8_lossy(key).into_owned(), 0);
+                    }
+                    index = Some(large);
+                    owned.clear();
+                }
+            }
+            count += 1;
+        }
+    }
+
+    /// Reads the next item at `depth`, a member the fast pass looks inside, into `scanned` by
+    /// what [`Spot::member`] says; the whole item is checked.
+    fn scan(&mut self, spot: Spot, depth: usize, scanned: &mut Scanned) -> Result<(), DecodeError> {
+        let (at, header) = self.pull()?;
+        self.scan_at(spot, depth, scanned, at, header)
+    }
+
+    /// [`Reader::scan`] of an item whose head was read.
+    fn scan_at(
+        &mut self,
+        spot: Spot,
+        depth: usize,
+        scanned: &mut Scanned,
+        at: usize,
+        header: Header,
+    ) -> Result<(), DecodeError> {
+        let (at, header) = self.untag(at, header)?;
+        let nested = depth >= MAX_DEPTH;
+        match header {
+            Header::Map(len) if spot != Spot::Rows && !nested => {
+                scanned.enter(spot, true);
+                self.walk_map(len, depth, &mut |reader, key, depth| match spot.member(key) {
+                    Member::Text(field) => {
+                        let value = reader.item(depth)?;
+                        scanned.text(field, value.as_str());
+                        Ok(())
+                    }
+                    Member::Value(field) => {
+                        let value = reader.item(depth)?;
+                        scanned.value(field, value);
+                        Ok(())
+                    }
+                    Member::Enter(inner) => reader.scan(inner, depth, scanned),
+                    Member::Skip => reader.skip_item(depth),
+                })
+            }
+            Header::Array(len) if spot == Spot::Rows && !nested => {
+                scanned.enter(Spot::Rows, true);
+                let mut rows = 0;
+                while len != Some(rows) {
+                    let (at, header) = self.pull()?;
+                    match header {
+                        Header::Break if len.is_none() => break,
+                        // The first row is read; the others checked.
+                        _ if rows == 0 => self.scan_at(Spot::Row, depth + 1, scanned, at, header)?,
+                        _ => self.skip(at, header, depth + 1)?,
+                    }
+                    rows += 1;
+                }
+                scanned.rows = Some(rows);
+                Ok(())
+            }
+            other => {
+                scanned.enter(spot, false);
+                self.skip(at, other, depth)
+            }
+        }
     }
 }
 

@@ -42,6 +42,7 @@ pub mod documents;
 pub mod dry_run;
 pub mod error;
 pub mod json;
+pub mod lazy;
 pub mod list;
 pub mod managed_fields;
 pub mod media_type;

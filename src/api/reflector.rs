@@ -50,12 +50,13 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::api::body::{decode_body, Decoded};
+use crate::api::lazy::{LazyObject, ObjectHead};
 use crate::api::list::{ContinueToken, ObjectList, ResourceVersion};
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch, WatchOptions, WatchParams};
 use crate::api::request::{Collection, Request};
 use crate::api::status::{is_status, status_from_document, Status, StatusExt};
-use crate::api::table::{Table, TableColumnDefinition};
+use crate::api::table::{column_definitions, Table, TableColumnDefinition};
 use crate::api::value::{Map, Value};
 use crate::api::view::ViewError;
 use crate::api::watch::{is_table, watched_object, StreamError, WatchEvent};
@@ -530,13 +531,15 @@ impl ObjectKey {
     /// The key of an object document, or of the object of a one-row Table (a Table watch event);
     /// `None` without a uid and a name.
     pub fn of(object: &Value) -> Option<ObjectKey> {
-        let object = watched_object(object);
-        let field = |name: &str| {
-            object.at(&["metadata", name]).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
-        };
-        match (field("uid"), field("name")) {
+        ObjectKey::of_head(&ObjectHead::of(watched_object(object)))
+    }
+
+    /// The key of an object by its head (see [`LazyObject::head`]).
+    pub fn of_head(head: &ObjectHead) -> Option<ObjectKey> {
+        let field = |value: &Option<String>| value.as_deref().filter(|s| !s.is_empty()).map(str::to_string);
+        match (field(&head.uid), field(&head.name)) {
             (Some(uid), _) => Some(ObjectKey::Uid(uid)),
-            (None, Some(name)) => Some(ObjectKey::Name { namespace: field("namespace"), name }),
+            (None, Some(name)) => Some(ObjectKey::Name { namespace: field(&head.namespace), name }),
             (None, None) => None,
         }
     }
@@ -607,10 +610,11 @@ pub enum ReflectorError {
 }
 
 /// One cached object and the resourceVersion it was stored at. The object is shared: a view that
-/// keeps versions of it (an object history) holds the same allocation, not a copy.
+/// keeps versions of it (an object history) holds the same allocation, not a copy. An object that
+/// came in a watch event is kept as its wire bytes and decoded on demand ([`LazyObject`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedObject {
-    pub object: Arc<Value>,
+    pub object: Arc<LazyObject>,
     pub resource_version: Option<ResourceVersion>,
 }
 
@@ -755,8 +759,8 @@ impl RecentVersions {
     }
 }
 
-fn object_version(object: &Value) -> Option<ResourceVersion> {
-    watched_object(object).at(&["metadata", "resourceVersion"]).and_then(Value::as_str).map(ResourceVersion::new)
+fn object_version(object: &LazyObject) -> Option<ResourceVersion> {
+    object.head().resource_version.as_deref().map(ResourceVersion::new)
 }
 
 impl Step {
@@ -882,24 +886,16 @@ impl Reflector {
 
     /// Takes the column definitions off a Table object (they are the same for every row and
     /// kept once), remembering them when the server sent some.
-    fn learn_columns(&mut self, object: &mut Value, out: &mut Step) {
-        if !is_table(object) {
-            return;
-        }
-        let sent = object.get("columnDefinitions").is_some_and(|c| c.as_array().is_some());
-        if sent {
-            match Table::from_document(object) {
-                Ok(table) => {
-                    if table.column_definitions.as_ref() != self.table_columns.as_ref() {
-                        self.table_columns = table.column_definitions;
-                        out.change(Change::Columns);
-                    }
+    fn learn_columns(&mut self, object: &mut LazyObject, out: &mut Step) {
+        let Some(columns) = object.take_columns() else { return };
+        match column_definitions(&columns) {
+            Ok(columns) => {
+                if Some(&columns) != self.table_columns.as_ref() {
+                    self.table_columns = Some(columns);
+                    out.change(Change::Columns);
                 }
-                Err(error) => out.problem(ReflectorError::Columns(error.to_string())),
             }
-        }
-        if let Value::Object(map) = object {
-            map.insert("columnDefinitions", Value::Null);
+            Err(error) => out.problem(ReflectorError::Columns(error.to_string())),
         }
     }
 
@@ -1086,7 +1082,7 @@ impl Reflector {
             snapshot.resource_version = list.metadata.resource_version;
         }
         for item in list.items {
-            self.apply_snapshot_item(item, &mut snapshot, "list item", out);
+            self.apply_snapshot_item(LazyObject::from_value(item), &mut snapshot, "list item", out);
         }
         match list.metadata.continue_token {
             Some(token) => self.send_page(Some(token), snapshot, out),
@@ -1208,9 +1204,15 @@ impl Reflector {
     }
 
     /// An object of a sync: stored unless the cache has this version, and marked as seen.
-    fn apply_snapshot_item(&mut self, mut object: Value, snapshot: &mut Snapshot, what: &'static str, out: &mut Step) {
+    fn apply_snapshot_item(
+        &mut self,
+        mut object: LazyObject,
+        snapshot: &mut Snapshot,
+        what: &'static str,
+        out: &mut Step,
+    ) {
         self.learn_columns(&mut object, out);
-        let Some(key) = ObjectKey::of(&object) else {
+        let Some(key) = ObjectKey::of_head(object.head()) else {
             out.problem(ReflectorError::ObjectWithoutKey(what));
             return;
         };
@@ -1253,9 +1255,9 @@ impl Reflector {
         false
     }
 
-    fn upsert_from_watch(&mut self, mut object: Value, what: &'static str, out: &mut Step) {
+    fn upsert_from_watch(&mut self, mut object: LazyObject, what: &'static str, out: &mut Step) {
         self.learn_columns(&mut object, out);
-        let Some(key) = ObjectKey::of(&object) else {
+        let Some(key) = ObjectKey::of_head(object.head()) else {
             out.problem(ReflectorError::ObjectWithoutKey(what));
             return;
         };
@@ -1271,9 +1273,9 @@ impl Reflector {
         out.change(Change::Upsert(key));
     }
 
-    fn delete_from_watch(&mut self, mut object: Value, out: &mut Step) {
+    fn delete_from_watch(&mut self, mut object: LazyObject, out: &mut Step) {
         self.learn_columns(&mut object, out);
-        let Some(key) = ObjectKey::of(&object) else {
+        let Some(key) = ObjectKey::of_head(object.head()) else {
             out.problem(ReflectorError::ObjectWithoutKey("DELETED"));
             return;
         };
@@ -1567,7 +1569,7 @@ mod tests {
         h.check(event("ADDED", pod("d", "13")), &["upsert u-d"]);
         assert_eq!(h.cache(), ["u-a@11", "u-c@7", "u-d@13"]);
         let cached = h.reflector.store().get(&ObjectKey::Uid("u-d".to_string())).expect("cached");
-        assert_eq!(*cached.object, pod("d", "13"));
+        assert_eq!(*cached.object.value().expect("tree"), pod("d", "13"));
         assert_eq!(h.reflector.store().get(&ObjectKey::Uid("u-b".to_string())), None);
         assert_eq!(h.reflector.config().page_size, NonZeroU32::new(2));
         assert_eq!(h.resume_point(), Some("13"));
@@ -2609,11 +2611,14 @@ mod tests {
             .store()
             .iter()
             .map(|(_, cached)| {
-                assert!(is_table(&cached.object));
-                assert_eq!(cached.object.get("columnDefinitions"), Some(&Value::Null));
-                let row = cached.object.at(&["rows"]).and_then(Value::as_array).expect("rows");
+                let tree = cached.object.value().expect("tree");
+                assert!(is_table(&tree));
+                let table = cached.object.table().expect("a Table");
+                assert_eq!(table.columns, None, "the columns are kept once, by the reflector");
+                let row = tree.at(&["rows"]).and_then(Value::as_array).expect("rows");
                 assert_eq!(row.len(), 1);
                 let cell = row[0].get("cells").and_then(Value::as_array).and_then(|c| c.first());
+                assert_eq!(cell, table.cells.first());
                 format!(
                     "{}@{}",
                     cell.and_then(Value::as_str).unwrap_or_default(),
@@ -2717,7 +2722,9 @@ mod tests {
             assert_eq!(item.get("columnDefinitions").is_some_and(|c| c.as_array().is_some()), i == 0);
             let object = watched_object(item);
             assert!(object.at(&["spec"]).is_some(), "includeObject=Object rows carry the whole object");
-            assert_eq!(object_version(item).as_ref(), object_version(object).as_ref());
+            let lazy = LazyObject::from_value(item.clone());
+            assert_eq!(object_version(&lazy).as_ref().map(ResourceVersion::as_str), lazy.own_resource_version());
+            assert_eq!(lazy.head(), &ObjectHead::of(object));
             assert!(matches!(ObjectKey::of(item), Some(ObjectKey::Uid(_))));
         }
         let broken = json(r#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[7]}"#);
@@ -2830,15 +2837,15 @@ mod tests {
                     None => {
                         let uid = format!("u-{name}-{rv}");
                         self.objects.insert(name.clone(), (uid.clone(), rv));
-                        WatchEvent::Added(object(&name, &uid, rv))
+                        WatchEvent::Added(LazyObject::from_value(object(&name, &uid, rv)))
                     }
                     Some((uid, _)) if rng.chance(30) => {
                         self.objects.remove(&name);
-                        WatchEvent::Deleted(object(&name, &uid, rv))
+                        WatchEvent::Deleted(LazyObject::from_value(object(&name, &uid, rv)))
                     }
                     Some((uid, _)) => {
                         self.objects.insert(name.clone(), (uid.clone(), rv));
-                        WatchEvent::Modified(object(&name, &uid, rv))
+                        WatchEvent::Modified(LazyObject::from_value(object(&name, &uid, rv)))
                     }
                 };
                 self.history.push((rv, event.clone()));
@@ -2885,7 +2892,8 @@ mod tests {
             /// What a watch (or streaming list) request starts with, or how it fails.
             pub fn watch(&self, request: &Request) -> Result<VecDeque<WatchEvent>, Failure> {
                 if query(request, "sendInitialEvents").is_some() {
-                    let mut events: VecDeque<WatchEvent> = self.items().into_iter().map(WatchEvent::Added).collect();
+                    let mut events: VecDeque<WatchEvent> =
+                        self.items().into_iter().map(|o| WatchEvent::Added(LazyObject::from_value(o))).collect();
                     events.push_back(self.bookmark(true));
                     return Ok(events);
                 }

@@ -51,9 +51,7 @@ impl Table {
     /// Reads a `Table` document (JSON or CBOR).
     pub fn from_document(document: &Value) -> Result<Table, ViewError> {
         expect_kind(document, "Table")?;
-        let column_definitions = opt_array(document, "columnDefinitions", "$")?
-            .map(|columns| columns.iter().enumerate().map(|(i, c)| column(c, i)).collect::<Result<Vec<_>, _>>())
-            .transpose()?;
+        let column_definitions = opt_array(document, "columnDefinitions", "$")?.map(column_list).transpose()?;
         let rows = opt_array(document, "rows", "$")?
             .unwrap_or_default()
             .iter()
@@ -78,6 +76,18 @@ impl Table {
             .map(|(i, _)| i)
             .collect()
     }
+}
+
+/// A Table's `columnDefinitions` (what [`Table::from_document`] reads of them).
+pub fn column_definitions(columns: &Value) -> Result<Vec<TableColumnDefinition>, ViewError> {
+    match columns.as_array() {
+        Some(columns) => column_list(columns),
+        None => Err(shape("$.columnDefinitions", "an array", columns)),
+    }
+}
+
+fn column_list(columns: &[Value]) -> Result<Vec<TableColumnDefinition>, ViewError> {
+    columns.iter().enumerate().map(|(i, c)| column(c, i)).collect()
 }
 
 fn column(value: &Value, index: usize) -> Result<TableColumnDefinition, ViewError> {

@@ -16,7 +16,9 @@
 
 use crate::api::cbor::{decode_cbor, CborEncoding, Writer, SELF_DESCRIBED_TAG};
 use crate::api::error::DecodeError;
+use crate::api::error::Format;
 use crate::api::json::decode_json;
+use crate::api::lazy::{FastType, LazyObject};
 use crate::api::list::ResourceVersion;
 use crate::api::media_type::{Essence, MediaType};
 use crate::api::protobuf::{decode_watch_event, ProtobufWatchEvent};
@@ -27,12 +29,13 @@ use crate::api::view::{opt_str, shape, ViewError};
 /// The annotation on the BOOKMARK that ends the initial events of a streaming list.
 pub const INITIAL_EVENTS_END_ANNOTATION: &str = "k8s.io/initial-events-end";
 
-/// One change seen by a watch.
+/// One change seen by a watch. The object of an ADDED, MODIFIED or DELETED event is read lazily
+/// ([`LazyObject`]): its head at once, the whole tree on demand.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WatchEvent {
-    Added(Value),
-    Modified(Value),
-    Deleted(Value),
+    Added(LazyObject),
+    Modified(LazyObject),
+    Deleted(LazyObject),
     Bookmark(Bookmark),
     /// An in-stream error, e.g. 410 Expired when the watch started from a compacted version.
     Error(Box<Status>),
@@ -68,9 +71,9 @@ impl WatchEvent {
             None => return Err(shape("$.object", "an object", &Value::Null)),
         };
         match event_type.as_str() {
-            "ADDED" => Ok(WatchEvent::Added(object)),
-            "MODIFIED" => Ok(WatchEvent::Modified(object)),
-            "DELETED" => Ok(WatchEvent::Deleted(object)),
+            "ADDED" => Ok(WatchEvent::Added(LazyObject::from_value(object))),
+            "MODIFIED" => Ok(WatchEvent::Modified(LazyObject::from_value(object))),
+            "DELETED" => Ok(WatchEvent::Deleted(LazyObject::from_value(object))),
             "BOOKMARK" => Ok(WatchEvent::Bookmark(Bookmark {
                 resource_version: object
                     .at(&["metadata", "resourceVersion"])
@@ -104,7 +107,7 @@ impl WatchEvent {
     }
 
     /// The object of an ADDED, MODIFIED or DELETED event.
-    pub fn object(&self) -> Option<&Value> {
+    pub fn object(&self) -> Option<&LazyObject> {
         match self {
             WatchEvent::Added(o) | WatchEvent::Modified(o) | WatchEvent::Deleted(o) => Some(o),
             WatchEvent::Bookmark(_) | WatchEvent::Error(_) => None,
@@ -116,11 +119,7 @@ impl WatchEvent {
         match self {
             WatchEvent::Bookmark(b) => b.resource_version.clone(),
             WatchEvent::Error(_) => None,
-            other => other
-                .object()
-                .and_then(|o| o.at(&["metadata", "resourceVersion"]))
-                .and_then(Value::as_str)
-                .map(ResourceVersion::new),
+            other => other.object().and_then(LazyObject::own_resource_version).map(ResourceVersion::new),
         }
     }
 }
@@ -233,8 +232,16 @@ impl JsonFramer {
 
     /// Takes the next chunk; returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Value>, StreamError> {
+        self.push_with(chunk, &mut |bytes, offset, event| {
+            decode_json(bytes).map_err(|source| StreamError::Decode { event, source: source.shifted(offset) })
+        })
+    }
+
+    /// Takes the next chunk; `decode` reads each event it completed (its bytes, their offset in
+    /// the stream and the event's number).
+    fn push_with<T>(&mut self, chunk: &[u8], decode: &mut EventReader<'_, T>) -> Result<Vec<T>, StreamError> {
         self.backlog.take(chunk)?;
-        let result = self.scan_events();
+        let result = self.scan_events(decode);
         self.drain();
         self.backlog.settle(result)
     }
@@ -244,7 +251,7 @@ impl JsonFramer {
         self.backlog.finish(self.start.is_some() || self.backlog.buffer.iter().any(|b| !b.is_ascii_whitespace()))
     }
 
-    fn scan_events(&mut self) -> Result<Vec<Value>, StreamError> {
+    fn scan_events<T>(&mut self, decode: &mut EventReader<'_, T>) -> Result<Vec<T>, StreamError> {
         let mut events = Vec::new();
         while self.scan < self.backlog.buffer.len() {
             let i = self.scan;
@@ -272,7 +279,18 @@ impl JsonFramer {
                     (true, _) => self.escape = false,
                     (false, b'\\') => self.escape = true,
                     (false, b'"') => self.in_string = false,
-                    _ => {}
+                    // Most of an object's bytes are inside strings: jump to the next quote or
+                    // backslash (each byte is still looked at once).
+                    _ => match memchr::memchr2(b'"', b'\\', &self.backlog.buffer[self.scan..]) {
+                        Some(next) => {
+                            self.scan += next + 1;
+                            match self.backlog.buffer[self.scan - 1] {
+                                b'"' => self.in_string = false,
+                                _ => self.escape = true,
+                            }
+                        }
+                        None => self.scan = self.backlog.buffer.len(),
+                    },
                 }
                 continue;
             }
@@ -285,11 +303,8 @@ impl JsonFramer {
             if self.depth == 0 {
                 self.start = None;
                 self.backlog.events += 1;
-                let document = decode_json(&self.backlog.buffer[start..=i]).map_err(|source| StreamError::Decode {
-                    event: self.backlog.events,
-                    source: source.shifted(self.backlog.consumed + start),
-                })?;
-                events.push(document);
+                let offset = self.backlog.consumed + start;
+                events.push(decode(&self.backlog.buffer[start..=i], offset, self.backlog.events)?);
             }
         }
         Ok(events)
@@ -317,19 +332,23 @@ impl CborSeqFramer {
 
     /// Takes the next chunk; returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Value>, StreamError> {
+        self.push_with(chunk, &mut |bytes, offset, event| {
+            decode_cbor(bytes).map_err(|source| StreamError::Decode { event, source: source.shifted(offset) })
+        })
+    }
+
+    /// Takes the next chunk; `decode` reads each event it completed.
+    fn push_with<T>(&mut self, chunk: &[u8], decode: &mut EventReader<'_, T>) -> Result<Vec<T>, StreamError> {
         self.backlog.take(chunk)?;
         let mut events = Vec::new();
         let mut start = 0;
         let mut result = Ok(());
         while let Some(end) = self.scanner.advance(&self.backlog.buffer, start) {
             self.backlog.events += 1;
-            match decode_cbor(&self.backlog.buffer[start..end]) {
-                Ok(document) => events.push(document),
-                Err(source) => {
-                    result = Err(StreamError::Decode {
-                        event: self.backlog.events,
-                        source: source.shifted(self.backlog.consumed + start),
-                    });
+            match decode(&self.backlog.buffer[start..end], self.backlog.consumed + start, self.backlog.events) {
+                Ok(event) => events.push(event),
+                Err(error) => {
+                    result = Err(error);
                     break;
                 }
             }
@@ -345,6 +364,9 @@ impl CborSeqFramer {
         self.backlog.finish(!self.backlog.buffer.is_empty())
     }
 }
+
+/// Reads one framed event: its bytes, their offset in the stream, its number (1-based).
+type EventReader<'a, T> = dyn FnMut(&[u8], usize, usize) -> Result<T, StreamError> + 'a;
 
 /// Finds where a CBOR data item ends without decoding it, resumable across chunks: a stack of
 /// how many items each open container still needs, and how many string bytes remain to skip.
@@ -522,7 +544,6 @@ pub struct UnsupportedStream(pub String);
 #[derive(Debug)]
 pub struct WatchDecoder {
     framer: Framer,
-    events: usize,
 }
 
 #[derive(Debug)]
@@ -539,22 +560,20 @@ impl WatchDecoder {
             Essence::CborSeq | Essence::Cbor => Framer::Cbor(CborSeqFramer::new()),
             _ => return Err(UnsupportedStream(content_type.to_string())),
         };
-        Ok(WatchDecoder { framer, events: 0 })
+        Ok(WatchDecoder { framer })
     }
 
-    /// Takes the next chunk; returns the typed events it completed.
+    /// Takes the next chunk; returns the typed events it completed (read lazily: see
+    /// [`crate::api::lazy`]).
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<WatchEvent>, StreamError> {
-        let documents = match &mut self.framer {
-            Framer::Json(f) => f.push(chunk)?,
-            Framer::Cbor(f) => f.push(chunk)?,
-        };
-        documents
-            .into_iter()
-            .map(|d| {
-                self.events += 1;
-                WatchEvent::from_value(d).map_err(|source| StreamError::Event { event: self.events, source })
-            })
-            .collect()
+        match &mut self.framer {
+            Framer::Json(f) => {
+                f.push_with(chunk, &mut |bytes, offset, event| typed_event(Format::Json, bytes, offset, event))
+            }
+            Framer::Cbor(f) => {
+                f.push_with(chunk, &mut |bytes, offset, event| typed_event(Format::Cbor, bytes, offset, event))
+            }
+        }
     }
 
     /// Ends the stream: an error if it stopped inside an event.
@@ -564,6 +583,28 @@ impl WatchDecoder {
             Framer::Cbor(f) => f.finish(),
         }
     }
+}
+
+/// One framed event, typed: by the fast pass when it takes it, else decoded in full (whose errors,
+/// with the event's number and stream offset, are the ones reported).
+fn typed_event(format: Format, bytes: &[u8], offset: usize, event: usize) -> Result<WatchEvent, StreamError> {
+    let fast = match format {
+        Format::Cbor => crate::api::cbor::scan_cbor_event(bytes, offset),
+        _ => crate::api::lazy::scan_json_event(bytes, offset),
+    };
+    if let Some(fast) = fast {
+        return Ok(match fast.event_type {
+            FastType::Added => WatchEvent::Added(fast.object),
+            FastType::Modified => WatchEvent::Modified(fast.object),
+            FastType::Deleted => WatchEvent::Deleted(fast.object),
+        });
+    }
+    let document = match format {
+        Format::Cbor => decode_cbor(bytes),
+        _ => decode_json(bytes),
+    };
+    let document = document.map_err(|source| StreamError::Decode { event, source: source.shifted(offset) })?;
+    WatchEvent::from_value(document).map_err(|source| StreamError::Event { event, source })
 }
 
 /// One event of a JSON watch as the server writes it: compact, one line.
@@ -605,19 +646,15 @@ mod tests {
         let mut decoder = WatchDecoder::new(&MediaType::json()).expect("json");
         let events = decoder.push(&real_apiserver_body("67-watch-table.txt")).expect("frames");
         decoder.finish().expect("complete");
-        assert!(events.iter().filter_map(WatchEvent::object).all(is_table));
-        let names: Vec<&str> = events
-            .iter()
-            .filter_map(WatchEvent::object)
-            .filter_map(|o| watched_object(o).at(&["metadata", "name"]).and_then(Value::as_str))
-            .collect();
+        assert!(events.iter().filter_map(WatchEvent::object).all(|o| o.table().is_some()));
+        assert!(events.iter().filter_map(WatchEvent::object).all(|o| is_table(&o.value().expect("tree"))));
+        let names: Vec<&str> =
+            events.iter().filter_map(WatchEvent::object).filter_map(|o| o.head().name.as_deref()).collect();
         assert_eq!(names.first(), Some(&"w-01"));
         assert_eq!(names.iter().filter(|n| **n == "w-watch-t").count(), 3, "added, modified, deleted");
         // The first event alone carries the columns.
-        let with_columns = events
-            .iter()
-            .filter_map(WatchEvent::object)
-            .filter(|o| o.get("columnDefinitions").is_some_and(|c| c.as_array().is_some()));
+        let with_columns =
+            events.iter().filter_map(WatchEvent::object).filter(|o| o.table().is_some_and(|t| t.columns.is_some()));
         assert_eq!(with_columns.count(), 1);
         let bookmarks: Vec<&Bookmark> = events
             .iter()
@@ -633,8 +670,9 @@ mod tests {
         // A uid-bearing row object: the event is about it; the Table's version is the object's.
         let deleted = events.iter().rev().find(|e| e.event_type() == "DELETED").and_then(WatchEvent::object);
         let deleted = deleted.expect("a DELETED event");
+        assert_eq!(deleted.head().uid.as_deref(), Some("3b94c478-72bb-4b77-adf4-304de6541a93"));
         assert_eq!(
-            watched_object(deleted).at(&["metadata", "uid"]).and_then(Value::as_str),
+            watched_object(&deleted.value().expect("tree")).at(&["metadata", "uid"]).and_then(Value::as_str),
             Some("3b94c478-72bb-4b77-adf4-304de6541a93")
         );
     }
@@ -908,13 +946,10 @@ mod tests {
         let types: Vec<&str> = events.iter().map(WatchEvent::event_type).collect();
         assert_eq!(types, ["ADDED", "MODIFIED", "DELETED", "BOOKMARK"]);
         assert!(events[0].object().is_some());
+        let tree = events[1].object().expect("an object").value().expect("tree");
         assert_eq!(
             events[1].resource_version(),
-            events[1]
-                .object()
-                .and_then(|o| o.at(&["metadata", "resourceVersion"]))
-                .and_then(Value::as_str)
-                .map(ResourceVersion::new)
+            tree.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).map(ResourceVersion::new)
         );
     }
 
@@ -934,7 +969,9 @@ mod tests {
             let event = WatchEvent::from_value(document.clone()).expect("event");
             match &event {
                 WatchEvent::Bookmark(bookmark) => assert_eq!(Some(&bookmark.object), document.get("object")),
-                other => assert_eq!(other.object(), document.get("object")),
+                other => {
+                    assert_eq!(other.object().map(|o| o.value().expect("tree")).as_deref(), document.get("object"))
+                }
             }
         }
         // Not an object at all: the same error as an object without "object".

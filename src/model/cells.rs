@@ -9,6 +9,7 @@ use std::cmp::Ordering;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::jiff::Timestamp;
 
+use crate::api::lazy::ObjectHead;
 use crate::api::metadata::PartialObjectMetadata;
 use crate::api::table::{Table, TableColumnDefinition, TableRow};
 use crate::api::value::Value;
@@ -212,6 +213,37 @@ impl Grid {
         }
     }
 
+    /// One object as a row of [`Grid::from_items`]'s columns from its head alone (a watch event's
+    /// object is not decoded to be shown).
+    pub fn head_row(head: &ObjectHead, now_ms: i64) -> Row {
+        let name = head.name.clone().unwrap_or_default();
+        let created = head.creation_timestamp.as_deref().map_or(Value::Null, |c| Value::String(c.to_owned()));
+        Row {
+            cells: vec![
+                text_cell(&name),
+                text_cell(head.namespace.as_deref().unwrap_or("")),
+                date_cell(&created, now_ms),
+            ],
+            uid: head.uid.clone(),
+            resource_version: head.resource_version.clone(),
+            namespace: head.namespace.clone(),
+            name,
+            highlight: false,
+        }
+    }
+
+    /// One Table row from its cells and its object's head (`None`: the row has no object), as
+    /// [`Grid::table_row_document`] gives it for the same row.
+    pub fn table_row_head(
+        definitions: &[TableColumnDefinition],
+        cells: &[Value],
+        head: Option<&ObjectHead>,
+        now_ms: i64,
+    ) -> Row {
+        let meta = head.map(RowMeta::of_head).unwrap_or_default();
+        format_table_row(definitions, cells, meta, now_ms)
+    }
+
     /// The indices of the columns to show: priority 0 always, the others only when `wide`.
     pub fn visible_columns(&self, wide: bool) -> Vec<usize> {
         (0..self.columns.len()).filter(|&i| wide || self.columns[i].priority == 0).collect()
@@ -289,6 +321,17 @@ fn row_meta(object: &crate::api::table::RowObject) -> RowMeta {
 }
 
 impl RowMeta {
+    /// What an object's head says of its row.
+    fn of_head(head: &ObjectHead) -> RowMeta {
+        RowMeta {
+            namespace: head.namespace.clone(),
+            name: head.name.clone(),
+            uid: head.uid.clone(),
+            resource_version: head.resource_version.clone(),
+            created: head.creation_timestamp.clone(),
+        }
+    }
+
     /// What typed metadata (a `PartialObjectMetadata`'s) says of its row.
     fn of(meta: &ObjectMeta) -> RowMeta {
         RowMeta {

@@ -19,6 +19,7 @@ use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
 use crate::api::discovery::{ResourceType, Scope};
+use crate::api::lazy::LazyObject;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::reflector::{
     Action, CachedObject, Change, Failure, IncludeObject, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig,
@@ -27,7 +28,7 @@ use crate::api::reflector::{
 use crate::api::request::{Collection, Request};
 use crate::api::table::TableColumnDefinition;
 use crate::api::value::Value;
-use crate::api::watch::{is_table, watched_object, WatchDecoder, WatchEvent};
+use crate::api::watch::{watched_object, WatchDecoder, WatchEvent};
 use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};
 use crate::model::cells::{Column, Grid, Row};
@@ -46,6 +47,9 @@ const HISTORY_TOTAL: usize = 3_000;
 /// redraw of the 500-entry timeline takes tens of milliseconds: at 2,000 events/s over 10,000
 /// pods, redrawing 4 times a second made the 95th-percentile frame 83 ms, once a second 33 ms.
 const PANEL_REFRESH_MS: f64 = 1000.0;
+/// How long watch events are applied in one go before the page gets a turn (ms): a frame lasts
+/// 16.7 ms, and the draw of the changed rows needs some of it.
+const TURN_MS: f64 = 10.0;
 /// How long a row that was added or changed shows highlighted, in milliseconds.
 const HIGHLIGHT_MS: f64 = 1_500.0;
 
@@ -159,17 +163,18 @@ fn format_row(
     namespace_column: bool,
     epoch_ms: i64,
 ) -> Row {
-    if is_table(&cached.object) {
-        if let Some([row @ Value::Object(_)]) = cached.object.get("rows").and_then(Value::as_array) {
-            let row = Grid::table_row_document(definitions.unwrap_or_default(), row, epoch_ms);
-            return if namespace_column { row.with_namespace_cell() } else { row };
-        }
+    let object = &cached.object;
+    if let Some(table) = object.table().filter(|t| t.rows == 1) {
+        let head = table.row_object.then(|| object.head());
+        let row = Grid::table_row_head(definitions.unwrap_or_default(), &table.cells, head, epoch_ms);
+        return if namespace_column { row.with_namespace_cell() } else { row };
     }
-    Grid::item_row(watched_object(&cached.object), epoch_ms)
+    Grid::head_row(object.head(), epoch_ms)
 }
 
-/// One version of an object in the history: "EVENT rv N", and the cached entry (shared).
-type Version = (String, Arc<Value>);
+/// One version of an object in the history: "EVENT rv N", and the cached entry (shared; its
+/// tree is decoded when a diff shows it).
+type Version = (String, Arc<LazyObject>);
 
 /// One line of the event timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -355,26 +360,42 @@ impl Driver {
             }
         };
         self.feed(Input::WatchOpened { op });
+        let mut turn_started = now_ms();
         loop {
             if !self.controllers.borrow().contains_key(&op) {
                 return;
+            }
+            // Chunks that arrived while the page was busy are each read at once (a resolved
+            // promise): without a pause, a burst would be applied in one task and no frame drawn.
+            if now_ms() - turn_started > TURN_MS {
+                yield_to_page().await;
+                turn_started = now_ms();
+                continue;
             }
             match stream.next_chunk().await {
                 Ok(Some(chunk)) => match timed(|| decoder.push(&chunk)) {
                     (Ok(events), decode_ms) => {
                         let (mut reflect_ms, mut record_ms) = (0.0, 0.0);
+                        // One clock reading between the steps of each event (each is a call out
+                        // to the page): the timeline entry, the reflector, the history.
+                        let mut at = now_ms();
                         for event in events {
-                            let (entry, recorded) = timed(|| self.timeline_entry(&event));
-                            record_ms += recorded;
+                            let entry = self.timeline_entry(&event, at);
                             // The cache keeps the object; a deleted one leaves it, so its last
                             // version is kept from the event.
                             let deleted = match (&event, &entry.1) {
                                 (WatchEvent::Deleted(object), Some(_)) => Some(Arc::new(object.clone())),
                                 _ => None,
                             };
-                            let key = event.object().and_then(ObjectKey::of);
-                            reflect_ms += timed(|| self.feed(Input::WatchEvent { op, event })).1;
-                            record_ms += timed(|| self.record(entry, key, deleted)).1;
+                            let key = event.object().and_then(|o| ObjectKey::of_head(o.head()));
+                            let fed = now_ms();
+                            self.feed(Input::WatchEvent { op, event });
+                            let reflected = now_ms();
+                            self.record(entry, key, deleted);
+                            let recorded = now_ms();
+                            record_ms += (fed - at) + (recorded - reflected);
+                            reflect_ms += reflected - fed;
+                            at = recorded;
                         }
                         let mut costs = self.costs.borrow_mut();
                         costs.decode_ms += decode_ms;
@@ -407,20 +428,18 @@ impl Driver {
 
     /// The timeline entry of an event, and the history's name for its object (none for a
     /// bookmark or an error).
-    fn timeline_entry(&self, event: &WatchEvent) -> (TimelineEntry, Option<String>) {
+    fn timeline_entry(&self, event: &WatchEvent, at_ms: f64) -> (TimelineEntry, Option<String>) {
         let seq = self.seq.get() + 1;
         self.seq.set(seq);
         let what = event
             .object()
-            .map(watched_object)
             .map(|o| {
-                let text = |k: &str| o.at(&["metadata", k]).and_then(Value::as_str).unwrap_or_default();
-                let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
-                let namespace = text("namespace");
-                if namespace.is_empty() {
-                    format!("{kind} {}", text("name"))
-                } else {
-                    format!("{kind} {namespace}/{}", text("name"))
+                let head = o.head();
+                let kind = head.kind.as_deref().unwrap_or_default();
+                let name = head.name.as_deref().unwrap_or_default();
+                match head.namespace.as_deref().unwrap_or_default() {
+                    "" => format!("{kind} {name}"),
+                    namespace => format!("{kind} {namespace}/{name}"),
                 }
             })
             .unwrap_or_default();
@@ -429,7 +448,7 @@ impl Driver {
             event_type: event.event_type(),
             what,
             resource_version: event.resource_version().map(|rv| rv.to_string()).unwrap_or_default(),
-            at_ms: now_ms(),
+            at_ms,
         };
         let named = event.object().is_some() && !entry.what.is_empty();
         let history = named.then(|| entry.what.clone());
@@ -444,7 +463,7 @@ impl Driver {
         &self,
         (entry, name): (TimelineEntry, Option<String>),
         key: Option<ObjectKey>,
-        deleted: Option<Arc<Value>>,
+        deleted: Option<Arc<LazyObject>>,
     ) {
         let version = deleted.or_else(|| {
             let reflector = self.reflector.borrow();
@@ -630,6 +649,18 @@ impl Driver {
             timer.clear();
         }
     }
+}
+
+/// Gives the page a turn (a frame may be drawn, input handled): resolves in a later task.
+async fn yield_to_page() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let later =
+            web_sys::window().and_then(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).ok());
+        if later.is_none() {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// Runs `f`, and how long it took (ms).
@@ -889,10 +920,16 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
         let n = versions.with(Vec::len);
         index.filter(|&i| i < n).or_else(|| n.checked_sub(fallback))
     };
+    // The two versions' trees, decoded now (a watch keeps the wire bytes of each version).
     let diff = move || {
         let all = versions.get();
         let (a, b) = (pick(from.get(), 2)?, pick(to.get(), 1)?);
-        Some((watched_object(&all.get(a)?.1).clone(), watched_object(&all.get(b)?.1).clone()))
+        let tree = |i: usize| -> Option<Result<Value, String>> {
+            let (_, object) = all.get(i)?;
+            Some(object.value().map(|v| watched_object(&v).clone()).map_err(|e| e.to_string()))
+        };
+        let (old, new) = (tree(a)?, tree(b)?);
+        Some(old.and_then(|old| new.map(|new| (old, new))))
     };
     let version_select = move |label: &'static str,
                                set: WriteSignal<Option<usize>>,
@@ -944,7 +981,13 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
                 {version_select("From ", set_from, from, 2)}
                 {version_select("To ", set_to, to, 1)}
             </div>
-            {move || diff().map(|(old, new)| view! { <DiffView old new name="history" /> })}
+            {move || {
+                diff()
+                    .map(|trees| match trees {
+                        Ok((old, new)) => view! { <DiffView old new name="history" /> }.into_any(),
+                        Err(error) => view! { <p class="warning" data-testid="history-error">{error}</p> }.into_any(),
+                    })
+            }}
         </section>
     }
 }

@@ -34,9 +34,15 @@ async function costs(page) {
   };
 }
 
-for (const format of ['json', 'cbor']) {
-  test(`watch ${format}: events applied per second to 10,000 pods, and frame times`, async ({ page, request }) => {
-    await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}`);
+// BENCH_ROUTES="proxy direct": through the dev proxy (trunk serve), as a user of `trunk serve`
+// or `kubectl proxy` is, and/or straight to kube-sim.
+const ROUTES = (process.env.BENCH_ROUTES || 'proxy').split(/\s+/).filter(Boolean);
+
+for (const [route, format] of ROUTES.flatMap((r) => ['json', 'cbor'].map((f) => [r, f]))) {
+  test(`watch ${format} (${route}): events applied per second to 10,000 pods, and frame times`, async ({ page, request }) => {
+    // Route "direct": the page talks to kube-sim itself (CORS), not through the dev proxy.
+    const direct = route === 'direct' ? `&api-base=${SIM()}` : '';
+    await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}${direct}`);
     await expect(page.getByTestId('live-state')).toContainText('watching', { timeout: 5 * 60_000 });
     const rows = page.getByTestId('live-view').getByTestId('row-count');
     await expect(rows).toHaveText(/^(\d{2},?\d{3}|\d{5,}) rows/, { timeout: 5 * 60_000 });
@@ -96,7 +102,7 @@ for (const format of ['json', 'cbor']) {
         `timeline and history ${((costsAfter.record - costsBefore.record) / events * 1000).toFixed(0)}), ` +
         `grid ${((costsAfter.grid - costsBefore.grid) / draws).toFixed(1)} ms per draw (${draws} draws)`;
       const line =
-        `BENCH watch ${format.toUpperCase()} offered ${rate}/s for ${SECONDS} s (${offered} events) into ${cached} pods | ` +
+        `BENCH watch ${format.toUpperCase()}${direct ? ' (direct to kube-sim)' : ' (through the dev proxy)'} offered ${rate}/s for ${SECONDS} s (${offered} events) into ${cached} pods | ` +
         `applied during the churn ${Math.round(during / duringSeconds)}/s, all ${after} applied after ${totalSeconds.toFixed(1)} s ` +
         `(sustained ${Math.round(after / totalSeconds)}/s) | frames ${sorted.length}: p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +
         `p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms | quick filter answered in ${filterMs} ms | ${where}`;
