@@ -1,14 +1,16 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
-//! are about a fifth of the app's code and nobody needs them to read a cluster, so a release build
+//! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
+//! (with its structural and line diff) is only needed once a user asks for a diff. A trunk build
 //! (cargo feature `split`) compiles them behind `wasm_split` split points: `wasm-split-cli` moves
-//! their code into a separate wasm file that the page fetches the first time an object or a
-//! collection shows its actions (`scripts/tools/wasm-bindgen` and the Trunk hook
+//! their code into separate wasm files that the page fetches the first time an object or a
+//! collection shows its actions, or a live view's history shows a diff (`scripts/tools/wasm-bindgen` and the Trunk hook
 //! `scripts/tools/copy-split-chunks` do the splitting). Without the feature (debug builds, browser
 //! tests) the same functions are called directly.
 
 use leptos::prelude::*;
 
 use crate::api::discovery::ResourceType;
+use crate::api::value::Value;
 
 /// A part of the interface that could not be fetched (a network failure while loading its wasm).
 #[derive(Clone, Debug)]
@@ -79,14 +81,33 @@ pub fn CollectionActionsOnDemand(resource: ResourceType, on_changed: Callback<()
     })
 }
 
-/// The split points: with the `split` feature each becomes an `async fn` that first fetches the
-/// `write_tools` module (and answers `Err` if it cannot); without it, a plain function.
+/// The diff of two versions in a live view's object history (`ui::diff_view::DiffView`), loaded on
+/// demand: the structural and line diff code is shared with the write tools and only needed once
+/// the user asks for a diff.
+#[component]
+pub fn HistoryDiffOnDemand(old: Value, new: Value) -> impl IntoView {
+    on_demand("diff view", move || {
+        let (old, new) = (old.clone(), new.clone());
+        async move {
+            #[cfg(feature = "split")]
+            return split::history_diff(old, new).await;
+            #[cfg(not(feature = "split"))]
+            return split::history_diff(old, new);
+        }
+    })
+}
+
+/// The split points: with the `split` feature each becomes an `async fn` that first fetches its
+/// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
+/// if it cannot; without it, a plain function.
 mod split {
     use leptos::prelude::*;
 
     use super::LoadFailed;
     use crate::api::discovery::ResourceType;
+    use crate::api::value::Value;
     use crate::ui::create::CollectionActions;
+    use crate::ui::diff_view::DiffView;
     use crate::ui::write::ObjectActions;
 
     #[cfg_attr(
@@ -107,5 +128,13 @@ mod split {
     )]
     pub fn collection_actions(resource: ResourceType, on_changed: Callback<()>) -> Result<AnyView, LoadFailed> {
         Ok(view! { <CollectionActions resource on_changed /> }.into_any())
+    }
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(diff_view, wasm_split_path = ::leptos::wasm_split, fallible)
+    )]
+    pub fn history_diff(old: Value, new: Value) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <DiffView old new name="history" /> }.into_any())
     }
 }

@@ -33,8 +33,8 @@ use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};
 use crate::model::cells::{Column, Grid, Row};
 use crate::model::live_rows::{LiveRows, RowPatch};
-use crate::ui::diff_view::DiffView;
 use crate::ui::grid::GridView;
+use crate::ui::lazy::HistoryDiffOnDemand;
 
 /// How many timeline entries are kept.
 const TIMELINE: usize = 500;
@@ -984,7 +984,7 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
             {move || {
                 diff()
                     .map(|trees| match trees {
-                        Ok((old, new)) => view! { <DiffView old new name="history" /> }.into_any(),
+                        Ok((old, new)) => view! { <HistoryDiffOnDemand old new /> }.into_any(),
                         Err(error) => view! { <p class="warning" data-testid="history-error">{error}</p> }.into_any(),
                     })
             }}
