@@ -40,7 +40,7 @@ where
                 Ok(view) => view,
                 Err(LoadFailed(reason)) => view! {
                     <span class="warning" role="alert" data-testid="load-failed">
-                        {format!("Could not load the {what}: {reason}. ")}
+                        {format!("Could not load the {what} (a file the app fetches on first use): {reason}. ")}
                         <button class="button button--quiet" on:click=move |_| attempt.update(|n| *n += 1)>
                             "Retry"
                         </button>
