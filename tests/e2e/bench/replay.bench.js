@@ -7,6 +7,7 @@
 // Reports applied events/s and frame times as BENCH lines; fails only if nothing is applied.
 const http = require('http');
 const { test, expect } = require('@playwright/test');
+const { startFrames, stopFrames } = require('./frames');
 
 const SIM = () => process.env.KUBE_SIM_URL;
 const RATES = (process.env.REPLAY_RATES || '10000').split(/\s+/).filter(Boolean).map(Number);
@@ -145,17 +146,7 @@ for (const format of ['json', 'cbor']) {
         await expect(rows).toHaveText(/^(\d{2},?\d{3}|\d{5,}) rows/, { timeout: 5 * 60_000 });
         const cached = Number((await rows.textContent()).replace(/\D/g, ''));
         await page.waitForTimeout(1_500);
-        await page.evaluate(() => {
-          window.__frames = [];
-          window.__recording = true;
-          let last = performance.now();
-          const tick = (t) => {
-            window.__frames.push(t - last);
-            last = t;
-            if (window.__recording) requestAnimationFrame(tick);
-          };
-          requestAnimationFrame(tick);
-        });
+        await startFrames(page);
         const dd = page.getByTestId('live-events');
         const applied = async () => Number(await dd.getAttribute('data-applied'));
         const costs = async () => {
@@ -203,11 +194,7 @@ for (const format of ['json', 'cbor']) {
           }
         }
         const totalSeconds = (lastAt - started) / 1000;
-        const frames = await page.evaluate(() => {
-          window.__recording = false;
-          return window.__frames;
-        });
-        const sorted = frames.slice(1).sort((a, b) => a - b);
+        const sorted = await stopFrames(page);
         const costsAfter = await costs();
         const events = Math.max(1, costsAfter.applied - costsBefore.applied);
         const per = (key) => (((costsAfter[key] - costsBefore[key]) / events) * 1000).toFixed(0);

@@ -4,6 +4,7 @@
 // (/_sim/churn); the figures are printed as BENCH lines. It fails only if the page never shows
 // the collection or applies nothing.
 const { test, expect } = require('@playwright/test');
+const { startFrames, stopFrames } = require('./frames');
 
 const SIM = () => process.env.KUBE_SIM_URL;
 const RATES = (process.env.BENCH_RATES || '2000 5000 10000 20000').split(/\s+/).filter(Boolean).map(Number);
@@ -51,17 +52,7 @@ for (const [route, format] of ROUTES.flatMap((r) => ['json', 'cbor'].map((f) => 
     for (const rate of RATES) {
       // A quiet second first, so that the previous rate's backlog is not counted.
       await page.waitForTimeout(1_500);
-      await page.evaluate(() => {
-        window.__frames = [];
-        window.__recording = true;
-        let last = performance.now();
-        const tick = (t) => {
-          window.__frames.push(t - last);
-          last = t;
-          if (window.__recording) requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      });
+      await startFrames(page);
       const before = await applied(page);
       const costsBefore = await costs(page);
       const started = Date.now();
@@ -87,11 +78,7 @@ for (const [route, format] of ROUTES.flatMap((r) => ['json', 'cbor'].map((f) => 
         after = (await applied(page)) - before;
       }
       const totalSeconds = (Date.now() - started) / 1000;
-      const frames = await page.evaluate(() => {
-        window.__recording = false;
-        return window.__frames;
-      });
-      const sorted = frames.slice(1).sort((a, b) => a - b);
+      const sorted = await stopFrames(page);
       const costsAfter = await costs(page);
       const events = Math.max(1, costsAfter.applied - costsBefore.applied);
       const draws = Math.max(1, costsAfter.grids - costsBefore.grids);
