@@ -23,50 +23,76 @@ impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
     }
 }
 
-/// Renders what `load` produces once it has arrived, a quiet placeholder until then, and a
-/// retryable alert naming `what` if its code could not be fetched.
-fn on_demand<F, Fut>(what: &'static str, load: F) -> impl IntoView
+/// Fetches a part's module (`preload`) as soon as it is rendered, shows nothing until it has
+/// arrived, then builds the part (`build`, which finishes at once once the module is there), or a
+/// retryable alert naming `what` if the download failed. The download runs as a task of its own and
+/// only sets a signal (ignored if the view is gone by then): no `Suspend` is involved, so it never
+/// counts as pending work of a `Suspense` up the tree, which would re-render the view around it.
+fn on_demand<P, Fut, E, B>(what: &'static str, preload: P, build: B) -> impl IntoView
 where
-    F: Fn() -> Fut + Clone + Send + Sync + 'static,
-    Fut: std::future::Future<Output = Result<AnyView, LoadFailed>> + 'static,
+    P: Fn() -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<(), E>> + 'static,
+    E: Into<LoadFailed>,
+    B: Fn() -> Option<Result<AnyView, LoadFailed>> + Send + Sync + 'static,
 {
-    let attempt = RwSignal::new(0u32);
-    // Its own Suspense boundary: without it the load would count as pending work of the nearest
-    // one up the tree (the whole explorer's), which then re-renders the view around it (in the
-    // read-path benchmark, 40 ms more from a click to the first rows).
-    let content = move || {
-        attempt.track();
-        let load = load.clone();
-        // The future holds views and callbacks of this single-threaded page.
-        Suspend::new(send_wrapper::SendWrapper::new(async move {
-            match load().await {
-                Ok(view) => view,
-                Err(LoadFailed(reason)) => view! {
-                    <span class="warning" role="alert" data-testid="load-failed">
-                        {format!("Could not load the {what} (a file the app fetches on first use): {reason}. ")}
-                        <button class="button button--quiet" on:click=move |_| attempt.update(|n| *n += 1)>
-                            "Retry"
-                        </button>
-                    </span>
-                }
-                .into_any(),
-            }
-        }))
+    let arrived = RwSignal::new(None::<Result<(), String>>);
+    let fetch = move || {
+        let download = preload();
+        leptos::task::spawn_local(async move {
+            let result = download.await.map_err(|error| error.into().0);
+            arrived.try_set(Some(result));
+        });
     };
-    view! { <Suspense fallback=|| ()>{content}</Suspense> }
+    fetch();
+    let fetch = std::sync::Arc::new(fetch);
+    move || {
+        let failed = |reason: String| {
+            let fetch = fetch.clone();
+            view! {
+                <span class="warning" role="alert" data-testid="load-failed">
+                    {format!("Could not load the {what} (a file the app fetches on first use): {reason}. ")}
+                    <button
+                        class="button button--quiet"
+                        on:click=move |_| {
+                            arrived.set(None);
+                            fetch();
+                        }
+                    >
+                        "Retry"
+                    </button>
+                </span>
+            }
+            .into_any()
+        };
+        match arrived.get() {
+            None => ().into_any(),
+            Some(Err(reason)) => failed(reason),
+            Some(Ok(())) => match build() {
+                Some(Ok(view)) => view,
+                Some(Err(LoadFailed(reason))) => failed(reason),
+                None => ().into_any(),
+            },
+        }
+    }
+}
+
+/// A split function's result, which is there at once when its module has arrived: with the
+/// `split` feature the call is a future that finishes on its first poll; without it, a value.
+macro_rules! at_once {
+    ($call:expr) => {{
+        #[cfg(feature = "split")]
+        let built = futures::FutureExt::now_or_never($call);
+        #[cfg(not(feature = "split"))]
+        let built = Some($call);
+        built
+    }};
 }
 
 /// The Edit and Delete entries of an object view (`ui::write::ObjectActions`), loaded on demand.
 #[component]
 pub fn ObjectActionsOnDemand(resource: ResourceType, name: String, on_written: Callback<()>) -> impl IntoView {
-    on_demand("write tools", move || {
-        let (resource, name) = (resource.clone(), name.clone());
-        async move {
-            #[cfg(feature = "split")]
-            return split::object_actions(resource, name, on_written).await;
-            #[cfg(not(feature = "split"))]
-            return split::object_actions(resource, name, on_written);
-        }
+    on_demand("write tools", split::preload_object_actions, move || {
+        at_once!(split::object_actions(resource.clone(), name.clone(), on_written))
     })
 }
 
@@ -74,14 +100,8 @@ pub fn ObjectActionsOnDemand(resource: ResourceType, name: String, on_written: C
 /// loaded on demand.
 #[component]
 pub fn CollectionActionsOnDemand(resource: ResourceType, on_changed: Callback<()>) -> impl IntoView {
-    on_demand("write tools", move || {
-        let resource = resource.clone();
-        async move {
-            #[cfg(feature = "split")]
-            return split::collection_actions(resource, on_changed).await;
-            #[cfg(not(feature = "split"))]
-            return split::collection_actions(resource, on_changed);
-        }
+    on_demand("write tools", split::preload_collection_actions, move || {
+        at_once!(split::collection_actions(resource.clone(), on_changed))
     })
 }
 
@@ -90,15 +110,7 @@ pub fn CollectionActionsOnDemand(resource: ResourceType, on_changed: Callback<()
 /// the user asks for a diff.
 #[component]
 pub fn HistoryDiffOnDemand(old: Value, new: Value) -> impl IntoView {
-    on_demand("diff view", move || {
-        let (old, new) = (old.clone(), new.clone());
-        async move {
-            #[cfg(feature = "split")]
-            return split::history_diff(old, new).await;
-            #[cfg(not(feature = "split"))]
-            return split::history_diff(old, new);
-        }
-    })
+    on_demand("diff view", split::preload_history_diff, move || at_once!(split::history_diff(old.clone(), new.clone())))
 }
 
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
@@ -116,7 +128,12 @@ mod split {
 
     #[cfg_attr(
         feature = "split",
-        leptos::wasm_split::wasm_split(write_tools, wasm_split_path = ::leptos::wasm_split, fallible)
+        leptos::wasm_split::wasm_split(
+            write_tools,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_object_actions),
+            fallible
+        )
     )]
     pub fn object_actions(
         resource: ResourceType,
@@ -128,7 +145,12 @@ mod split {
 
     #[cfg_attr(
         feature = "split",
-        leptos::wasm_split::wasm_split(write_tools, wasm_split_path = ::leptos::wasm_split, fallible)
+        leptos::wasm_split::wasm_split(
+            write_tools,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_collection_actions),
+            fallible
+        )
     )]
     pub fn collection_actions(resource: ResourceType, on_changed: Callback<()>) -> Result<AnyView, LoadFailed> {
         Ok(view! { <CollectionActions resource on_changed /> }.into_any())
@@ -136,9 +158,33 @@ mod split {
 
     #[cfg_attr(
         feature = "split",
-        leptos::wasm_split::wasm_split(diff_view, wasm_split_path = ::leptos::wasm_split, fallible)
+        leptos::wasm_split::wasm_split(
+            diff_view,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_history_diff),
+            fallible
+        )
     )]
     pub fn history_diff(old: Value, new: Value) -> Result<AnyView, LoadFailed> {
         Ok(view! { <DiffView old new name="history" /> }.into_any())
+    }
+
+    // Without the feature the parts are ordinary functions: nothing to fetch, and the same
+    // shapes as the split ones (an async preload; a build that answers at once).
+    #[cfg(not(feature = "split"))]
+    pub use direct::*;
+    #[cfg(not(feature = "split"))]
+    mod direct {
+        use super::LoadFailed;
+
+        pub async fn preload_object_actions() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_collection_actions() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_history_diff() -> Result<(), LoadFailed> {
+            Ok(())
+        }
     }
 }
