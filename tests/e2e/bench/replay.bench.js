@@ -7,17 +7,12 @@
 // Reports applied events/s and frame times as BENCH lines; fails only if nothing is applied.
 const http = require('http');
 const { test, expect } = require('@playwright/test');
-const { startFrames, stopFrames } = require('./frames');
+const { startFrames, stopFrames, percentile, costs } = require('./frames');
 
 const SIM = () => process.env.KUBE_SIM_URL;
 const RATES = (process.env.REPLAY_RATES || '10000').split(/\s+/).filter(Boolean).map(Number);
 // Events recorded per format (kube-sim churns at 10,000/s while they are recorded).
 const RECORD_SECONDS = Number(process.env.REPLAY_RECORD_SECONDS || 4);
-
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 function cors(req, res) {
   const origin = req.headers.origin;
@@ -149,19 +144,8 @@ for (const format of ['json', 'cbor']) {
         await startFrames(page);
         const dd = page.getByTestId('live-events');
         const applied = async () => Number(await dd.getAttribute('data-applied'));
-        const costs = async () => {
-          const read = async (name) => Number(await dd.getAttribute(name));
-          return {
-            applied: await read('data-applied'),
-            decode: await read('data-decode-ms'),
-            reflect: await read('data-reflect-ms'),
-            record: await read('data-record-ms'),
-            grid: await read('data-grid-ms'),
-            grids: await read('data-grids'),
-          };
-        };
         const before = await applied();
-        const costsBefore = await costs();
+        const costsBefore = await costs(page);
         const bytes = recorded.churned;
         const seconds = churnEvents / rate;
         const started = Date.now();
@@ -195,7 +179,7 @@ for (const format of ['json', 'cbor']) {
         }
         const totalSeconds = (lastAt - started) / 1000;
         const sorted = await stopFrames(page);
-        const costsAfter = await costs();
+        const costsAfter = await costs(page);
         const events = Math.max(1, costsAfter.applied - costsBefore.applied);
         const per = (key) => (((costsAfter[key] - costsBefore[key]) / events) * 1000).toFixed(0);
         const draws = Math.max(1, costsAfter.grids - costsBefore.grids);

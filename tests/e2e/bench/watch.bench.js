@@ -4,16 +4,11 @@
 // (/_sim/churn); the figures are printed as BENCH lines. It fails only if the page never shows
 // the collection or applies nothing.
 const { test, expect } = require('@playwright/test');
-const { startFrames, stopFrames } = require('./frames');
+const { startFrames, stopFrames, percentile, costs } = require('./frames');
 
 const SIM = () => process.env.KUBE_SIM_URL;
 const RATES = (process.env.BENCH_RATES || '2000 5000 10000 20000').split(/\s+/).filter(Boolean).map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
-
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function applied(page) {
   return Number(await page.getByTestId('live-events').getAttribute('data-applied'));
@@ -21,20 +16,6 @@ async function applied(page) {
 
 /** The page's own accounts: events applied, ms spent applying them (decoding, the reflector's
  * steps, the timeline and history), ms patching the grid, draws. */
-async function costs(page) {
-  const dd = page.getByTestId('live-events');
-  const read = async (name) => Number(await dd.getAttribute(name));
-  return {
-    applied: await read('data-applied'),
-    apply: await read('data-apply-ms'),
-    decode: await read('data-decode-ms'),
-    reflect: await read('data-reflect-ms'),
-    record: await read('data-record-ms'),
-    grid: await read('data-grid-ms'),
-    grids: await read('data-grids'),
-  };
-}
-
 // BENCH_ROUTES="proxy direct": through the dev proxy (trunk serve), as a user of `trunk serve`
 // or `kubectl proxy` is, and/or straight to kube-sim.
 const ROUTES = (process.env.BENCH_ROUTES || 'proxy').split(/\s+/).filter(Boolean);
