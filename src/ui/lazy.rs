@@ -1,11 +1,12 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
-//! (with its structural and line diff) is only needed once a user asks for a diff. A trunk build
-//! (cargo feature `split`) compiles them behind `wasm_split` split points: `wasm-split-cli` moves
-//! their code into separate wasm files that the page fetches the first time an object or a
-//! collection shows its actions, or a live view's history shows a diff (`scripts/tools/wasm-bindgen` and the Trunk hook
-//! `scripts/tools/copy-split-chunks` do the splitting). Without the feature (debug builds, browser
-//! tests) the same functions are called directly.
+//! (with its structural and line diff) is only needed once a user asks for a diff. Trunk builds
+//! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
+//! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
+//! first time an object or a collection shows its actions, or a live view's history shows a diff
+//! (`scripts/tools/wasm-bindgen` and the Trunk hook `scripts/tools/copy-split-chunks` do the
+//! splitting). Without the feature (native builds, `cargo test --target wasm32-unknown-unknown`)
+//! the same functions are called directly.
 
 use leptos::prelude::*;
 
