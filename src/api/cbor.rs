@@ -47,14 +47,17 @@ pub fn decode_cbor(input: &[u8]) -> Result<Value, DecodeError> {
 /// Decodes the first CBOR data item of `input` and says how many bytes it took (the rest may be
 /// the next item of a CBOR sequence).
 pub fn decode_cbor_prefix(input: &[u8]) -> Result<(Value, usize), DecodeError> {
-    let mut reader = Reader { input, decoder: Decoder::from(input) };
+    let mut reader = Reader { input, pos: 0 };
     let value = reader.item(0)?;
-    Ok((value, reader.decoder.offset()))
+    Ok((value, reader.pos))
 }
 
+/// Reads items from a slice: each head through `ciborium-ll` (which decides what it means), the
+/// string contents in place, so a string the caller only checks or skips is never copied.
 struct Reader<'a> {
     input: &'a [u8],
-    decoder: Decoder<&'a [u8]>,
+    /// Offset of the next unread byte.
+    pos: usize,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -63,24 +66,78 @@ enum StringKind {
     Text,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn error(&self, expected: impl Into<String>, found: impl Into<String>, offset: usize) -> DecodeError {
         DecodeError::new(Format::Cbor, expected, found, offset)
     }
 
-    fn remaining(&mut self) -> usize {
-        self.input.len().saturating_sub(self.decoder.offset())
+    fn remaining(&self) -> usize {
+        self.input.len().saturating_sub(self.pos)
     }
 
+    /// The next item head and its offset.
     fn pull(&mut self) -> Result<(usize, Header), DecodeError> {
-        let at = self.decoder.offset();
-        match self.decoder.pull() {
-            Ok(header) => Ok((at, header)),
+        // Most heads are integers, strings, arrays, maps and tags of a definite argument: read in
+        // place (a watch event has hundreds of them). The rest (floats, simple values, breaks,
+        // indefinite lengths, reserved or cut-short heads) are read by `ciborium-ll`.
+        let at = self.pos;
+        if let Some(&initial) = self.input.get(at) {
+            let (major, minor) = (initial >> 5, initial & 0x1f);
+            let size = match minor {
+                0..=23 => 0,
+                24 => 1,
+                25 => 2,
+                26 => 4,
+                27 => 8,
+                _ => usize::MAX,
+            };
+            if major <= 6 && size != usize::MAX {
+                if let Some(bytes) = self.input.get(at + 1..at + 1 + size) {
+                    let argument = match size {
+                        0 => u64::from(minor),
+                        _ => bytes.iter().fold(0u64, |a, b| a << 8 | u64::from(*b)),
+                    };
+                    let len = usize::try_from(argument).ok();
+                    let header = match (major, len) {
+                        (0, _) => Some(Header::Positive(argument)),
+                        (1, _) => Some(Header::Negative(argument)),
+                        (2, Some(len)) => Some(Header::Bytes(Some(len))),
+                        (3, Some(len)) => Some(Header::Text(Some(len))),
+                        (4, Some(len)) => Some(Header::Array(Some(len))),
+                        (5, Some(len)) => Some(Header::Map(Some(len))),
+                        (6, _) => Some(Header::Tag(argument)),
+                        _ => None,
+                    };
+                    if let Some(header) = header {
+                        self.pos = at + 1 + size;
+                        return Ok((at, header));
+                    }
+                }
+            }
+        }
+        let rest = self.input.get(at..).unwrap_or_default();
+        let mut decoder = Decoder::from(rest);
+        match decoder.pull() {
+            Ok(header) => {
+                self.pos = at + decoder.offset();
+                Ok((at, header))
+            }
             Err(ciborium_ll::Error::Io(_)) => Err(self.error("a CBOR data item", END_OF_INPUT, self.input.len())),
             Err(ciborium_ll::Error::Syntax(offset)) => {
+                let offset = at + offset;
                 Err(self.error("a well-formed CBOR item head", describe_byte(self.input, offset), offset))
             }
         }
+    }
+
+    /// The next `len` bytes of string data, in place.
+    fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
+        if len > self.remaining() {
+            return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+        }
+        let bytes = &self.input[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(bytes)
     }
 
     fn item(&mut self, depth: usize) -> Result<Value, DecodeError> {
@@ -139,7 +196,7 @@ impl Reader<'_> {
             Header::Break => Err(self.error("a data item", "a break (0xff)", at)),
             Header::Bytes(len) => Ok(Value::String(go_lossy_utf8(self.string(at, len, StringKind::Bytes)?))),
             Header::Text(len) => {
-                let content = self.decoder.offset();
+                let content = self.pos;
                 let bytes = self.string(at, len, StringKind::Text)?;
                 String::from_utf8(bytes).map(Value::String).map_err(|e| {
                     let offset = content + e.utf8_error().valid_up_to();
@@ -180,14 +237,7 @@ impl Reader<'_> {
     }
 
     fn definite_string(&mut self, len: usize) -> Result<Vec<u8>, DecodeError> {
-        if len > self.remaining() {
-            return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
-        }
-        let start = self.decoder.offset();
-        let mut bytes = vec![0; len];
-        ciborium_io::Read::read_exact(&mut self.decoder, &mut bytes)
-            .map_err(|_| self.error(format!("{len} bytes of string data"), END_OF_INPUT, start))?;
-        Ok(bytes)
+        self.take(len).map(<[u8]>::to_vec)
     }
 
     fn array(&mut self, len: Option<usize>, depth: usize) -> Result<Value, DecodeError> {
@@ -244,10 +294,10 @@ impl Reader<'_> {
 /// an ADDED, MODIFIED or DELETED event with an object, or anything in it is refused (the full
 /// decoder then decides and names the error).
 pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> {
-    let mut reader = Reader { input, decoder: Decoder::from(input) };
+    let mut reader = Reader { input, pos: 0 };
     let mut scanned = Scanned::default();
     reader.scan(Spot::Event, 0, &mut scanned).ok()?;
-    if reader.decoder.offset() != input.len() {
+    if reader.pos != input.len() {
         return None;
     }
     scanned.into_event(Format::Cbor, input, offset)
@@ -309,7 +359,7 @@ impl<'a> Reader<'a> {
             Header::Map(len) => self.walk_map(len, depth, &mut |reader, _, depth| reader.skip_item(depth)),
             Header::Bytes(Some(len)) => self.advance(len),
             Header::Text(Some(len)) => {
-                let content = self.decoder.offset();
+                let content = self.pos;
                 if len > self.remaining() {
                     return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
                 }
@@ -332,19 +382,7 @@ impl<'a> Reader<'a> {
 
     /// Steps over `len` bytes of string data.
     fn advance(&mut self, len: usize) -> Result<(), DecodeError> {
-        if len > self.remaining() {
-            return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
-        }
-        let mut scratch = [0u8; 256];
-        let mut left = len;
-        while left > 0 {
-            let step = left.min(scratch.len());
-            let start = self.decoder.offset();
-            ciborium_io::Read::read_exact(&mut self.decoder, &mut scratch[..step])
-                .map_err(|_| self.error(format!("{len} bytes of string data"), END_OF_INPUT, start))?;
-            left -= step;
-        }
-        Ok(())
+        self.take(len).map(drop)
     }
 
     /// Walks a map at `depth` whose head was read: each key is checked as [`Reader::map`] checks
@@ -368,7 +406,7 @@ impl<'a> Reader<'a> {
             let key: std::borrow::Cow<'a, [u8]> = match header {
                 Header::Break if len.is_none() => return Ok(()),
                 Header::Bytes(Some(n)) | Header::Text(Some(n)) if n <= self.remaining() => {
-                    let start = self.decoder.offset();
+                    let start = self.pos;
                     let bytes = &self.input[start..start + n];
                     self.advance(n)?;
                     match (std::str::from_utf8(bytes).is_ok(), header) {
@@ -481,9 +519,9 @@ impl<'a> Reader<'a> {
 /// the self-described tag `55799(...)` and byte strings (`h'6b696e64'`, with their text as a
 /// comment) where JSON would have text. The output stops after about `max_chars` characters.
 pub fn diagnostic(input: &[u8], max_chars: usize) -> Result<String, DecodeError> {
-    let mut reader = Reader { input, decoder: Decoder::from(input) };
+    let mut reader = Reader { input, pos: 0 };
     let mut out = String::new();
-    while reader.decoder.offset() < input.len() {
+    while reader.pos < input.len() {
         if !out.is_empty() {
             out.push('\n');
         }
@@ -839,6 +877,33 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_item_head_reads_as_ciborium_reads_it() {
+        // Each initial byte, followed by argument bytes or cut short at each length.
+        let argument = [0x00, 0x01, 0x7f, 0x80, 0xff, 0x12, 0x34, 0x56];
+        for initial in 0..=255u8 {
+            for available in 0..=argument.len() {
+                let input: Vec<u8> = std::iter::once(initial).chain(argument[..available].iter().copied()).collect();
+                let mut reader = Reader { input: &input, pos: 0 };
+                let ours = reader.pull().map(|(at, header)| (at, format!("{header:?}"), reader.pos));
+                let mut decoder = Decoder::from(&input[..]);
+                let theirs = decoder.pull().map(|header| (0, format!("{header:?}"), decoder.offset()));
+                match (&ours, &theirs) {
+                    (Ok(ours), Ok(theirs)) => assert_eq!(ours, theirs, "head {input:02x?}"),
+                    (Err(_), Err(_)) => {}
+                    _ => panic!("head {input:02x?}: ours {ours:?}, ciborium's {theirs:?}"),
+                }
+            }
+        }
+        // A head after others is read at its offset.
+        let input = [0x82, 0x19, 0x01, 0x00, 0x7a, 0, 0, 0, 0];
+        let mut reader = Reader { input: &input, pos: 0 };
+        assert!(matches!(reader.pull(), Ok((0, Header::Array(Some(2))))));
+        assert!(matches!(reader.pull(), Ok((1, Header::Positive(256)))));
+        assert!(matches!(reader.pull(), Ok((4, Header::Text(Some(0))))));
+        assert_eq!(reader.pos, input.len());
+    }
 
     #[test]
     fn diagnostic_notation_shows_tags_byte_strings_and_nesting() {

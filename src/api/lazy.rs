@@ -409,6 +409,33 @@ impl Scanned {
     }
 }
 
+impl FastEvent {
+    pub(crate) fn into_watch_event(self) -> crate::api::watch::WatchEvent {
+        use crate::api::watch::WatchEvent;
+        match self.event_type {
+            FastType::Added => WatchEvent::Added(self.object),
+            FastType::Modified => WatchEvent::Modified(self.object),
+            FastType::Deleted => WatchEvent::Deleted(self.object),
+        }
+    }
+}
+
+/// The fast pass over the JSON event that `bytes` start with (more bytes may follow it, or the
+/// event may not be complete yet): `None` when it is not whole and well-formed UTF-8 JSON there
+/// (the framer then finds its end and the full decoder reads it); else how many bytes the event
+/// took, with the event when it is an ADDED, MODIFIED or DELETED event with an object the fast
+/// pass takes (`None`: the full decoder reads those bytes).
+pub(crate) fn scan_json_prefix(bytes: &[u8], offset: usize) -> Option<(usize, Option<FastEvent>)> {
+    // A stream deserializer, as it says where the value it read ends.
+    let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<ScannedEvent>();
+    let ScannedEvent(scanned) = values.next()?.ok()?;
+    let len = values.byte_offset();
+    let event = bytes.get(..len)?;
+    // serde_json does not check the UTF-8 of the strings it skips.
+    std::str::from_utf8(event).ok()?;
+    Some((len, scanned.into_event(Format::Json, event, offset)))
+}
+
 /// The fast pass over one JSON event: `None` when the event is not an ADDED, MODIFIED or DELETED
 /// event with an object, or anything in it is refused: then the full decoder decides.
 pub(crate) fn scan_json_event(event: &[u8], offset: usize) -> Option<FastEvent> {
@@ -420,6 +447,17 @@ pub(crate) fn scan_json_event(event: &[u8], offset: usize) -> Option<FastEvent> 
     SpotSeed { spot: Spot::Event, scanned: &mut scanned }.deserialize(&mut deserializer).ok()?;
     deserializer.end().ok()?;
     scanned.into_event(Format::Json, event, offset)
+}
+
+/// What the fast pass read of a whole JSON event.
+struct ScannedEvent(Scanned);
+
+impl<'de> serde::Deserialize<'de> for ScannedEvent {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<ScannedEvent, D::Error> {
+        let mut scanned = Scanned::default();
+        SpotSeed { spot: Spot::Event, scanned: &mut scanned }.deserialize(deserializer)?;
+        Ok(ScannedEvent(scanned))
+    }
 }
 
 /// A member the fast pass looks inside, read into `scanned` by what [`Spot::member`] says.
@@ -686,6 +724,34 @@ mod tests {
         let error = lazily(Format::Json, &bytes).expect_err("not UTF-8");
         assert!(error.to_string().starts_with("event 1: invalid JSON: "), "{error}");
         assert_eq!(Err(error), fully(Format::Json, &bytes));
+    }
+
+    #[test]
+    fn the_json_fast_pass_reads_an_event_from_its_first_byte_and_says_where_it_ends() {
+        let first = json_event(r#"{"kind":"Pod","metadata":{"name":"a","uid":"u-a","resourceVersion":"7"}}"#);
+        let second = json_event(r#"{"kind":"Pod","metadata":{"name":"b","uid":"u-b"}}"#);
+        let stream = [first.clone(), second].concat();
+        // The event, and its length up to its closing brace (not the newline or what follows).
+        let (len, event) = scan_json_prefix(&stream, 100).expect("a whole event");
+        assert_eq!(len, first.len() - 1);
+        let event = event.expect("a MODIFIED event with an object");
+        assert_eq!(event.event_type, FastType::Modified);
+        assert_eq!(event.object.head().resource_version.as_deref(), Some("7"));
+        assert_eq!(event.object.wire_len(), len);
+        // An event the chunk cuts short is left to the framer, at every cut.
+        for cut in 1..first.len() - 1 {
+            assert!(scan_json_prefix(&first[..cut], 0).is_none(), "cut at {cut}");
+        }
+        // A whole event the fast pass does not take (a BOOKMARK) still has its end found.
+        let bookmark = br#"{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"9"}}}{"#;
+        assert_eq!(scan_json_prefix(bookmark, 0).map(|(len, e)| (len, e.is_none())), Some((bookmark.len() - 1, true)));
+        // Malformed JSON, or invalid UTF-8 in a string the pass skips, is left to the framer and
+        // the full decoder (whose errors are the ones reported).
+        assert!(scan_json_prefix(br#"{"type":"ADDED","object":{"a":1,}}"#, 0).is_none());
+        let mut bytes = json_event(r#"{"kind":"Pod","metadata":{"name":"c"},"spec":{"note":"x"}}"#);
+        let x = bytes.iter().rposition(|b| *b == b'x').expect("x");
+        bytes[x] = 0xff;
+        assert!(scan_json_prefix(&bytes, 0).is_none());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::api::cbor::{decode_cbor, CborEncoding, Writer, SELF_DESCRIBED_TAG};
 use crate::api::error::DecodeError;
 use crate::api::error::Format;
 use crate::api::json::decode_json;
-use crate::api::lazy::{FastType, LazyObject};
+use crate::api::lazy::LazyObject;
 use crate::api::list::ResourceVersion;
 use crate::api::media_type::{Essence, MediaType};
 use crate::api::protobuf::{decode_watch_event, ProtobufWatchEvent};
@@ -232,16 +232,24 @@ impl JsonFramer {
 
     /// Takes the next chunk; returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Value>, StreamError> {
-        self.push_with(chunk, &mut |bytes, offset, event| {
+        self.push_with(chunk, None, &mut |bytes, offset, event| {
             decode_json(bytes).map_err(|source| StreamError::Decode { event, source: source.shifted(offset) })
         })
     }
 
     /// Takes the next chunk; `decode` reads each event it completed (its bytes, their offset in
-    /// the stream and the event's number).
-    fn push_with<T>(&mut self, chunk: &[u8], decode: &mut EventReader<'_, T>) -> Result<Vec<T>, StreamError> {
+    /// the stream and the event's number). `first`, if given, is tried on the bytes from each
+    /// event's start: when it reads an event whole it says how many bytes it took, and the
+    /// framer goes on from there without looking at them (see [`WatchDecoder::push`]); when it
+    /// does not, the framer finds the event's end byte by byte, and `decode` reads it.
+    fn push_with<T>(
+        &mut self,
+        chunk: &[u8],
+        first: Option<&mut PrefixReader<'_, T>>,
+        decode: &mut EventReader<'_, T>,
+    ) -> Result<Vec<T>, StreamError> {
         self.backlog.take(chunk)?;
-        let result = self.scan_events(decode);
+        let result = self.scan_events(first, decode);
         self.drain();
         self.backlog.settle(result)
     }
@@ -251,7 +259,11 @@ impl JsonFramer {
         self.backlog.finish(self.start.is_some() || self.backlog.buffer.iter().any(|b| !b.is_ascii_whitespace()))
     }
 
-    fn scan_events<T>(&mut self, decode: &mut EventReader<'_, T>) -> Result<Vec<T>, StreamError> {
+    fn scan_events<T>(
+        &mut self,
+        mut first: Option<&mut PrefixReader<'_, T>>,
+        decode: &mut EventReader<'_, T>,
+    ) -> Result<Vec<T>, StreamError> {
         let mut events = Vec::new();
         while self.scan < self.backlog.buffer.len() {
             let i = self.scan;
@@ -261,6 +273,15 @@ impl JsonFramer {
                 match byte {
                     b' ' | b'\t' | b'\r' | b'\n' => {}
                     b'{' => {
+                        let number = self.backlog.events + 1;
+                        let offset = self.backlog.consumed + i;
+                        let read = first.as_mut().and_then(|first| first(&self.backlog.buffer[i..], offset, number));
+                        if let Some((len, event)) = read {
+                            self.backlog.events = number;
+                            self.scan = i + len;
+                            events.push(event?);
+                            continue;
+                        }
                         self.start = Some(i);
                         self.depth = 1;
                     }
@@ -367,6 +388,11 @@ impl CborSeqFramer {
 
 /// Reads one framed event: its bytes, their offset in the stream, its number (1-based).
 type EventReader<'a, T> = dyn FnMut(&[u8], usize, usize) -> Result<T, StreamError> + 'a;
+
+/// Tries to read one event from the start of the bytes given (which may end inside it, or hold
+/// more events after it), at its offset in the stream, with its number: the bytes it took and the
+/// event, or `None` to leave it to the framer.
+type PrefixReader<'a, T> = dyn FnMut(&[u8], usize, usize) -> Option<(usize, Result<T, StreamError>)> + 'a;
 
 /// Finds where a CBOR data item ends without decoding it, resumable across chunks: a stack of
 /// how many items each open container still needs, and how many string bytes remain to skip.
@@ -567,9 +593,22 @@ impl WatchDecoder {
     /// [`crate::api::lazy`]).
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<WatchEvent>, StreamError> {
         match &mut self.framer {
-            Framer::Json(f) => {
-                f.push_with(chunk, &mut |bytes, offset, event| typed_event(Format::Json, bytes, offset, event))
-            }
+            // A JSON event is read by the fast pass straight from its first byte, which also finds
+            // its end: the framer does not walk the bytes of the events the fast pass reads (an
+            // event cut by the chunk's end, or one the fast pass refuses, is framed byte by byte
+            // and read as before).
+            Framer::Json(f) => f.push_with(
+                chunk,
+                Some(&mut |bytes, offset, event| {
+                    let (len, fast) = crate::api::lazy::scan_json_prefix(bytes, offset)?;
+                    let typed = match fast {
+                        Some(fast) => Ok(fast.into_watch_event()),
+                        None => full_event(Format::Json, &bytes[..len], offset, event),
+                    };
+                    Some((len, typed))
+                }),
+                &mut |bytes, offset, event| typed_event(Format::Json, bytes, offset, event),
+            ),
             Framer::Cbor(f) => {
                 f.push_with(chunk, &mut |bytes, offset, event| typed_event(Format::Cbor, bytes, offset, event))
             }
@@ -592,13 +631,14 @@ fn typed_event(format: Format, bytes: &[u8], offset: usize, event: usize) -> Res
         Format::Cbor => crate::api::cbor::scan_cbor_event(bytes, offset),
         _ => crate::api::lazy::scan_json_event(bytes, offset),
     };
-    if let Some(fast) = fast {
-        return Ok(match fast.event_type {
-            FastType::Added => WatchEvent::Added(fast.object),
-            FastType::Modified => WatchEvent::Modified(fast.object),
-            FastType::Deleted => WatchEvent::Deleted(fast.object),
-        });
+    match fast {
+        Some(fast) => Ok(fast.into_watch_event()),
+        None => full_event(format, bytes, offset, event),
     }
+}
+
+/// One framed event decoded in full: the errors name the event's number and stream offset.
+fn full_event(format: Format, bytes: &[u8], offset: usize, event: usize) -> Result<WatchEvent, StreamError> {
     let document = match format {
         Format::Cbor => decode_cbor(bytes),
         _ => decode_json(bytes),

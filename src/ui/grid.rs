@@ -2,7 +2,7 @@
 //! Sortable by any column (click a header), with a quick text filter; rows are focusable and open
 //! their object on click or Enter. The grid may change while shown (a live view): filter, sort and
 //! scroll stay, and a row's element is kept until its object's resourceVersion changes, so a row
-//! marked `highlight` flashes once (CSS on `data-changed`) when it is added or changed.
+//! marked `highlight` is tinted (CSS on `data-changed`) while it is new or just changed.
 
 use leptos::prelude::*;
 

@@ -7,12 +7,16 @@
 // Reports applied events/s and frame times as BENCH lines; fails only if nothing is applied.
 const http = require('http');
 const { test, expect } = require('@playwright/test');
-const { startFrames, stopFrames, percentile, costs } = require('./frames');
+const { startFrames, stopFrames, percentile, costs, startProfile, stopProfile, startTrace, stopTrace } = require('./frames');
 
 const SIM = () => process.env.KUBE_SIM_URL;
 const RATES = (process.env.REPLAY_RATES || '10000').split(/\s+/).filter(Boolean).map(Number);
 // Events recorded per format (kube-sim churns at 10,000/s while they are recorded).
 const RECORD_SECONDS = Number(process.env.REPLAY_RECORD_SECONDS || 4);
+// REPLAY_PROFILE=1: also print where the page's time went during the offer (a CPU profile);
+// REPLAY_TRACE=1: and how its main thread spent it (script, style, layout, paint, GC: a trace).
+const PROFILE = Boolean(process.env.REPLAY_PROFILE);
+const TRACE = Boolean(process.env.REPLAY_TRACE);
 
 function cors(req, res) {
   const origin = req.headers.origin;
@@ -116,6 +120,7 @@ for (const format of ['json', 'cbor']) {
         const watch = new Promise((resolve) => {
           state.onWatch = (req, res) => resolve({ req, res });
         });
+        if (process.env.REPLAY_REDUCED_MOTION) await page.emulateMedia({ reducedMotion: 'reduce' });
         await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}&api-base=http://127.0.0.1:${port}`);
         const { req, res } = await watch;
         const headers = { accept: req.headers.accept || '*/*' };
@@ -146,6 +151,8 @@ for (const format of ['json', 'cbor']) {
         const applied = async () => Number(await dd.getAttribute('data-applied'));
         const before = await applied();
         const costsBefore = await costs(page);
+        const profiler = PROFILE ? await startProfile(page) : null;
+        const tracer = TRACE ? await startTrace(page) : null;
         const bytes = recorded.churned;
         const seconds = churnEvents / rate;
         const started = Date.now();
@@ -166,6 +173,8 @@ for (const format of ['json', 'cbor']) {
         });
         const offeredSeconds = (Date.now() - started) / 1000;
         const during = (await applied()) - before;
+        if (tracer) console.log((await stopTrace(tracer)).map((l) => `BENCH replay ${format.toUpperCase()} ${l}`).join('\n'));
+        if (profiler) console.log((await stopProfile(profiler)).map((l) => `BENCH replay ${format.toUpperCase()} ${l}`).join('\n'));
         // Until every event is applied, or nothing more is for 3 s: the time of the last one.
         let after = during;
         let lastAt = Date.now();
