@@ -303,6 +303,18 @@ pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> 
     scanned.into_event(Format::Cbor, input, offset)
 }
 
+/// The fast pass over the CBOR event that `bytes` start with (more may follow it, or it may be
+/// cut short): `None` when no whole event that keeps the rules is there (the framer then finds
+/// its end and the full decoder reads it); else how many bytes the event took, with the event
+/// when the fast pass takes it (`None`: the full decoder reads those bytes).
+pub(crate) fn scan_cbor_prefix(bytes: &[u8], offset: usize) -> Option<(usize, Option<FastEvent>)> {
+    let mut reader = Reader { input: bytes, pos: 0 };
+    let mut scanned = Scanned::default();
+    reader.scan(Spot::Event, 0, &mut scanned).ok()?;
+    let event = &bytes[..reader.pos];
+    Some((event.len(), scanned.into_event(Format::Cbor, event, offset)))
+}
+
 /// Reads or skips the value of one map member: the reader, the member's key, its depth.
 type MapEntry<'e, 'a> = dyn FnMut(&mut Reader<'a>, &[u8], usize) -> Result<(), DecodeError> + 'e;
 

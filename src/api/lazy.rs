@@ -768,6 +768,26 @@ mod tests {
         assert!(error.to_string().starts_with("invalid JSON: expected "), "{error}");
     }
 
+    #[test]
+    fn the_cbor_fast_pass_reads_an_event_from_its_first_byte_and_says_where_it_ends() {
+        let event = cbor_event(Value::Int(1), CborEncoding::SERVER);
+        let stream = [event.clone(), event.clone()].concat();
+        let (len, fast) = crate::api::cbor::scan_cbor_prefix(&stream, 40).expect("a whole event");
+        assert_eq!(len, event.len());
+        let fast = fast.expect("an ADDED event with an object");
+        assert_eq!(fast.event_type, FastType::Added);
+        assert_eq!(fast.object.head().uid.as_deref(), Some("u-p"));
+        assert_eq!(fast.object.wire_len(), event.len());
+        for cut in 0..event.len() {
+            assert!(crate::api::cbor::scan_cbor_prefix(&event[..cut], 0).is_none(), "cut at {cut}");
+        }
+        // A whole event the fast pass does not take still has its end found.
+        let object = decode_json(br#"{"kind":"Pod","metadata":{"resourceVersion":"9"}}"#).expect("json");
+        let bookmark = encode_cbor_event("BOOKMARK", &object, CborEncoding::SERVER);
+        let read = crate::api::cbor::scan_cbor_prefix(&[bookmark.clone(), event].concat(), 0);
+        assert_eq!(read.map(|(len, fast)| (len, fast.is_none())), Some((bookmark.len(), true)));
+    }
+
     /// A server-form CBOR event whose `spec` is `spec`.
     fn cbor_event(spec: Value, encoding: CborEncoding) -> Vec<u8> {
         let object = decode_json(br#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","uid":"u-p"}}"#);

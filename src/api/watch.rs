@@ -353,18 +353,44 @@ impl CborSeqFramer {
 
     /// Takes the next chunk; returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Value>, StreamError> {
-        self.push_with(chunk, &mut |bytes, offset, event| {
+        self.push_with(chunk, None, &mut |bytes, offset, event| {
             decode_cbor(bytes).map_err(|source| StreamError::Decode { event, source: source.shifted(offset) })
         })
     }
 
-    /// Takes the next chunk; `decode` reads each event it completed.
-    fn push_with<T>(&mut self, chunk: &[u8], decode: &mut EventReader<'_, T>) -> Result<Vec<T>, StreamError> {
+    /// Takes the next chunk; `decode` reads each event it completed. `first`, as for
+    /// [`JsonFramer`], is tried on the bytes from each event's start before the framer steps
+    /// through them.
+    fn push_with<T>(
+        &mut self,
+        chunk: &[u8],
+        mut first: Option<&mut PrefixReader<'_, T>>,
+        decode: &mut EventReader<'_, T>,
+    ) -> Result<Vec<T>, StreamError> {
         self.backlog.take(chunk)?;
         let mut events = Vec::new();
         let mut start = 0;
         let mut result = Ok(());
-        while let Some(end) = self.scanner.advance(&self.backlog.buffer, start) {
+        loop {
+            // An event the framer has not begun to step through.
+            if self.scanner.pos <= start && start < self.backlog.buffer.len() {
+                let number = self.backlog.events + 1;
+                let offset = self.backlog.consumed + start;
+                let read = first.as_mut().and_then(|first| first(&self.backlog.buffer[start..], offset, number));
+                if let Some((len, event)) = read {
+                    self.backlog.events = number;
+                    start += len;
+                    match event {
+                        Ok(event) => events.push(event),
+                        Err(error) => {
+                            result = Err(error);
+                            break;
+                        }
+                    }
+                    continue;
+                }
+            }
+            let Some(end) = self.scanner.advance(&self.backlog.buffer, start) else { break };
             self.backlog.events += 1;
             match decode(&self.backlog.buffer[start..end], self.backlog.consumed + start, self.backlog.events) {
                 Ok(event) => events.push(event),
@@ -609,9 +635,18 @@ impl WatchDecoder {
                 }),
                 &mut |bytes, offset, event| typed_event(Format::Json, bytes, offset, event),
             ),
-            Framer::Cbor(f) => {
-                f.push_with(chunk, &mut |bytes, offset, event| typed_event(Format::Cbor, bytes, offset, event))
-            }
+            Framer::Cbor(f) => f.push_with(
+                chunk,
+                Some(&mut |bytes, offset, event| {
+                    let (len, fast) = crate::api::cbor::scan_cbor_prefix(bytes, offset)?;
+                    let typed = match fast {
+                        Some(fast) => Ok(fast.into_watch_event()),
+                        None => full_event(Format::Cbor, &bytes[..len], offset, event),
+                    };
+                    Some((len, typed))
+                }),
+                &mut |bytes, offset, event| typed_event(Format::Cbor, bytes, offset, event),
+            ),
         }
     }
 

@@ -120,7 +120,6 @@ for (const format of ['json', 'cbor']) {
         const watch = new Promise((resolve) => {
           state.onWatch = (req, res) => resolve({ req, res });
         });
-        if (process.env.REPLAY_REDUCED_MOTION) await page.emulateMedia({ reducedMotion: 'reduce' });
         await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}&api-base=http://127.0.0.1:${port}`);
         const { req, res } = await watch;
         const headers = { accept: req.headers.accept || '*/*' };
