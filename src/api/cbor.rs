@@ -404,7 +404,13 @@ impl<'a> Reader<'a> {
     fn walk_map(&mut self, len: Option<usize>, depth: usize, entry: &mut MapEntry<'_, 'a>) -> Result<(), DecodeError> {
         // The keys seen: those read in place (most) on the stack, the few others beside them,
         // a hash index once the map is large.
-        let mut small: [&'a [u8]; LINEAR_KEYS] = [&[]; LINEAR_KEYS];
+        // Each with a tag of its length, first and last byte, compared before the bytes are (a
+        // pod's event has a few hundred keys: comparing each with the keys before it, byte by
+        // byte, was a good part of reading the event).
+        let tag = |key: &[u8]| {
+            (key.len() as u32) << 16 | u32::from(*key.first().unwrap_or(&0)) << 8 | u32::from(*key.last().unwrap_or(&0))
+        };
+        let mut small: [(u32, &'a [u8]); LINEAR_KEYS] = [(0, &[]); LINEAR_KEYS];
         let mut small_len = 0;
         let mut owned: Vec<Vec<u8>> = Vec::new();
         // (The same map type as `MapBuilder`'s index: no new hashing code in the bundle.)
@@ -439,7 +445,11 @@ impl<'a> Reader<'a> {
             entry(self, &key, depth + 1)?;
             let repeated = match &mut index {
                 Some(index) => index.insert(String::from_utf8_lossy(&key).into_owned(), 0).is_some(),
-                None => small[..small_len].contains(&&*key) || owned.iter().any(|k| **k == *key),
+                None => {
+                    let key_tag = tag(&key);
+                    small[..small_len].iter().any(|(t, k)| *t == key_tag && **k == *key)
+                        || owned.iter().any(|k| **k == *key)
+                }
             };
             if repeated {
                 let key = String::from_utf8_lossy(&key).into_owned();
@@ -448,14 +458,14 @@ impl<'a> Reader<'a> {
             if index.is_none() {
                 match key {
                     std::borrow::Cow::Borrowed(key) if small_len < LINEAR_KEYS => {
-                        small[small_len] = key;
+                        small[small_len] = (tag(key), key);
                         small_len += 1;
                     }
                     key => owned.push(key.into_owned()),
                 }
                 if small_len + owned.len() > LINEAR_KEYS {
                     let mut large = std::collections::HashMap::new();
-                    for key in small[..small_len].iter().copied().chain(owned.iter().map(Vec::as_slice)) {
+                    for key in small[..small_len].iter().map(|(_, key)| *key).chain(owned.iter().map(Vec::as_slice)) {
                         large.insert(String::from_utf8_lossy(key).into_owned(), 0);
                     }
                     index = Some(large);

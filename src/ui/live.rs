@@ -180,12 +180,16 @@ fn format_row(
 /// tree is decoded when a diff shows it).
 type Version = (String, Arc<LazyObject>);
 
+/// The names of the history's versions in the order recorded, and how many each has there.
+type HistoryOrder = (VecDeque<Arc<str>>, HashMap<Arc<str>, usize>);
+
 /// One line of the event timeline.
 #[derive(Debug, Clone, PartialEq)]
 struct TimelineEntry {
     seq: u64,
     event_type: &'static str,
-    what: String,
+    /// Kind and namespace/name: also the object's name in the history (shared, not copied).
+    what: Arc<str>,
     resource_version: String,
     at_ms: f64,
 }
@@ -224,7 +228,7 @@ struct Driver {
     rate_window: RefCell<VecDeque<(f64, u64)>>,
     /// Every version of each object seen in events, by kind and namespace/name: ("EVENT rv N",
     /// the cached entry), shared with the cache rather than copied.
-    history: RefCell<BTreeMap<String, VecDeque<Version>>>,
+    history: RefCell<BTreeMap<Arc<str>, VecDeque<Version>>>,
     history_changed: Cell<bool>,
     rows: RefCell<RowCache>,
     /// A sync has completed once, and a frame showed it: later upserts are changes, highlighted.
@@ -236,7 +240,7 @@ struct Driver {
     panels_at: Cell<f64>,
     costs: RefCell<Costs>,
     /// The history's versions in the order recorded, by object, to drop the oldest first.
-    history_order: RefCell<(VecDeque<String>, HashMap<String, usize>)>,
+    history_order: RefCell<HistoryOrder>,
     /// Paused by the user, or because the tab is hidden; the reflector is paused when either is.
     user_paused: Cell<bool>,
     hidden: Cell<bool>,
@@ -245,10 +249,16 @@ struct Driver {
 
 impl Driver {
     fn feed(self: &Rc<Self>, input: Input) {
+        self.feed_with(input, Jitter::new(js_sys::Math::random()));
+    }
+
+    /// [`Driver::feed`] with the jitter of a backoff it may start (the events of one chunk share
+    /// one: a call out to the page per event is not free at 10,000 events/s).
+    fn feed_with(self: &Rc<Self>, input: Input, jitter: Jitter) {
         if self.stopped.get() {
             return;
         }
-        let step = self.reflector.borrow_mut().step(input, Jitter::new(js_sys::Math::random()));
+        let step = self.reflector.borrow_mut().step(input, jitter);
         self.run(step);
     }
 
@@ -386,6 +396,7 @@ impl Driver {
                         // 10,000 events/s): the split between reflector and records is an
                         // estimate from those.
                         let arrived = now_ms();
+                        let jitter = Jitter::new(js_sys::Math::random());
                         let (mut sampled_reflect, mut sampled_record) = (0.0, 0.0);
                         for event in events {
                             let sample = self.seq.get().is_multiple_of(SAMPLE_EVERY);
@@ -399,7 +410,7 @@ impl Driver {
                             };
                             let key = event.object().and_then(|o| ObjectKey::of_head(o.head()));
                             let fed = if sample { now_ms() } else { 0.0 };
-                            self.feed(Input::WatchEvent { op, event });
+                            self.feed_with(Input::WatchEvent { op, event }, jitter);
                             let reflected = if sample { now_ms() } else { 0.0 };
                             self.record(entry, key, deleted);
                             if sample {
@@ -441,7 +452,7 @@ impl Driver {
 
     /// The timeline entry of an event, and the history's name for its object (none for a
     /// bookmark or an error).
-    fn timeline_entry(&self, event: &WatchEvent, at_ms: f64) -> (TimelineEntry, Option<String>) {
+    fn timeline_entry(&self, event: &WatchEvent, at_ms: f64) -> (TimelineEntry, Option<Arc<str>>) {
         let seq = self.seq.get() + 1;
         self.seq.set(seq);
         let what = event
@@ -450,17 +461,23 @@ impl Driver {
                 let head = o.head();
                 let kind = head.kind.as_deref().unwrap_or_default();
                 let name = head.name.as_deref().unwrap_or_default();
-                match head.namespace.as_deref().unwrap_or_default() {
-                    "" => format!("{kind} {name}"),
-                    namespace => format!("{kind} {namespace}/{name}"),
-                }
+                let what: Arc<str> = match head.namespace.as_deref().unwrap_or_default() {
+                    "" => format!("{kind} {name}").into(),
+                    namespace => format!("{kind} {namespace}/{name}").into(),
+                };
+                what
             })
-            .unwrap_or_default();
+            .unwrap_or_else(|| Arc::from(""));
         let entry = TimelineEntry {
             seq,
             event_type: event.event_type(),
             what,
-            resource_version: event.resource_version().map(|rv| rv.to_string()).unwrap_or_default(),
+            resource_version: match event {
+                WatchEvent::Bookmark(_) | WatchEvent::Error(_) => {
+                    event.resource_version().map(|rv| rv.as_str().to_owned()).unwrap_or_default()
+                }
+                _ => event.object().and_then(LazyObject::own_resource_version).unwrap_or_default().to_owned(),
+            },
             at_ms,
         };
         let named = event.object().is_some() && !entry.what.is_empty();
@@ -474,7 +491,7 @@ impl Driver {
     /// version the cache does not hold (an old one, ignored as a duplicate) is not a version.
     fn record(
         &self,
-        (entry, name): (TimelineEntry, Option<String>),
+        (entry, name): (TimelineEntry, Option<Arc<str>>),
         key: Option<ObjectKey>,
         deleted: Option<Arc<LazyObject>>,
     ) {
@@ -886,7 +903,7 @@ pub fn LiveView(
                                         <li data-testid="timeline-entry" data-type=e.event_type>
                                             <span class="timeline__type">{e.event_type}</span>
                                             " "
-                                            <span>{e.what}</span>
+                                            <span>{e.what.to_string()}</span>
                                             " "
                                             <code class="muted">{format!("rv {}", e.resource_version)}</code>
                                             " "
@@ -915,7 +932,12 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
         driver.with_value(|d| {
             d.as_ref()
                 .map(|d| {
-                    d.history.borrow().iter().filter(|(_, v)| v.len() > 1).map(|(k, _)| k.clone()).collect::<Vec<_>>()
+                    d.history
+                        .borrow()
+                        .iter()
+                        .filter(|(_, v)| v.len() > 1)
+                        .map(|(k, _)| k.to_string())
+                        .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()
         })
@@ -925,7 +947,7 @@ fn ObjectHistory(driver: StoredValue<Option<SendWrapper<Rc<Driver>>>>, tick: RwS
         let name = selected.get();
         driver.with_value(|d| {
             d.as_ref()
-                .and_then(|d| d.history.borrow().get(&name).map(|v| v.iter().cloned().collect::<Vec<_>>()))
+                .and_then(|d| d.history.borrow().get(name.as_str()).map(|v| v.iter().cloned().collect::<Vec<_>>()))
                 .unwrap_or_default()
         })
     });
