@@ -12,7 +12,7 @@ use serde_json::ser::{Formatter, PrettyFormatter};
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use kube_api_explorer::api::cbor::{encode_cbor, CborEncoding};
+use kube_api_explorer::api::cbor::{encode_cbor, encode_cbor_json, CborEncoding};
 use kube_api_explorer::api::value::{Map as DocMap, Value as Doc};
 
 use crate::negotiate::Format;
@@ -22,21 +22,31 @@ struct GoEscapes<F>(F);
 
 impl<F: Formatter> Formatter for GoEscapes<F> {
     fn write_string_fragment<W: ?Sized + io::Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
+        let bytes = fragment.as_bytes();
         let mut start = 0;
-        for (i, c) in fragment.char_indices() {
-            let escaped = match c {
-                '<' => "\\u003c",
-                '>' => "\\u003e",
-                '&' => "\\u0026",
-                '\u{2028}' => "\\u2028",
-                '\u{2029}' => "\\u2029",
-                _ => continue,
+        // Only ASCII `<`, `>`, `&` and the three-byte U+2028 and U+2029 (E2 80 A8, E2 80 A9) are
+        // escaped: a byte scan finds them (0xE2 never occurs inside another character's UTF-8),
+        // so most fragments are written whole.
+        while let Some(at) = bytes[start..].iter().position(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2)) {
+            let i = start + at;
+            let (escaped, len): (&[u8], usize) = match &bytes[i..] {
+                [b'<', ..] => (b"\\u003c", 1),
+                [b'>', ..] => (b"\\u003e", 1),
+                [b'&', ..] => (b"\\u0026", 1),
+                [0xE2, 0x80, 0xA8, ..] => (b"\\u2028", 3),
+                [0xE2, 0x80, 0xA9, ..] => (b"\\u2029", 3),
+                // Another character starting with E2 (such as U+2026 or U+2192): written as is.
+                _ => {
+                    writer.write_all(&bytes[start..i + 1])?;
+                    start = i + 1;
+                    continue;
+                }
             };
-            writer.write_all(&fragment.as_bytes()[start..i])?;
-            writer.write_all(escaped.as_bytes())?;
-            start = i + c.len_utf8();
+            writer.write_all(&bytes[start..i])?;
+            writer.write_all(escaped)?;
+            start = i + len;
         }
-        writer.write_all(&fragment.as_bytes()[start..])
+        writer.write_all(&bytes[start..])
     }
 
     fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -76,7 +86,12 @@ impl Formatter for Compact {}
 
 /// JSON bytes ending in a newline.
 pub fn json<T: Serialize + ?Sized>(value: &T, pretty: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
+    json_with_capacity(value, pretty, 256)
+}
+
+/// [`json`] into a buffer that starts with `capacity` bytes (the expected size: no regrowing).
+pub fn json_with_capacity<T: Serialize + ?Sized>(value: &T, pretty: bool, capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity);
     let written = if pretty {
         let mut ser = serde_json::Serializer::with_formatter(&mut out, GoEscapes(PrettyFormatter::with_indent(b"  ")));
         value.serialize(&mut ser)
@@ -159,31 +174,59 @@ pub fn cbor<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
 
 /// [`cbor`] of a document (a stored object), read as it is rather than copied through serde.
 pub fn cbor_document(tree: &serde_json::Value) -> Vec<u8> {
-    encode_cbor(&document(tree, None), CborEncoding::SERVER.shuffled(rand::random()))
+    let mut out = Vec::new();
+    write_cbor_document(tree, rand::random(), &mut out);
+    out
+}
+
+/// Appends the self-described CBOR of a document with its keys shuffled from `seed`.
+fn write_cbor_document(tree: &serde_json::Value, seed: u64, out: &mut Vec<u8>) {
+    let encoding = CborEncoding::SERVER.shuffled(seed);
+    if is_plain(tree) {
+        // No part of it is written differently from its JSON tree: encoded straight from it.
+        encode_cbor_json(tree, encoding, out);
+    } else {
+        out.extend(encode_cbor(&document(tree, None), encoding));
+    }
+}
+
+/// Whether [`document`] (of a value with no kind given) is the plain conversion of `v`: no
+/// `[]byte` field of its kind, no list items, table rows or embedded object to look into.
+fn is_plain(v: &serde_json::Value) -> bool {
+    let serde_json::Value::Object(m) = v else { return true };
+    let bytes = m.get("kind").and_then(serde_json::Value::as_str).map(byte_fields).unwrap_or_default();
+    !m.iter().any(|(k, child)| match child {
+        serde_json::Value::Object(_) => k == "object" || bytes.contains(&k.as_str()),
+        serde_json::Value::Array(_) => k == "items" || k == "rows",
+        _ => false,
+    })
 }
 
 /// One CBOR watch event, `55799({type, object: 55799(object)})` as the server frames it: the
 /// event map is encoded by the library around a null placeholder for the object, which is then
 /// replaced by the object's own self-described encoding.
 pub fn cbor_event<T: Serialize + ?Sized>(event_type: &str, object: &T) -> Vec<u8> {
-    cbor_event_around(event_type, cbor(object))
+    let mut out = cbor_event_head(event_type, 0);
+    out.extend(cbor(object));
+    out
 }
 
-/// [`cbor_event`] of a document (a stored object).
-pub fn cbor_event_document(event_type: &str, object: &serde_json::Value) -> Vec<u8> {
-    cbor_event_around(event_type, cbor_document(object))
+/// [`cbor_event`] of a document (a stored object), in a buffer that starts with `capacity` bytes.
+pub fn cbor_event_document(event_type: &str, object: &serde_json::Value, capacity: usize) -> Vec<u8> {
+    let mut out = cbor_event_head(event_type, capacity);
+    write_cbor_document(object, rand::random(), &mut out);
+    out
 }
 
-fn cbor_event_around(event_type: &str, object: Vec<u8>) -> Vec<u8> {
+/// The event map up to its object: encoded with a null placeholder for it, which is dropped.
+fn cbor_event_head(event_type: &str, capacity: usize) -> Vec<u8> {
     let mut wrapper = DocMap::new();
     wrapper.insert("type", Doc::String(event_type.to_string()));
     wrapper.insert("object", Doc::Null);
-    let mut out = encode_cbor(&Doc::Object(wrapper), CborEncoding::SERVER);
+    let head = encode_cbor(&Doc::Object(wrapper), CborEncoding::SERVER);
+    let mut out = Vec::with_capacity(capacity.max(head.len()));
     // The placeholder is the last item written: CBOR null, one byte.
-    if out.last() == Some(&0xf6) {
-        out.pop();
-        out.extend(object);
-    }
+    out.extend_from_slice(head.strip_suffix(&[0xf6]).unwrap_or(&head));
     out
 }
 
@@ -195,6 +238,51 @@ mod tests {
     fn json_escapes_like_go_and_ends_with_newline() {
         let out = json(&serde_json::json!({"a": "<b>&"}), false);
         assert_eq!(out, b"{\"a\":\"\\u003cb\\u003e\\u0026\"}\n");
+        let out = json(&serde_json::json!("\u{2192}\u{2028}x\u{2029}\u{2026}"), false);
+        assert_eq!(String::from_utf8(out).expect("utf-8"), "\"\u{2192}\\u2028x\\u2029\u{2026}\"\n");
+    }
+
+    /// The escapes of Go's encoder on top of serde_json's output, as plain text replacement.
+    fn go_reference(value: &serde_json::Value) -> String {
+        let text = serde_json::to_string(value).expect("serializes");
+        let escaped = text.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");
+        escaped.replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029") + "\n"
+    }
+
+    #[test]
+    fn go_escapes_match_go_around_multibyte_characters_and_json_escapes() {
+        let strings = [
+            "",
+            "plain text with nothing to escape",
+            "<",
+            "a<b>c&d",
+            "<<>>&&",
+            "\u{2028}",
+            "x\u{2029}y",
+            "\u{2028}\u{2029}\u{2028}",
+            // Other characters that start with the byte E2 stay as they are.
+            "\u{2026}\u{2192}\u{2027}\u{202A}\u{20AC}",
+            "\u{2026}<\u{2028}&\u{2192}",
+            "caf\u{e9} <na\u{ef}ve> & \u{65e5}\u{672c}\u{8a9e} \u{1F642}&",
+            "\u{e2}\u{80}\u{a8} are three Latin-1 characters, not U+2028",
+            "\"quoted\"\n\t<tab>\\back\u{1}slash\u{2028}\"",
+            "\u{2028}\"",
+            "end with E2 character \u{2192}",
+        ];
+        for s in strings {
+            let value = serde_json::json!({ "k<&>": s, "list": [s, s] });
+            let compact = json(&value, false);
+            assert_eq!(String::from_utf8(compact).expect("utf-8"), go_reference(&value), "{s:?}");
+            let back: serde_json::Value = serde_json::from_slice(&json(&value, true)).expect("pretty json parses");
+            assert_eq!(back, value, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn json_with_a_small_or_large_capacity_writes_the_same_bytes() {
+        let value = serde_json::json!({"a": "<b>", "c": [1, 2.5, null, true], "d": "x".repeat(1000)});
+        assert_eq!(json_with_capacity(&value, false, 0), json(&value, false));
+        assert_eq!(json_with_capacity(&value, false, 1 << 16), json(&value, false));
     }
 
     #[test]
@@ -226,12 +314,50 @@ mod tests {
         let secret =
             serde_json::json!({"kind": "Secret", "apiVersion": "v1", "metadata": {"name": "s"}, "data": {"k": "aGk="}});
         let decode = |bytes: &[u8]| kube_api_explorer::api::cbor::decode_cbor(bytes).expect("decodes");
-        let direct = decode(&cbor_event_document("MODIFIED", &secret));
+        let direct = decode(&cbor_event_document("MODIFIED", &secret, 0));
         // Key order is random in every encoding, so the trees are compared regardless of order.
         assert!(direct.equivalent(&decode(&cbor_event("MODIFIED", &secret))), "{direct:?}");
         assert!(decode(&cbor_document(&secret)).equivalent(&decode(&cbor(&secret))));
         let object = direct.get("object").and_then(|o| o.get("data")).and_then(|d| d.get("k")).cloned();
         assert_eq!(object, Some(Doc::Bytes(b"hi".to_vec())), "the Secret's data stays bytes");
+    }
+
+    #[test]
+    fn documents_encode_as_their_library_tree_whether_plain_or_not() {
+        let documents = [
+            serde_json::json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "p", "labels": {"a": "b"}},
+                "spec": {"containers": [{"name": "c", "ports": [{"containerPort": 80}]}]}, "status": {"phase": "Running"}}),
+            serde_json::json!({"kind": "Secret", "metadata": {"name": "s"}, "data": {"k": "aGk=", "bad": "%%"}}),
+            serde_json::json!({"kind": "ConfigMap", "data": {"k": "aGk="}, "binaryData": {"b": "aGk="}}),
+            serde_json::json!({"kind": "SecretList", "items": [{"data": {"k": "aGk="}}], "metadata": {}}),
+            serde_json::json!({"kind": "Table", "rows": [{"cells": ["a"], "object": {"kind": "Secret", "data": {"k": "aGk="}}}]}),
+            serde_json::json!({"type": "ADDED", "object": {"kind": "Secret", "data": {"k": "aGk="}}}),
+            serde_json::json!({"kind": "Custom", "items": "not a list", "object": 1, "rows": {}}),
+            serde_json::json!([1, "two", {"three": 3}]),
+        ];
+        for (d, doc) in documents.iter().enumerate() {
+            for seed in [1, 2, 0xdead_beef_u64] {
+                let mut direct = Vec::new();
+                write_cbor_document(doc, seed, &mut direct);
+                let through_tree = encode_cbor(&document(doc, None), CborEncoding::SERVER.shuffled(seed));
+                assert_eq!(direct, through_tree, "document {d}, seed {seed}");
+            }
+        }
+        assert!(is_plain(&documents[0]) && !is_plain(&documents[1]) && !is_plain(&documents[2]));
+    }
+
+    #[test]
+    fn a_cbor_event_of_a_document_is_the_event_map_around_its_object() {
+        let pod = serde_json::json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "p"}});
+        let bytes = cbor_event_document("MODIFIED", &pod, 4096);
+        let mut wrapper = DocMap::new();
+        wrapper.insert("type", Doc::String("MODIFIED".into()));
+        wrapper.insert("object", Doc::Null);
+        let head = encode_cbor(&Doc::Object(wrapper), CborEncoding::SERVER);
+        assert_eq!(bytes[..head.len() - 1], head[..head.len() - 1]);
+        let object = kube_api_explorer::api::cbor::decode_cbor(&bytes[head.len() - 1..]).expect("object decodes");
+        assert!(object.equivalent(&Doc::from_serde_json(&pod)));
+        assert_eq!(bytes.len(), cbor_event_document("MODIFIED", &pod, 0).len());
     }
 
     #[test]

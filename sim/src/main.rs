@@ -14,6 +14,7 @@ mod discovery;
 mod encode;
 mod faults;
 mod fields;
+mod heap;
 mod list;
 mod logs;
 mod negotiate;
@@ -50,8 +51,17 @@ pub struct App {
     pub www: Option<www::Www>,
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
+    // Before the runtime starts its threads.
+    heap::tune();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build();
+    match runtime {
+        Ok(runtime) => runtime.block_on(run()),
+        Err(e) => fail(&format!("cannot start the runtime: {e}")),
+    }
+}
+
+async fn run() {
     let cli = Cli::parse();
     if !cli.listen.ip().is_loopback() && !cli.allow_remote {
         fail(&format!(

@@ -47,6 +47,8 @@ struct Framer {
     columns_sent: bool,
     /// CBOR sequence framing instead of JSON lines.
     cbor: bool,
+    /// The buffer size for the next shared frame: a little more than the last one took.
+    size_hint: usize,
 }
 
 impl Framer {
@@ -88,14 +90,23 @@ impl Framer {
             && ty == c.kind.as_str()
             && c.object["apiVersion"].as_str() == Some(self.rt.api_version().as_str());
         if plain && self.cbor {
-            return c.cbor_frame.get_or_init(|| Bytes::from(encode::cbor_event_document(ty, &c.object))).clone();
+            return c
+                .cbor_frame
+                .get_or_init(|| {
+                    let frame = encode::cbor_event_document(ty, &c.object, self.size_hint);
+                    self.size_hint = frame.len() + frame.len() / 8;
+                    Bytes::from(frame)
+                })
+                .clone();
         }
         if plain {
             return c
                 .json_line
                 .get_or_init(|| {
                     let object = Ordered::new(&c.object, order_of(&self.rt));
-                    Bytes::from(encode::json(&Event { ty, object }, false))
+                    let line = encode::json_with_capacity(&Event { ty, object }, false, self.size_hint);
+                    self.size_hint = line.len() + line.len() / 8;
+                    Bytes::from(line)
                 })
                 .clone();
         }
@@ -166,7 +177,7 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
     let include =
         IncludeObject::parse(ctx.query.get("includeObject").map(String::as_str)).map_err(crate::status::bad_request)?;
     let rt = path.rt.clone();
-    let mut framer = Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false, cbor };
+    let mut framer = Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false, cbor, size_hint: 256 };
     let filter = Filter {
         key: rt.storage_key(),
         namespace: path.namespace.clone(),
@@ -321,6 +332,7 @@ mod tests {
             include: IncludeObject::None,
             columns_sent: false,
             cbor: false,
+            size_hint: 256,
         };
         let o = json!({"metadata": {"name": "a", "resourceVersion": "5"}, "status": {"phase": "Active"}});
         let one: Value = serde_json::from_slice(&f.frame("ADDED", &o)).expect("json");

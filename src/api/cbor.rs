@@ -809,6 +809,68 @@ pub fn encode_cbor(value: &Value, encoding: CborEncoding) -> Vec<u8> {
     writer.finish()
 }
 
+/// Appends to `out` exactly what [`encode_cbor`] writes for [`Value::from_serde_json`]`(value)`
+/// (the same bytes for the same encoding and seed), without building that [`Value`] first: the
+/// simulated server encodes its stored objects this way.
+pub fn encode_cbor_json(value: &serde_json::Value, encoding: CborEncoding, out: &mut Vec<u8>) {
+    let mut writer = Writer { bytes: std::mem::take(out), ..Writer::new(encoding) };
+    if encoding.self_described {
+        writer.head(Header::Tag(SELF_DESCRIBED_TAG));
+    }
+    let mut json = JsonWriter { writer, entries: Vec::new() };
+    json.value(value);
+    *out = json.writer.finish();
+}
+
+/// [`Writer`] over serde_json values. `entries` holds the members of the maps being written, each
+/// map's (shuffled) members on top of its parent's, so that no map needs its own allocation.
+struct JsonWriter<'a> {
+    writer: Writer,
+    entries: Vec<(&'a str, &'a serde_json::Value)>,
+}
+
+impl<'a> JsonWriter<'a> {
+    /// As [`Writer::value`] of [`Value::from_serde_json`].
+    fn value(&mut self, value: &'a serde_json::Value) {
+        let w = &mut self.writer;
+        match value {
+            serde_json::Value::Null => w.head(Header::Simple(SIMPLE_NULL)),
+            serde_json::Value::Bool(false) => w.head(Header::Simple(SIMPLE_FALSE)),
+            serde_json::Value::Bool(true) => w.head(Header::Simple(SIMPLE_TRUE)),
+            serde_json::Value::Number(n) => match n.as_i64() {
+                Some(i) if i >= 0 => w.head(Header::Positive(i.unsigned_abs())),
+                Some(i) => w.head(Header::Negative(i.unsigned_abs() - 1)),
+                None => w.head(Header::Float(n.as_f64().unwrap_or(0.0))),
+            },
+            serde_json::Value::String(s) => w.text(s),
+            serde_json::Value::Array(items) => {
+                w.head(Header::Array(Some(items.len())));
+                for item in items {
+                    self.value(item);
+                }
+            }
+            serde_json::Value::Object(map) => {
+                w.head(Header::Map(Some(map.len())));
+                let base = self.entries.len();
+                self.entries.extend(map.iter().map(|(k, v)| (k.as_str(), v)));
+                // The swaps of `Writer::map`, on the members instead of their indices.
+                if let KeyOrder::Shuffled { .. } = w.encoding.key_order {
+                    for i in (1..map.len()).rev() {
+                        let j = (w.next_random() % (i as u64 + 1)) as usize;
+                        self.entries.swap(base + i, base + j);
+                    }
+                }
+                for at in base..base + map.len() {
+                    let (key, child) = self.entries[at];
+                    self.writer.text(key);
+                    self.value(child);
+                }
+                self.entries.truncate(base);
+            }
+        }
+    }
+}
+
 /// Writes values; `pub(crate)` so the watch encoder can put an event map around an object.
 pub(crate) struct Writer {
     bytes: Vec<u8>,
@@ -1143,6 +1205,41 @@ mod tests {
         assert_eq!(decode_cbor(&bytes), Ok(value));
         let text = CborEncoding { strings: StringType::Text, ..CborEncoding::CLIENT };
         assert_eq!(encode_cbor(&Value::String("a".into()), text), hex("61 61"));
+    }
+
+    #[test]
+    fn serde_json_values_encode_to_the_same_bytes_as_their_library_tree() {
+        let mut documents: Vec<serde_json::Value> = ["pod", "podlist", "configmap", "table", "status-410-expired"]
+            .iter()
+            .map(|name| {
+                let value = decode_cbor(&shared_file(&format!("kube/vectors/{name}.cbor"))).expect("valid");
+                serde_json::from_str(&value.to_json()).expect("json")
+            })
+            .collect();
+        documents.push(serde_json::json!({
+            "numbers": [0, 1, 23, 24, 255, 256, 65536, -1, -24, -25, i64::MIN, i64::MAX, u64::MAX, 1.5, 0.1, -2.5e-300, 1e300],
+            "empty": {}, "none": [], "null": null, "flags": [true, false],
+            "text": "caf\u{e9} \u{2028} <&>", "nested": {"b": {"c": {"d": [{"e": {}}, {"f": "g", "a": 1}]}}, "a": 2},
+        }));
+        documents.push(serde_json::json!("a lone string"));
+        let text = CborEncoding { strings: StringType::Text, ..CborEncoding::CLIENT };
+        let encodings = [
+            CborEncoding::SERVER,
+            CborEncoding::CLIENT,
+            text,
+            CborEncoding::SERVER.shuffled(1),
+            CborEncoding::SERVER.shuffled(0x5eed_1234_abcd),
+            text.shuffled(7),
+        ];
+        for (d, json) in documents.iter().enumerate() {
+            let tree = Value::from_serde_json(json);
+            for encoding in encodings {
+                let mut out = b"prefix".to_vec();
+                encode_cbor_json(json, encoding, &mut out);
+                assert_eq!(&out[..6], b"prefix");
+                assert_eq!(out[6..], encode_cbor(&tree, encoding), "document {d} in {encoding:?}");
+            }
+        }
     }
 
     #[test]
