@@ -619,32 +619,18 @@ impl WatchDecoder {
     /// [`crate::api::lazy`]).
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<WatchEvent>, StreamError> {
         match &mut self.framer {
-            // A JSON event is read by the fast pass straight from its first byte, which also finds
-            // its end: the framer does not walk the bytes of the events the fast pass reads (an
-            // event cut by the chunk's end, or one the fast pass refuses, is framed byte by byte
-            // and read as before).
+            // An event is read by the fast pass straight from its first byte, which also finds its
+            // end: the framer does not walk the bytes of the events the fast pass reads (an event
+            // cut by the chunk's end, or one the fast pass refuses, is framed byte by byte and
+            // read as before).
             Framer::Json(f) => f.push_with(
                 chunk,
-                Some(&mut |bytes, offset, event| {
-                    let (len, fast) = crate::api::lazy::scan_json_prefix(bytes, offset)?;
-                    let typed = match fast {
-                        Some(fast) => Ok(fast.into_watch_event()),
-                        None => full_event(Format::Json, &bytes[..len], offset, event),
-                    };
-                    Some((len, typed))
-                }),
+                Some(&mut |bytes, offset, event| prefix_event(Format::Json, bytes, offset, event)),
                 &mut |bytes, offset, event| typed_event(Format::Json, bytes, offset, event),
             ),
             Framer::Cbor(f) => f.push_with(
                 chunk,
-                Some(&mut |bytes, offset, event| {
-                    let (len, fast) = crate::api::cbor::scan_cbor_prefix(bytes, offset)?;
-                    let typed = match fast {
-                        Some(fast) => Ok(fast.into_watch_event()),
-                        None => full_event(Format::Cbor, &bytes[..len], offset, event),
-                    };
-                    Some((len, typed))
-                }),
+                Some(&mut |bytes, offset, event| prefix_event(Format::Cbor, bytes, offset, event)),
                 &mut |bytes, offset, event| typed_event(Format::Cbor, bytes, offset, event),
             ),
         }
@@ -657,6 +643,26 @@ impl WatchDecoder {
             Framer::Cbor(f) => f.finish(),
         }
     }
+}
+
+/// The event `bytes` start with, read by the fast pass from its first byte (see
+/// [`PrefixReader`]): the bytes it took, and the event typed (decoded in full when the fast pass
+/// found its end but does not take it).
+fn prefix_event(
+    format: Format,
+    bytes: &[u8],
+    offset: usize,
+    event: usize,
+) -> Option<(usize, Result<WatchEvent, StreamError>)> {
+    let (len, fast) = match format {
+        Format::Cbor => crate::api::cbor::scan_cbor_prefix(bytes, offset)?,
+        _ => crate::api::lazy::scan_json_prefix(bytes, offset)?,
+    };
+    let typed = match fast {
+        Some(fast) => Ok(fast.into_watch_event()),
+        None => full_event(format, &bytes[..len], offset, event),
+    };
+    Some((len, typed))
 }
 
 /// One framed event, typed: by the fast pass when it takes it, else decoded in full (whose errors,

@@ -217,7 +217,7 @@ pub fn GridView(
 }
 
 /// The identity of a row's element: its object (uid, else namespace/name, else its place) at its
-/// resourceVersion, so a new version is a new element (and flashes if highlighted); the end of a
+/// resourceVersion, so a new version is a new element (tinted if highlighted); the end of a
 /// highlight makes a plain element again.
 fn row_key(row: &Row, index: usize) -> String {
     let version = row.resource_version.as_deref().unwrap_or_default();

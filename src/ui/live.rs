@@ -145,7 +145,7 @@ impl RowCache {
             self.live.apply(&mut grid.rows, patches);
             changed = true;
         }
-        // Highlights end after a while, so a row scrolled into view later does not flash.
+        // Highlights end after a while, so a row scrolled into view later does not show the tint.
         let expired: Vec<ObjectKey> =
             self.highlighted.iter().filter(|(_, at)| now - **at > HIGHLIGHT_MS).map(|(k, _)| k.clone()).collect();
         for key in expired {
