@@ -638,6 +638,61 @@ mod tests {
         assert!(fast > 40, "{fast} events took the fast pass");
     }
 
+    /// The events of `bytes` fed to a decoder in chunks of `sizes` (cycled), each as its debug
+    /// text (heads, Table parts, wire lengths: nothing decoded), or the error that ended them.
+    fn chunked(format: Format, bytes: &[u8], sizes: &[usize]) -> Result<Vec<String>, StreamError> {
+        let content_type = if format == Format::Cbor { MediaType::cbor_seq() } else { MediaType::json() };
+        let mut decoder = WatchDecoder::new(&content_type).expect("decoder");
+        let mut events = Vec::new();
+        let mut at = 0;
+        for size in sizes.iter().cycle() {
+            if at >= bytes.len() {
+                break;
+            }
+            let end = (at + size).min(bytes.len());
+            events.extend(decoder.push(&bytes[at..end])?.iter().map(|e| format!("{e:?}")));
+            at = end;
+        }
+        decoder.finish()?;
+        Ok(events)
+    }
+
+    #[test]
+    fn a_stream_reads_to_the_same_events_however_it_is_cut_into_chunks() {
+        // The fast pass reads whole events from their first byte; an event cut by a chunk's end
+        // is left to the framer, which finds its end in later chunks: nothing lost or repeated.
+        for (format, name, bytes) in streams() {
+            let whole = chunked(format, &bytes, &[bytes.len()]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for sizes in [&[1][..], &[2], &[3], &[7], &[64], &[333], &[4096], &[1, 500, 13, 2048]] {
+                assert_eq!(chunked(format, &bytes, sizes).as_ref(), Ok(&whole), "{name} in chunks of {sizes:?}");
+            }
+            if bytes.len() <= 16 * 1024 {
+                for cut in 1..bytes.len() {
+                    let two = chunked(format, &bytes, &[cut, bytes.len()]);
+                    assert_eq!(two.as_ref(), Ok(&whole), "{name} cut at {cut}");
+                }
+            }
+        }
+        // A malformed event gets the same error (event number and stream offset) at any cut.
+        let good = json_event(r#"{"kind":"Pod","metadata":{"name":"a","uid":"u-a","resourceVersion":"1"}}"#);
+        let bad = json_event(r#"{"kind":"Pod","metadata":{"name":"b","uid":"u-b"},"spec":{"c":[{"name":"c",}]}}"#);
+        let stream = [good.clone(), good, bad].concat();
+        let error = chunked(Format::Json, &stream, &[stream.len()]).expect_err("malformed");
+        for size in 1..stream.len() {
+            assert_eq!(chunked(Format::Json, &stream, &[size]).as_ref(), Err(&error), "chunks of {size}");
+        }
+        let mut repeated = cbor_event(Value::Int(1), CborEncoding::SERVER);
+        // `spec` renamed `kind`: the object has that key twice.
+        let spec = repeated.windows(4).position(|w| w == b"spec").expect("key spec");
+        repeated[spec..spec + 4].copy_from_slice(b"kind");
+        let stream = [cbor_event(Value::Int(2), CborEncoding::SERVER), repeated].concat();
+        let error = chunked(Format::Cbor, &stream, &[stream.len()]).expect_err("a repeated key");
+        assert!(error.to_string().starts_with("event 2: "), "{error}");
+        for size in 1..stream.len() {
+            assert_eq!(chunked(Format::Cbor, &stream, &[size]).as_ref(), Err(&error), "chunks of {size}");
+        }
+    }
+
     #[test]
     fn an_object_is_decoded_once_on_demand() {
         let events = lazily(Format::Json, &shared_file("kube/vectors/watch.jsonl")).expect("events");
