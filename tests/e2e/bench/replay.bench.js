@@ -8,6 +8,7 @@
 const http = require('http');
 const { test, expect } = require('@playwright/test');
 const { startFrames, stopFrames, percentile, costs, startProfile, stopProfile, startTrace, stopTrace } = require('./frames');
+const { saveScreen } = require('../specs/helpers');
 
 const SIM = () => process.env.KUBE_SIM_URL;
 const RATES = (process.env.REPLAY_RATES || '10000').split(/\s+/).filter(Boolean).map(Number);
@@ -188,6 +189,10 @@ for (const format of ['json', 'cbor']) {
         const totalSeconds = (lastAt - started) / 1000;
         const sorted = await stopFrames(page);
         const costsAfter = await costs(page);
+        // What the page shows when it has caught up, the last rows changed still tinted
+        // (artifacts/screens/replay-<format>-<rate>.png; taken after the figures were read: a
+        // full-page screenshot during the offer cost a fifth of the events applied).
+        await saveScreen(page, `replay-${format}-${rate}`);
         const events = Math.max(1, costsAfter.applied - costsBefore.applied);
         const per = (key) => (((costsAfter[key] - costsBefore[key]) / events) * 1000).toFixed(0);
         const draws = Math.max(1, costsAfter.grids - costsBefore.grids);
