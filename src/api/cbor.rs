@@ -292,15 +292,10 @@ impl<'a> Reader<'a> {
 /// The fast pass over one CBOR watch event (see [`crate::api::lazy`]): the whole event checked by
 /// the rules [`decode_cbor`] applies, without building the object; `None` when the event is not
 /// an ADDED, MODIFIED or DELETED event with an object, or anything in it is refused (the full
-/// decoder then decides and names the error).
+/// decoder then decides and names the error). The same pass as [`scan_cbor_prefix`], which must
+/// take all of `input`.
 pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> {
-    let mut reader = Reader { input, pos: 0 };
-    let mut scanned = Scanned::default();
-    reader.scan(Spot::Event, 0, &mut scanned).ok()?;
-    if reader.pos != input.len() {
-        return None;
-    }
-    scanned.into_event(Format::Cbor, input, offset)
+    scan_cbor_prefix(input, offset).filter(|(len, _)| *len == input.len()).and_then(|(_, fast)| fast)
 }
 
 /// The fast pass over the CBOR event that `bytes` start with (more may follow it, or it may be

@@ -436,17 +436,11 @@ pub(crate) fn scan_json_prefix(bytes: &[u8], offset: usize) -> Option<(usize, Op
     Some((len, scanned.into_event(Format::Json, event, offset)))
 }
 
-/// The fast pass over one JSON event: `None` when the event is not an ADDED, MODIFIED or DELETED
-/// event with an object, or anything in it is refused: then the full decoder decides.
+/// The fast pass over one whole JSON event (the framer found its end): `None` when it is not an
+/// ADDED, MODIFIED or DELETED event with an object, or anything in it is refused: then the full
+/// decoder decides. The same pass as [`scan_json_prefix`], which must take all of `event`.
 pub(crate) fn scan_json_event(event: &[u8], offset: usize) -> Option<FastEvent> {
-    // The strings the pass skips are not checked for UTF-8 by serde_json: the whole event is,
-    // here. (A slice reader, as the full decoder's: the same parser code serves both.)
-    std::str::from_utf8(event).ok()?;
-    let mut deserializer = serde_json::Deserializer::from_slice(event);
-    let mut scanned = Scanned::default();
-    SpotSeed { spot: Spot::Event, scanned: &mut scanned }.deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    scanned.into_event(Format::Json, event, offset)
+    scan_json_prefix(event, offset).filter(|(len, _)| *len == event.len()).and_then(|(_, fast)| fast)
 }
 
 /// What the fast pass read of a whole JSON event.

@@ -39,6 +39,10 @@ impl ResourceVersion {
         &self.0
     }
 
+    pub fn into_string(self) -> String {
+        self.0
+    }
+
     /// Whether this is the special value `"0"`.
     pub fn is_any(&self) -> bool {
         self.0 == "0"

@@ -20,6 +20,7 @@ use web_sys::AbortController;
 
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::lazy::LazyObject;
+use crate::api::list::ResourceVersion;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::reflector::{
     Action, CachedObject, Change, Failure, IncludeObject, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig,
@@ -472,12 +473,7 @@ impl Driver {
             seq,
             event_type: event.event_type(),
             what,
-            resource_version: match event {
-                WatchEvent::Bookmark(_) | WatchEvent::Error(_) => {
-                    event.resource_version().map(|rv| rv.as_str().to_owned()).unwrap_or_default()
-                }
-                _ => event.object().and_then(LazyObject::own_resource_version).unwrap_or_default().to_owned(),
-            },
+            resource_version: event.resource_version().map(ResourceVersion::into_string).unwrap_or_default(),
             at_ms,
         };
         let named = event.object().is_some() && !entry.what.is_empty();
