@@ -19,16 +19,16 @@ mod native {
     use std::path::PathBuf;
 
     use criterion::{Criterion, Throughput};
-    use kube_api_explorer::api::cbor::{decode_cbor, encode_cbor, CborEncoding};
-    use kube_api_explorer::api::json::decode_json;
-    use kube_api_explorer::api::list::RawList;
+    use kube_api_explorer::api::codec::cbor::{decode_cbor, encode_cbor, CborEncoding};
+    use kube_api_explorer::api::codec::json::decode_json;
+    use kube_api_explorer::api::codec::value::{Map, Value};
+    use kube_api_explorer::api::codec::yaml::{decode_yaml, encode_yaml};
     use kube_api_explorer::api::media_type::MediaType;
-    use kube_api_explorer::api::metadata::metadata_list_from_json;
-    use kube_api_explorer::api::value::{Map, Value};
+    use kube_api_explorer::api::view::list::RawList;
+    use kube_api_explorer::api::view::metadata::metadata_list_from_json;
     use kube_api_explorer::api::watch::{
-        encode_cbor_event, encode_json_event, CborSeqFramer, JsonFramer, WatchDecoder,
+        encode_cbor_event, encode_json_event, CborSeqFramer, Framer, JsonFramer, WatchDecoder,
     };
-    use kube_api_explorer::api::yaml::{decode_yaml, encode_yaml};
 
     const PODS: usize = 10_000;
     const CHUNK: usize = 16 * 1024;

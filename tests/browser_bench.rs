@@ -6,10 +6,10 @@
 //! 10,000 items and that every event was applied.
 #![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
-use kube_api_explorer::api::json::decode_json;
-use kube_api_explorer::api::list::RawList;
-use kube_api_explorer::api::metadata::metadata_list_from_json;
-use kube_api_explorer::api::value::Value;
+use kube_api_explorer::api::codec::json::decode_json;
+use kube_api_explorer::api::codec::value::Value;
+use kube_api_explorer::api::view::list::RawList;
+use kube_api_explorer::api::view::metadata::metadata_list_from_json;
 use kube_api_explorer::client::now_ms;
 use wasm_bindgen_test::*;
 
@@ -74,7 +74,7 @@ fn decode_a_10000_pod_list_against_json_parse() {
 
 /// The vector pod as pod number `i` at resourceVersion `rv`: its own name and uid.
 fn numbered_pod(i: usize, rv: usize) -> Value {
-    use kube_api_explorer::api::json::decode_json as decode;
+    use kube_api_explorer::api::codec::json::decode_json as decode;
     let mut pod = decode(POD.trim().as_bytes()).expect("the vector pod");
     if let Value::Object(map) = &mut pod {
         if let Some(Value::Object(mut meta)) = map.get("metadata").cloned() {
@@ -92,12 +92,12 @@ fn numbered_pod(i: usize, rv: usize) -> Value {
 /// pods (dedupe, the cache, the replaced version freed).
 #[wasm_bindgen_test]
 fn watch_events_framed_decoded_and_applied_to_10000_pods() {
-    use kube_api_explorer::api::cbor::CborEncoding;
-    use kube_api_explorer::api::list::{ListMeta, ObjectList, ResourceVersion};
+    use kube_api_explorer::api::codec::cbor::CborEncoding;
     use kube_api_explorer::api::media_type::MediaType;
     use kube_api_explorer::api::reflector::{Action, Input, Jitter, Mode, Reflector, ReflectorConfig};
     use kube_api_explorer::api::request::Collection;
-    use kube_api_explorer::api::watch::{encode_cbor_event, encode_json_event, JsonFramer, WatchDecoder};
+    use kube_api_explorer::api::view::list::{ListMeta, ObjectList, ResourceVersion};
+    use kube_api_explorer::api::watch::{encode_cbor_event, encode_json_event, Framer, JsonFramer, WatchDecoder};
 
     const CHUNK: usize = 64 * 1024;
     let modified: Vec<Value> = (0..PODS).map(|i| numbered_pod(i, 20_000 + i)).collect();

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use kube_api_explorer::api::body::{decode_body, decode_watch_body, BodyError};
-use kube_api_explorer::api::json::decode_json;
+use kube_api_explorer::api::codec::json::decode_json;
 use kube_api_explorer::api::media_type::MediaType;
 
 fn shared() -> PathBuf {

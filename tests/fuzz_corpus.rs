@@ -1,18 +1,23 @@
 //! Replays the fuzz seed corpus (`fuzz/corpus/<target>/*`) natively: every decoder and framer
-//! runs over every corpus file, whatever target it was saved for, and none may panic. CI runs
-//! this with `cargo test`; the fuzzers themselves need `cargo fuzz` (see `fuzz/`).
+//! runs over every corpus file, whatever target it was saved for, and none may panic; each framer
+//! also gives the same events however the file is chunked (the framer fuzz targets' own check,
+//! `fuzz/common/framing.rs`). CI runs this with `cargo test`; the fuzzers themselves need
+//! `cargo fuzz` (see `fuzz/`).
+
+#[path = "../fuzz/common/framing.rs"]
+mod framing;
 
 use std::path::PathBuf;
 
 use kube_api_explorer::api::body::{decode_body, decode_watch_body};
-use kube_api_explorer::api::cbor::{decode_cbor, decode_cbor_prefix};
-use kube_api_explorer::api::json::decode_json;
-use kube_api_explorer::api::list::RawList;
+use kube_api_explorer::api::codec::cbor::{decode_cbor, decode_cbor_prefix};
+use kube_api_explorer::api::codec::json::decode_json;
+use kube_api_explorer::api::codec::protobuf::{decode_envelope, decode_watch_event};
+use kube_api_explorer::api::codec::yaml::decode_yaml;
 use kube_api_explorer::api::media_type::{Accept, MediaType};
-use kube_api_explorer::api::metadata::metadata_list_from_json;
-use kube_api_explorer::api::protobuf::{decode_envelope, decode_watch_event};
+use kube_api_explorer::api::view::list::RawList;
+use kube_api_explorer::api::view::metadata::metadata_list_from_json;
 use kube_api_explorer::api::watch::{CborSeqFramer, JsonFramer, ProtobufFramer, WatchDecoder};
-use kube_api_explorer::api::yaml::decode_yaml;
 
 fn corpus_files() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
@@ -47,13 +52,9 @@ fn every_decoder(data: &[u8]) {
         let _ = Accept::parse(text);
     }
     for step in [1, 7, 4096] {
-        let (mut json, mut cbor, mut protobuf) = (JsonFramer::new(), CborSeqFramer::new(), ProtobufFramer::new());
-        for chunk in data.chunks(step) {
-            let _ = json.push(chunk);
-            let _ = cbor.push(chunk);
-            let _ = protobuf.push(chunk);
-        }
-        let _ = (json.finish(), cbor.finish(), protobuf.finish());
+        framing::check_chunking::<JsonFramer>(data, step);
+        framing::check_chunking::<CborSeqFramer>(data, step);
+        framing::check_chunking::<ProtobufFramer>(data, step);
         // The typed decoders read events lazily: what they keep decodes on demand, or says why not.
         for media_type in [MediaType::json(), MediaType::cbor_seq()] {
             let mut decoder = WatchDecoder::new(&media_type).expect("a watch decoder");

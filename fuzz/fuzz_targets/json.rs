@@ -2,11 +2,11 @@
 //! re-encodes to text that decodes to the same tree.
 #![no_main]
 
-use kube_api_explorer::api::json::decode_json;
-use kube_api_explorer::api::list::{ObjectList, RawList};
-use kube_api_explorer::api::metadata::metadata_list_from_json;
-use kube_api_explorer::api::status::status_from_document;
-use kube_api_explorer::api::table::Table;
+use kube_api_explorer::api::codec::json::decode_json;
+use kube_api_explorer::api::view::list::{ObjectList, RawList};
+use kube_api_explorer::api::view::metadata::metadata_list_from_json;
+use kube_api_explorer::api::view::status::status_from_document;
+use kube_api_explorer::api::view::table::Table;
 use kube_api_explorer::api::watch::WatchEvent;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,33 +1,14 @@
 //! The protobuf watch framer never panics, and chunking never changes what it frames: the input is
-//! pushed whole and in chunks whose sizes come from the input itself.
+//! pushed whole and in chunks whose sizes come from the input itself (`common/framing.rs`).
 #![no_main]
+
+#[path = "../common/framing.rs"]
+mod framing;
 
 use kube_api_explorer::api::watch::ProtobufFramer;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&step, stream)) = data.split_first() else { return };
-    let mut whole = ProtobufFramer::new();
-    let whole_events = whole.push(stream);
-    let whole_end = whole.finish();
-    let mut chunked = ProtobufFramer::new();
-    let mut events = Vec::new();
-    let mut failed = None;
-    for chunk in stream.chunks(usize::from(step).max(1)) {
-        match chunked.push(chunk) {
-            Ok(more) => events.extend(more),
-            Err(e) => {
-                failed = Some(e);
-                break;
-            }
-        }
-    }
-    match (whole_events, failed) {
-        (Ok(all), None) => {
-            assert_eq!(all, events);
-            assert_eq!(whole_end, chunked.finish());
-        }
-        (Err(a), Some(b)) => assert_eq!(a, b),
-        (a, b) => panic!("whole {a:?} but chunked {b:?}"),
-    }
+    framing::check_chunking::<ProtobufFramer>(stream, usize::from(step));
 });

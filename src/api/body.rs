@@ -5,14 +5,15 @@
 //! Invariant: the media type alone picks the decoder; a body of a type the app cannot decode is
 //! an error naming the type, never a guess.
 
-use crate::api::cbor::decode_cbor;
+use crate::api::codec::cbor::decode_cbor;
+use crate::api::codec::json::decode_json;
+use crate::api::codec::protobuf::{decode_envelope, Envelope};
+use crate::api::codec::value::Value;
+use crate::api::codec::yaml::decode_yaml;
 use crate::api::error::{DecodeError, Format};
-use crate::api::json::decode_json;
 use crate::api::media_type::MediaType;
-use crate::api::protobuf::{decode_envelope, Envelope};
-use crate::api::value::Value;
+use crate::api::watch::Framer;
 use crate::api::watch::{CborSeqFramer, JsonFramer, ProtobufFramer, StreamError};
-use crate::api::yaml::decode_yaml;
 
 /// A decoded body: a document, or a protobuf envelope (whose raw object is not decoded).
 #[derive(Debug, Clone, PartialEq)]

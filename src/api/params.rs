@@ -16,7 +16,7 @@ use std::fmt;
 
 pub use kube_core::params::{DeleteParams, Preconditions, PropagationPolicy, VersionMatch as ResourceVersionMatch};
 
-use crate::api::list::{ContinueToken, ResourceVersion};
+use crate::api::view::list::{ContinueToken, ResourceVersion};
 
 /// The query pairs of a parameter set, in the order they are sent.
 pub type Query = Vec<(String, String)>;

@@ -11,13 +11,13 @@
 
 use std::fmt;
 
-use crate::api::cbor::{encode_cbor, CborEncoding};
+use crate::api::codec::cbor::{encode_cbor, CborEncoding};
+use crate::api::codec::json::encode_json;
+use crate::api::codec::value::{Map, Value};
+use crate::api::codec::yaml::{encode_yaml, EncodeYamlError};
 use crate::api::discovery::{ResourceType, Scope};
-use crate::api::json::encode_json;
 use crate::api::media_type::{Accept, MediaType, PatchType};
 use crate::api::params::{ApplyParams, DeleteParams, GetParams, ListParams, WatchParams, WriteParams};
-use crate::api::value::{Map, Value};
-use crate::api::yaml::{encode_yaml, EncodeYamlError};
 
 /// The HTTP methods the Kubernetes API uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -396,13 +396,13 @@ mod tests {
     }
 
     fn json(text: &str) -> Value {
-        crate::api::json::decode_json(text.as_bytes()).expect("json")
+        crate::api::codec::json::decode_json(text.as_bytes()).expect("json")
     }
 
     #[test]
     fn requests_match_what_client_go_writes() {
-        use crate::api::list::ResourceVersion;
         use crate::api::params::{DryRun, ListOptions, WatchOptions};
+        use crate::api::view::list::ResourceVersion;
         let accept = Accept::only(MediaType::json());
         let at_42 = Some(ResourceVersion::new("42"));
         let fin = mips().subresource("fin").expect("valid");
@@ -479,7 +479,7 @@ mod tests {
         );
         let cbor = Request::apply(&mips(), &body, ApplyEncoding::Cbor, &ApplyParams::new("explorer"));
         assert_eq!(cbor.header_value("Content-Type"), Some("application/apply-patch+cbor"));
-        let decoded = crate::api::cbor::decode_cbor(cbor.body.as_deref().unwrap_or_default()).expect("cbor");
+        let decoded = crate::api::codec::cbor::decode_cbor(cbor.body.as_deref().unwrap_or_default()).expect("cbor");
         assert_eq!(decoded, body);
     }
 
@@ -494,7 +494,7 @@ mod tests {
         assert_eq!((update.method, update.header_value("Content-Type")), (Method::Put, Some("application/yaml")));
         assert_eq!(update.path, "/apis/flops/v1alpha1/namespaces/mops/flips/mips/status");
         let cbor = Body::cbor(&object);
-        assert_eq!(crate::api::cbor::decode_cbor(&cbor.bytes), Ok(object));
+        assert_eq!(crate::api::codec::cbor::decode_cbor(&cbor.bytes), Ok(object));
         let list = ListParams::new(crate::api::params::ListOptions {
             label_selector: Some("app=x".into()),
             ..Default::default()

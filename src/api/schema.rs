@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use kube_core::GroupVersionKind;
 use serde_json::Value as Json;
 
-use crate::api::value::Value;
+use crate::api::codec::value::Value;
 
 /// How many `$ref`/`allOf` hops a lookup follows before giving up (real documents need 2).
 const MAX_REF_HOPS: usize = 16;
@@ -289,9 +289,9 @@ pub(crate) mod tests {
     #[test]
     fn the_kind_of_an_object_comes_from_its_api_version() {
         let deployment =
-            crate::api::json::decode_json(br#"{"apiVersion":"apps/v1","kind":"Deployment"}"#).expect("json");
+            crate::api::codec::json::decode_json(br#"{"apiVersion":"apps/v1","kind":"Deployment"}"#).expect("json");
         assert_eq!(gvk_of(&deployment), Some(gvk("apps", "v1", "Deployment")));
-        let pod = crate::api::json::decode_json(br#"{"apiVersion":"v1","kind":"Pod"}"#).expect("json");
+        let pod = crate::api::codec::json::decode_json(br#"{"apiVersion":"v1","kind":"Pod"}"#).expect("json");
         assert_eq!(gvk_of(&pod), Some(gvk("", "v1", "Pod")));
         assert_eq!(gvk_of(&Value::Null), None);
     }

@@ -9,10 +9,10 @@ use std::cmp::Ordering;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::jiff::Timestamp;
 
-use crate::api::lazy::ObjectHead;
-use crate::api::metadata::PartialObjectMetadata;
-use crate::api::table::{Table, TableColumnDefinition, TableRow};
-use crate::api::value::Value;
+use crate::api::codec::value::Value;
+use crate::api::view::metadata::PartialObjectMetadata;
+use crate::api::view::table::{Table, TableColumnDefinition, TableRow};
+use crate::api::watch::lazy::ObjectHead;
 
 /// The column a grid of a namespaced type across all namespaces starts with.
 pub const NAMESPACE_COLUMN: &str = "Namespace";
@@ -311,8 +311,8 @@ struct RowMeta {
     created: Option<String>,
 }
 
-fn row_meta(object: &crate::api::table::RowObject) -> RowMeta {
-    use crate::api::table::RowObject;
+fn row_meta(object: &crate::api::view::table::RowObject) -> RowMeta {
+    use crate::api::view::table::RowObject;
     match object {
         RowObject::None => RowMeta::default(),
         RowObject::Metadata(meta) => RowMeta::of(&meta.metadata),
@@ -439,7 +439,7 @@ pub fn age(elapsed_ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::json::decode_json;
+    use crate::api::codec::json::decode_json;
     use crate::api::testdata::shared_file;
 
     fn table(path: &str) -> Table {
@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn a_columns_only_page_reads_its_rows_metadata_from_a_metadata_list_of_the_same_page() {
-        use crate::api::table::RowObject;
+        use crate::api::view::table::RowObject;
         let with_metadata = table("kube/vectors/table.json");
         let items: Vec<PartialObjectMetadata> = with_metadata
             .rows

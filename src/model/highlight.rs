@@ -7,7 +7,7 @@
 //! with the textarea character for character); nothing here panics on any input; a line whose
 //! path cannot be told (blank, comment, flow style) has none rather than a guessed one.
 
-use crate::api::diff::pointer_from_segments;
+use crate::api::write::diff::pointer_from_segments;
 
 /// What a piece of a line is, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

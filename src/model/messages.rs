@@ -14,8 +14,8 @@
 //! Messages are obeyed only from the origin the host configured ([`gate`]); the others are
 //! counted in [`MessageStats`] so that a host developer can see why nothing happens.
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::Discovery;
-use crate::api::value::Value;
 use crate::model::host::{CssColor, Origin, Route, Theme};
 use crate::model::view_state::{ResourceKey, ViewState};
 
@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn a_selection_names_the_object_as_the_server_returned_it() {
-        let object = crate::api::json::decode_json(
+        let object = crate::api::codec::json::decode_json(
             br#"{"metadata":{"name":"web-1","namespace":"demo","uid":"8b6c1f2e-0000-4000-8000-000000000001"}}"#,
         )
         .unwrap();
@@ -401,7 +401,7 @@ mod tests {
             json!({"type": "kube-api-explorer:selected", "group": "", "version": "v1", "resource": "pods",
                    "namespace": "demo", "name": "web-1", "uid": "8b6c1f2e-0000-4000-8000-000000000001"})
         );
-        let bare = Selected::of(&key, &crate::api::value::Value::Null, "fallback");
+        let bare = Selected::of(&key, &crate::api::codec::value::Value::Null, "fallback");
         assert_eq!((bare.name.as_str(), bare.namespace, bare.uid), ("fallback", None, None));
         assert_eq!(ready_message(), json!({"type": "kube-api-explorer:ready"}));
     }

@@ -3,11 +3,11 @@
 //! plus the list metadata (snapshot resourceVersion, continue token, remaining items).
 
 use crate::api::body::Decoded;
-use crate::api::list::{ListMeta, ObjectList};
-use crate::api::status::{is_status, status_from_document, Status};
-use crate::api::table::Table;
-use crate::api::value::Value;
-use crate::api::view::kind_of;
+use crate::api::codec::value::Value;
+use crate::api::view::list::{ListMeta, ObjectList};
+use crate::api::view::shape::kind_of;
+use crate::api::view::status::{is_status, status_from_document, Status};
+use crate::api::view::table::Table;
 use crate::model::cells::Grid;
 
 /// What a page shows.
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn pages_of_a_list_join_into_one_list_as_kubectl_does() {
-        let doc = |json: &str| crate::api::json::decode_json(json.as_bytes()).expect("json");
+        let doc = |json: &str| crate::api::codec::json::decode_json(json.as_bytes()).expect("json");
         let mut list = doc(
             r#"{"kind":"PodList","metadata":{"resourceVersion":"9","continue":"c1","remainingItemCount":1},"items":[{"n":1}]}"#,
         );

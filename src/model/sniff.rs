@@ -1,9 +1,9 @@
 //! Guessing the media type of a captured body from its first bytes, for the "decode a captured
 //! body" tool, when the person does not say what it is.
 
-use crate::api::cbor::SELF_DESCRIBED_PREFIX;
+use crate::api::codec::cbor::SELF_DESCRIBED_PREFIX;
+use crate::api::codec::protobuf::MAGIC;
 use crate::api::media_type::MediaType;
-use crate::api::protobuf::MAGIC;
 
 /// The media type `body` most likely has: CBOR when it starts with the self-described tag (a
 /// CBOR sequence when more than one item follows is the decoder's business), protobuf when it

@@ -6,9 +6,9 @@
 
 use std::fmt;
 
-use crate::api::list::{ContinueToken, ResourceVersion};
 use crate::api::media_type::{Accept, Conversion, MediaType};
 use crate::api::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch};
+use crate::api::view::list::{ContinueToken, ResourceVersion};
 
 /// The page sizes offered; 500 is kubectl's default chunk size.
 pub const PAGE_SIZES: [u32; 5] = [50, 100, 500, 1000, 5000];

@@ -10,21 +10,21 @@
 //! round-trip tests check), except for apply, whose result depends on the server's ownership
 //! records and is marked as an approximation.
 
-use crate::api::apply::{minimal_apply_configuration, ApplyBody};
+use crate::api::codec::value::Value;
+use crate::api::codec::yaml::decode_yaml;
 use crate::api::discovery::{Discovery, Scope};
-use crate::api::documents::{split_yaml_documents, DocumentError};
 use crate::api::params::{
     ApplyParams, DeleteParams, DryRun, FieldValidation, Preconditions, PropagationPolicy, WriteParams,
 };
-use crate::api::patch::{
-    apply_json_patch, apply_merge_patch, json_patch_ops, ops_from_value, PatchBody, PatchOp, TestGuards,
-};
 use crate::api::request::{ApplyEncoding, Body, Collection, ObjectRef, Request};
 use crate::api::schema::{gvk_of, OpenApiSchemas};
-use crate::api::strategic::StrategicMerge;
-use crate::api::update::update_request;
-use crate::api::value::Value;
-use crate::api::yaml::decode_yaml;
+use crate::api::write::apply::{minimal_apply_configuration, ApplyBody};
+use crate::api::write::documents::{split_yaml_documents, DocumentError};
+use crate::api::write::patch::{
+    apply_json_patch, apply_merge_patch, json_patch_ops, ops_from_value, PatchBody, PatchOp, TestGuards,
+};
+use crate::api::write::strategic::StrategicMerge;
+use crate::api::write::update::update_request;
 
 /// The field manager the explorer writes as unless the user names another.
 pub const DEFAULT_FIELD_MANAGER: &str = "kube-api-explorer";
@@ -168,7 +168,7 @@ pub fn edit_text(object: &Value, json: bool) -> String {
     if json {
         return pretty_json(&object.to_json());
     }
-    match crate::api::yaml::encode_yaml(object) {
+    match crate::api::codec::yaml::encode_yaml(object) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => format!("# cannot show as YAML: {e}"),
     }
@@ -308,7 +308,7 @@ pub fn plan_write(
             Ok(WritePlan { request, expected, notes: vec![note] })
         }
         WriteMethod::MergePatch => {
-            let body = PatchBody::merge(crate::api::patch::merge_patch(&old, &new));
+            let body = PatchBody::merge(crate::api::write::patch::merge_patch(&old, &new));
             let expected = apply_merge_patch(&old, &body.body);
             let request = body.request(object, &params).map_err(|e| e.to_string())?;
             let mut notes =
@@ -346,7 +346,7 @@ pub fn plan_write(
                         minimal
                             .not_applied
                             .iter()
-                            .map(|p| crate::api::diff::display_pointer(p))
+                            .map(|p| crate::api::write::diff::display_pointer(p))
                             .collect::<Vec<_>>()
                             .join(", ")
                     ));
@@ -515,7 +515,7 @@ pub fn strict_problems(message: &str) -> Vec<String> {
 /// e.g. `spec.replics` or `spec.template.spec.containers[0].image`), 0-based.
 pub fn line_of_field(pointers: &[Option<String>], field: &str) -> Option<usize> {
     let field = field.trim_start_matches('.');
-    pointers.iter().position(|p| p.as_deref().is_some_and(|p| crate::api::diff::display_pointer(p) == field))
+    pointers.iter().position(|p| p.as_deref().is_some_and(|p| crate::api::write::diff::display_pointer(p) == field))
 }
 
 /// One object of a create-from-YAML text, and the request that creates it.
@@ -666,8 +666,8 @@ pub fn finalizing(object: &Value) -> Option<(String, Vec<String>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::codec::json::decode_json;
     use crate::api::discovery::Scope;
-    use crate::api::json::decode_json;
     use crate::api::request::{Collection, Method};
     use crate::api::testdata::{resource_type, shared_file};
 
@@ -862,7 +862,8 @@ mod tests {
             .expect("plan");
         assert_eq!(plan.request.header_value("Content-Type"), Some("application/apply-patch+cbor"));
         assert_eq!(query(&plan.request, "dryRun").as_deref(), Some("All"));
-        let sent = crate::api::cbor::decode_cbor(plan.request.body.as_deref().unwrap_or_default()).expect("CBOR");
+        let sent =
+            crate::api::codec::cbor::decode_cbor(plan.request.body.as_deref().unwrap_or_default()).expect("CBOR");
         assert!(sent.get("status").is_none());
         assert!(sent.at(&["metadata", "uid"]).is_none() && sent.at(&["metadata", "managedFields"]).is_none());
         assert_eq!(sent.at(&["spec", "replicas"]).and_then(Value::as_i64), Some(5));

@@ -4,13 +4,13 @@
 use leptos::prelude::*;
 
 use crate::api::body::Decoded;
+use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
-use crate::api::list::{ContinueToken, ResourceVersion};
-use crate::api::metadata::PartialObjectMetadataList;
 use crate::api::request::{Collection, Request};
 use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
-use crate::api::status::{status_from_document, StatusExt};
-use crate::api::value::Value;
+use crate::api::view::list::{ContinueToken, ResourceVersion};
+use crate::api::view::metadata::PartialObjectMetadataList;
+use crate::api::view::status::{status_from_document, StatusExt};
 use crate::client::fetched::Fetched;
 use crate::client::{now_ms, ApiBase};
 use crate::model::cells::Grid;

@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
-use crate::api::value::Value;
 use crate::client::ApiBase;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::editor::{CodeEditor, TextError};
@@ -108,7 +108,7 @@ pub fn CreatePanel(
     let preview_plan = plan.clone();
     let planned = Memo::new(move |_| preview_plan(false));
     let first_error = Signal::derive(move || {
-        text.with(|t| crate::api::documents::split_yaml_documents(t))
+        text.with(|t| crate::api::write::documents::split_yaml_documents(t))
             .into_iter()
             .find_map(|d| d.parsed.err())
             .map(|e| TextError { line: e.line, column: e.column, message: e.message })

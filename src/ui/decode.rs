@@ -7,8 +7,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::api::body::{decode_body, decode_watch_body};
+use crate::api::codec::value::Value;
 use crate::api::media_type::MediaType;
-use crate::api::value::Value;
 use crate::model::sniff::sniff;
 use crate::ui::document::DocumentView;
 

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{ListOptions, ListParams};
 use crate::api::request::{Collection, ObjectRef, Request};
-use crate::api::value::Value;
 use crate::client::ApiBase;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
 use crate::ui::inspector::use_wire_log;

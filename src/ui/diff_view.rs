@@ -2,12 +2,12 @@
 //! write (what a request should change, what a dry run would persist, a live object against an
 //! edit after a conflict): the structural changes (path, kind, old → new) and the line diff of
 //! their YAML, unified or side by side, with managedFields and status optionally left out. The
-//! diffs themselves come from `api::diff`.
+//! diffs themselves come from `api::write::diff`.
 
 use leptos::prelude::*;
 
-use crate::api::diff::{diff_objects, yaml_diff, ChangeKind, DiffOptions, RowKind};
-use crate::api::value::Value;
+use crate::api::codec::value::Value;
+use crate::api::write::diff::{diff_objects, yaml_diff, ChangeKind, DiffOptions, RowKind};
 
 /// The diff of `old` → `new`. Test ids: `{name}-changes` (the structural list) and `{name}-diff`
 /// (the unified text).
@@ -74,7 +74,7 @@ pub fn DiffView(
                         RowKind::Added => "diff__row diff__row--added",
                         RowKind::Removed => "diff__row diff__row--removed",
                     };
-                    let cell = |line: Option<crate::api::diff::Line>| {
+                    let cell = |line: Option<crate::api::write::diff::Line>| {
                         let (number, text) = line.map(|l| (l.number.to_string(), l.text)).unwrap_or_default();
                         view! {
                             <td class="diff__number">{number}</td>

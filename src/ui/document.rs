@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::api::cbor::diagnostic;
-use crate::api::value::Value;
-use crate::api::yaml::encode_yaml;
+use crate::api::codec::cbor::diagnostic;
+use crate::api::codec::value::Value;
+use crate::api::codec::yaml::encode_yaml;
 use crate::model::page::without_managed_fields;
 use crate::ui::code::CodeView;
 

@@ -10,8 +10,8 @@
 
 use leptos::prelude::*;
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
-use crate::api::value::Value;
 
 /// A part of the interface that could not be fetched (a network failure while loading its wasm).
 #[derive(Clone, Debug)]
@@ -121,8 +121,8 @@ mod split {
     use leptos::prelude::*;
 
     use super::LoadFailed;
+    use crate::api::codec::value::Value;
     use crate::api::discovery::ResourceType;
-    use crate::api::value::Value;
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
     use crate::ui::write::ObjectActions;

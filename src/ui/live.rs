@@ -18,17 +18,17 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
-use crate::api::lazy::LazyObject;
-use crate::api::list::ResourceVersion;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::reflector::{
     Action, CachedObject, Change, Failure, IncludeObject, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig,
     RequestKind, WatchEnd,
 };
 use crate::api::request::{Collection, Request};
-use crate::api::table::TableColumnDefinition;
-use crate::api::value::Value;
+use crate::api::view::list::ResourceVersion;
+use crate::api::view::table::TableColumnDefinition;
+use crate::api::watch::lazy::LazyObject;
 use crate::api::watch::{watched_object, WatchDecoder, WatchEvent};
 use crate::client::stream::{budget_use, open, open_watch};
 use crate::client::{now_ms, ApiBase};

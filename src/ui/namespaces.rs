@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 
 use crate::api::body::Decoded;
+use crate::api::codec::value::Value;
 use crate::api::request::Request;
-use crate::api::value::Value;
 use crate::client::ApiBase;
 use crate::ui::inspector::use_wire_log;
 use crate::ui::location::use_navigation;

@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::params::GetParams;
 use crate::api::request::{Collection, Request};
-use crate::api::value::Value;
 use crate::client::fetched::Fetched;
 use crate::client::ApiBase;
 use crate::model::messages::Selected;

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::api::status::{Status, StatusExt};
+use crate::api::view::status::{Status, StatusExt};
 
 /// Shows a failure `Status`.
 #[component]

@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Subresource};
 use crate::api::request::{Collection, Request};
-use crate::api::value::Value;
 use crate::client::fetched::Fetched;
 use crate::client::ApiBase;
 use crate::model::page::{Page, PageBody};

@@ -11,17 +11,17 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::api::diff::display_pointer;
-use crate::api::dry_run::dry_run_report;
-use crate::api::managed_fields::{apply_conflicts, managed_fields, owners_of, ManagedOperation, Ownership};
+use crate::api::codec::value::Value;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{FieldValidation, GetParams};
-use crate::api::patch::TestGuards;
 use crate::api::request::{ApplyEncoding, ObjectRef, Request};
 use crate::api::schema::OpenApiSchemas;
-use crate::api::status::{is_status, status_from_document, Status};
-use crate::api::update::rebase;
-use crate::api::value::Value;
+use crate::api::view::status::{is_status, status_from_document, Status};
+use crate::api::write::diff::display_pointer;
+use crate::api::write::dry_run::dry_run_report;
+use crate::api::write::managed_fields::{apply_conflicts, managed_fields, owners_of, ManagedOperation, Ownership};
+use crate::api::write::patch::TestGuards;
+use crate::api::write::update::rebase;
 use crate::client::ApiBase;
 use crate::model::highlight::yaml_line_pointers;
 use crate::model::write::{

@@ -1,0 +1,335 @@
+//! The reflector's side of the edge: the [`Action`]s the edge executes (requests and waits,
+//! each with an [`OpId`]), the [`Input`]s it reports back (list pages, watch events, failures,
+//! timers), how a request failed ([`Failure`]), and the connection state a status line shows.
+
+use std::fmt;
+
+use crate::api::body::{decode_body, Decoded};
+use crate::api::codec::value::{Map, Value};
+use crate::api::media_type::MediaType;
+use crate::api::request::Request;
+use crate::api::view::list::ObjectList;
+use crate::api::view::shape::ViewError;
+use crate::api::view::status::{is_status, status_from_document, Status, StatusExt};
+use crate::api::view::table::Table;
+use crate::api::watch::{is_table, StreamError, WatchEvent};
+
+/// The id of one operation the edge runs for the reflector (a request or a wait), so that input
+/// for an operation that was cancelled or superseded is recognised and ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpId(pub(crate) u64);
+
+impl fmt::Display for OpId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// What a request is for, so the edge knows how to read its response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestKind {
+    /// Read the whole body; feed [`Input::ListPage`] or [`Input::ListFailed`]
+    /// ([`Input::from_list_response`] does both).
+    ListPage,
+    /// Stream the body through a [`WatchDecoder`](crate::api::watch::WatchDecoder); feed
+    /// [`Input::WatchOpened`], each [`Input::WatchEvent`], then [`Input::WatchEnded`] (or
+    /// [`Input::WatchFailed`] for a non-2xx answer or no answer).
+    StreamingList,
+    /// Same as [`RequestKind::StreamingList`]: a watch from the resume point.
+    Watch,
+}
+
+/// Why the reflector waits before retrying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitReason {
+    /// The server closed the watch (`timeoutSeconds`, or its own limit).
+    WatchClosed,
+    /// The watch stream broke, ended inside an event, or could not be decoded.
+    WatchCut,
+    /// The watch sent an ERROR event other than 410.
+    WatchError,
+    /// The watch request failed (no answer, or an HTTP error).
+    WatchFailed,
+    /// A list page request failed.
+    ListFailed,
+    /// 410 Gone again before any successful watch event: the relist waits.
+    Expired,
+}
+
+impl fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WaitReason::WatchClosed => "the watch ended",
+            WaitReason::WatchCut => "the watch stream broke",
+            WaitReason::WatchError => "the watch sent an error",
+            WaitReason::WatchFailed => "the watch request failed",
+            WaitReason::ListFailed => "the list request failed",
+            WaitReason::Expired => "the resource version expired again",
+        })
+    }
+}
+
+/// Something the edge must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Execute `request` and report its outcome with inputs carrying `op`.
+    Send { op: OpId, request: Request, kind: RequestKind },
+    /// Abort operation `op` (a request or a wait); input for it is ignored from now on.
+    Cancel(OpId),
+    /// Wait `ms` milliseconds, then feed [`Input::TimerFired`] with `op`.
+    Wait { op: OpId, ms: u64, reason: WaitReason },
+}
+
+/// Why a sync (a paged list or a streaming list) runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncReason {
+    /// The first sync of this reflector.
+    Initial,
+    /// A 410 Gone: the resume point or continue token expired, the cache is stale.
+    Expired,
+}
+
+/// The reflector's connection, as a status line shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectionState {
+    /// Fetching list page `page` (1-based); `remaining` is the server's `remainingItemCount`.
+    Listing {
+        page: u32,
+        remaining: Option<i64>,
+        reason: SyncReason,
+    },
+    /// A streaming list is sending the initial state (`open` once the server answered).
+    StreamingInitial {
+        open: bool,
+        reason: SyncReason,
+    },
+    /// Watching; `open` once the server answered.
+    Watching {
+        open: bool,
+    },
+    /// Waiting `ms` before retry number `attempt`.
+    Reconnecting {
+        ms: u64,
+        attempt: u32,
+        reason: WaitReason,
+    },
+    Paused,
+    Stopped,
+}
+
+impl fmt::Display for ConnectionState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sync = |reason: &SyncReason| match reason {
+            SyncReason::Initial => "listing",
+            SyncReason::Expired => "relisting after 410 Gone",
+        };
+        match self {
+            ConnectionState::Listing { page, remaining: Some(n), reason } => {
+                write!(f, "{} (page {page}, {n} more)", sync(reason))
+            }
+            ConnectionState::Listing { page, remaining: None, reason } => write!(f, "{} (page {page})", sync(reason)),
+            ConnectionState::StreamingInitial { open: true, reason } => write!(f, "{} (streaming)", sync(reason)),
+            ConnectionState::StreamingInitial { open: false, reason } => {
+                write!(f, "{} (streaming, waiting for the server)", sync(reason))
+            }
+            ConnectionState::Watching { open: false } => f.write_str("connecting the watch"),
+            ConnectionState::Watching { open: true } => f.write_str("watching"),
+            ConnectionState::Reconnecting { ms, attempt, reason } => {
+                write!(f, "reconnecting in {:.1} s (attempt {attempt}): {reason}", *ms as f64 / 1000.0)
+            }
+            ConnectionState::Paused => f.write_str("paused"),
+            ConnectionState::Stopped => f.write_str("stopped"),
+        }
+    }
+}
+
+/// How a request failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Failure {
+    /// The server answered with a non-2xx status, maybe with a `Status` body and `Retry-After`.
+    #[error("{}", http_text(*.code, .status.as_deref()))]
+    Http { code: u16, status: Option<Box<Status>>, retry_after_seconds: Option<u32> },
+    /// No answer (network error, aborted, refused).
+    #[error("no response: {0}")]
+    Network(String),
+    /// A 2xx answer whose body is not what the request asks for.
+    #[error("undecodable response: {0}")]
+    Undecodable(String),
+}
+
+pub(crate) fn http_text(code: u16, status: Option<&Status>) -> String {
+    match status {
+        Some(s) if !s.message.is_empty() => format!("HTTP {code} {}: {}", s.reason, s.message),
+        Some(s) if !s.reason.is_empty() => format!("HTTP {code} {}", s.reason),
+        _ => format!("HTTP {code}"),
+    }
+}
+
+pub(crate) fn status_text(status: &Status) -> String {
+    match (status.reason.is_empty(), status.message.is_empty()) {
+        (_, false) => format!("{} {}: {}", status.code, status.reason, status.message),
+        (false, true) => format!("{} {}", status.code, status.reason),
+        (true, true) => status.code.to_string(),
+    }
+}
+
+impl Failure {
+    /// A non-2xx response: its code, its `Retry-After` header (delay-seconds; the HTTP-date form
+    /// needs a clock and is ignored) and its body, read as a `Status` when it is one.
+    pub fn from_response(
+        code: u16,
+        retry_after: Option<&str>,
+        content_type: Option<&MediaType>,
+        body: &[u8],
+    ) -> Failure {
+        let status = content_type
+            .and_then(|ct| decode_body(ct, body).ok())
+            .and_then(|decoded| match decoded {
+                Decoded::Document(document) if is_status(&document) => status_from_document(&document).ok(),
+                _ => None,
+            })
+            .map(Box::new);
+        let retry_after_seconds = retry_after.and_then(|v| v.trim().parse::<u32>().ok());
+        Failure::Http { code, status, retry_after_seconds }
+    }
+
+    /// The HTTP status code, if there was an answer.
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            Failure::Http { code, .. } => Some(*code),
+            Failure::Network(_) | Failure::Undecodable(_) => None,
+        }
+    }
+
+    /// How long the server asked to wait: the `Retry-After` header, else the Status's
+    /// `details.retryAfterSeconds`.
+    pub fn retry_after_seconds(&self) -> Option<u32> {
+        match self {
+            Failure::Http { retry_after_seconds: Some(s), .. } => Some(*s),
+            Failure::Http { status: Some(status), .. } => status.retry_after_seconds(),
+            _ => None,
+        }
+    }
+
+    /// 410 Gone: the resource version or continue token is too old.
+    pub fn is_expired(&self) -> bool {
+        match self {
+            Failure::Http { code: 410, .. } => true,
+            Failure::Http { status: Some(status), .. } => status.code == 410,
+            _ => false,
+        }
+    }
+
+    /// 400 or 422: how a server without streaming lists refuses `sendInitialEvents`.
+    pub(crate) fn refuses_parameters(&self) -> bool {
+        matches!(self.code(), Some(400 | 422))
+    }
+}
+
+/// How a watch stream ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchEnd {
+    /// The server closed the stream between events (`timeoutSeconds`, or its own limit).
+    Closed,
+    /// The connection broke, or the stream ended inside an event.
+    Cut(String),
+    /// An event could not be framed or decoded; the edge stopped reading.
+    Malformed(StreamError),
+}
+
+impl WatchEnd {
+    /// The end a decoder's `finish()` reports: a clean end, or a stream truncated inside an event.
+    pub fn from_finish(result: Result<(), StreamError>) -> WatchEnd {
+        match result {
+            Ok(()) => WatchEnd::Closed,
+            Err(error @ StreamError::Truncated { .. }) => WatchEnd::Cut(error.to_string()),
+            Err(error) => WatchEnd::Malformed(error),
+        }
+    }
+}
+
+/// What the edge saw. Inputs carry the [`OpId`] of the action they answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A list page arrived (2xx) and decoded.
+    ListPage { op: OpId, list: ObjectList },
+    /// A list page request failed.
+    ListFailed { op: OpId, failure: Failure },
+    /// A watch (or streaming list) answered 2xx; events follow.
+    WatchOpened { op: OpId },
+    /// One decoded event of a watch.
+    WatchEvent { op: OpId, event: WatchEvent },
+    /// The watch stream ended.
+    WatchEnded { op: OpId, end: WatchEnd },
+    /// The watch request failed before a stream began (non-2xx, or no answer).
+    WatchFailed { op: OpId, failure: Failure },
+    /// The wait `op` elapsed.
+    TimerFired { op: OpId },
+    /// Stop talking to the server for now; the cache stays.
+    Pause,
+    /// Continue after [`Input::Pause`] where the reflector left off.
+    Resume,
+    /// Stop for good; the cache stays readable.
+    Stop,
+}
+
+impl Input {
+    /// The input for the complete response to list page `op`: a page when the status is 2xx and
+    /// the body decodes as a collection, a failure otherwise.
+    pub fn from_list_response(
+        op: OpId,
+        code: u16,
+        retry_after: Option<&str>,
+        content_type: Option<&MediaType>,
+        body: &[u8],
+    ) -> Input {
+        if !(200..300).contains(&code) {
+            return Input::ListFailed { op, failure: Failure::from_response(code, retry_after, content_type, body) };
+        }
+        let Some(content_type) = content_type else {
+            let failure = Failure::Undecodable("expected a Content-Type, found none".to_string());
+            return Input::ListFailed { op, failure };
+        };
+        let list = match decode_body(content_type, body) {
+            Ok(Decoded::Document(document)) if is_table(&document) => {
+                table_rows_as_list(&document).map_err(|e| e.to_string())
+            }
+            Ok(Decoded::Document(document)) => ObjectList::from_document(&document).map_err(|e| e.to_string()),
+            Ok(Decoded::Envelope(_)) => Err(format!("expected a JSON, YAML or CBOR list, found {content_type}")),
+            Err(error) => Err(error.to_string()),
+        };
+        match list {
+            Ok(list) => Input::ListPage { op, list },
+            Err(message) => Input::ListFailed { op, failure: Failure::Undecodable(message) },
+        }
+    }
+}
+
+/// A list page that came back as a server-side `Table`, as a list whose items are one-row Tables
+/// (the shape of a Table watch event): each with the page's columns only on the first item, and
+/// `metadata.resourceVersion` of its row's object. The page's `ListMeta` (resourceVersion,
+/// continue, remainingItemCount) is kept.
+pub fn table_rows_as_list(table: &Value) -> Result<ObjectList, ViewError> {
+    // Validates the whole Table (columns, rows, row objects) before taking it apart.
+    let checked = Table::from_document(table)?;
+    let rows = table.get("rows").and_then(Value::as_array).unwrap_or_default();
+    let columns = table.get("columnDefinitions").cloned().unwrap_or(Value::Null);
+    let items = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut metadata = Map::new();
+            if let Some(rv) = row.at(&["object", "metadata", "resourceVersion"]) {
+                metadata.insert("resourceVersion", rv.clone());
+            }
+            let mut one = Map::new();
+            one.insert("kind", Value::String("Table".to_string()));
+            one.insert("apiVersion", Value::String(checked.api_version.clone()));
+            one.insert("metadata", Value::Object(metadata));
+            one.insert("columnDefinitions", if i == 0 { columns.clone() } else { Value::Null });
+            one.insert("rows", Value::Array(vec![row.clone()]));
+            Value::Object(one)
+        })
+        .collect();
+    Ok(ObjectList { api_version: checked.api_version, kind: "Table".to_string(), metadata: checked.metadata, items })
+}

@@ -1,0 +1,62 @@
+//! What one step of the reflector gives: the actions to run, the [`Change`]s to show, and the
+//! problems it reports ([`ReflectorError`]).
+
+use crate::api::params::ParamsError;
+use crate::api::reflector::input::{status_text, Action, ConnectionState, Failure};
+use crate::api::reflector::store::ObjectKey;
+use crate::api::view::status::Status;
+use crate::api::watch::StreamError;
+
+/// What changed, for the UI.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// The object with this key was added or replaced in the cache.
+    Upsert(ObjectKey),
+    /// The object with this key left the cache.
+    Delete(ObjectKey),
+    /// A sync completed: the cache holds the whole collection (again, after a relist).
+    InitialListComplete,
+    /// A Table list page or watch event brought (new) column definitions:
+    /// [`Reflector::table_columns`].
+    Columns,
+    /// The connection state changed.
+    State(ConnectionState),
+    /// Something to show the user; the reflector has already decided what to do about it.
+    Problem(ReflectorError),
+}
+
+/// The outcome of one step.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Step {
+    /// To execute in order.
+    pub actions: Vec<Action>,
+    /// To show, in the order they happened.
+    pub changes: Vec<Change>,
+}
+
+/// A problem the reflector reports (it keeps going unless it says it stopped).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReflectorError {
+    #[error("invalid list or watch parameters: {0}")]
+    Params(#[from] ParamsError),
+    #[error("list failed: {0}")]
+    List(Failure),
+    #[error("watch failed: {0}")]
+    Watch(Failure),
+    #[error("the watch stream broke: {0}")]
+    Cut(String),
+    #[error("the watch stream could not be decoded: {0}")]
+    Malformed(#[source] StreamError),
+    #[error("the watch sent an error: {}", status_text(.0))]
+    WatchError(Box<Status>),
+    #[error("{0} expired (410 Gone): relisting")]
+    Expired(&'static str),
+    #[error("the server does not support streaming lists ({0}): falling back to list then watch")]
+    StreamingListUnsupported(String),
+    #[error("expected metadata.uid or metadata.name in a {0} object, found neither: ignored")]
+    ObjectWithoutKey(&'static str),
+    #[error("the list has no metadata.resourceVersion: watching from the most recent state")]
+    ListWithoutResourceVersion,
+    #[error("expected a Table's columnDefinitions, found something else ({0}): columns not updated")]
+    Columns(String),
+}
