@@ -10,7 +10,7 @@ use kube_api_explorer::api::codec::json::decode_json;
 use kube_api_explorer::api::codec::value::Value;
 use kube_api_explorer::api::view::list::RawList;
 use kube_api_explorer::api::view::metadata::metadata_list_from_json;
-use kube_api_explorer::client::now_ms;
+use kube_api_explorer::client::fetch::now_ms;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

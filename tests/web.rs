@@ -3,8 +3,12 @@
 #![cfg(target_arch = "wasm32")]
 
 use kube_api_explorer::api::request::Request;
+use kube_api_explorer::client::base::ApiBase;
 use kube_api_explorer::client::discovery::LoadError;
-use kube_api_explorer::client::{execute, now_ms, set_writes_allowed, writes_allowed, ApiBase, ClientError};
+use kube_api_explorer::client::error::ApiError;
+use kube_api_explorer::client::fetch::{execute, now_ms, ClientError, Response};
+use kube_api_explorer::client::fetched::{decode_response, Fetched};
+use kube_api_explorer::client::handle::{Client, Exchange};
 use kube_api_explorer::ui::ErrorState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -12,10 +16,15 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+fn signal() -> web_sys::AbortSignal {
+    web_sys::AbortController::new().expect("an AbortController").signal()
+}
+
 #[wasm_bindgen_test]
 async fn execute_reads_status_headers_and_body_of_a_same_origin_response() {
     // The test runner serves its own page: a real HTTP exchange through fetch.
-    let response = execute(&ApiBase::same_origin(), &Request::get("/")).await.expect("the runner's page answers");
+    let response =
+        execute(&ApiBase::same_origin(), &Request::get("/"), &signal()).await.expect("the runner's page answers");
     assert_eq!(response.status, 200);
     assert!(response.header("content-type").is_some_and(|t| t.contains("text/html")), "{:?}", response.headers);
     assert!(!response.body.is_empty());
@@ -25,7 +34,8 @@ async fn execute_reads_status_headers_and_body_of_a_same_origin_response() {
 #[wasm_bindgen_test]
 async fn execute_reports_a_closed_port_as_a_network_error_naming_the_url() {
     let base_request = Request::get("http://127.0.0.1:9/version");
-    let error = execute(&ApiBase::same_origin(), &base_request).await.expect_err("nothing listens on port 9");
+    let error =
+        execute(&ApiBase::same_origin(), &base_request, &signal()).await.expect_err("nothing listens on port 9");
     match &error {
         ClientError::Network { url, .. } => assert_eq!(url, "http://127.0.0.1:9/version"),
         other => panic!("expected a network error, got {other:?}"),
@@ -34,13 +44,19 @@ async fn execute_reports_a_closed_port_as_a_network_error_naming_the_url() {
 }
 
 #[wasm_bindgen_test]
-async fn read_only_refuses_writes_before_fetch_and_still_reads() {
-    set_writes_allowed(false);
+async fn the_client_refuses_writes_before_fetch_while_its_gate_is_closed_and_still_reads() {
+    let owner = Owner::new();
+    owner.set();
+    let writes = RwSignal::new(false);
+    let client = Client::new(ApiBase::same_origin(), writes.into());
+    let seen = RwSignal::new(Vec::<(String, bool)>::new());
+    client.subscribe(Callback::new(move |exchange: Exchange| {
+        seen.update(|s| s.push((exchange.request.method.to_string(), exchange.outcome.is_ok())))
+    }));
     let mut put = Request::get("/read-only-probe");
     put.method = kube_api_explorer::api::request::Method::Put;
-    let refused = execute(&ApiBase::same_origin(), &put).await;
-    let read = execute(&ApiBase::same_origin(), &Request::get("/")).await;
-    set_writes_allowed(true);
+    let refused = client.send(put.clone()).await;
+    let read = client.send(Request::get("/")).await;
     match refused {
         Err(ClientError::ReadOnly { url, method }) => {
             assert!(url.ends_with("/read-only-probe"), "{url}");
@@ -48,8 +64,67 @@ async fn read_only_refuses_writes_before_fetch_and_still_reads() {
         }
         other => panic!("expected the PUT refused in read-only mode, got {other:?}"),
     }
-    assert_eq!(read.expect("GETs still go out").status, 200);
-    assert!(writes_allowed());
+    assert_eq!(read.expect("GETs still go out").response.status, 200);
+    assert_eq!(seen.get_untracked(), [("PUT".to_owned(), false), ("GET".to_owned(), true)], "the observer saw both");
+    writes.set(true);
+    let sent = client.send(put).await.expect("the gate is open: the PUT reaches the runner");
+    assert!(sent.response.status >= 400, "the runner refuses a PUT: {}", sent.response.status);
+}
+
+#[wasm_bindgen_test]
+async fn a_request_is_aborted_when_the_owner_of_its_handle_is_cleaned_up() {
+    let app = Owner::new();
+    app.set();
+    let client = Client::new(ApiBase::same_origin(), Signal::stored(true));
+    let view = app.child();
+    let handle = view.with(|| client.for_current_owner());
+    let (done, outcome) = futures::channel::oneshot::channel();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = done.send(handle.send(Request::get("/?slow")).await);
+    });
+    // Let the task start its fetch, then leave the view.
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL)).await.ok();
+    view.cleanup();
+    match outcome.await.expect("the task ends") {
+        Err(ClientError::Network { message, .. }) => assert!(message.to_lowercase().contains("abort"), "{message}"),
+        other => panic!("expected the fetch aborted, got {other:?}"),
+    }
+    let later = client.send(Request::get("/")).await.expect("the app's own handle still sends");
+    assert_eq!(later.response.status, 200);
+}
+
+#[wasm_bindgen_test]
+fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
+    let response = |status: u16, body: &str| Response {
+        url: "http://x/api/v1/namespaces/demo/pods/gone".to_owned(),
+        status,
+        status_text: String::new(),
+        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        body: body.as_bytes().to_vec(),
+        time_to_headers_ms: 0.0,
+        total_ms: 0.0,
+    };
+    let not_found = decode_response(
+        Request::get("/api/v1/namespaces/demo/pods/gone"),
+        response(
+            404,
+            r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"pods \"gone\" not found","reason":"NotFound","code":404}"#,
+        ),
+    );
+    let error = not_found.error().expect("a 404 is a failure");
+    assert!(error.is_not_found());
+    assert_eq!(error.status().map(|s| s.reason.as_str()), Some("NotFound"));
+    assert_eq!(error.to_string(), r#"404 NotFound: pods "gone" not found"#);
+    let plain = decode_response(Request::get("/x"), response(503, ""));
+    assert!(matches!(plain.error(), Some(ApiError::Http { code: 503, .. })));
+    let ok = decode_response(Request::get("/x"), response(200, r#"{"kind":"Pod"}"#));
+    assert!(ok.error().is_none());
+    assert_eq!(ok.document().expect("a document").get("kind").and_then(|k| k.as_str()), Some("Pod"));
+    let throttled = Fetched {
+        response: Response { headers: vec![("retry-after".to_owned(), "3".to_owned())], ..ok.response.clone() },
+        ..ok
+    };
+    assert_eq!(throttled.retry_after_seconds(), Some(3));
 }
 
 #[wasm_bindgen_test]

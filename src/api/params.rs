@@ -124,6 +124,12 @@ impl ListParams {
         Ok(ListParams { options })
     }
 
+    /// The first page of `limit` items, with no selector or resource version: valid by
+    /// construction (a limit is never zero).
+    pub fn first_page(limit: std::num::NonZeroU32) -> ListParams {
+        ListParams { options: ListOptions { limit: Some(limit.get()), ..ListOptions::default() } }
+    }
+
     pub fn options(&self) -> &ListOptions {
         &self.options
     }
@@ -389,6 +395,70 @@ impl ApplyParams {
     }
 }
 
+/// What each row of a server-side `Table` carries (`includeObject`, concepts page "Receiving
+/// resources as Tables"): nothing but its cells (`None`), a `PartialObjectMetadata` (`Metadata`,
+/// the server's default) or the full object (`Object`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IncludeObject {
+    None,
+    Metadata,
+    Object,
+}
+
+impl IncludeObject {
+    /// The query value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IncludeObject::None => "None",
+            IncludeObject::Metadata => "Metadata",
+            IncludeObject::Object => "Object",
+        }
+    }
+}
+
+/// The query of a pod's `log` subresource (`GET …/pods/NAME/log`), as `kubectl logs` sends it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogOptions {
+    /// The container; the server picks the only one (or answers 400 naming the choices).
+    pub container: Option<String>,
+    /// The last N lines only.
+    pub tail_lines: Option<u32>,
+    /// Each line prefixed with its RFC 3339 timestamp.
+    pub timestamps: bool,
+    /// The previous, terminated instance of the container.
+    pub previous: bool,
+    /// Only lines newer than this many seconds.
+    pub since_seconds: Option<u32>,
+    /// Keep the response open and stream new lines.
+    pub follow: bool,
+}
+
+impl LogOptions {
+    /// The query parameters, in the order `kubectl logs` writes them; defaults are left out.
+    pub fn query(&self) -> Vec<(String, String)> {
+        let mut query = Vec::new();
+        if let Some(container) = self.container.as_deref().filter(|c| !c.is_empty()) {
+            query.push(("container".to_string(), container.to_string()));
+        }
+        if self.follow {
+            query.push(("follow".to_string(), "true".to_string()));
+        }
+        if self.previous {
+            query.push(("previous".to_string(), "true".to_string()));
+        }
+        if let Some(seconds) = self.since_seconds {
+            query.push(("sinceSeconds".to_string(), seconds.to_string()));
+        }
+        if let Some(lines) = self.tail_lines {
+            query.push(("tailLines".to_string(), lines.to_string()));
+        }
+        if self.timestamps {
+            query.push(("timestamps".to_string(), "true".to_string()));
+        }
+        query
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -553,5 +623,38 @@ mod tests {
             .map(FieldValidation::as_str)
             .to_vec();
         assert_eq!(names, ["Ignore", "Warn", "Strict"]);
+    }
+
+    #[test]
+    fn include_object_values_are_the_servers_words() {
+        let words: Vec<&str> =
+            [IncludeObject::None, IncludeObject::Metadata, IncludeObject::Object].map(IncludeObject::as_str).to_vec();
+        assert_eq!(words, ["None", "Metadata", "Object"]);
+    }
+
+    #[test]
+    fn log_options_write_only_what_differs_from_the_defaults() {
+        assert!(LogOptions::default().query().is_empty());
+        assert!(LogOptions { container: Some(String::new()), ..LogOptions::default() }.query().is_empty());
+        let all = LogOptions {
+            container: Some("web".into()),
+            tail_lines: Some(20),
+            timestamps: true,
+            previous: true,
+            since_seconds: Some(60),
+            follow: true,
+        };
+        let query: Vec<String> = all.query().into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+        assert_eq!(
+            query,
+            ["container=web", "follow=true", "previous=true", "sinceSeconds=60", "tailLines=20", "timestamps=true"]
+        );
+    }
+
+    #[test]
+    fn a_first_page_carries_only_its_limit() {
+        let page = ListParams::first_page(std::num::NonZeroU32::MIN.saturating_add(499));
+        assert_eq!(page.query(), [("limit".to_string(), "500".to_string())]);
+        assert_eq!(page.semantics(), Semantics::MostRecent);
     }
 }

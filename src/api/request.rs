@@ -17,7 +17,9 @@ use crate::api::codec::value::{Map, Value};
 use crate::api::codec::yaml::{encode_yaml, EncodeYamlError};
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::media_type::{Accept, MediaType, PatchType};
-use crate::api::params::{ApplyParams, DeleteParams, GetParams, ListParams, WatchParams, WriteParams};
+use crate::api::params::{
+    ApplyParams, DeleteParams, GetParams, IncludeObject, ListParams, LogOptions, WatchParams, WriteParams,
+};
 
 /// The HTTP methods the Kubernetes API uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,6 +95,19 @@ impl Request {
         format!("{}?{}", self.path, query)
     }
 
+    /// `pretty=false` (or `true`): whether the server indents JSON. A real API server pretty-prints
+    /// for clients it takes for browsers, so the app asks for the compact form it measures.
+    #[must_use]
+    pub fn pretty(self, pretty: bool) -> Self {
+        self.param("pretty", if pretty { "true" } else { "false" })
+    }
+
+    /// `includeObject`: what each row of a server-side `Table` carries.
+    #[must_use]
+    pub fn include_object(self, include: IncludeObject) -> Self {
+        self.param("includeObject", include.as_str())
+    }
+
     /// The value of header `name` (case-insensitive), if set.
     pub fn header_value(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
@@ -149,6 +164,11 @@ impl Collection {
         path.push('/');
         path.push_str(&self.plural);
         path
+    }
+
+    /// The cluster's namespaces (`/api/v1/namespaces`), a collection every server has.
+    pub fn namespaces() -> Collection {
+        Collection { group: String::new(), version: "v1".into(), plural: "namespaces".into(), namespace: None }
     }
 
     /// One object of this collection.
@@ -242,6 +262,23 @@ impl Request {
     /// **get** one object (or subresource).
     pub fn get_object(object: &ObjectRef, params: &GetParams, accept: &Accept) -> Request {
         Request::new(Method::Get, object.path(), params.query()).accept(accept)
+    }
+
+    /// A pod's log (the `log` subresource of `pod`), as text.
+    pub fn log(pod: &ObjectRef, options: &LogOptions) -> Result<Request, RequestError> {
+        let log = pod.clone().subresource("log")?;
+        Ok(Request::new(Method::Get, log.path(), options.query()).header("Accept", "text/plain, */*"))
+    }
+
+    /// The OpenAPI v3 document of one group version (`/openapi/v3/api/v1`,
+    /// `/openapi/v3/apis/apps/v1`), as JSON.
+    pub fn openapi_v3(group: &str, version: &str) -> Request {
+        let path = if group.is_empty() {
+            format!("/openapi/v3/api/{version}")
+        } else {
+            format!("/openapi/v3/apis/{group}/{version}")
+        };
+        Request::get(path).accept(&Accept::only(MediaType::json()))
     }
 
     /// **list** a collection.
@@ -528,5 +565,31 @@ mod tests {
             (request.method, request.path.as_str()),
             (Method::Post, "/apis/flops/v1alpha1/namespaces/mops/flips/mips/eviction")
         );
+    }
+
+    #[test]
+    fn typed_view_parameters_are_written_as_the_server_reads_them() {
+        let request =
+            Request::list(&Collection::namespaces(), &ListParams::default(), &Accept::only(MediaType::json()))
+                .pretty(false)
+                .include_object(IncludeObject::None);
+        assert_eq!(request.path_and_query(), "/api/v1/namespaces?pretty=false&includeObject=None");
+    }
+
+    #[test]
+    fn a_log_request_reads_the_pods_log_subresource_as_text() {
+        let pods = crate::api::testdata::resource_type("", "v1", "pods", Scope::Namespaced);
+        let pod = Collection::new(&pods, Some("default")).and_then(|c| c.object("web-1")).expect("pod");
+        let options = LogOptions { container: Some("app".into()), tail_lines: Some(5), ..LogOptions::default() };
+        let request = Request::log(&pod, &options).expect("request");
+        assert_eq!(request.path_and_query(), "/api/v1/namespaces/default/pods/web-1/log?container=app&tailLines=5");
+        assert_eq!(request.header_value("accept"), Some("text/plain, */*"));
+    }
+
+    #[test]
+    fn the_openapi_path_of_the_core_group_has_no_group_segment() {
+        assert_eq!(Request::openapi_v3("", "v1").path, "/openapi/v3/api/v1");
+        assert_eq!(Request::openapi_v3("apps", "v1").path, "/openapi/v3/apis/apps/v1");
+        assert_eq!(Request::openapi_v3("apps", "v1").header_value("accept"), Some("application/json"));
     }
 }

@@ -5,12 +5,13 @@ use std::fmt;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{APIGroupList, APIResourceList, APIVersions};
 
-use super::{execute, ApiBase, ClientError, Response};
 use crate::api::discovery::{
     decode_resource_list, decode_root, group_version_path, Discovery, DiscoveryRoot, ServerVersion,
     AGGREGATED_DISCOVERY_ACCEPT,
 };
 use crate::api::request::Request;
+use crate::client::fetch::{ClientError, Response};
+use crate::client::handle::Client;
 
 /// What the explorer knows about a cluster after its first requests.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,17 +81,14 @@ fn error_text(url: &str) -> String {
     format!("read-only mode refused a write to {url}")
 }
 
-/// Sees every exchange discovery makes (the wire inspector records them).
-pub type Observe<'a> = &'a dyn Fn(&Request, &Result<Response, ClientError>);
-
-/// Reads `/version` and the discovery documents, showing each exchange to `observe`.
-pub async fn load_cluster(base: &ApiBase, observe: Observe<'_>) -> Result<ClusterInfo, LoadError> {
-    let version_response = get_ok(base, observe, Request::get("/version").header("Accept", "application/json")).await?;
+/// Reads `/version` and the discovery documents (the client's observers see each exchange).
+pub async fn load_cluster(client: &Client) -> Result<ClusterInfo, LoadError> {
+    let version_response = get_ok(client, Request::get("/version").header("Accept", "application/json")).await?;
     let version: ServerVersion = serde_json::from_slice(&version_response.body)
         .map_err(|e| LoadError::Decode { url: version_response.url.clone(), message: e.to_string() })?;
 
-    let api = get_ok(base, observe, Request::get("/api").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
-    let apis = get_ok(base, observe, Request::get("/apis").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
+    let api = get_ok(client, Request::get("/api").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
+    let apis = get_ok(client, Request::get("/apis").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
     let decode_error = |r: &Response, e: crate::api::discovery::DiscoveryError| LoadError::Decode {
         url: r.url.clone(),
         message: e.to_string(),
@@ -105,31 +103,26 @@ pub async fn load_cluster(base: &ApiBase, observe: Observe<'_>) -> Result<Cluste
         (api_root, apis_root) => {
             let core = match api_root {
                 DiscoveryRoot::Legacy(v) => v,
-                DiscoveryRoot::Aggregated(_) => legacy(base, observe, "/api").await?,
+                DiscoveryRoot::Aggregated(_) => legacy(client, "/api").await?,
             };
             let groups = match apis_root {
                 DiscoveryRoot::Legacy(g) => g,
-                DiscoveryRoot::Aggregated(_) => legacy(base, observe, "/apis").await?,
+                DiscoveryRoot::Aggregated(_) => legacy(client, "/apis").await?,
             };
-            let lists = resource_lists(base, observe, &core, &groups).await?;
+            let lists = resource_lists(client, &core, &groups).await?;
             (Discovery::from_legacy(&core, &groups, &lists), false)
         }
     };
     Ok(ClusterInfo { version, discovery, aggregated })
 }
 
-async fn legacy<T: serde::de::DeserializeOwned>(
-    base: &ApiBase,
-    observe: Observe<'_>,
-    path: &str,
-) -> Result<T, LoadError> {
-    let response = get_ok(base, observe, Request::get(path).header("Accept", "application/json")).await?;
+async fn legacy<T: serde::de::DeserializeOwned>(client: &Client, path: &str) -> Result<T, LoadError> {
+    let response = get_ok(client, Request::get(path).header("Accept", "application/json")).await?;
     serde_json::from_slice(&response.body).map_err(|e| LoadError::Decode { url: response.url, message: e.to_string() })
 }
 
 async fn resource_lists(
-    base: &ApiBase,
-    observe: Observe<'_>,
+    client: &Client,
     core: &APIVersions,
     groups: &APIGroupList,
 ) -> Result<Vec<APIResourceList>, LoadError> {
@@ -140,7 +133,7 @@ async fn resource_lists(
         .chain(groups.groups.iter().flat_map(|g| g.versions.iter().map(|v| group_version_path(&g.name, &v.version))))
         .collect();
     let responses = futures::future::join_all(
-        paths.iter().map(|path| get_ok(base, observe, Request::get(path.clone()).header("Accept", "application/json"))),
+        paths.iter().map(|path| get_ok(client, Request::get(path.clone()).header("Accept", "application/json"))),
     )
     .await;
     let mut lists = Vec::with_capacity(paths.len());
@@ -157,10 +150,8 @@ async fn resource_lists(
     Ok(lists)
 }
 
-async fn get_ok(base: &ApiBase, observe: Observe<'_>, request: Request) -> Result<Response, LoadError> {
-    let outcome = execute(base, &request).await;
-    observe(&request, &outcome);
-    let response = outcome?;
+async fn get_ok(client: &Client, request: Request) -> Result<Response, LoadError> {
+    let response = client.send_raw(request).await?;
     if response.is_success() {
         Ok(response)
     } else {

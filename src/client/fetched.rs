@@ -1,11 +1,14 @@
 //! One request run and its body decoded by the `api` module, with what the wire inspector shows:
-//! the request, the response's status and headers, the Content-Type that came back, and timings.
+//! the request, the response's status and headers, the Content-Type that came back, and timings;
+//! and what it answered, read as a document or a typed [`ApiError`].
 
 use crate::api::body::{decode_body, Decoded};
+use crate::api::codec::value::Value;
 use crate::api::media_type::MediaType;
 use crate::api::request::Request;
-
-use super::{execute, now_ms, ApiBase, ClientError, Response};
+use crate::api::view::status::{is_status, retry_after_header, status_from_document, StatusExt};
+use crate::client::error::ApiError;
+use crate::client::fetch::{now_ms, Response};
 
 /// A response and what its body decoded to.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,12 +28,59 @@ impl Fetched {
     pub fn content_type_header(&self) -> &str {
         self.response.header("content-type").unwrap_or("(none)")
     }
-}
 
-/// Runs `request` and decodes the body according to the response's `Content-Type`.
-pub async fn fetch_decoded(base: &ApiBase, request: Request) -> Result<Fetched, ClientError> {
-    let response = execute(base, &request).await?;
-    Ok(decode_response(request, response))
+    /// How long the server asked to wait before retrying: the `Retry-After` header, else the
+    /// `Status`'s `details.retryAfterSeconds`.
+    pub fn retry_after_seconds(&self) -> Option<u32> {
+        self.response
+            .header("retry-after")
+            .and_then(retry_after_header)
+            .or_else(|| self.status_body().and_then(Result::ok).and_then(|status| status.retry_after_seconds()))
+    }
+
+    /// The `Status` the server answered, if the body is one (failures, and some deletes).
+    pub fn status_body(&self) -> Option<Result<crate::api::view::status::Status, ApiError>> {
+        match &self.decoded {
+            Ok(Decoded::Document(document)) if is_status(document) => Some(
+                status_from_document(document)
+                    .map_err(|e| ApiError::Undecodable { code: self.response.status, message: e.to_string() }),
+            ),
+            _ => None,
+        }
+    }
+
+    /// The failure this answer is: a non-2xx status (with its `Status` when the body is one), or
+    /// a body that could not be decoded. `None` for a success that decoded.
+    pub fn error(&self) -> Option<ApiError> {
+        let code = self.response.status;
+        if !self.response.is_success() {
+            return Some(match self.status_body() {
+                Some(Ok(status)) => ApiError::Status(Box::new(status)),
+                Some(Err(error)) => error,
+                None => ApiError::Http {
+                    code,
+                    status_text: self.response.status_text.clone(),
+                    excerpt: self.response.body_excerpt(300),
+                },
+            });
+        }
+        match &self.decoded {
+            Ok(_) => None,
+            Err(message) => Some(ApiError::Undecodable { code, message: message.clone() }),
+        }
+    }
+
+    /// The document a successful answer carries (a protobuf envelope reads as its summary), or
+    /// the failure it is.
+    pub fn document(&self) -> Result<Value, ApiError> {
+        if let Some(error) = self.error() {
+            return Err(error);
+        }
+        match &self.decoded {
+            Ok(decoded) => Ok(decoded.to_value()),
+            Err(message) => Err(ApiError::Undecodable { code: self.response.status, message: message.clone() }),
+        }
+    }
 }
 
 /// Decodes a response's body according to its `Content-Type`.

@@ -1,7 +1,8 @@
 //! The explorer's own pure models, between the `api` concepts and the `ui` components: the view
-//! state carried by the URL, tables formatted for display, highlighted and foldable text, the
-//! budget of open streams, and what a host page configures and says through `postMessage`. Like
-//! `api`, nothing here does I/O, so it is tested natively.
+//! state carried by the URL, the view resolved once into its requests (`target`), tables
+//! formatted for display, highlighted and foldable text, the budget of open streams, and what a
+//! host page configures and says through `postMessage`. Like `api`, nothing here does I/O, so it
+//! is tested natively.
 
 pub mod cells;
 pub mod commands;
@@ -12,5 +13,6 @@ pub mod messages;
 pub mod page;
 pub mod sniff;
 pub mod streams;
+pub mod target;
 pub mod view_state;
 pub mod write;

@@ -3,22 +3,22 @@
 
 use leptos::prelude::*;
 
-use crate::api::body::Decoded;
 use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
-use crate::api::request::{Collection, Request};
 use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
 use crate::api::view::list::{ContinueToken, ResourceVersion};
 use crate::api::view::metadata::PartialObjectMetadataList;
-use crate::api::view::status::{status_from_document, StatusExt};
+use crate::api::view::status::StatusExt;
+use crate::client::error::ApiError;
+use crate::client::fetch::now_ms;
 use crate::client::fetched::Fetched;
-use crate::client::{now_ms, ApiBase};
+use crate::client::handle::{use_client, Client};
 use crate::model::cells::Grid;
 use crate::model::page::{append_list_items, Page, PageBody};
+use crate::model::target::RowObjects;
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
-use crate::ui::inspector::{use_wire_log, WireLog};
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
 use crate::ui::location::use_navigation;
@@ -72,8 +72,7 @@ pub fn CollectionView(
 ) -> impl IntoView {
     let navigation = use_navigation();
     let state = navigation.state;
-    let base = expect_context::<ApiBase>();
-    let log = use_wire_log();
+    let client = use_client();
     // The continue tokens of the pages before this one: a stack, so "previous" pops.
     let tokens = RwSignal::new(Vec::<ContinueToken>::new());
     let collection_key = Memo::new(move |_| {
@@ -101,8 +100,8 @@ pub fn CollectionView(
         let state = state.get();
         let token = tokens.get().last().cloned();
         let resource = resource_for_fetch.clone();
-        let base = base.clone();
-        async move { load_page(log, base, &resource, &state, token, RowObjects::ColumnsOnly).await }
+        let client = client.clone();
+        async move { load_page(client, &resource, &state, token, RowObjects::ColumnsOnly).await }
     });
 
     let kind = resource.kind.clone();
@@ -124,18 +123,10 @@ pub fn CollectionView(
             {move || {
                 let s = state.get();
                 if s.watch {
-                    let non_empty = |text: String| (!text.trim().is_empty()).then_some(text);
-                    view! {
-                        <LiveView
-                            resource=live_resource.clone()
-                            namespace=s.namespace
-                            label_selector=non_empty(s.label_selector)
-                            field_selector=non_empty(s.field_selector)
-                            cbor=s.representation == Representation::Cbor
-                            table=s.representation == Representation::Table
-                        />
+                    match s.collection_target(&live_resource) {
+                        Ok(target) => view! { <LiveView config=s.watch_config(&target) across_namespaces=target.across_namespaces /> }.into_any(),
+                        Err(error) => view! { <p class="status-error" role="alert">{error.to_string()}</p> }.into_any(),
                     }
-                        .into_any()
                 } else {
                     let page_resource = page_resource.clone();
                     view! {
@@ -162,57 +153,18 @@ pub fn CollectionView(
     }
 }
 
-/// What a Table page's rows carry of their objects. A Table's rows carry each object's metadata
-/// unless `includeObject=None` is asked (about 13 times the bytes on kube-sim for 500 pods, 25
-/// times on a real server); a row needs it only for its namespace when the view lists a
-/// namespaced type across all namespaces.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum RowObjects {
-    /// Columns only (`includeObject=None`): the page a person waits for comes first; across all
-    /// namespaces the rows' metadata follows from a metadata-only list of the same page
-    /// ([`read_rows_metadata`]), and the object itself is read when a row is opened.
-    ColumnsOnly,
-    /// Metadata in the rows where they need it (all namespaces): "load all" joins thousands of
-    /// rows, and one request per page beats two there.
-    AsNeeded,
-}
-
-/// The namespace a request for `resource` is scoped to: `None` for a cluster-scoped type or all
-/// namespaces.
-fn scoped_namespace<'a>(resource: &ResourceType, state: &'a ViewState) -> Option<&'a str> {
-    if resource.scope == Scope::Namespaced {
-        state.namespace.as_deref()
-    } else {
-        None
-    }
-}
-
-/// Whether the view lists a namespaced type across all namespaces, whose rows then need their
-/// namespace (a `Namespace` column, as `kubectl get -A` shows, and to open them).
-fn across_namespaces(resource: &ResourceType, state: &ViewState) -> bool {
-    resource.scope == Scope::Namespaced && state.namespace.is_none()
-}
-
 async fn load_page(
-    log: WireLog,
-    base: ApiBase,
+    client: Client,
     resource: &ResourceType,
     state: &ViewState,
     token: Option<ContinueToken>,
     rows: RowObjects,
 ) -> Loaded {
-    let collection =
-        Collection::new(resource, scoped_namespace(resource, state)).map_err(|e| Failure::NotSent(e.to_string()))?;
-    let params = state.list_params(token).map_err(|e| Failure::NotSent(e.to_string()))?;
-    let mut request = Request::list(&collection, &params, &state.accept(true)).param("pretty", "false");
-    let across = across_namespaces(resource, state);
-    if state.representation == Representation::Table && (rows == RowObjects::ColumnsOnly || !across) {
-        request = request.param("includeObject", "None");
-    }
-    let fetched = log.fetch(base, request).await.map_err(|e| Failure::Network(e.to_string()))?;
-    let as_grid = matches!(state.representation, Representation::Table | Representation::Metadata);
+    let target = state.collection_target(resource).map_err(|e| Failure::NotSent(e.to_string()))?;
+    let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(e.to_string()))?;
+    let fetched = client.send(plan.request).await.map_err(|e| Failure::Network(e.to_string()))?;
     let mut page = match &fetched.decoded {
-        Ok(decoded) => Page::from_decoded(decoded, as_grid, now_ms() as i64 + epoch_offset_ms()),
+        Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
             return Err(Failure::Unreadable(format!(
                 "{} answered {}: {message}",
@@ -220,7 +172,7 @@ async fn load_page(
             )))
         }
     };
-    if across {
+    if target.across_namespaces {
         if let PageBody::Grid(grid) = page.body {
             page.body = PageBody::Grid(grid.with_namespace_column());
         }
@@ -243,28 +195,19 @@ struct PageAt {
 /// metadata-only list of the same page at the same snapshot, and gives it to its rows. Answers
 /// why not, when it could not.
 async fn read_rows_metadata(
-    log: WireLog,
-    base: ApiBase,
+    client: Client,
     resource: &ResourceType,
     state: &ViewState,
     at: PageAt,
     grid: RwSignal<Grid>,
 ) -> Result<(), String> {
-    let collection = Collection::new(resource, scoped_namespace(resource, state)).map_err(|e| e.to_string())?;
-    let params = state.same_page_params(at.token, at.list_version).map_err(|e| e.to_string())?;
-    let request = Request::list(&collection, &params, &Representation::Metadata.accept(true)).param("pretty", "false");
-    let fetched = log.fetch(base, request).await.map_err(|e| format!("no HTTP response: {e}"))?;
-    let document = match &fetched.decoded {
-        Ok(Decoded::Document(document)) if fetched.response.status < 300 => document,
-        Ok(Decoded::Document(document)) => {
-            return Err(match status_from_document(document) {
-                Ok(status) => format!("{} {}: {}", status.code, status.reason, status.message),
-                Err(_) => format!("HTTP {}", fetched.response.status),
-            })
-        }
-        Ok(Decoded::Envelope(_)) => return Err("the server answered a protobuf envelope".to_owned()),
-        Err(message) => return Err(message.clone()),
-    };
+    let target = state.collection_target(resource).map_err(|e| e.to_string())?;
+    let request = state.rows_metadata_request(&target, at.token, at.list_version).map_err(|e| e.to_string())?;
+    let (_, document) = client.document(request).await.map_err(|e| match e {
+        ApiError::NotSent(e) => format!("no HTTP response: {e}"),
+        other => other.to_string(),
+    })?;
+    let document = &document;
     let list = PartialObjectMetadataList::from_document(document).map_err(|e| e.to_string())?;
     let now = now_ms() as i64 + epoch_offset_ms();
     let mut filled = Ok(());
@@ -540,8 +483,7 @@ fn PageView(
     retry: Callback<()>,
 ) -> impl IntoView {
     let navigation = use_navigation();
-    let log = use_wire_log();
-    let base = expect_context::<ApiBase>();
+    let client = use_client();
     let (fetched, page) = match loaded {
         Ok(ok) => ok,
         Err(failure) => {
@@ -590,14 +532,14 @@ fn PageView(
             let state = navigation.state.get_untracked();
             let page_rows = grid.rows.len();
             let rows_need_metadata = state.representation == Representation::Table
-                && across_namespaces(&resource, &state)
+                && state.collection_target(&resource).is_ok_and(|t| t.across_namespaces)
                 && grid.rows.iter().any(|r| r.namespace.is_none());
             let all = RwSignal::new(grid);
             // Columns came alone (includeObject=None) so that the rows show at once; their
             // namespaces follow from a metadata-only list of the same page.
             let rows_metadata = RwSignal::new(None::<Result<(), String>>);
             if rows_need_metadata {
-                let (resource, base) = (resource.clone(), base.clone());
+                let (resource, client) = (resource.clone(), client.clone());
                 let at = PageAt {
                     token: tokens.get_untracked().last().cloned(),
                     list_version: page.list.as_ref().and_then(|l| l.resource_version.clone()),
@@ -605,20 +547,19 @@ fn PageView(
                     rows: page_rows,
                 };
                 leptos::task::spawn_local(async move {
-                    let read = read_rows_metadata(log, base, &resource, &state, at, all).await;
+                    let read = read_rows_metadata(client, &resource, &state, at, all).await;
                     rows_metadata.try_set(Some(read));
                 });
             }
             let progress = RwSignal::new(None::<LoadAllProgress>);
             let resource_for_all = resource.clone();
-            let base_for_all = base.clone();
+            let client_for_all = client.clone();
             let load_all = move |_| {
                 let Some(token) = first_next.clone() else { return };
                 let loaded = all.with_untracked(|g| g.rows.len());
                 progress.set(Some(LoadAllProgress::started(loaded, remaining)));
                 let following = Following {
-                    log,
-                    base: base_for_all.clone(),
+                    client: client_for_all.clone(),
                     resource: resource_for_all.clone(),
                     state: navigation.state.get_untracked(),
                     progress,
@@ -677,8 +618,7 @@ fn PageView(
                 progress.set(Some(LoadAllProgress::started(joining.with_value(count), remaining)));
                 joined.set(true);
                 let following = Following {
-                    log,
-                    base: base.clone(),
+                    client: client.clone(),
                     resource: resource.clone(),
                     state: navigation.state.get_untracked(),
                     progress,
@@ -722,11 +662,7 @@ fn PageView(
         .into_any(),
         PageBody::Status(status) => {
             let expired = status.is_expired() && !tokens.with_untracked(Vec::is_empty);
-            let wait = fetched
-                .response
-                .header("retry-after")
-                .and_then(|v| v.trim().parse::<u32>().ok())
-                .or_else(|| status.retry_after_seconds());
+            let wait = fetched.retry_after_seconds();
             view! {
                 <StatusView status=*status.clone() />
                 {wait.map(|seconds| view! { <RetryCountdown seconds on_retry=retry /> })}
@@ -772,8 +708,7 @@ impl LoadAllProgress {
 
 /// "Load all": follows the continue tokens of a list to its end, page after page.
 struct Following {
-    log: WireLog,
-    base: ApiBase,
+    client: Client,
     resource: ResourceType,
     state: ViewState,
     progress: RwSignal<Option<LoadAllProgress>>,
@@ -783,10 +718,10 @@ impl Following {
     /// Starts from `token`, handing each page's body to `append` (which answers how many items
     /// are loaded in all, or why the page does not fit), and reports progress and failures.
     fn spawn(self, mut token: ContinueToken, append: impl Fn(PageBody) -> Result<usize, String> + 'static) {
-        let Following { log, base, resource, state, progress } = self;
+        let Following { client, resource, state, progress } = self;
         leptos::task::spawn_local(async move {
             let error = loop {
-                match load_page(log, base.clone(), &resource, &state, Some(token), RowObjects::AsNeeded).await {
+                match load_page(client.clone(), &resource, &state, Some(token), RowObjects::AsNeeded).await {
                     Ok((_, Page { body: PageBody::Status(status), .. })) if status.is_expired() => {
                         break EXPIRED_EXPLANATION.to_owned();
                     }

@@ -7,10 +7,9 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
-use crate::client::ApiBase;
+use crate::client::handle::use_client;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::editor::{CodeEditor, TextError};
-use crate::ui::inspector::use_wire_log;
 use crate::ui::write::{send_write, use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
@@ -76,8 +75,7 @@ pub fn CreatePanel(
     /// Called after something was created.
     on_created: Callback<()>,
 ) -> impl IntoView {
-    let log = use_wire_log();
-    let api = expect_context::<ApiBase>();
+    let client = use_client();
     let policy = use_write_policy();
     let settings = use_write_settings();
     let discovery = crate::ui::use_discovery();
@@ -118,7 +116,7 @@ pub fn CreatePanel(
             return;
         }
         let items: Vec<CreateItem> = plan(dry_run);
-        let api = api.clone();
+        let client = client.clone();
         running.set(true);
         results.set(Vec::new());
         leptos::task::spawn_local(async move {
@@ -127,7 +125,7 @@ pub fn CreatePanel(
                 let created = match item.request {
                     Err(e) => Created { label: item.label, outcome: Err(e), warnings: Vec::new() },
                     Ok(request) => {
-                        let answer = send_write(log, api.clone(), request).await;
+                        let answer = send_write(&client, request).await;
                         let outcome = if (200..300).contains(&answer.status) {
                             let name = answer
                                 .object

@@ -12,9 +12,8 @@ use crate::api::discovery::ResourceType;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{ListOptions, ListParams};
 use crate::api::request::{Collection, ObjectRef, Request};
-use crate::client::ApiBase;
+use crate::client::handle::use_client;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
-use crate::ui::inspector::use_wire_log;
 use crate::ui::status_view::StatusView;
 use crate::ui::write::{read_object, send_write, Answer};
 use crate::ui::write_policy::use_write_policy;
@@ -43,8 +42,7 @@ pub fn DeletePanel(
     /// Called when the object changed or went.
     on_changed: Callback<()>,
 ) -> impl IntoView {
-    let log = use_wire_log();
-    let api = expect_context::<ApiBase>();
+    let client = use_client();
     let policy = use_write_policy();
     let propagation = RwSignal::new(String::new());
     let grace = RwSignal::new(String::new());
@@ -56,9 +54,9 @@ pub fn DeletePanel(
     // The object as read now, for the preconditions.
     let current = RwSignal::new(None::<Value>);
     {
-        let (api, object) = (api.clone(), object.clone());
+        let (client, object) = (client.clone(), object.clone());
         leptos::task::spawn_local(async move {
-            if let Ok(value) = read_object(log, api, &object).await {
+            if let Ok(value) = read_object(&client, &object).await {
                 current.set(Some(value));
             }
         });
@@ -80,19 +78,19 @@ pub fn DeletePanel(
 
     // Follows a deleting object until it is gone.
     let poll = {
-        let (api, object) = (api.clone(), object.clone());
+        let (client, object) = (client.clone(), object.clone());
         move || {
-            let (api, object) = (api.clone(), object.clone());
+            let (client, object) = (client.clone(), object.clone());
             leptos::task::spawn_local(async move {
                 loop {
                     let Progress::Finalizing(..) = progress.get_untracked() else { return };
                     sleep(Duration::from_millis(1000)).await;
-                    match read_object(log, api.clone(), &object).await {
+                    match read_object(&client, &object).await {
                         Ok(value) => match finalizing(&value) {
                             Some((since, left)) => progress.set(Progress::Finalizing(since, left)),
                             None => return,
                         },
-                        Err(e) if e.starts_with("404") => {
+                        Err(e) if e.is_not_found() => {
                             progress.set(Progress::Gone);
                             on_changed.run(());
                             return;
@@ -109,11 +107,11 @@ pub fn DeletePanel(
             return;
         }
         confirming.set(false);
-        let api = api.clone();
+        let client = client.clone();
         let is_dry = dry_run.get_untracked();
         let poll = poll.clone();
         leptos::task::spawn_local(async move {
-            let answer = send_write(log, api, request).await;
+            let answer = send_write(&client, request).await;
             if !(200..300).contains(&answer.status) {
                 progress.set(Progress::Failed(answer));
                 return;
@@ -245,8 +243,7 @@ pub fn DeleteCollectionPanel(
     /// Called after the collection changed.
     on_changed: Callback<()>,
 ) -> impl IntoView {
-    let log = use_wire_log();
-    let api = expect_context::<ApiBase>();
+    let client = use_client();
     let policy = use_write_policy();
     let dry_run = RwSignal::new(false);
     let count = RwSignal::new(None::<Result<usize, String>>);
@@ -271,13 +268,13 @@ pub fn DeleteCollectionPanel(
         (Err(e), _) | (_, Err(e)) => Err(e),
     };
     let count_targets = targets.clone();
-    let count_api = api.clone();
+    let count_api = client.clone();
     let recount = move || {
         let Ok((collection, params)) = count_targets.clone() else { return };
-        let api = count_api.clone();
+        let client = count_api.clone();
         leptos::task::spawn_local(async move {
             let request = Request::list(&collection, &params, &Accept::only(MediaType::json()));
-            let answer = send_write(log, api, request).await;
+            let answer = send_write(&client, request).await;
             count.set(Some(match answer.object {
                 Some(list) => Ok(list.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len)),
                 None => Err(answer.problem.or(answer.status_body.map(|s| s.message)).unwrap_or_default()),
@@ -294,12 +291,12 @@ pub fn DeleteCollectionPanel(
                 return;
             }
             confirming.set(false);
-            let api = api.clone();
+            let client = client.clone();
             let recount = recount.clone();
             let options = crate::api::params::DeleteParams { dry_run: dry_run.get_untracked(), ..Default::default() };
             leptos::task::spawn_local(async move {
                 let request = Request::delete_collection(&collection, &params, &options);
-                let answer = send_write(log, api, request).await;
+                let answer = send_write(&client, request).await;
                 result.set(Some(answer));
                 recount();
                 on_changed.run(());

@@ -4,72 +4,43 @@
 
 use leptos::prelude::*;
 
-use crate::api::request::Request;
-use crate::client::fetched::{decode_response, fetch_decoded, Fetched};
-use crate::client::{ApiBase, ClientError, Response};
+use crate::client::handle::{Client, Exchange};
 use crate::model::commands::{to_curl, to_kubectl_raw};
-use crate::ui::write_policy::WritePolicy;
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
 const KEEP: usize = 200;
 /// How much of a body the inspector shows.
 const SHOWN_BODY_BYTES: usize = 64 * 1024;
 
-/// One exchange as the inspector lists it.
+/// One exchange as the inspector lists it: the client's exchange, numbered.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Exchange {
+pub struct Logged {
     pub id: usize,
-    pub request: Request,
-    pub url: String,
-    pub outcome: Result<Fetched, ClientError>,
+    pub exchange: Exchange,
 }
 
-/// The log of exchanges, shared through context.
+/// The log of exchanges, shared through context: it subscribes to the client, which shows it
+/// every exchange (the client also holds the write gate: a refused write is logged as refused).
 #[derive(Clone, Copy)]
 pub struct WireLog {
-    entries: RwSignal<Vec<Exchange>>,
+    entries: RwSignal<Vec<Logged>>,
     next_id: StoredValue<usize>,
-    /// Whether writes may leave the app: checked here, where every request made through the log
-    /// leaves, not only by the buttons that make them.
-    policy: WritePolicy,
 }
 
 impl WireLog {
-    /// Creates the log and provides it to the components below.
-    pub fn install(policy: WritePolicy) -> WireLog {
-        let log = WireLog { entries: RwSignal::new(Vec::new()), next_id: StoredValue::new(0), policy };
-        // The client's own guard follows the policy too (a second lock on the same door).
-        Effect::new(move |_| crate::client::set_writes_allowed(policy.allows_writes()));
+    /// Creates the log, subscribes it to `client` and provides it to the components below.
+    pub fn install(client: &Client) -> WireLog {
+        let log = WireLog { entries: RwSignal::new(Vec::new()), next_id: StoredValue::new(0) };
+        client.subscribe(Callback::new(move |exchange| log.record(exchange)));
         provide_context(log);
         log
     }
 
-    /// Runs `request`, records the exchange, and returns the outcome. In read-only mode a write
-    /// request is refused (and recorded as refused) without reaching `fetch`.
-    pub async fn fetch(self, base: ApiBase, request: Request) -> Result<Fetched, ClientError> {
-        let url = base.absolute_url(&request);
-        let allowed = self.policy.read_only.with_untracked(|r| !r) && self.policy.forced_by_host.with_untracked(|f| !f);
-        let outcome = if request.method.is_write() && !allowed {
-            Err(ClientError::ReadOnly { url: url.clone(), method: request.method.to_string() })
-        } else {
-            fetch_decoded(&base, request.clone()).await
-        };
-        self.record(url, request, outcome.clone());
-        outcome
-    }
-
-    /// Records an exchange made elsewhere (discovery runs before the views exist).
-    pub fn record_response(self, base: &ApiBase, request: &Request, outcome: &Result<Response, ClientError>) {
-        let fetched = outcome.clone().map(|response| decode_response(request.clone(), response));
-        self.record(base.absolute_url(request), request.clone(), fetched);
-    }
-
-    fn record(self, url: String, request: Request, outcome: Result<Fetched, ClientError>) {
+    fn record(self, exchange: Exchange) {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
-        let exchange = Exchange { id, request, url, outcome };
         self.entries.update(|entries| {
-            entries.push(exchange);
+            entries.push(Logged { id, exchange });
             let excess = entries.len().saturating_sub(KEEP);
             entries.drain(..excess);
         });
@@ -89,14 +60,13 @@ pub fn Inspector(
 ) -> impl IntoView {
     let log = use_wire_log();
     let (selected, set_selected) = signal(None::<usize>);
-    let origin = expect_context::<ApiBase>().display();
+    let origin = expect_context::<Client>().base().display();
     let rows = move || {
         log.entries
             .get()
             .into_iter()
             .rev()
-            .map(|e| {
-                let id = e.id;
+            .map(|Logged { id, exchange: e }| {
                 let (status, content_type, size, timing) = match &e.outcome {
                     Ok(f) => (
                         f.response.status.to_string(),
@@ -135,7 +105,8 @@ pub fn Inspector(
     };
     let detail = move || {
         let id = selected.get()?;
-        let exchange = log.entries.with(|entries| entries.iter().find(|e| e.id == id).cloned())?;
+        let exchange =
+            log.entries.with(|entries| entries.iter().find(|e| e.id == id).map(|logged| logged.exchange.clone()))?;
         Some(view! { <ExchangeDetail exchange origin=origin.clone() /> })
     };
     view! {

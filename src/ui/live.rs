@@ -19,19 +19,19 @@ use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
 use crate::api::codec::value::Value;
-use crate::api::discovery::{ResourceType, Scope};
-use crate::api::media_type::{Accept, MediaType};
+use crate::api::media_type::MediaType;
 use crate::api::reflector::{
-    Action, CachedObject, Change, Failure, IncludeObject, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig,
-    RequestKind, WatchEnd,
+    Action, CachedObject, Change, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind,
+    WatchEnd,
 };
-use crate::api::request::{Collection, Request};
+use crate::api::request::Request;
 use crate::api::view::list::ResourceVersion;
 use crate::api::view::table::TableColumnDefinition;
 use crate::api::watch::lazy::LazyObject;
 use crate::api::watch::{watched_object, WatchDecoder, WatchEvent};
-use crate::client::stream::{budget_use, open, open_watch};
-use crate::client::{now_ms, ApiBase};
+use crate::client::fetch::now_ms;
+use crate::client::handle::{use_client, Client};
+use crate::client::stream::budget_use;
 use crate::model::cells::{Column, Grid, Row};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::grid::GridView;
@@ -217,7 +217,7 @@ struct LiveSignals {
 /// The edge that runs one reflector.
 struct Driver {
     reflector: RefCell<Reflector>,
-    base: ApiBase,
+    client: Client,
     controllers: RefCell<HashMap<OpId, AbortController>>,
     timers: RefCell<HashMap<OpId, TimeoutHandle>>,
     signals: LiveSignals,
@@ -315,9 +315,9 @@ impl Driver {
         self.controllers.borrow_mut().insert(op, controller.clone());
         // A watch waits for a slot of the page's stream budget; a list page does not.
         let opened = if kind == RequestKind::ListPage {
-            open(&self.base, &request, &controller).await
+            self.client.open(&request, &controller.signal()).await
         } else {
-            match open_watch(&self.base, &request, &controller).await {
+            match self.client.open_watch(&request, &controller.signal()).await {
                 Some(opened) => opened,
                 None => return,
             }
@@ -699,22 +699,12 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
 /// A collection kept live by a watch. Leaving the view stops the reflector and aborts its fetches.
 #[component]
 pub fn LiveView(
-    /// The resource type watched.
-    resource: ResourceType,
-    /// The namespace, or all.
-    namespace: Option<String>,
-    /// `labelSelector`, if any.
-    label_selector: Option<String>,
-    /// `fieldSelector`, if any.
-    field_selector: Option<String>,
-    /// Whether to watch in CBOR (`application/cbor-seq`) rather than JSON.
-    cbor: bool,
-    /// Whether to watch server-side Tables (`as=Table`; not with CBOR, which servers refuse for
-    /// Tables with 406).
-    #[prop(optional)]
-    table: bool,
+    /// What to watch and how (resolved from the view by `model::target`).
+    config: ReflectorConfig,
+    /// A namespaced type watched across all namespaces: its rows get a `Namespace` column.
+    across_namespaces: bool,
 ) -> impl IntoView {
-    let base = expect_context::<ApiBase>();
+    let client = use_client();
     let signals = LiveSignals {
         grid: RwSignal::new(Grid::default()),
         state: RwSignal::new("starting".to_owned()),
@@ -728,27 +718,12 @@ pub fn LiveView(
         history_tick: RwSignal::new(0),
         streams: RwSignal::new((0, 0, 0)),
     };
-    let namespace = if resource.scope == Scope::Namespaced { namespace } else { None };
-    let across_namespaces = resource.scope == Scope::Namespaced && namespace.is_none();
-    let start = Collection::new(&resource, namespace.as_deref()).map_err(|e| e.to_string()).and_then(|collection| {
-        // Full objects in the rows, so that the object history diffs whole objects.
-        let mut config = if table && !cbor {
-            ReflectorConfig::tables(collection, IncludeObject::Object)
-        } else {
-            ReflectorConfig::new(collection)
-        };
-        config.label_selector = label_selector;
-        config.field_selector = field_selector;
-        if cbor {
-            config.accept = Accept::only(MediaType::cbor());
-        }
-        Reflector::start(config).map_err(|e| e.to_string())
-    });
+    let start = Reflector::start(config).map_err(|e| e.to_string());
     let driver = match start {
         Ok((reflector, step)) => {
             let driver = Rc::new(Driver {
                 reflector: RefCell::new(reflector),
-                base,
+                client,
                 controllers: RefCell::new(HashMap::new()),
                 timers: RefCell::new(HashMap::new()),
                 signals,

@@ -29,8 +29,9 @@ pub mod write_policy;
 
 use leptos::prelude::*;
 
+use crate::client::base::ApiBase;
 use crate::client::discovery::{load_cluster, ClusterInfo};
-use crate::client::ApiBase;
+use crate::client::handle::Client;
 use crate::model::host::{Source, Theme, MANUAL_MOUNT_ATTRIBUTE};
 use crate::model::messages;
 use crate::model::view_state::ViewState;
@@ -69,7 +70,8 @@ pub fn App(
         Ok((base, _)) => (ApiBase::configured(base.clone()), None),
         Err(error) => (ApiBase::same_origin(), Some(error.to_string())),
     };
-    provide_context(base.clone());
+    let client = Client::new(base, Signal::derive(move || policy.allows_writes()));
+    client.provide();
     if setup.in_page() {
         Navigation::install();
     } else {
@@ -80,14 +82,15 @@ pub fn App(
         };
         Navigation::install_in_memory(initial);
     }
-    let log = WireLog::install(policy);
+    WireLog::install(&client);
     write::WriteSettings::install();
     let inspector_open = RwSignal::new(false);
     // An invalid API base sends nothing: the error says what to fix instead.
+    let cluster_client = client.clone();
     let cluster = base_error.is_none().then(|| {
         LocalResource::new(move || {
-            let base = base.clone();
-            async move { load_cluster(&base, &|request, outcome| log.record_response(&base, request, outcome)).await }
+            let client = cluster_client.clone();
+            async move { load_cluster(&client).await }
         })
     });
     let version_label = move || match cluster.map(|c| c.get()) {
@@ -97,7 +100,7 @@ pub fn App(
         Some(None) => "connecting…".to_owned(),
     };
     let api_base = match &base_error {
-        None => expect_context::<ApiBase>().display(),
+        None => client.base().display(),
         Some(_) => "invalid (see below)".to_owned(),
     };
     let api_source = match host.api_source {

@@ -2,29 +2,21 @@
 
 use leptos::prelude::*;
 
-use crate::api::body::Decoded;
-use crate::api::codec::value::Value;
-use crate::api::request::Request;
-use crate::client::ApiBase;
-use crate::ui::inspector::use_wire_log;
+use crate::client::handle::use_client;
+use crate::model::target::namespaces_request;
 use crate::ui::location::use_navigation;
 
 /// A `<select>` of namespaces bound to the view state.
 #[component]
 pub fn NamespaceSelect() -> impl IntoView {
     let navigation = use_navigation();
-    let base = expect_context::<ApiBase>();
-    let log = use_wire_log();
+    let client = use_client();
     let names = LocalResource::new(move || {
-        let base = base.clone();
+        let client = client.clone();
         async move {
-            let request = Request::get("/api/v1/namespaces")
-                .header("Accept", "application/json")
-                .param("pretty", "false")
-                .param("limit", "500");
-            match log.fetch(base, request).await.map(|f| f.decoded) {
-                Ok(Ok(Decoded::Document(list))) => namespace_names(&list),
-                _ => Vec::new(),
+            match client.document(namespaces_request()).await {
+                Ok((_, list)) => crate::model::target::namespace_names(&list),
+                Err(_) => Vec::new(),
             }
         }
     });
@@ -69,13 +61,4 @@ pub fn NamespaceSelect() -> impl IntoView {
             </select>
         </label>
     }
-}
-
-fn namespace_names(list: &Value) -> Vec<String> {
-    list.get("items")
-        .and_then(Value::as_array)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|item| item.at(&["metadata", "name"]).and_then(Value::as_str).map(str::to_owned))
-        .collect()
 }

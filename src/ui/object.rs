@@ -5,17 +5,13 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
-use crate::api::params::GetParams;
-use crate::api::request::{Collection, Request};
 use crate::client::fetched::Fetched;
-use crate::client::ApiBase;
+use crate::client::handle::use_client;
 use crate::model::messages::Selected;
 use crate::model::page::{Page, PageBody};
-use crate::model::view_state::Representation;
 use crate::model::view_state::ResourceKey;
 use crate::ui::document::DocumentView;
 use crate::ui::host::Host;
-use crate::ui::inspector::use_wire_log;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
@@ -32,28 +28,18 @@ pub fn ObjectView(
     name: String,
 ) -> impl IntoView {
     let navigation = use_navigation();
-    let base = expect_context::<ApiBase>();
-    let log = use_wire_log();
+    let client = use_client();
     let fetch_resource = resource.clone();
     let fetch_name = name.clone();
     let loaded = LocalResource::new(move || {
         let state = navigation.state.get();
-        let (base, resource, name) = (base.clone(), fetch_resource.clone(), fetch_name.clone());
+        let (client, resource, name) = (client.clone(), fetch_resource.clone(), fetch_name.clone());
         async move {
-            let namespace = if resource.scope == Scope::Namespaced { state.namespace.as_deref() } else { None };
-            let object =
-                Collection::new(&resource, namespace).and_then(|c| c.object(&name)).map_err(|e| e.to_string())?;
-            // A single object has no Table view worth reading: Table means JSON here.
-            let representation = match state.representation {
-                Representation::Table => Representation::Json,
-                other => other,
-            };
-            let accept =
-                if state.no_fallback { representation.accept_only(false) } else { representation.accept(false) };
-            let request = Request::get_object(&object, &GetParams::default(), &accept).param("pretty", "false");
-            let fetched = log.fetch(base, request).await.map_err(|e| e.to_string())?;
+            let object = state.object_target(&resource, &name).map_err(|e| e.to_string())?;
+            let plan = state.object_plan(&object);
+            let fetched = client.send(plan.request).await.map_err(|e| e.to_string())?;
             let page = match &fetched.decoded {
-                Ok(decoded) => Page::from_decoded(decoded, false, 0),
+                Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), 0),
                 Err(message) => return Err(message.clone()),
             };
             Ok::<(Fetched, Page), String>((fetched, page))

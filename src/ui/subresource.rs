@@ -6,12 +6,12 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Subresource};
-use crate::api::request::{Collection, Request};
+use crate::api::params::LogOptions;
 use crate::client::fetched::Fetched;
-use crate::client::ApiBase;
+use crate::client::handle::use_client;
 use crate::model::page::{Page, PageBody};
+use crate::model::target::subresource_request;
 use crate::ui::document::DocumentView;
-use crate::ui::inspector::use_wire_log;
 use crate::ui::status_view::StatusView;
 
 /// What reading a subresource gave.
@@ -51,39 +51,26 @@ pub fn SubresourcePanel(
     let tail = RwSignal::new(String::from("100"));
     let timestamps = RwSignal::new(false);
     let result = RwSignal::new(None::<Read>);
-    let base = expect_context::<ApiBase>();
-    let log = use_wire_log();
+    let client = use_client();
     let read = move |sub: Subresource| {
         chosen.set(Some(sub.name.clone()));
         result.set(None);
-        let (resource, namespace, name, base) = (resource.clone(), namespace.clone(), name.clone(), base.clone());
+        let (resource, namespace, name, client) = (resource.clone(), namespace.clone(), name.clone(), client.clone());
         let (container, tail, timestamps) =
             (container.get_untracked(), tail.get_untracked(), timestamps.get_untracked());
         leptos::task::spawn_local(async move {
-            let object = match Collection::new(&resource, namespace.as_deref())
-                .and_then(|c| c.object(&name))
-                .and_then(|o| o.subresource(&sub.name))
-            {
-                Ok(object) => object,
+            let options = LogOptions {
+                container: Some(container),
+                tail_lines: tail.trim().parse::<u32>().ok(),
+                timestamps,
+                ..LogOptions::default()
+            };
+            let request = match subresource_request(&resource, namespace.as_deref(), &name, &sub.name, &options) {
+                Ok(request) => request,
                 Err(e) => return result.set(Some(Read::Error(e.to_string()))),
             };
             let is_log = sub.name == "log";
-            let mut request = Request::get(object.path());
-            if is_log {
-                request = request.header("Accept", "text/plain, */*");
-                if !container.is_empty() {
-                    request = request.param("container", container);
-                }
-                if let Ok(n) = tail.trim().parse::<u32>() {
-                    request = request.param("tailLines", n.to_string());
-                }
-                if timestamps {
-                    request = request.param("timestamps", "true");
-                }
-            } else {
-                request = request.header("Accept", "application/json").param("pretty", "false");
-            }
-            let read = match log.fetch(base, request).await {
+            let read = match client.send(request).await {
                 Err(e) => Read::Error(e.to_string()),
                 Ok(fetched) if is_log && fetched.response.is_success() => {
                     Read::Text(String::from_utf8_lossy(&fetched.response.body).into_owned())

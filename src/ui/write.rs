@@ -5,7 +5,7 @@
 //! 409 conflicts with rebase or force). Also the shared write settings (field manager,
 //! validation) and the read-only switch of the top bar.
 //!
-//! Requests are built by `model::write` from `api`; this file only wires signals to them.
+//! Requests are built by `model::write` from `client`; this file only wires signals to them.
 
 use std::sync::Arc;
 
@@ -16,13 +16,15 @@ use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{FieldValidation, GetParams};
 use crate::api::request::{ApplyEncoding, ObjectRef, Request};
 use crate::api::schema::OpenApiSchemas;
-use crate::api::view::status::{is_status, status_from_document, Status};
+use crate::api::view::status::Status;
 use crate::api::write::diff::display_pointer;
 use crate::api::write::dry_run::dry_run_report;
 use crate::api::write::managed_fields::{apply_conflicts, managed_fields, owners_of, ManagedOperation, Ownership};
 use crate::api::write::patch::TestGuards;
 use crate::api::write::update::rebase;
-use crate::client::ApiBase;
+use crate::client::error::ApiError;
+use crate::client::handle::{use_client, Client};
+use crate::client::schemas::load_schemas;
 use crate::model::highlight::yaml_line_pointers;
 use crate::model::write::{
     default_ops, edit_text, edit_view, line_of_field, named_field, ops_text, parse_edit, parse_ops, parse_warnings,
@@ -30,12 +32,11 @@ use crate::model::write::{
 };
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
-use crate::ui::inspector::{use_wire_log, WireLog};
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
 
 /// Where the field manager name is remembered.
-const MANAGER_KEY: &str = "kube-api-explorer.fieldManager";
+const MANAGER_KEY: &str = "kube-client-explorer.fieldManager";
 
 /// Settings every write shares: the field manager (remembered in localStorage) and
 /// `fieldValidation`.
@@ -185,10 +186,10 @@ pub struct Answer {
     pub problem: Option<String>,
 }
 
-/// Sends `request` through the wire log (which refuses writes in read-only mode) and reads the
+/// Sends `request` through the client (which refuses writes in read-only mode) and reads the
 /// answer.
-pub async fn send_write(log: WireLog, base: ApiBase, request: Request) -> Answer {
-    let fetched = match log.fetch(base, request).await {
+pub async fn send_write(client: &Client, request: Request) -> Answer {
+    let fetched = match client.send(request).await {
         Ok(fetched) => fetched,
         Err(error) => {
             return Answer {
@@ -202,21 +203,16 @@ pub async fn send_write(log: WireLog, base: ApiBase, request: Request) -> Answer
         }
     };
     let warnings = fetched.response.header("warning").map(parse_warnings).unwrap_or_default();
-    let (mut object, mut status_body, mut problem) = (None, None, None);
-    match &fetched.decoded {
-        Ok(decoded) => {
-            let value = decoded.to_value();
-            if is_status(&value) {
-                match status_from_document(&value) {
-                    Ok(status) => status_body = Some(status),
-                    Err(e) => problem = Some(e.to_string()),
-                }
-            } else {
-                object = Some(value);
-            }
-        }
-        Err(message) => problem = Some(message.clone()),
-    }
+    let (object, status_body, problem) = match fetched.status_body() {
+        Some(Ok(status)) => (None, Some(status), None),
+        Some(Err(error)) => (None, None, Some(error.to_string())),
+        None => match fetched.document() {
+            Ok(object) => (Some(object), None, None),
+            Err(error) if fetched.response.is_success() => (None, None, Some(error.to_string())),
+            // A failure without a Status body: the answer's status line says what happened.
+            Err(_) => (None, None, fetched.decoded.as_ref().err().cloned()),
+        },
+    };
     Answer {
         status: fetched.response.status,
         status_text: fetched.response.status_text.clone(),
@@ -228,15 +224,9 @@ pub async fn send_write(log: WireLog, base: ApiBase, request: Request) -> Answer
 }
 
 /// GETs `object` as JSON.
-pub async fn read_object(log: WireLog, base: ApiBase, object: &ObjectRef) -> Result<Value, String> {
+pub async fn read_object(client: &Client, object: &ObjectRef) -> Result<Value, ApiError> {
     let request = Request::get_object(object, &GetParams::default(), &Accept::only(MediaType::json()));
-    let answer = send_write(log, base, request).await;
-    match (answer.object, answer.status_body, answer.problem) {
-        (Some(object), _, _) => Ok(object),
-        (_, Some(status), _) => Err(format!("{} {}: {}", status.code, status.reason, status.message)),
-        (_, _, Some(problem)) => Err(problem),
-        _ => Err(format!("HTTP {} without a body", answer.status)),
-    }
+    client.document(request).await.map(|(_, object)| object)
 }
 
 /// How a managedFields operation is written.
@@ -245,15 +235,6 @@ fn operation_name(operation: &ManagedOperation) -> String {
         ManagedOperation::Apply => "Apply".to_string(),
         ManagedOperation::Update => "Update".to_string(),
         ManagedOperation::Other(other) => other.clone(),
-    }
-}
-
-/// The OpenAPI v3 document path of a group version.
-fn openapi_path(group: &str, version: &str) -> String {
-    if group.is_empty() {
-        format!("/openapi/v3/api/{version}")
-    } else {
-        format!("/openapi/v3/apis/{group}/{version}")
     }
 }
 
@@ -278,8 +259,7 @@ pub fn EditPanel(
     /// Called after a write that persisted something.
     on_written: Callback<()>,
 ) -> impl IntoView {
-    let log = use_wire_log();
-    let api = expect_context::<ApiBase>();
+    let client = use_client();
     let policy = use_write_policy();
     let settings = use_write_settings();
     let base = RwSignal::new(None::<Value>);
@@ -301,17 +281,17 @@ pub fn EditPanel(
     let sending = RwSignal::new(false);
 
     let load = {
-        let (object, api) = (object.clone(), api.clone());
+        let (object, client) = (object.clone(), client.clone());
         move || {
-            let (object, api) = (object.clone(), api.clone());
+            let (object, client) = (object.clone(), client.clone());
             leptos::task::spawn_local(async move {
-                match read_object(log, api, &object).await {
+                match read_object(&client, &object).await {
                     Ok(value) => {
                         text.set(edit_text(&edit_view(&value), json.get_untracked()));
                         base.set(Some(value));
                         load_error.set(None);
                     }
-                    Err(e) => load_error.set(Some(e)),
+                    Err(e) => load_error.set(Some(e.to_string())),
                 }
             });
         }
@@ -319,26 +299,19 @@ pub fn EditPanel(
     load();
 
     // The schema of the group version, when a method needs it.
-    let schema_path = openapi_path(&object.collection.group, &object.collection.version);
+    let group_version = (object.collection.group.clone(), object.collection.version.clone());
     {
-        let api = api.clone();
+        let client = client.clone();
         Effect::new(move |_| {
             let needed = matches!(method.get(), WriteMethod::StrategicMerge | WriteMethod::Apply);
             if !needed || schemas.get_untracked().is_some() {
                 return;
             }
             schemas.set(Some(Err("loading…".into())));
-            let (api, path) = (api.clone(), schema_path.clone());
+            let (client, (group, version)) = (client.clone(), group_version.clone());
             leptos::task::spawn_local(async move {
-                let request = Request::get(path.clone()).header("Accept", "application/json");
-                let result = match log.fetch(api, request).await {
-                    Ok(fetched) if fetched.response.is_success() => OpenApiSchemas::from_json(&fetched.response.body)
-                        .map(Arc::new)
-                        .map_err(|e| format!("{path}: {e}")),
-                    Ok(fetched) => Err(format!("{path}: HTTP {}", fetched.response.status)),
-                    Err(e) => Err(e.to_string()),
-                };
-                schemas.set(Some(result));
+                let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| e.to_string());
+                schemas.try_set(Some(result));
             });
         });
     }
@@ -376,19 +349,19 @@ pub fn EditPanel(
     let current = Memo::new(move |_| plan_for_preview(false));
 
     let send = {
-        let (api, plan) = (api.clone(), plan.clone());
+        let (client, plan) = (client.clone(), plan.clone());
         move |dry_run: bool| {
             if !policy.allows_writes() || sending.get_untracked() {
                 return;
             }
             let Ok((plan, before, edited)) = plan(dry_run) else { return };
-            let api = api.clone();
+            let client = client.clone();
             let chosen = method.get_untracked();
             sending.set(true);
             live.set(None);
             rebase_note.set(None);
             leptos::task::spawn_local(async move {
-                let answer = send_write(log, api, plan.request).await;
+                let answer = send_write(&client, plan.request).await;
                 let persisted = !dry_run && (200..300).contains(&answer.status);
                 if persisted {
                     if let Some(object) = &answer.object {
@@ -407,13 +380,13 @@ pub fn EditPanel(
 
     // After a 409 to a PUT, read the live object to show and rebase onto.
     {
-        let (object, api) = (object.clone(), api.clone());
+        let (object, client) = (object.clone(), client.clone());
         Effect::new(move |_| {
             let Some(s) = sent.get() else { return };
             if s.method == WriteMethod::Put && s.answer.status == 409 && live.get_untracked().is_none() {
-                let (object, api) = (object.clone(), api.clone());
+                let (object, client) = (object.clone(), client.clone());
                 leptos::task::spawn_local(async move {
-                    if let Ok(value) = read_object(log, api, &object).await {
+                    if let Ok(value) = read_object(&client, &object).await {
                         live.set(Some(value));
                     }
                 });

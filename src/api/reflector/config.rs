@@ -2,6 +2,7 @@
 //! ([`Mode`]), what Table rows carry ([`IncludeObject`]), and the retry backoff.
 
 use crate::api::media_type::{Accept, MediaType};
+use crate::api::params::IncludeObject;
 use crate::api::request::{Collection, Request};
 use std::num::NonZeroU32;
 
@@ -86,28 +87,10 @@ pub struct ReflectorConfig {
     /// The `Accept` of list and watch requests (JSON or CBOR; a CBOR watch answers `cbor-seq`;
     /// [`Accept::table`] for server-side Tables, see [`ReflectorConfig::tables`]).
     pub accept: Accept,
-    /// `includeObject` of every list and watch request, for Tables: what each row carries.
+    /// `includeObject` of every list and watch request, for Tables: what each row carries. The
+    /// cache keys rows by their object's uid or name, so `None` gives rows it cannot keep (each is
+    /// reported as [`ReflectorError::ObjectWithoutKey`](crate::api::reflector::outcome::ReflectorError)).
     pub include_object: Option<IncludeObject>,
-}
-
-/// What each row of a server-side Table carries (`includeObject`); the cache needs the uid and
-/// resourceVersion, so `None` is not offered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IncludeObject {
-    /// A `PartialObjectMetadata` (the server's default).
-    Metadata,
-    /// The full object.
-    Object,
-}
-
-impl IncludeObject {
-    /// The query value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IncludeObject::Metadata => "Metadata",
-            IncludeObject::Object => "Object",
-        }
-    }
 }
 
 impl ReflectorConfig {
@@ -138,7 +121,7 @@ impl ReflectorConfig {
 
     pub(crate) fn with_include_object(&self, request: Request) -> Request {
         match self.include_object {
-            Some(include) => request.param("includeObject", include.as_str()),
+            Some(include) => request.include_object(include),
             None => request,
         }
     }

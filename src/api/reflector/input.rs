@@ -10,7 +10,7 @@ use crate::api::media_type::MediaType;
 use crate::api::request::Request;
 use crate::api::view::list::ObjectList;
 use crate::api::view::shape::ViewError;
-use crate::api::view::status::{is_status, status_from_document, Status, StatusExt};
+use crate::api::view::status::{is_status, retry_after_header, status_from_document, Status, StatusExt};
 use crate::api::view::table::Table;
 use crate::api::watch::{is_table, StreamError, WatchEvent};
 
@@ -189,7 +189,7 @@ impl Failure {
                 _ => None,
             })
             .map(Box::new);
-        let retry_after_seconds = retry_after.and_then(|v| v.trim().parse::<u32>().ok());
+        let retry_after_seconds = retry_after.and_then(retry_after_header);
         Failure::Http { code, status, retry_after_seconds }
     }
 

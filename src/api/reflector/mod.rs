@@ -53,7 +53,7 @@ pub mod store;
 #[cfg(test)]
 mod tests;
 
-pub use config::{BackoffConfig, IncludeObject, Jitter, Mode, ReflectorConfig};
+pub use config::{BackoffConfig, Jitter, Mode, ReflectorConfig};
 pub use input::{
     table_rows_as_list, Action, ConnectionState, Failure, Input, OpId, RequestKind, SyncReason, WaitReason, WatchEnd,
 };

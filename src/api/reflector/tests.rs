@@ -1,5 +1,6 @@
 use super::*;
 use crate::api::codec::json::decode_json;
+use crate::api::params::IncludeObject;
 use crate::api::reflector::machine::object_version;
 use crate::api::testdata::{real_apiserver_body, shared_file};
 use crate::api::view::list::ListMeta;

@@ -46,6 +46,12 @@ impl StatusExt for Status {
     }
 }
 
+/// The seconds of a `Retry-After` header in its delay-seconds form (the HTTP-date form needs a
+/// clock and is not read).
+pub fn retry_after_header(value: &str) -> Option<u32> {
+    value.trim().parse::<u32>().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +98,12 @@ mod tests {
         let doc = decode_json(br#"{"kind":"Pod"}"#).expect("json");
         assert!(!is_status(&doc));
         assert!(status_from_document(&doc).is_err());
+    }
+
+    #[test]
+    fn retry_after_is_read_in_its_delay_seconds_form() {
+        assert_eq!(retry_after_header(" 7 "), Some(7));
+        assert_eq!(retry_after_header("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(retry_after_header("-1"), None);
     }
 }

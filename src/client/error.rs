@@ -1,0 +1,79 @@
+//! What a request to the API answered when it did not succeed, as a type the views match on
+//! ([`ApiError::is_not_found`], [`ApiError::status`]) rather than a sentence they parse.
+
+use std::fmt;
+
+use crate::api::view::status::Status;
+use crate::client::fetch::ClientError;
+
+/// A failed request: not sent or not answered, a `Status` the server answered, an HTTP failure
+/// without a `Status`, or a body the app could not read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiError {
+    /// Nothing came back (network, an invalid request, read-only mode).
+    NotSent(ClientError),
+    /// The server answered a failure `Status` (`code`, `reason`, `message`, `details`).
+    Status(Box<Status>),
+    /// The server answered a failure without a `Status` body (a proxy, a plain-text 404).
+    Http { code: u16, status_text: String, excerpt: String },
+    /// The answer's body could not be read as what the request asked for.
+    Undecodable { code: u16, message: String },
+}
+
+impl ApiError {
+    /// The HTTP status code, when something answered.
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            ApiError::NotSent(_) => None,
+            ApiError::Status(status) => Some(status.code),
+            ApiError::Http { code, .. } | ApiError::Undecodable { code, .. } => Some(*code),
+        }
+    }
+
+    /// The server's `Status`, when it sent one.
+    pub fn status(&self) -> Option<&Status> {
+        match self {
+            ApiError::Status(status) => Some(status),
+            _ => None,
+        }
+    }
+
+    /// 404 Not Found: the object (or the type) is not there.
+    pub fn is_not_found(&self) -> bool {
+        self.code() == Some(404)
+    }
+
+    /// 409 Conflict: the object changed since it was read (or already exists).
+    pub fn is_conflict(&self) -> bool {
+        self.code() == Some(409)
+    }
+
+    /// 403 Forbidden: the user may not do this.
+    pub fn is_forbidden(&self) -> bool {
+        self.code() == Some(403)
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::NotSent(error) => write!(f, "{error}"),
+            ApiError::Status(status) => write!(f, "{} {}: {}", status.code, status.reason, status.message),
+            ApiError::Http { code, status_text, excerpt } if excerpt.is_empty() => {
+                write!(f, "HTTP {code} {status_text} without a body")
+            }
+            ApiError::Http { code, status_text, excerpt } => write!(f, "HTTP {code} {status_text}: {excerpt}"),
+            ApiError::Undecodable { code, message } => {
+                write!(f, "HTTP {code} with a body that could not be read: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<ClientError> for ApiError {
+    fn from(error: ClientError) -> Self {
+        ApiError::NotSent(error)
+    }
+}

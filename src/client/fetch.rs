@@ -1,0 +1,215 @@
+//! The one fetch stack: a request value sent with `fetch` (`web_sys`), its body read chunk by
+//! chunk through a `ReadableStreamDefaultReader`. [`open`] returns as soon as the headers arrive
+//! (watches, streamed logs); [`execute`] is [`open`] and then the whole body, with timings. Every
+//! request carries an `AbortSignal`, so its owner can cancel it.
+
+use std::fmt;
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortSignal, ReadableStreamDefaultReader, RequestInit};
+
+use crate::api::request::Request;
+use crate::client::base::ApiBase;
+use crate::client::stream::Permit;
+
+/// A complete response: status, headers, the whole body, and when each part arrived.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub url: String,
+    pub status: u16,
+    pub status_text: String,
+    /// Header names in lower case, in the order the browser lists them.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// Milliseconds from sending to the response headers.
+    pub time_to_headers_ms: f64,
+    /// Milliseconds from sending to the last byte of the body.
+    pub total_ms: f64,
+}
+
+impl Response {
+    /// The value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+
+    /// Whether the status is 2xx.
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The start of the body as text, for error messages.
+    pub fn body_excerpt(&self, max_chars: usize) -> String {
+        let text = String::from_utf8_lossy(&self.body);
+        let mut excerpt: String = text.chars().take(max_chars).collect();
+        if text.chars().count() > max_chars {
+            excerpt.push('…');
+        }
+        excerpt
+    }
+}
+
+fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
+    headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+}
+
+/// Why a request got no response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientError {
+    /// The browser could not reach the server at all (refused, reset, DNS, CORS), or the body
+    /// stopped arriving.
+    Network { url: String, message: String },
+    /// The request could not even be built (a header the browser forbids, a bad URL).
+    InvalidRequest { url: String, message: String },
+    /// A write refused because the explorer is in read-only mode; nothing was sent.
+    ReadOnly { url: String, method: String },
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Network { url, message } => write!(f, "could not reach {url}: {message}"),
+            ClientError::InvalidRequest { url, message } => {
+                write!(f, "could not build the request for {url}: {message}")
+            }
+            ClientError::ReadOnly { url, method } => {
+                write!(f, "read-only mode: the {method} of {url} was not sent (switch read-only off to write)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// An open streaming response: its status and headers, and the reader of its body.
+pub struct Stream {
+    pub status: u16,
+    pub status_text: String,
+    pub headers: Vec<(String, String)>,
+    reader: Option<ReadableStreamDefaultReader>,
+    /// The stream budget's slot of a watch, given back when the stream is dropped.
+    pub(crate) permit: Option<Permit>,
+}
+
+impl Stream {
+    /// The value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+
+    /// The next chunk of the body; `Ok(None)` at its end, `Err` when reading fails (the
+    /// connection was cut, or the request aborted).
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
+        let Some(reader) = &self.reader else { return Ok(None) };
+        let result = JsFuture::from(reader.read()).await.map_err(describe)?;
+        let done = Reflect::get(&result, &JsValue::from_str("done")).map_err(describe)?;
+        if done.as_bool() == Some(true) {
+            return Ok(None);
+        }
+        let value = Reflect::get(&result, &JsValue::from_str("value")).map_err(describe)?;
+        Ok(Some(value.dyn_into::<Uint8Array>().map_err(describe)?.to_vec()))
+    }
+
+    /// The whole remaining body.
+    pub async fn read_to_end(&mut self) -> Result<Vec<u8>, String> {
+        let mut body = Vec::new();
+        while let Some(chunk) = self.next_chunk().await? {
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
+    }
+}
+
+/// Sends `request` with `signal` and returns as soon as the headers arrive. Knows nothing of the
+/// write gate: [`crate::client::handle::Client`] is the way in.
+pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Result<Stream, ClientError> {
+    let url = base.url(request);
+    let network = |e: JsValue| ClientError::Network { url: url.clone(), message: describe(e) };
+    let init = RequestInit::new();
+    init.set_method(request.method.as_str());
+    init.set_signal(Some(signal));
+    let headers = web_sys::Headers::new().map_err(network)?;
+    for (name, value) in &request.headers {
+        headers
+            .append(name, value)
+            .map_err(|e| ClientError::InvalidRequest { url: url.clone(), message: describe(e) })?;
+    }
+    init.set_headers(&headers);
+    if let Some(body) = &request.body {
+        init.set_body(&Uint8Array::from(body.as_slice()));
+    }
+    let fetch_request = web_sys::Request::new_with_str_and_init(&url, &init)
+        .map_err(|e| ClientError::InvalidRequest { url: url.clone(), message: describe(e) })?;
+    let window = web_sys::window().ok_or_else(|| network(JsValue::from_str("no window")))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&fetch_request))
+        .await
+        .map_err(network)?
+        .dyn_into()
+        .map_err(network)?;
+    let mut header_pairs = Vec::new();
+    if let Ok(Some(iterator)) = js_sys::try_iter(&response.headers()) {
+        for entry in iterator.flatten() {
+            let pair = js_sys::Array::from(&entry);
+            if let (Some(name), Some(value)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                header_pairs.push((name.to_ascii_lowercase(), value));
+            }
+        }
+    }
+    let reader = response.body().and_then(|body| body.get_reader().dyn_into::<ReadableStreamDefaultReader>().ok());
+    Ok(Stream {
+        status: response.status(),
+        status_text: response.status_text(),
+        headers: header_pairs,
+        reader,
+        permit: None,
+    })
+}
+
+/// Sends `request` with `signal` and reads the whole body: [`open`], then the body to its end.
+pub async fn execute(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Result<Response, ClientError> {
+    let fetch_url = base.url(request);
+    let url = if request.path.starts_with('/') { base.absolute_url(request) } else { fetch_url };
+    let started = now_ms();
+    let mut stream = open(base, request, signal).await.map_err(|error| with_url(error, &url))?;
+    let time_to_headers_ms = now_ms() - started;
+    let body = stream.read_to_end().await.map_err(|message| ClientError::Network { url: url.clone(), message })?;
+    Ok(Response {
+        url,
+        status: stream.status,
+        status_text: std::mem::take(&mut stream.status_text),
+        headers: std::mem::take(&mut stream.headers),
+        body,
+        time_to_headers_ms,
+        total_ms: now_ms() - started,
+    })
+}
+
+/// The same error, naming the request by its absolute URL.
+fn with_url(error: ClientError, url: &str) -> ClientError {
+    match error {
+        ClientError::Network { message, .. } => ClientError::Network { url: url.to_owned(), message },
+        ClientError::InvalidRequest { message, .. } => ClientError::InvalidRequest { url: url.to_owned(), message },
+        ClientError::ReadOnly { method, .. } => ClientError::ReadOnly { url: url.to_owned(), method },
+    }
+}
+
+fn describe(error: JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
+thread_local! {
+    /// The page's `performance` object, looked up once: the live view reads the clock several
+    /// times per watch event.
+    static PERFORMANCE: Option<web_sys::Performance> = web_sys::window().and_then(|w| w.performance());
+}
+
+/// Milliseconds since the page started (`performance.now()`; `Instant` panics on wasm32).
+pub fn now_ms() -> f64 {
+    PERFORMANCE.with(|p| p.as_ref().map(|p| p.now()).unwrap_or(0.0))
+}
