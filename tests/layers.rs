@@ -4,7 +4,10 @@
 //! - `src/api` is sans-I/O: no web, async or clock API anywhere in its folders;
 //! - no import circle between the modules of `src` (a parent module that
 //!   re-exports its children counts as importing them, so a child never imports through its
-//!   parent).
+//!   parent);
+//! - the views (`src/ui`) build no request and decode no bytes: no `.param(`/`.header(`, no raw
+//!   `Request::get(` or API path, no codec or body decoder; `model` and `client` do that;
+//! - no source file of the app reaches 900 lines (tests and generated code aside).
 //!
 //! Module paths come from file paths (`src/api/watch/event.rs` is `api::watch::event`), imports
 //! from `crate::` paths in code and from `use` statements that name a child module or `super`.
@@ -249,8 +252,38 @@ fn check_no_circles(src: &Path, within: impl Fn(&str) -> bool) {
 }
 
 #[test]
-fn no_import_circle_in_the_app_below_its_views() {
-    check_no_circles(&root().join("src"), |module| !(module == "ui" || module.starts_with("ui::")));
+fn no_import_circle_in_the_app() {
+    check_no_circles(&root().join("src"), |_| true);
+}
+
+#[test]
+fn views_build_no_request_and_decode_no_bytes() {
+    let forbidden = [
+        ".param(",
+        ".header(",
+        "Request::get(",
+        "\"/api",
+        "\"/openapi",
+        "\"/version",
+        "api::codec::json",
+        "api::codec::yaml",
+        "api::codec::cbor",
+        "api::codec::protobuf",
+        "api::body",
+        "WatchDecoder",
+        "from_slice(",
+    ];
+    let mut found = Vec::new();
+    for path in rust_files(&root().join("src/ui")) {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let code = code_of(&std::fs::read_to_string(&path).expect("source"));
+        for word in forbidden {
+            if code.contains(word) {
+                found.push(format!("src/ui/{name} uses {word}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "views doing protocol work:\n{}", found.join("\n"));
 }
 
 #[test]
@@ -292,4 +325,29 @@ fn api_does_no_io_and_reads_no_clock() {
             assert!(!code.contains(word.as_str()), "{} uses {word}", path.display());
         }
     }
+}
+
+/// The files of `dirs` (relative to the repository) that reach 900 lines, tests and generated
+/// code (`// @generated` on the first line) left out.
+fn long_files(dirs: &[&str]) -> Vec<String> {
+    let mut long = Vec::new();
+    for dir in dirs {
+        for path in rust_files(&root().join(dir)).into_iter().filter(|f| !is_test_file(f)) {
+            let text = std::fs::read_to_string(&path).expect("source");
+            if text.starts_with("// @generated") {
+                continue;
+            }
+            let lines = text.lines().count();
+            if lines >= 900 {
+                long.push(format!("{} ({lines} lines)", path.strip_prefix(root()).unwrap_or(&path).display()));
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn no_source_file_of_the_app_reaches_900_lines() {
+    let long = long_files(&["src"]);
+    assert!(long.is_empty(), "split these along their jobs: {}", long.join(", "));
 }

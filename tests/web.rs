@@ -245,3 +245,140 @@ fn a_bad_mount_config_throws_naming_each_problem_and_mounts_nothing() {
     assert!(message.contains("config.apiBase \"ftp://x\""), "{message}");
     assert_eq!(element.child_element_count(), 0);
 }
+
+/// kube-sim's address for the tests that need a real API server: `scripts/test` starts one and
+/// sets `KUBE_SIM_URL` when it builds these tests.
+fn kube_sim() -> ApiBase {
+    let Some(url) = option_env!("KUBE_SIM_URL") else {
+        panic!("KUBE_SIM_URL names no kube-sim: scripts/test starts one for the browser tests and sets it")
+    };
+    let base = kube_api_explorer::model::host::ApiBase::parse(url).expect("KUBE_SIM_URL is an http URL");
+    ApiBase::configured(base)
+}
+
+/// Waits (in macrotask turns) until `done` holds, for at most `seconds`.
+async fn until(seconds: f64, mut done: impl FnMut() -> bool) -> bool {
+    let started = now_ms();
+    while !done() {
+        if now_ms() - started > seconds * 1000.0 {
+            return false;
+        }
+        settle().await;
+    }
+    true
+}
+
+/// What a test observer saw of a reflector.
+#[derive(Default)]
+struct Seen {
+    before: Vec<(String, u64)>,
+    after: Vec<Option<String>>,
+    initial_list_complete: bool,
+}
+
+struct TestObserver(std::rc::Rc<std::cell::RefCell<Seen>>);
+
+impl kube_api_explorer::client::reflector::ReflectorObserver for TestObserver {
+    type Seen = String;
+
+    fn before_event(&self, event: &kube_api_explorer::api::watch::WatchEvent, seq: u64, _arrived: f64) -> String {
+        let name = event.object().and_then(|o| o.head().name.clone()).unwrap_or_default();
+        self.0.borrow_mut().before.push((format!("{} {name}", event.event_type()), seq));
+        name
+    }
+
+    fn after_event(
+        &self,
+        reflector: &kube_api_explorer::api::reflector::Reflector,
+        key: Option<kube_api_explorer::api::reflector::ObjectKey>,
+        name: String,
+    ) {
+        // After the event, the cache holds the object (or no longer does, for a DELETED one).
+        let cached = key.and_then(|key| reflector.store().get(&key).map(|_| name));
+        self.0.borrow_mut().after.push(cached);
+    }
+
+    fn stepped(&self, changes: Vec<kube_api_explorer::api::reflector::Change>) {
+        if changes.iter().any(|c| matches!(c, kube_api_explorer::api::reflector::Change::InitialListComplete)) {
+            self.0.borrow_mut().initial_list_complete = true;
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn use_reflector_lists_then_watches_a_real_server_and_stops_with_its_owner() {
+    use kube_api_explorer::api::codec::json::decode_json;
+    use kube_api_explorer::api::discovery::Scope;
+    use kube_api_explorer::api::reflector::ReflectorConfig;
+    use kube_api_explorer::api::request::{Body, Collection};
+    use kube_api_explorer::client::reflector::use_reflector;
+    use kube_api_explorer::client::stream::budget_use;
+
+    let client = Client::new(kube_sim(), Signal::stored(true));
+    let configmaps = kube_api_explorer::api::discovery::ResourceType {
+        group: String::new(),
+        version: "v1".into(),
+        plural: "configmaps".into(),
+        singular: "configmap".into(),
+        kind: "ConfigMap".into(),
+        scope: Scope::Namespaced,
+        verbs: vec![],
+        short_names: vec![],
+        categories: vec![],
+        subresources: vec![],
+    };
+    let collection = Collection::new(&configmaps, Some("demo")).expect("collection");
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Seen::default()));
+    // The hook runs in a mounted view, as the live view runs it; unmounting the view stops it.
+    let document = web_sys::window().unwrap().document().unwrap();
+    let host: web_sys::HtmlElement = document.create_element("div").unwrap().dyn_into().unwrap();
+    document.body().unwrap().append_child(&host).unwrap();
+    let slot = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let (view_client, view_collection, view_slot, observed) =
+        (client.clone(), collection.clone(), slot.clone(), seen.clone());
+    let view = leptos::mount::mount_to(host, move || {
+        view_client.provide();
+        let returned = use_reflector(ReflectorConfig::new(view_collection), |_| TestObserver(observed));
+        *view_slot.borrow_mut() = Some(returned);
+        view! { <p>"live"</p> }
+    });
+    let returned = slot.borrow_mut().take().expect("the view ran the hook");
+    let store = returned.store.clone().expect("the config is valid");
+    assert!(until(10.0, || seen.borrow().initial_list_complete).await, "the streaming list completes");
+    let listed = store.reflector().store().len();
+    assert!(listed > 0, "demo has configmaps");
+    assert_eq!(budget_use().0, 1, "the watch holds a slot of the stream budget");
+
+    // A change made meanwhile arrives as an event, seen before and after it is applied.
+    let name = format!("hook-{}", js_sys::Math::random().to_bits() % 1_000_000);
+    let object =
+        decode_json(format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"{name}"}}}}"#).as_bytes())
+            .expect("json");
+    let create = Request::create(&collection, Body::json(&object), &Default::default());
+    let created = client.send(create).await.expect("kube-sim answers");
+    assert_eq!(created.response.status, 201, "{}", created.response.body_excerpt(300));
+    let added = format!("ADDED {name}");
+    assert!(until(10.0, || seen.borrow().before.iter().any(|(e, _)| *e == added)).await, "{:?}", seen.borrow().before);
+    assert!(until(2.0, || store.reflector().store().len() == listed + 1).await);
+    assert!(
+        seen.borrow().after.contains(&Some(name.clone())),
+        "the observer saw the object in the cache after the event"
+    );
+    let seqs: Vec<u64> = seen.borrow().before.iter().map(|(_, seq)| *seq).collect();
+    assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "events are numbered in order: {seqs:?}");
+    assert!(
+        until(2.0, || returned.state.get_untracked().contains("watching")).await,
+        "{}",
+        returned.state.get_untracked()
+    );
+    assert!(!returned.resource_version.get_untracked().is_empty());
+
+    // Pausing closes the watch and gives its slot back; leaving the view stops everything.
+    returned.pause.run(true);
+    assert!(until(5.0, || budget_use().0 == 0).await, "paused: {:?}", budget_use());
+    returned.pause.run(false);
+    assert!(until(5.0, || budget_use().0 == 1).await, "resumed: {:?}", budget_use());
+    drop(view);
+    assert!(until(5.0, || budget_use().0 == 0).await, "stopped: {:?}", budget_use());
+    let _ = client.send(Request::delete(&collection.object(&name).expect("name"), &Default::default())).await;
+}

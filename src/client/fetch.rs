@@ -35,6 +35,12 @@ impl Response {
         header(&self.headers, name)
     }
 
+    /// `Content-Encoding` (e.g. `gzip`): how the body came over the wire before the browser
+    /// undid it.
+    pub fn content_encoding(&self) -> Option<&str> {
+        self.header("content-encoding")
+    }
+
     /// Whether the status is 2xx.
     pub fn is_success(&self) -> bool {
         (200..300).contains(&self.status)

@@ -7,19 +7,23 @@
 //! | [`fetch`] | the one fetch stack: `open` (headers, then the body chunk by chunk) and `execute` (`open` + the whole body) |
 //! | [`fetched`] | a response decoded by `api`, read as a document or a typed error |
 //! | [`error`] | [`error::ApiError`]: `is_not_found()`, `status()` |
+//! | [`answer`] | the answer to a write (status line, `Warning`s, object or `Status`), and the read before one |
 //! | [`schemas`] | the OpenAPI v3 document of a group version, for the write tools |
 //! | [`base`] | where the API is |
 //! | [`stream`] | the page's budget of open streams |
+//! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
 //!
 //! It knows nothing of Kubernetes beyond turning request values into `fetch` calls and responses
 //! into bytes, headers and timings; decoding is the `api` module's job.
 
+pub mod answer;
 pub mod base;
 pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod fetched;
 pub mod handle;
+pub mod reflector;
 pub mod schemas;
 pub mod stream;

@@ -7,6 +7,7 @@
 pub mod cells;
 pub mod commands;
 pub mod highlight;
+pub mod history;
 pub mod host;
 pub mod live_rows;
 pub mod messages;

@@ -3,7 +3,9 @@
 //! plus the list metadata (snapshot resourceVersion, continue token, remaining items).
 
 use crate::api::body::Decoded;
+use crate::api::codec::cbor::diagnostic;
 use crate::api::codec::value::Value;
+use crate::api::codec::yaml::encode_yaml;
 use crate::api::view::list::{ListMeta, ObjectList};
 use crate::api::view::shape::kind_of;
 use crate::api::view::status::{is_status, status_from_document, Status};
@@ -137,6 +139,61 @@ pub fn append_list_items(list: &mut Value, page: &Value) -> Result<usize, String
     Ok(added)
 }
 
+/// Text format of the document view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextFormat {
+    Yaml,
+    Json,
+    /// The raw body's bytes, sixteen a line.
+    Hex,
+    /// RFC 8949 diagnostic notation of a CBOR body.
+    Diagnostic,
+}
+
+/// How much diagnostic notation is shown (a 10,000-pod list would be hundreds of megabytes).
+const MAX_DIAGNOSTIC_CHARS: usize = 2_000_000;
+
+/// `document` as text in `format` (`raw`, the body's bytes, for the hex and diagnostic views),
+/// with `managedFields` left out unless `managed`. A document that cannot be shown so says why
+/// in the text itself.
+pub fn document_text(document: &Value, format: TextFormat, raw: Option<&[u8]>, managed: bool) -> String {
+    let shown = || if managed { document.clone() } else { without_managed_fields(document) };
+    match format {
+        TextFormat::Json => serde_json::to_string_pretty(&shown().to_serde_json()).unwrap_or_default(),
+        TextFormat::Yaml => match encode_yaml(&shown()) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => format!("# cannot show as YAML: {e}"),
+        },
+        TextFormat::Hex => raw.map(hex_dump).unwrap_or_default(),
+        TextFormat::Diagnostic => match raw.map(|r| diagnostic(r, MAX_DIAGNOSTIC_CHARS)) {
+            Some(Ok(text)) => text,
+            Some(Err(e)) => format!("not CBOR diagnostic notation: {e}"),
+            None => String::new(),
+        },
+    }
+}
+
+/// Bytes as a hex dump: offset, 16 bytes in hex, and their printable ASCII.
+pub fn hex_dump(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len() * 4);
+    for (line, chunk) in bytes.chunks(16).enumerate() {
+        let _ = write!(out, "{:08x}  ", line * 16);
+        for i in 0..16 {
+            match chunk.get(i) {
+                Some(b) => {
+                    let _ = write!(out, "{b:02x} ");
+                }
+                None => out.push_str("   "),
+            }
+        }
+        out.push(' ');
+        out.extend(chunk.iter().map(|&b| if b.is_ascii_graphic() || b == b' ' { b as char } else { '.' }));
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +279,21 @@ mod tests {
         let items = hidden.get("items").and_then(Value::as_array).unwrap();
         assert!(!items.is_empty());
         assert!(items.iter().all(|item| item.at(&["metadata", "managedFields"]).is_none()));
+    }
+
+    #[test]
+    fn a_document_is_shown_in_each_text_format_without_managed_fields_unless_asked() {
+        let document = crate::api::codec::json::decode_json(
+            br#"{"kind":"Pod","metadata":{"name":"a","managedFields":[{"manager":"kubectl"}]}}"#,
+        )
+        .expect("json");
+        let yaml = document_text(&document, TextFormat::Yaml, None, false);
+        assert!(yaml.contains("name: a") && !yaml.contains("managedFields"), "{yaml}");
+        assert!(document_text(&document, TextFormat::Json, None, true).contains("\"manager\": \"kubectl\""));
+        assert_eq!(document_text(&document, TextFormat::Hex, None, false), "");
+        let cbor = crate::api::codec::cbor::encode_cbor(&document, crate::api::codec::cbor::CborEncoding::SERVER);
+        assert!(document_text(&document, TextFormat::Hex, Some(&cbor), false).starts_with("00000000  d9 d9 f7 "));
+        assert!(document_text(&document, TextFormat::Diagnostic, Some(&cbor), false).starts_with("55799("));
+        assert!(document_text(&document, TextFormat::Diagnostic, Some(b"\xff"), false).starts_with("not CBOR"));
     }
 }

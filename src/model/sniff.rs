@@ -1,8 +1,10 @@
 //! Guessing the media type of a captured body from its first bytes, for the "decode a captured
 //! body" tool, when the person does not say what it is.
 
+use crate::api::body::{decode_body, decode_watch_body};
 use crate::api::codec::cbor::SELF_DESCRIBED_PREFIX;
 use crate::api::codec::protobuf::MAGIC;
+use crate::api::codec::value::Value;
 use crate::api::media_type::MediaType;
 
 /// The media type `body` most likely has: CBOR when it starts with the self-described tag (a
@@ -19,6 +21,24 @@ pub fn sniff(body: &[u8]) -> MediaType {
     match body.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') | Some(b'[') | Some(b'"') => MediaType::json(),
         _ => MediaType::yaml(),
+    }
+}
+
+/// Decodes a captured body as `choice` says (a media type, or `auto` to [`sniff`] it): a watch
+/// stream as the array of its events, anything else as its document. The error names `source`
+/// (a file name, or "pasted text"), the media type and what the decoder expected where.
+pub fn decode_captured(choice: &str, source: &str, bytes: &[u8]) -> Result<(MediaType, Value), String> {
+    let media_type =
+        if choice == "auto" { sniff(bytes) } else { choice.parse::<MediaType>().map_err(|e| e.to_string())? };
+    let watch = media_type.is_watch_stream() || choice == "application/json;stream=watch";
+    let decoded = if watch {
+        decode_watch_body(&media_type, bytes).map(Value::Array)
+    } else {
+        decode_body(&media_type, bytes).map(|d| d.to_value())
+    };
+    match decoded {
+        Ok(document) => Ok((media_type, document)),
+        Err(error) => Err(format!("{source} is not valid {media_type}: {error}")),
     }
 }
 
@@ -45,5 +65,22 @@ mod tests {
     fn leading_blanks_do_not_hide_json() {
         assert_eq!(sniff(b"\n  {\"kind\":\"Pod\"}"), MediaType::json());
         assert_eq!(sniff(b""), MediaType::yaml());
+    }
+
+    #[test]
+    fn a_captured_body_is_decoded_as_chosen_or_as_sniffed() {
+        let (media_type, document) = decode_captured("auto", "pasted text", br#"{"kind":"Pod"}"#).expect("json");
+        assert_eq!(media_type, MediaType::json());
+        assert_eq!(document.get("kind").and_then(Value::as_str), Some("Pod"));
+        let (_, events) = decode_captured(
+            "application/json;stream=watch",
+            "pasted text",
+            b"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}}\n{\"type\":\"DELETED\",\"object\":{\"kind\":\"Pod\"}}\n",
+        )
+        .expect("a watch stream");
+        assert_eq!(events.as_array().map(<[Value]>::len), Some(2));
+        let error = decode_captured("application/json", "body.json", b"{\"kind\":").expect_err("cut short");
+        assert!(error.starts_with("body.json is not valid application/json: "), "{error}");
+        assert!(decode_captured("not a type", "x", b"").expect_err("bad type").contains("not a type"));
     }
 }

@@ -7,10 +7,11 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
+use crate::client::answer::send_write;
 use crate::client::handle::use_client;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::editor::{CodeEditor, TextError};
-use crate::ui::write::{send_write, use_write_settings, WriteSettingsFields};
+use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
 /// The Create and Delete-collection entries of a collection view, and their panels.
@@ -78,7 +79,7 @@ pub fn CreatePanel(
     let client = use_client();
     let policy = use_write_policy();
     let settings = use_write_settings();
-    let discovery = crate::ui::use_discovery();
+    let discovery = crate::ui::discovered::use_discovery();
     let namespace_line = match (&resource.scope, &namespace) {
         (crate::api::discovery::Scope::Namespaced, Some(ns)) => format!("\n  namespace: {ns}"),
         _ => String::new(),

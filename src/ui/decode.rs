@@ -6,10 +6,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::api::body::{decode_body, decode_watch_body};
 use crate::api::codec::value::Value;
-use crate::api::media_type::MediaType;
-use crate::model::sniff::sniff;
+use crate::model::sniff::decode_captured;
 use crate::ui::document::DocumentView;
 
 /// The media types a person can pick; "auto" guesses from the first bytes.
@@ -116,20 +114,8 @@ pub fn DecodeTool() -> impl IntoView {
 }
 
 fn decode_bytes(choice: &str, source: &str, bytes: Vec<u8>) -> Outcome {
-    let media_type =
-        if choice == "auto" { Ok(sniff(&bytes)) } else { choice.parse::<MediaType>().map_err(|e| e.to_string()) };
-    let media_type = match media_type {
-        Ok(media_type) => media_type,
-        Err(message) => return Outcome::Failed(message),
-    };
-    let watch = media_type.is_watch_stream() || choice == "application/json;stream=watch";
-    let decoded = if watch {
-        decode_watch_body(&media_type, &bytes).map(Value::Array)
-    } else {
-        decode_body(&media_type, &bytes).map(|d| d.to_value())
-    };
-    match decoded {
-        Ok(document) => Outcome::Document { media_type: media_type.to_string(), document, raw: bytes },
-        Err(error) => Outcome::Failed(format!("{source} is not valid {media_type}: {error}")),
+    match decode_captured(choice, source, &bytes) {
+        Ok((media_type, document)) => Outcome::Document { media_type: media_type.to_string(), document, raw: bytes },
+        Err(message) => Outcome::Failed(message),
     }
 }

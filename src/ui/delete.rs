@@ -12,10 +12,10 @@ use crate::api::discovery::ResourceType;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{ListOptions, ListParams};
 use crate::api::request::{Collection, ObjectRef, Request};
+use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
 use crate::ui::status_view::StatusView;
-use crate::ui::write::{read_object, send_write, Answer};
 use crate::ui::write_policy::use_write_policy;
 
 /// Where a deleted object stands.

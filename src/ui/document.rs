@@ -3,24 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::api::codec::cbor::diagnostic;
 use crate::api::codec::value::Value;
-use crate::api::codec::yaml::encode_yaml;
-use crate::model::page::without_managed_fields;
+use crate::model::page::{document_text, TextFormat};
 use crate::ui::code::CodeView;
-
-/// Text format of the document view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TextFormat {
-    Yaml,
-    Json,
-    Hex,
-    /// RFC 8949 diagnostic notation of a CBOR body.
-    Diagnostic,
-}
-
-/// How much diagnostic notation is shown (a 10,000-pod list would be hundreds of megabytes).
-const MAX_DIAGNOSTIC_CHARS: usize = 2_000_000;
 
 /// Shows `document` as text. `raw` (the body's bytes) enables the hex view.
 #[component]
@@ -39,20 +24,8 @@ pub fn DocumentView(
     let (managed, set_managed) = signal(false);
     let has_raw = move || raw.with(Option::is_some);
     let text = Memo::new(move |_| {
-        let shown = document.with(|d| if managed.get() { d.clone() } else { without_managed_fields(d) });
-        match format.get() {
-            TextFormat::Json => serde_json::to_string_pretty(&shown.to_serde_json()).unwrap_or_default(),
-            TextFormat::Yaml => match encode_yaml(&shown) {
-                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                Err(e) => format!("# cannot show as YAML: {e}"),
-            },
-            TextFormat::Hex => raw.with(|r| r.as_deref().map(hex_dump).unwrap_or_default()),
-            TextFormat::Diagnostic => match raw.with(|r| r.as_deref().map(|r| diagnostic(r, MAX_DIAGNOSTIC_CHARS))) {
-                Some(Ok(text)) => text,
-                Some(Err(e)) => format!("not CBOR diagnostic notation: {e}"),
-                None => String::new(),
-            },
-        }
+        let (format, managed) = (format.get(), managed.get());
+        document.with(|d| raw.with(|r| document_text(d, format, r.as_deref(), managed)))
     });
     let copy = move |_| {
         let clipboard = window().navigator().clipboard();
@@ -96,25 +69,4 @@ pub fn DocumentView(
             />
         </div>
     }
-}
-
-/// Bytes as a hex dump: offset, 16 bytes in hex, and their printable ASCII.
-pub fn hex_dump(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(bytes.len() * 4);
-    for (line, chunk) in bytes.chunks(16).enumerate() {
-        let _ = write!(out, "{:08x}  ", line * 16);
-        for i in 0..16 {
-            match chunk.get(i) {
-                Some(b) => {
-                    let _ = write!(out, "{b:02x} ");
-                }
-                None => out.push_str("   "),
-            }
-        }
-        out.push(' ');
-        out.extend(chunk.iter().map(|&b| if b.is_ascii_graphic() || b == b' ' { b as char } else { '.' }));
-        out.push('\n');
-    }
-    out
 }

@@ -161,7 +161,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
             let shown = &body[..body.len().min(SHOWN_BODY_BYTES)];
             let text = match std::str::from_utf8(shown) {
                 Ok(text) => text.to_owned(),
-                Err(_) => crate::ui::document::hex_dump(shown),
+                Err(_) => crate::model::page::hex_dump(shown),
             };
             let truncated =
                 (body.len() > SHOWN_BODY_BYTES).then(|| format!("(first {SHOWN_BODY_BYTES} of {} bytes)", body.len()));

@@ -120,11 +120,11 @@ pub fn HistoryDiffOnDemand(old: Value, new: Value) -> impl IntoView {
 mod split {
     use leptos::prelude::*;
 
-    use super::LoadFailed;
     use crate::api::codec::value::Value;
     use crate::api::discovery::ResourceType;
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
+    use crate::ui::lazy::LoadFailed;
     use crate::ui::write::ObjectActions;
 
     #[cfg_attr(
@@ -176,7 +176,7 @@ mod split {
     pub use direct::*;
     #[cfg(not(feature = "split"))]
     mod direct {
-        use super::LoadFailed;
+        use crate::ui::lazy::LoadFailed;
 
         pub async fn preload_object_actions() -> Result<(), LoadFailed> {
             Ok(())

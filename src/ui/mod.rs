@@ -8,6 +8,7 @@ mod create;
 mod decode;
 mod delete;
 mod diff_view;
+mod discovered;
 mod document;
 mod editor;
 mod error_state;
@@ -36,6 +37,7 @@ use crate::model::host::{Source, Theme, MANUAL_MOUNT_ATTRIBUTE};
 use crate::model::messages;
 use crate::model::view_state::ViewState;
 use crate::ui::collection::CollectionView;
+use crate::ui::discovered::provide_discovery;
 use crate::ui::host::{Host, Setup};
 use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
@@ -247,11 +249,6 @@ pub fn App(
     }
 }
 
-/// What discovery found, shared with the views that resolve kinds to resource types (owner links).
-pub fn use_discovery() -> std::sync::Arc<crate::api::discovery::Discovery> {
-    expect_context::<std::sync::Arc<crate::api::discovery::Discovery>>()
-}
-
 /// The explorer proper: discovery in the sidebar, and the collection, object or overview the URL
 /// names in the main area.
 #[component]
@@ -260,7 +257,7 @@ fn Explorer(
     info: ClusterInfo,
 ) -> impl IntoView {
     let navigation = location::use_navigation();
-    provide_context(std::sync::Arc::new(info.discovery.clone()));
+    provide_discovery(&info.discovery);
     let host = expect_context::<Host>();
     // Navigations asked for by the host wait here until discovery can resolve them.
     let resolve_discovery = info.discovery.clone();

@@ -10,6 +10,7 @@ use crate::client::handle::use_client;
 use crate::model::messages::Selected;
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::ResourceKey;
+use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
 use crate::ui::host::Host;
 use crate::ui::lazy::ObjectActionsOnDemand;
@@ -17,7 +18,6 @@ use crate::ui::location::use_navigation;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
 use crate::ui::subresource::SubresourcePanel;
-use crate::ui::use_discovery;
 
 /// The object named in the view state.
 #[component]

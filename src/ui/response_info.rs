@@ -42,7 +42,7 @@ pub fn ResponseInfo(
                 {format!(
                     "{} bytes{}, headers after {:.0} ms, body after {:.0} ms, decoded in {:.1} ms",
                     response.body.len(),
-                    response.header("content-encoding").map(|e| format!(" ({e} on the wire)")).unwrap_or_default(),
+                    response.content_encoding().map(|e| format!(" ({e} on the wire)")).unwrap_or_default(),
                     response.time_to_headers_ms,
                     response.total_ms,
                     fetched.decode_ms,

@@ -12,23 +12,21 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::media_type::{Accept, MediaType};
-use crate::api::params::{FieldValidation, GetParams};
-use crate::api::request::{ApplyEncoding, ObjectRef, Request};
+use crate::api::params::FieldValidation;
+use crate::api::request::{ApplyEncoding, ObjectRef};
 use crate::api::schema::OpenApiSchemas;
-use crate::api::view::status::Status;
 use crate::api::write::diff::display_pointer;
 use crate::api::write::dry_run::dry_run_report;
 use crate::api::write::managed_fields::{apply_conflicts, managed_fields, owners_of, ManagedOperation, Ownership};
 use crate::api::write::patch::TestGuards;
 use crate::api::write::update::rebase;
-use crate::client::error::ApiError;
-use crate::client::handle::{use_client, Client};
+use crate::client::answer::{read_object, send_write, Answer};
+use crate::client::handle::use_client;
 use crate::client::schemas::load_schemas;
 use crate::model::highlight::yaml_line_pointers;
 use crate::model::write::{
-    default_ops, edit_text, edit_view, line_of_field, named_field, ops_text, parse_edit, parse_ops, parse_warnings,
-    plan_write, preview, strict_problems, PlanContext, SendOptions, WriteMethod, WritePlan, DEFAULT_FIELD_MANAGER,
+    default_ops, edit_text, edit_view, line_of_field, named_field, ops_text, parse_edit, parse_ops, plan_write,
+    preview, strict_problems, PlanContext, SendOptions, WriteMethod, WritePlan, DEFAULT_FIELD_MANAGER,
 };
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
@@ -169,64 +167,6 @@ pub fn ObjectActions(
         </div>
         {panel}
     }
-}
-
-/// The answer to one write, as shown.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
-    pub status: u16,
-    pub status_text: String,
-    /// `Warning` header texts.
-    pub warnings: Vec<String>,
-    /// The object returned (2xx).
-    pub object: Option<Value>,
-    /// The Status returned (failures, and some deletes).
-    pub status_body: Option<Status>,
-    /// The request could not be sent, or the answer not read.
-    pub problem: Option<String>,
-}
-
-/// Sends `request` through the client (which refuses writes in read-only mode) and reads the
-/// answer.
-pub async fn send_write(client: &Client, request: Request) -> Answer {
-    let fetched = match client.send(request).await {
-        Ok(fetched) => fetched,
-        Err(error) => {
-            return Answer {
-                status: 0,
-                status_text: String::new(),
-                warnings: Vec::new(),
-                object: None,
-                status_body: None,
-                problem: Some(error.to_string()),
-            }
-        }
-    };
-    let warnings = fetched.response.header("warning").map(parse_warnings).unwrap_or_default();
-    let (object, status_body, problem) = match fetched.status_body() {
-        Some(Ok(status)) => (None, Some(status), None),
-        Some(Err(error)) => (None, None, Some(error.to_string())),
-        None => match fetched.document() {
-            Ok(object) => (Some(object), None, None),
-            Err(error) if fetched.response.is_success() => (None, None, Some(error.to_string())),
-            // A failure without a Status body: the answer's status line says what happened.
-            Err(_) => (None, None, fetched.decoded.as_ref().err().cloned()),
-        },
-    };
-    Answer {
-        status: fetched.response.status,
-        status_text: fetched.response.status_text.clone(),
-        warnings,
-        object,
-        status_body,
-        problem,
-    }
-}
-
-/// GETs `object` as JSON.
-pub async fn read_object(client: &Client, object: &ObjectRef) -> Result<Value, ApiError> {
-    let request = Request::get_object(object, &GetParams::default(), &Accept::only(MediaType::json()));
-    client.document(request).await.map(|(_, object)| object)
 }
 
 /// How a managedFields operation is written.
@@ -544,7 +484,7 @@ pub fn EditPanel(
             let body = shown
                 .body_text
                 .clone()
-                .unwrap_or_else(|| crate::ui::document::hex_dump(plan.request.body.as_deref().unwrap_or_default()));
+                .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body.as_deref().unwrap_or_default()));
             let notes = plan.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view();
             view! {
                 <div class="write__preview" data-testid="request-preview">

@@ -1,0 +1,69 @@
+//! The answer to a write (or to the read before one), as the write tools show it: the status
+//! line, the `Warning` headers, and the object or the `Status` that came back.
+
+use crate::api::codec::value::Value;
+use crate::api::media_type::{Accept, MediaType};
+use crate::api::params::GetParams;
+use crate::api::request::{ObjectRef, Request};
+use crate::api::view::status::Status;
+use crate::client::error::ApiError;
+use crate::client::handle::Client;
+use crate::model::write::parse_warnings;
+
+/// The answer to one write, as shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub status: u16,
+    pub status_text: String,
+    /// `Warning` header texts.
+    pub warnings: Vec<String>,
+    /// The object returned (2xx).
+    pub object: Option<Value>,
+    /// The Status returned (failures, and some deletes).
+    pub status_body: Option<Status>,
+    /// The request could not be sent, or the answer not read.
+    pub problem: Option<String>,
+}
+
+/// Sends `request` through the client (which refuses writes in read-only mode) and reads the
+/// answer.
+pub async fn send_write(client: &Client, request: Request) -> Answer {
+    let fetched = match client.send(request).await {
+        Ok(fetched) => fetched,
+        Err(error) => {
+            return Answer {
+                status: 0,
+                status_text: String::new(),
+                warnings: Vec::new(),
+                object: None,
+                status_body: None,
+                problem: Some(error.to_string()),
+            }
+        }
+    };
+    let warnings = fetched.response.header("warning").map(parse_warnings).unwrap_or_default();
+    let (object, status_body, problem) = match fetched.status_body() {
+        Some(Ok(status)) => (None, Some(status), None),
+        Some(Err(error)) => (None, None, Some(error.to_string())),
+        None => match fetched.document() {
+            Ok(object) => (Some(object), None, None),
+            Err(error) if fetched.response.is_success() => (None, None, Some(error.to_string())),
+            // A failure without a Status body: the answer's status line says what happened.
+            Err(_) => (None, None, fetched.decoded.as_ref().err().cloned()),
+        },
+    };
+    Answer {
+        status: fetched.response.status,
+        status_text: fetched.response.status_text.clone(),
+        warnings,
+        object,
+        status_body,
+        problem,
+    }
+}
+
+/// GETs `object` as JSON.
+pub async fn read_object(client: &Client, object: &ObjectRef) -> Result<Value, ApiError> {
+    let request = Request::get_object(object, &GetParams::default(), &Accept::only(MediaType::json()));
+    client.document(request).await.map(|(_, object)| object)
+}
