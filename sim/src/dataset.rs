@@ -220,7 +220,15 @@ fn deployment_with_pods(
             "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}, "imagePullPolicy": "IfNotPresent",
             "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}],
             "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler"}});
-    let status = json!({"observedGeneration": 1, "replicas": replicas, "updatedReplicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas});
+    let hash_name = format!("{name}-{hash}");
+    let now = crate::object::now_string();
+    let status = json!({"observedGeneration": 1, "replicas": replicas, "updatedReplicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas,
+    "conditions": [
+        {"type": "Available", "status": "True", "lastUpdateTime": now, "lastTransitionTime": now,
+            "reason": "MinimumReplicasAvailable", "message": "Deployment has minimum availability."},
+        {"type": "Progressing", "status": "True", "lastUpdateTime": now, "lastTransitionTime": now,
+            "reason": "NewReplicaSetAvailable", "message": format!("ReplicaSet \"{hash_name}\" has successfully progressed.")}
+    ]});
     let Some(dep) = add(
         txn,
         registry,
@@ -234,7 +242,7 @@ fn deployment_with_pods(
     ) else {
         return;
     };
-    let rs_name = format!("{name}-{hash}");
+    let rs_name = hash_name;
     let Some(rs) = add(
         txn,
         registry,

@@ -27,6 +27,7 @@ mod selector;
 mod status;
 mod store;
 mod table;
+mod typed;
 mod watch;
 mod write;
 mod www;
