@@ -205,7 +205,7 @@ pub fn decode_yaml(body: &[u8]) -> Result<Decoded, String> {
 }
 
 /// Decodes a create or update body by its Content-Type (415 for anything else).
-fn decode_object(ctx: &Ctx, body: &[u8]) -> ApiResult<Decoded> {
+pub fn decode_object(ctx: &Ctx, body: &[u8]) -> ApiResult<Decoded> {
     let ct = ctx.header("content-type").map(essence).unwrap_or_else(|| "application/json".into());
     let decoded = match ct.as_str() {
         "application/json" => decode_json(body),
