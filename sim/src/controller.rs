@@ -77,11 +77,19 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
     let desired = dep["spec"]["replicas"].as_i64().unwrap_or(1).max(0);
     let template = dep["spec"]["template"].clone();
     let mut started = Vec::new();
-    let existing = owned(txn, object::uid(&dep), REPLICASETS)
-        .into_iter()
-        .find(|rs| same_template(&rs["spec"]["template"], &template));
+    // A paused Deployment scales but does not roll out: a template with no ReplicaSet of its
+    // own waits, and the newest ReplicaSet stays the current one.
+    let paused = dep["spec"]["paused"] == true;
+    let replicasets = owned(txn, object::uid(&dep), REPLICASETS);
+    let existing = replicasets.iter().find(|rs| same_template(&rs["spec"]["template"], &template)).or_else(|| {
+        if paused {
+            replicasets.iter().max_by_key(|rs| revision(rs))
+        } else {
+            None
+        }
+    });
     let hash = stable_suffix(&template.to_string(), 10);
-    let rs_name = existing.map(|rs| object::name(&rs).to_string()).unwrap_or_else(|| format!("{name}-{hash}"));
+    let rs_name = existing.map(|rs| object::name(rs).to_string()).unwrap_or_else(|| format!("{name}-{hash}"));
     let surge = max_surge(&dep, desired);
     // The newest revision among the others; the current ReplicaSet keeps its number only while
     // it is the newest (a template that comes back is a new revision).
@@ -91,7 +99,7 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
         .map(|rs| revision(rs))
         .max()
         .unwrap_or(0);
-    let created = txn.get(REPLICASETS, ns, &rs_name).is_none();
+    let created = !paused && txn.get(REPLICASETS, ns, &rs_name).is_none();
     if created {
         let mut t = template.clone();
         object::set_at(&mut t, &["metadata", "labels", "pod-template-hash"], json!(hash));
@@ -301,6 +309,16 @@ fn deployment_status(dep: &Value, counts: &Counts, new_rs: &NewReplicaSet<'_>, d
     let old = &dep["status"];
     let mut conditions: Vec<Value> = old["conditions"].as_array().cloned().unwrap_or_default();
     let progressing = |conditions: &[Value]| conditions.iter().find(|c| c["type"] == "Progressing").cloned();
+    let paused = dep["spec"]["paused"] == true;
+    // `checkPausedConditions`: pausing and resuming are told in Progressing.
+    let paused_before = progressing(&conditions).is_some_and(|c| c["reason"] == "DeploymentPaused");
+    if paused && !paused_before {
+        let message = "Deployment is paused".to_string();
+        set_condition(&mut conditions, condition("Progressing", "Unknown", "DeploymentPaused", message, now));
+    } else if !paused && paused_before {
+        let message = "Deployment is resumed".to_string();
+        set_condition(&mut conditions, condition("Progressing", "Unknown", "DeploymentResumed", message, now));
+    }
     if new_rs.created {
         let message = format!("Created new replica set \"{}\"", new_rs.name);
         set_condition(&mut conditions, condition("Progressing", "True", "NewReplicaSetCreated", message, now));
@@ -315,7 +333,6 @@ fn deployment_status(dep: &Value, counts: &Counts, new_rs: &NewReplicaSet<'_>, d
         let message = "Deployment does not have minimum availability.".to_string();
         set_condition(&mut conditions, condition("Available", "False", "MinimumReplicasUnavailable", message, now));
     }
-    let paused = dep["spec"]["paused"] == true;
     let current = progressing(&conditions);
     let complete_before = counts.replicas == counts.updated
         && !new_rs.created

@@ -355,10 +355,18 @@ pub fn prepare_crd(obj: &mut Value) -> ApiResult<()> {
 }
 
 /// Keeps controllers in step with a write: the served custom resource types with stored
-/// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec.
+/// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec (a pod of
+/// theirs that is deleted is replaced at once, as the ReplicaSet controller does).
 pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
     if rt.group == "apps" && rt.plural == "deployments" && !gone {
         crate::controller::reconcile(app, object::namespace(obj), object::name(obj));
+        return;
+    }
+    if rt.group.is_empty() && rt.plural == "pods" && (gone || object::is_deleting(obj)) {
+        let owner = app.store.write(|txn| crate::controller::owning_deployment(txn, obj));
+        if let Some(dep) = owner {
+            crate::controller::reconcile(app, object::namespace(obj), &dep);
+        }
         return;
     }
     if !is_crd(rt) {
@@ -1209,12 +1217,19 @@ pub fn delete_collection(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &
         let mut out = Vec::new();
         for t in targets {
             match delete_in(app, txn, &rt, object::namespace(&t), object::name(&t), &o) {
-                Ok(Deleted::Gone(x)) | Ok(Deleted::Pending(x)) => out.push(x),
+                Ok(Deleted::Gone(x)) => out.push((x, true)),
+                Ok(Deleted::Pending(x)) => out.push((x, false)),
                 Err(_) => {}
             }
         }
         (out, txn.state().rv)
     });
+    if !o.dry_run {
+        for (item, gone) in &items {
+            after_write(app, &rt, item, *gone);
+        }
+    }
+    let items: Vec<Obj> = items.into_iter().map(|(item, _)| item).collect();
     let items: Vec<Value> = items.iter().map(|i| crate::api::with_version(&rt, i)).collect();
     let list = json!({"apiVersion": rt.api_version(), "items": items, "kind": format!("{}List", rt.kind),
         "metadata": {"continue": "", "resourceVersion": rv.to_string()}});

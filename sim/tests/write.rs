@@ -608,3 +608,54 @@ async fn a_rollout_keeps_generation_revisions_and_the_deployment_conditions_as_k
     assert_eq!(dep["metadata"]["annotations"]["deployment.kubernetes.io/revision"], "3");
     assert_eq!(dep["metadata"]["generation"], 3);
 }
+
+#[tokio::test]
+async fn a_deleted_pod_of_a_deployment_is_replaced_and_a_paused_deployment_does_not_roll_out() {
+    let sim = Sim::start(&[]);
+    let live_pods = |list: &Value| -> Vec<String> {
+        list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["metadata"]["deletionTimestamp"].is_null())
+            .filter_map(|p| p["metadata"]["name"].as_str().map(str::to_string))
+            .collect()
+    };
+    let (_, before) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi").await;
+    let before = live_pods(&before);
+    assert_eq!(before.len(), 2);
+    let (code, _) = json_of(
+        sim.send("DELETE", &format!("/api/v1/namespaces/demo/pods/{}", before[0]), "application/json", "").await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (_, after) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi").await;
+    let after = live_pods(&after);
+    assert_eq!(after.len(), 2, "the ReplicaSet keeps its count: {after:?}");
+    assert!(!after.contains(&before[0]) && after.contains(&before[1]), "{after:?}");
+    let (code, _) = json_of(
+        sim.send("DELETE", "/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi", "application/json", "").await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (_, again) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi").await;
+    assert_eq!(live_pods(&again).len(), 2, "deletecollection too");
+
+    let path = "/apis/apps/v1/namespaces/demo/deployments/api";
+    let merge = |body: &'static str| sim.send("PATCH", path, "application/merge-patch+json", body);
+    assert_eq!(merge(r#"{"spec":{"paused":true}}"#).await.status(), 200);
+    let image = r#"{"spec":{"template":{"spec":{"containers":[{"name":"api","image":"ghcr.io/example/api:2.5.0"}]}}}}"#;
+    let (code, _) = json_of(sim.send("PATCH", path, "application/strategic-merge-patch+json", image).await).await;
+    assert_eq!(code, 200);
+    let (_, rs) = sim.get_json("/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi").await;
+    assert_eq!(rs["items"].as_array().map(Vec::len), Some(1), "no rollout while paused");
+    let (_, dep) = sim.get_json(path).await;
+    assert_eq!(condition(&dep, "Progressing")["reason"], "DeploymentPaused");
+    assert_eq!(condition(&dep, "Progressing")["status"], "Unknown");
+    assert_eq!(dep["status"]["observedGeneration"], dep["metadata"]["generation"]);
+    assert_eq!(merge(r#"{"spec":{"paused":false}}"#).await.status(), 200);
+    let (_, rs) = sim.get_json("/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi").await;
+    assert_eq!(rs["items"].as_array().map(Vec::len), Some(2), "resuming rolls the new template out");
+    let (_, dep) = sim.get_json(path).await;
+    assert_eq!(condition(&dep, "Progressing")["reason"], "NewReplicaSetCreated");
+}
