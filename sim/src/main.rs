@@ -22,6 +22,7 @@ mod negotiate;
 mod object;
 mod ordered;
 mod patch;
+mod protobuf;
 mod registry;
 mod review;
 mod schema;

@@ -211,6 +211,11 @@ pub fn decode_object(ctx: &Ctx, body: &[u8]) -> ApiResult<Decoded> {
         "application/json" => decode_json(body),
         "application/yaml" => decode_yaml(body),
         "application/cbor" => decode_cbor(body),
+        "application/vnd.kubernetes.protobuf" => {
+            let value = crate::protobuf::decode_object(body)
+                .map_err(|e| bad_request(format!("the body of the request could not be decoded: {e}")))?;
+            Ok(Decoded { value, duplicates: Vec::new() })
+        }
         _ => {
             return Err(status::unsupported_media_type(&[
                 "application/json",
