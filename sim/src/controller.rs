@@ -117,7 +117,9 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
                 "ownerReferences": [owner_ref("apps/v1", "Deployment", &dep)]},
             "spec": {"replicas": desired, "selector": selector, "template": t}, "status": {"replicas": 0}});
         stamp_new(&rs_rt, &mut rs, "kube-controller-manager");
-        txn.put(REPLICASETS, rs);
+        let rs = txn.put(REPLICASETS, rs);
+        let message = format!("Scaled up replica set {} from 0 to {desired}", object::name(&rs));
+        record_event(app, txn, &dep, "ScalingReplicaSet", &message, "deployment-controller");
     }
     let mut total = 0;
     let mut ready = 0;
@@ -129,6 +131,12 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
         let want = if current { desired } else { 0 };
         let mut rs_new = rs.as_ref().clone();
         object::set_at(&mut rs_new, &["spec", "replicas"], json!(want));
+        let had = rs["spec"]["replicas"].as_i64().unwrap_or(0);
+        if had != want {
+            let direction = if want > had { "up" } else { "down" };
+            let message = format!("Scaled {direction} replica set {} from {had} to {want}", object::name(&rs));
+            record_event(app, txn, &dep, "ScalingReplicaSet", &message, "deployment-controller");
+        }
         if current {
             revived = revision(&rs) <= others_max && !created;
             if revision(&rs) <= others_max {
@@ -155,7 +163,10 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
             let Some(extra) = pods.pop() else { break };
             let opts = DeleteOptions { grace: Some(1), ..DeleteOptions::default() };
             // A pod that is already going away is fine.
-            let _ = delete_in(app, txn, &pod_rt, ns, object::name(&extra), &opts);
+            if delete_in(app, txn, &pod_rt, ns, object::name(&extra), &opts).is_ok() {
+                let message = format!("Deleted pod: {}", object::name(&extra));
+                record_event(app, txn, &rs, "SuccessfulDelete", &message, "replicaset-controller");
+            }
         }
         let mut n = 0;
         while (pods.len() as i64) < want {
@@ -173,6 +184,14 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
             meta_mut(&mut pod).insert("generateName".into(), json!(format!("{}-", object::name(&rs))));
             stamp_new(&pod_rt, &mut pod, "kube-controller-manager");
             pods.push(txn.put(PODS, pod));
+            record_event(
+                app,
+                txn,
+                &rs,
+                "SuccessfulCreate",
+                &format!("Created pod: {pod_name}"),
+                "replicaset-controller",
+            );
             started.push(pod_name);
         }
         let rs_ready = pods.iter().filter(|p| is_ready(p)).count() as i64;
@@ -207,6 +226,24 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
     dep_new["status"] = status;
     put_if_changed(txn, DEPLOYMENTS, &dep, dep_new);
     started
+}
+
+/// A Normal Event about `about` from a kube-controller-manager controller, as
+/// `kubectl describe` and `kubectl events` show them.
+fn record_event(app: &App, txn: &mut Txn<'_>, about: &Value, reason: &str, message: &str, component: &str) {
+    let Some(rt) = app.registry.by_storage_key("/events") else { return };
+    let ns = object::namespace(about);
+    let now = object::now_string();
+    let suffix: String = object::new_uid().chars().filter(char::is_ascii_hexdigit).take(16).collect();
+    let mut event = json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": format!("{}.{suffix}", object::name(about)), "namespace": ns},
+        "involvedObject": {"apiVersion": about["apiVersion"], "kind": about["kind"], "name": object::name(about),
+            "namespace": ns, "uid": object::uid(about), "resourceVersion": object::resource_version(about)},
+        "reason": reason, "message": message, "type": "Normal", "count": 1,
+        "firstTimestamp": now, "lastTimestamp": now, "source": {"component": component},
+        "reportingComponent": component, "reportingInstance": ""});
+    stamp_new(&rt, &mut event, component);
+    txn.put("/events", event);
 }
 
 fn revision(rs: &Value) -> i64 {

@@ -607,6 +607,25 @@ async fn a_rollout_keeps_generation_revisions_and_the_deployment_conditions_as_k
     let (_, dep) = sim.get_json(path).await;
     assert_eq!(dep["metadata"]["annotations"]["deployment.kubernetes.io/revision"], "3");
     assert_eq!(dep["metadata"]["generation"], 3);
+
+    // What `kubectl describe deployment` lists under Events.
+    let (_, events) = sim.get_json("/api/v1/namespaces/demo/events?fieldSelector=involvedObject.name%3Dweb").await;
+    let messages: Vec<&str> = events["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["reason"] == "ScalingReplicaSet" && e["involvedObject"]["kind"] == "Deployment")
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    let old_rs = old["metadata"]["name"].as_str().unwrap_or_default();
+    for want in [
+        format!("Scaled up replica set {new_rs} from 0 to 3"),
+        format!("Scaled down replica set {old_rs} from 3 to 0"),
+        format!("Scaled up replica set {old_rs} from 0 to 3"),
+        format!("Scaled down replica set {new_rs} from 3 to 0"),
+    ] {
+        assert!(messages.contains(&want.as_str()), "{want:?} in {messages:?}");
+    }
 }
 
 #[tokio::test]
