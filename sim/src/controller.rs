@@ -182,6 +182,7 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
             let node = format!("node-{}", pod_name.bytes().map(u32::from).sum::<u32>() % 3 + 1);
             let mut pod = pod_from_template(&rs_new, &pod_name, ns, &node, false);
             meta_mut(&mut pod).insert("generateName".into(), json!(format!("{}-", object::name(&rs))));
+            crate::defaults::apply(&pod_rt, &mut pod);
             stamp_new(&pod_rt, &mut pod, "kube-controller-manager");
             pods.push(txn.put(PODS, pod));
             record_event(

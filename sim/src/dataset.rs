@@ -15,6 +15,8 @@ const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "k
 /// Adds an object created by `manager` to the store, stamped as a create would.
 pub fn add(txn: &mut Txn<'_>, registry: &Registry, key: &str, mut obj: Value, manager: &str) -> Option<Value> {
     let rt = registry.by_storage_key(key)?;
+    // Stored as a real server would have stored it.
+    crate::defaults::apply(&rt, &mut obj);
     stamp_new(&rt, &mut obj, manager);
     Some((*txn.put(key, obj)).clone())
 }

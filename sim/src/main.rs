@@ -11,6 +11,7 @@ mod cli;
 mod controller;
 mod cors;
 mod dataset;
+mod defaults;
 mod discovery;
 mod encode;
 mod faults;

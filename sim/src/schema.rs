@@ -181,10 +181,12 @@ impl Schemas {
         out
     }
 
-    /// Fills `default`s of a structural schema, as the real server does for custom resources.
+    /// Fills `default`s of a structural schema, as the real server does for custom resources,
+    /// and the defaults of built-in kinds (`defaults.rs`).
     pub fn apply_defaults(&self, rt: &ResourceType, obj: &mut Value) {
-        if let Some(c) = &rt.custom {
-            default_into(&c.schema, obj);
+        match &rt.custom {
+            Some(c) => default_into(&c.schema, obj),
+            None => crate::defaults::apply(rt, obj),
         }
     }
 }

@@ -77,9 +77,12 @@ async fn a_protobuf_deployment_dry_run_is_answered_and_not_stored() {
     let (code, answer) = json_of(sim.send("POST", &format!("{path}?dryRun=All"), PROTOBUF, body.clone()).await).await;
     assert_eq!(code, 201, "{answer}");
     assert_eq!(answer["spec"]["replicas"], 2);
+    // The message's fields, and the defaults kube-apiserver adds.
     assert_eq!(
         answer["spec"]["template"]["spec"]["containers"][0],
-        json!({"name": "app", "image": "nginx:1.27", "ports": [{"containerPort": 80}]})
+        json!({"name": "app", "image": "nginx:1.27", "ports": [{"containerPort": 80, "protocol": "TCP"}],
+            "resources": {}, "imagePullPolicy": "IfNotPresent", "terminationMessagePath": "/dev/termination-log",
+            "terminationMessagePolicy": "File"})
     );
     let (code, _) = sim.get_json(&format!("{path}/from-pb")).await;
     assert_eq!(code, 404, "a dry run stores nothing");
