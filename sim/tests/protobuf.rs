@@ -93,6 +93,26 @@ async fn a_protobuf_deployment_dry_run_is_answered_and_not_stored() {
 }
 
 #[tokio::test]
+async fn a_zero_that_differs_from_the_default_is_kept() {
+    use k8s_pb::api::apps::v1 as apps;
+    use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
+    let sim = Sim::start(&[]);
+    // `kubectl create deployment --replicas=0`: a pointer set to 0 (unset would default to 1),
+    // next to minReadySeconds, a plain int32 that Go's protobuf writes as 0 when unset.
+    let dep = apps::Deployment {
+        metadata: Some(meta::ObjectMeta { name: Some("zero".into()), ..Default::default() }),
+        spec: Some(apps::DeploymentSpec { replicas: Some(0), min_ready_seconds: Some(0), ..Default::default() }),
+        status: None,
+    };
+    let body = envelope("apps/v1", "Deployment", dep.encode_to_vec());
+    let (code, answer) =
+        json_of(sim.send("POST", "/apis/apps/v1/namespaces/demo/deployments?dryRun=All", PROTOBUF, body).await).await;
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(answer["spec"]["replicas"], 0);
+    assert!(answer["spec"].get("minReadySeconds").is_none(), "{}", answer["spec"]);
+}
+
+#[tokio::test]
 async fn an_access_review_in_protobuf_is_answered() {
     use k8s_pb::api::authorization::v1 as authz;
     let sim = Sim::start(&[]);

@@ -78,7 +78,22 @@ for dirpath, _, files in os.walk(openapi_root):
             resources[definition] = (av.group(1), kind.group(1))
 
 definitions_by_squash = {squash(d): d for d in json_names}
-FIELD = re.compile(r"#\[prost\((?P<attr>[^\]]*)\)\]\s*pub (?P<name>r#\w+|\w+):\s*(?P<ty>.*?),\n", re.S)
+FIELD = re.compile(
+    r"(?P<doc>(?:[ \t]*///[^\n]*\n)*)[ \t]*#\[prost\((?P<attr>[^\]]*)\)\]\s*pub (?P<name>r#\w+|\w+):\s*(?P<ty>.*?),\n",
+    re.S,
+)
+
+
+def zero_matters(attr, doc):
+    """Whether a scalar's zero must be kept: the field is a Go pointer (its doc says so) or has a
+    server-side default other than zero ("Defaults to 1."), which a missing field would get."""
+    if not re.match(r"(int32|int64|bool|double)\b", attr):
+        return False
+    text = " ".join(line.strip().removeprefix("///").strip() for line in doc.splitlines())
+    if re.search(r"\bpointer\b", text):
+        return True
+    m = re.search(r"[Dd]efaults? to:? ?['\"`]?([\w.%-]+)", text)
+    return bool(m) and m.group(1).rstrip(".").lower() not in ("0", "false", "nil", "null", "unset", "none", "empty")
 STRUCT = re.compile(r"pub struct (\w+) \{(\}|.*?\n\})", re.S)
 
 
@@ -136,8 +151,11 @@ for module, prefix in sorted(MODULES.items()):
                 call = "bytes_map_field"
             elif attr.startswith("btree_map"):
                 call = "map_field"
-            elif squash(name.removeprefix("r#")) in required.get(openapi_definition, ()):
-                # A required field (no `omitempty`): its zero is written too.
+            elif squash(name.removeprefix("r#")) in required.get(openapi_definition, ()) or zero_matters(
+                attr, fm.group("doc")
+            ):
+                # A required field (no `omitempty`), or one whose zero differs from leaving it
+                # out: its zero is written too.
                 call = "required_field"
             else:
                 call = "field"

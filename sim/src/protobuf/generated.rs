@@ -229,7 +229,7 @@ impl ToJson for k8s_pb::api::admissionregistration::v1::MutatingWebhook {
         field(&mut m, "namespaceSelector", &self.namespace_selector);
         field(&mut m, "objectSelector", &self.object_selector);
         required_field(&mut m, "sideEffects", &self.side_effects);
-        field(&mut m, "timeoutSeconds", &self.timeout_seconds);
+        required_field(&mut m, "timeoutSeconds", &self.timeout_seconds);
         required_field(&mut m, "admissionReviewVersions", &self.admission_review_versions);
         field(&mut m, "reinvocationPolicy", &self.reinvocation_policy);
         field(&mut m, "matchConditions", &self.match_conditions);
@@ -318,7 +318,7 @@ impl ToJson for k8s_pb::api::admissionregistration::v1::ServiceReference {
         required_field(&mut m, "namespace", &self.namespace);
         required_field(&mut m, "name", &self.name);
         field(&mut m, "path", &self.path);
-        field(&mut m, "port", &self.port);
+        required_field(&mut m, "port", &self.port);
         Value::Object(m)
     }
 }
@@ -423,7 +423,7 @@ impl ToJson for k8s_pb::api::admissionregistration::v1::ValidatingWebhook {
         field(&mut m, "namespaceSelector", &self.namespace_selector);
         field(&mut m, "objectSelector", &self.object_selector);
         required_field(&mut m, "sideEffects", &self.side_effects);
-        field(&mut m, "timeoutSeconds", &self.timeout_seconds);
+        required_field(&mut m, "timeoutSeconds", &self.timeout_seconds);
         required_field(&mut m, "admissionReviewVersions", &self.admission_review_versions);
         field(&mut m, "matchConditions", &self.match_conditions);
         Value::Object(m)
@@ -605,7 +605,7 @@ impl ToJson for k8s_pb::api::apps::v1::DaemonSetSpec {
         required_field(&mut m, "template", &self.template);
         field(&mut m, "updateStrategy", &self.update_strategy);
         field(&mut m, "minReadySeconds", &self.min_ready_seconds);
-        field(&mut m, "revisionHistoryLimit", &self.revision_history_limit);
+        required_field(&mut m, "revisionHistoryLimit", &self.revision_history_limit);
         Value::Object(m)
     }
 }
@@ -677,14 +677,14 @@ impl ToJson for k8s_pb::api::apps::v1::DeploymentSpec {
     fn to_json(&self) -> Value {
         #[allow(unused_mut)]
         let mut m = Map::new();
-        field(&mut m, "replicas", &self.replicas);
+        required_field(&mut m, "replicas", &self.replicas);
         required_field(&mut m, "selector", &self.selector);
         required_field(&mut m, "template", &self.template);
         field(&mut m, "strategy", &self.strategy);
         field(&mut m, "minReadySeconds", &self.min_ready_seconds);
-        field(&mut m, "revisionHistoryLimit", &self.revision_history_limit);
+        required_field(&mut m, "revisionHistoryLimit", &self.revision_history_limit);
         field(&mut m, "paused", &self.paused);
-        field(&mut m, "progressDeadlineSeconds", &self.progress_deadline_seconds);
+        required_field(&mut m, "progressDeadlineSeconds", &self.progress_deadline_seconds);
         Value::Object(m)
     }
 }
@@ -754,7 +754,7 @@ impl ToJson for k8s_pb::api::apps::v1::ReplicaSetSpec {
     fn to_json(&self) -> Value {
         #[allow(unused_mut)]
         let mut m = Map::new();
-        field(&mut m, "replicas", &self.replicas);
+        required_field(&mut m, "replicas", &self.replicas);
         field(&mut m, "minReadySeconds", &self.min_ready_seconds);
         required_field(&mut m, "selector", &self.selector);
         field(&mut m, "template", &self.template);
@@ -864,7 +864,7 @@ impl ToJson for k8s_pb::api::apps::v1::StatefulSetSpec {
     fn to_json(&self) -> Value {
         #[allow(unused_mut)]
         let mut m = Map::new();
-        field(&mut m, "replicas", &self.replicas);
+        required_field(&mut m, "replicas", &self.replicas);
         required_field(&mut m, "selector", &self.selector);
         required_field(&mut m, "template", &self.template);
         field(&mut m, "volumeClaimTemplates", &self.volume_claim_templates);
@@ -1301,7 +1301,7 @@ impl ToJson for k8s_pb::api::autoscaling::v1::HorizontalPodAutoscalerSpec {
         #[allow(unused_mut)]
         let mut m = Map::new();
         required_field(&mut m, "scaleTargetRef", &self.scale_target_ref);
-        field(&mut m, "minReplicas", &self.min_replicas);
+        required_field(&mut m, "minReplicas", &self.min_replicas);
         required_field(&mut m, "maxReplicas", &self.max_replicas);
         field(&mut m, "targetCPUUtilizationPercentage", &self.target_cpu_utilization_percentage);
         Value::Object(m)
@@ -1574,7 +1574,7 @@ impl ToJson for k8s_pb::api::autoscaling::v2::HorizontalPodAutoscalerSpec {
         #[allow(unused_mut)]
         let mut m = Map::new();
         required_field(&mut m, "scaleTargetRef", &self.scale_target_ref);
-        field(&mut m, "minReplicas", &self.min_replicas);
+        required_field(&mut m, "minReplicas", &self.min_replicas);
         required_field(&mut m, "maxReplicas", &self.max_replicas);
         field(&mut m, "metrics", &self.metrics);
         field(&mut m, "behavior", &self.behavior);
@@ -1750,8 +1750,8 @@ impl ToJson for k8s_pb::api::batch::v1::CronJobSpec {
         field(&mut m, "concurrencyPolicy", &self.concurrency_policy);
         field(&mut m, "suspend", &self.suspend);
         required_field(&mut m, "jobTemplate", &self.job_template);
-        field(&mut m, "successfulJobsHistoryLimit", &self.successful_jobs_history_limit);
-        field(&mut m, "failedJobsHistoryLimit", &self.failed_jobs_history_limit);
+        required_field(&mut m, "successfulJobsHistoryLimit", &self.successful_jobs_history_limit);
+        required_field(&mut m, "failedJobsHistoryLimit", &self.failed_jobs_history_limit);
         Value::Object(m)
     }
 }
@@ -1811,7 +1811,7 @@ impl ToJson for k8s_pb::api::batch::v1::JobSpec {
         field(&mut m, "activeDeadlineSeconds", &self.active_deadline_seconds);
         field(&mut m, "podFailurePolicy", &self.pod_failure_policy);
         field(&mut m, "successPolicy", &self.success_policy);
-        field(&mut m, "backoffLimit", &self.backoff_limit);
+        required_field(&mut m, "backoffLimit", &self.backoff_limit);
         field(&mut m, "backoffLimitPerIndex", &self.backoff_limit_per_index);
         field(&mut m, "maxFailedIndexes", &self.max_failed_indexes);
         field(&mut m, "selector", &self.selector);
@@ -1910,7 +1910,7 @@ impl ToJson for k8s_pb::api::batch::v1::SuccessPolicyRule {
         #[allow(unused_mut)]
         let mut m = Map::new();
         field(&mut m, "succeededIndexes", &self.succeeded_indexes);
-        field(&mut m, "succeededCount", &self.succeeded_count);
+        required_field(&mut m, "succeededCount", &self.succeeded_count);
         Value::Object(m)
     }
 }
@@ -2349,7 +2349,7 @@ impl ToJson for k8s_pb::api::core::v1::ConfigMapVolumeSource {
         let mut m = Map::new();
         inline_field(&mut m, &self.local_object_reference);
         field(&mut m, "items", &self.items);
-        field(&mut m, "defaultMode", &self.default_mode);
+        required_field(&mut m, "defaultMode", &self.default_mode);
         field(&mut m, "optional", &self.optional);
         Value::Object(m)
     }
@@ -2564,7 +2564,7 @@ impl ToJson for k8s_pb::api::core::v1::DownwardAPIVolumeSource {
         #[allow(unused_mut)]
         let mut m = Map::new();
         field(&mut m, "items", &self.items);
-        field(&mut m, "defaultMode", &self.default_mode);
+        required_field(&mut m, "defaultMode", &self.default_mode);
         Value::Object(m)
     }
 }
@@ -3708,8 +3708,8 @@ impl ToJson for k8s_pb::api::core::v1::PodAttachOptions {
         #[allow(unused_mut)]
         let mut m = Map::new();
         field(&mut m, "stdin", &self.stdin);
-        field(&mut m, "stdout", &self.stdout);
-        field(&mut m, "stderr", &self.stderr);
+        required_field(&mut m, "stdout", &self.stdout);
+        required_field(&mut m, "stderr", &self.stderr);
         field(&mut m, "tty", &self.tty);
         field(&mut m, "container", &self.container);
         Value::Object(m)
@@ -3900,7 +3900,7 @@ impl ToJson for k8s_pb::api::core::v1::PodSecurityContext {
         let mut m = Map::new();
         field(&mut m, "seLinuxOptions", &self.se_linux_options);
         field(&mut m, "windowsOptions", &self.windows_options);
-        field(&mut m, "runAsUser", &self.run_as_user);
+        required_field(&mut m, "runAsUser", &self.run_as_user);
         field(&mut m, "runAsGroup", &self.run_as_group);
         field(&mut m, "runAsNonRoot", &self.run_as_non_root);
         field(&mut m, "supplementalGroups", &self.supplemental_groups);
@@ -3933,7 +3933,7 @@ impl ToJson for k8s_pb::api::core::v1::PodSpec {
         required_field(&mut m, "containers", &self.containers);
         field(&mut m, "ephemeralContainers", &self.ephemeral_containers);
         field(&mut m, "restartPolicy", &self.restart_policy);
-        field(&mut m, "terminationGracePeriodSeconds", &self.termination_grace_period_seconds);
+        required_field(&mut m, "terminationGracePeriodSeconds", &self.termination_grace_period_seconds);
         field(&mut m, "activeDeadlineSeconds", &self.active_deadline_seconds);
         field(&mut m, "dnsPolicy", &self.dns_policy);
         map_field(&mut m, "nodeSelector", &self.node_selector);
@@ -3958,13 +3958,13 @@ impl ToJson for k8s_pb::api::core::v1::PodSpec {
         field(&mut m, "dnsConfig", &self.dns_config);
         field(&mut m, "readinessGates", &self.readiness_gates);
         field(&mut m, "runtimeClassName", &self.runtime_class_name);
-        field(&mut m, "enableServiceLinks", &self.enable_service_links);
+        required_field(&mut m, "enableServiceLinks", &self.enable_service_links);
         field(&mut m, "preemptionPolicy", &self.preemption_policy);
         map_field(&mut m, "overhead", &self.overhead);
         field(&mut m, "topologySpreadConstraints", &self.topology_spread_constraints);
         field(&mut m, "setHostnameAsFQDN", &self.set_hostname_as_fqdn);
         field(&mut m, "os", &self.os);
-        field(&mut m, "hostUsers", &self.host_users);
+        required_field(&mut m, "hostUsers", &self.host_users);
         field(&mut m, "schedulingGates", &self.scheduling_gates);
         field(&mut m, "resourceClaims", &self.resource_claims);
         field(&mut m, "resources", &self.resources);
@@ -4101,10 +4101,10 @@ impl ToJson for k8s_pb::api::core::v1::Probe {
         let mut m = Map::new();
         inline_field(&mut m, &self.handler);
         field(&mut m, "initialDelaySeconds", &self.initial_delay_seconds);
-        field(&mut m, "timeoutSeconds", &self.timeout_seconds);
-        field(&mut m, "periodSeconds", &self.period_seconds);
-        field(&mut m, "successThreshold", &self.success_threshold);
-        field(&mut m, "failureThreshold", &self.failure_threshold);
+        required_field(&mut m, "timeoutSeconds", &self.timeout_seconds);
+        required_field(&mut m, "periodSeconds", &self.period_seconds);
+        required_field(&mut m, "successThreshold", &self.success_threshold);
+        required_field(&mut m, "failureThreshold", &self.failure_threshold);
         field(&mut m, "terminationGracePeriodSeconds", &self.termination_grace_period_seconds);
         Value::Object(m)
     }
@@ -4227,7 +4227,7 @@ impl ToJson for k8s_pb::api::core::v1::ReplicationControllerSpec {
     fn to_json(&self) -> Value {
         #[allow(unused_mut)]
         let mut m = Map::new();
-        field(&mut m, "replicas", &self.replicas);
+        required_field(&mut m, "replicas", &self.replicas);
         field(&mut m, "minReadySeconds", &self.min_ready_seconds);
         map_field(&mut m, "selector", &self.selector);
         field(&mut m, "template", &self.template);
@@ -4492,7 +4492,7 @@ impl ToJson for k8s_pb::api::core::v1::SecretVolumeSource {
         let mut m = Map::new();
         field(&mut m, "secretName", &self.secret_name);
         field(&mut m, "items", &self.items);
-        field(&mut m, "defaultMode", &self.default_mode);
+        required_field(&mut m, "defaultMode", &self.default_mode);
         field(&mut m, "optional", &self.optional);
         Value::Object(m)
     }
@@ -4506,7 +4506,7 @@ impl ToJson for k8s_pb::api::core::v1::SecurityContext {
         field(&mut m, "privileged", &self.privileged);
         field(&mut m, "seLinuxOptions", &self.se_linux_options);
         field(&mut m, "windowsOptions", &self.windows_options);
-        field(&mut m, "runAsUser", &self.run_as_user);
+        required_field(&mut m, "runAsUser", &self.run_as_user);
         field(&mut m, "runAsGroup", &self.run_as_group);
         field(&mut m, "runAsNonRoot", &self.run_as_non_root);
         field(&mut m, "readOnlyRootFilesystem", &self.read_only_root_filesystem);
@@ -4565,7 +4565,7 @@ impl ToJson for k8s_pb::api::core::v1::ServiceAccountTokenProjection {
         #[allow(unused_mut)]
         let mut m = Map::new();
         field(&mut m, "audience", &self.audience);
-        field(&mut m, "expirationSeconds", &self.expiration_seconds);
+        required_field(&mut m, "expirationSeconds", &self.expiration_seconds);
         required_field(&mut m, "path", &self.path);
         Value::Object(m)
     }
@@ -5181,7 +5181,7 @@ impl ToJson for k8s_pb::api::flowcontrol::v1::LimitedPriorityLevelConfiguration 
     fn to_json(&self) -> Value {
         #[allow(unused_mut)]
         let mut m = Map::new();
-        field(&mut m, "nominalConcurrencyShares", &self.nominal_concurrency_shares);
+        required_field(&mut m, "nominalConcurrencyShares", &self.nominal_concurrency_shares);
         field(&mut m, "limitResponse", &self.limit_response);
         field(&mut m, "lendablePercent", &self.lendable_percent);
         field(&mut m, "borrowingLimitPercent", &self.borrowing_limit_percent);
@@ -6917,7 +6917,7 @@ impl ToJson for k8s_pb::apiextensions_apiserver::pkg::apis::apiextensions::v1::S
         required_field(&mut m, "namespace", &self.namespace);
         required_field(&mut m, "name", &self.name);
         field(&mut m, "path", &self.path);
-        field(&mut m, "port", &self.port);
+        required_field(&mut m, "port", &self.port);
         Value::Object(m)
     }
 }
@@ -7056,7 +7056,7 @@ impl ToJson for k8s_pb::apimachinery::pkg::apis::meta::v1::DeleteOptions {
     fn to_json(&self) -> Value {
         #[allow(unused_mut)]
         let mut m = Map::new();
-        field(&mut m, "gracePeriodSeconds", &self.grace_period_seconds);
+        required_field(&mut m, "gracePeriodSeconds", &self.grace_period_seconds);
         field(&mut m, "preconditions", &self.preconditions);
         field(&mut m, "orphanDependents", &self.orphan_dependents);
         field(&mut m, "propagationPolicy", &self.propagation_policy);
@@ -7208,7 +7208,7 @@ impl ToJson for k8s_pb::apimachinery::pkg::apis::meta::v1::ListOptions {
         field(&mut m, "timeoutSeconds", &self.timeout_seconds);
         field(&mut m, "limit", &self.limit);
         field(&mut m, "continue", &self.r#continue);
-        field(&mut m, "sendInitialEvents", &self.send_initial_events);
+        required_field(&mut m, "sendInitialEvents", &self.send_initial_events);
         Value::Object(m)
     }
 }
@@ -7485,7 +7485,7 @@ impl ToJson for k8s_pb::kube_aggregator::pkg::apis::apiregistration::v1::Service
         let mut m = Map::new();
         field(&mut m, "namespace", &self.namespace);
         field(&mut m, "name", &self.name);
-        field(&mut m, "port", &self.port);
+        required_field(&mut m, "port", &self.port);
         Value::Object(m)
     }
 }

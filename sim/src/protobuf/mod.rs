@@ -8,9 +8,10 @@
 //!
 //! Go's JSON encoder leaves out the fields a client did not set (`omitempty`), while the
 //! protobuf encoder writes every non-pointer field: a field whose value is the zero of its type
-//! (empty string, `false`, `0`, an empty list or map, the zero time) is left out here. A pointer
-//! field explicitly set to its zero (`spec.replicas: 0`) is left out too, which the real server
-//! would keep.
+//! (empty string, `false`, `0`, an empty list or map, the zero time) is left out here, unless
+//! the field is required or its zero differs from leaving it out (a pointer, or a server
+//! default other than zero: `spec.replicas: 0` stays). A pointer set to a zero that equals its
+//! default (`immutable: false`) is left out, which the real server would keep.
 
 mod generated;
 
@@ -385,7 +386,8 @@ mod vectors {
 
     #[test]
     fn a_pod_decodes_to_its_json_but_for_a_pointer_set_to_zero() {
-        // `priority` is a pointer set to 0, which the protobuf form cannot tell from unset.
+        // `priority` is a pointer set to 0, which the protobuf form cannot tell from unset
+        // (nor its doc from a plain int).
         check("pod", &["spec.priority: null instead of 0"]);
     }
 }
