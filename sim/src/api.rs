@@ -363,6 +363,9 @@ fn resource_call(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: Bytes) ->
         }
         (&Method::POST, None) => {
             require_verb(&rt, "create")?;
+            if crate::review::is_review(&rt) {
+                return crate::review::create(ctx, &path, &body);
+            }
             write::create(app, ctx, &path, &body)
         }
         (&Method::POST, Some(name)) => Err(bad_request(format!(

@@ -15,6 +15,8 @@ const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "k
 /// Adds an object created by `manager` to the store, stamped as a create would.
 pub fn add(txn: &mut Txn<'_>, registry: &Registry, key: &str, mut obj: Value, manager: &str) -> Option<Value> {
     let rt = registry.by_storage_key(key)?;
+    // Stored as a real server would have stored it.
+    crate::defaults::apply(&rt, &mut obj);
     stamp_new(&rt, &mut obj, manager);
     Some((*txn.put(key, obj)).clone())
 }
@@ -220,7 +222,15 @@ fn deployment_with_pods(
             "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}, "imagePullPolicy": "IfNotPresent",
             "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}],
             "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler"}});
-    let status = json!({"observedGeneration": 1, "replicas": replicas, "updatedReplicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas});
+    let hash_name = format!("{name}-{hash}");
+    let now = crate::object::now_string();
+    let status = json!({"observedGeneration": 1, "replicas": replicas, "updatedReplicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas,
+    "conditions": [
+        {"type": "Available", "status": "True", "lastUpdateTime": now, "lastTransitionTime": now,
+            "reason": "MinimumReplicasAvailable", "message": "Deployment has minimum availability."},
+        {"type": "Progressing", "status": "True", "lastUpdateTime": now, "lastTransitionTime": now,
+            "reason": "NewReplicaSetAvailable", "message": format!("ReplicaSet \"{hash_name}\" has successfully progressed.")}
+    ]});
     let Some(dep) = add(
         txn,
         registry,
@@ -234,7 +244,7 @@ fn deployment_with_pods(
     ) else {
         return;
     };
-    let rs_name = format!("{name}-{hash}");
+    let rs_name = hash_name;
     let Some(rs) = add(
         txn,
         registry,

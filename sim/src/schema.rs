@@ -2,6 +2,11 @@
 //! (core v1, apps v1, batch v1) with their `x-kubernetes-patch-merge-key` and
 //! `x-kubernetes-patch-strategy` extensions, and the CRD's structural schema. Types without a
 //! schema here are treated as schemaless: every field is accepted and lists are atomic.
+//!
+//! Unknown fields of built-in objects come from their Kubernetes 1.36 types (`typed.rs`), as
+//! kube-apiserver finds them by decoding; the vendored documents predate fields that 1.36
+//! objects carry (`status.hostIPs`, for one), so they only decide for custom resources and for
+//! a body that does not decode into its type.
 
 use std::collections::HashMap;
 
@@ -10,12 +15,14 @@ use serde_json::Value;
 use crate::discovery;
 use crate::registry::ResourceType;
 use crate::status::FieldError;
+use crate::typed::Types;
 
 const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
 pub struct Schemas {
     components: HashMap<String, Value>,
     by_gvk: HashMap<(String, String, String), String>,
+    typed: Types,
 }
 
 impl Schemas {
@@ -39,7 +46,7 @@ impl Schemas {
                 }
             }
         }
-        Ok(Schemas { components, by_gvk })
+        Ok(Schemas { components, by_gvk, typed: Types::new() })
     }
 
     /// The root schema of a type, if one is known.
@@ -108,6 +115,11 @@ impl Schemas {
 
     /// Fields of `obj` that the schema does not know, as `spec.foo` / `spec.containers[0].bar`.
     pub fn unknown_fields(&self, rt: &ResourceType, obj: &Value) -> Vec<String> {
+        if rt.custom.is_none() {
+            if let Some(found) = self.typed.unknown_fields(&rt.group, &rt.version, &rt.kind, obj) {
+                return found;
+            }
+        }
         let mut out = Vec::new();
         if let Some(root) = self.root(rt) {
             self.walk_unknown(root, obj, "", true, &mut out);
@@ -169,10 +181,12 @@ impl Schemas {
         out
     }
 
-    /// Fills `default`s of a structural schema, as the real server does for custom resources.
+    /// Fills `default`s of a structural schema, as the real server does for custom resources,
+    /// and the defaults of built-in kinds (`defaults.rs`).
     pub fn apply_defaults(&self, rt: &ResourceType, obj: &mut Value) {
-        if let Some(c) = &rt.custom {
-            default_into(&c.schema, obj);
+        match &rt.custom {
+            Some(c) => default_into(&c.schema, obj),
+            None => crate::defaults::apply(rt, obj),
         }
     }
 }
@@ -295,6 +309,17 @@ mod tests {
         let widgets = registry.find("example.com", "v1", "widgets").expect("widgets");
         let w = json!({"metadata": {"name": "w"}, "spec": {"size": "small", "bogus": 1}});
         assert_eq!(schemas.unknown_fields(&widgets, &w), vec!["spec.bogus"]);
+    }
+
+    #[test]
+    fn fields_a_kubernetes_1_36_pod_carries_are_not_unknown() {
+        let schemas = Schemas::load().expect("schemas load");
+        let registry = Registry::load().expect("registry loads");
+        let pods = registry.find("", "v1", "pods").expect("pods");
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"},
+            "spec": {"containers": [{"name": "c", "image": "i"}]},
+            "status": {"hostIP": "172.18.0.2", "hostIPs": [{"ip": "172.18.0.2"}], "podIP": "10.244.1.7"}});
+        assert_eq!(schemas.unknown_fields(&pods, &pod), Vec::<String>::new());
     }
 
     #[test]

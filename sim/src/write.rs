@@ -205,12 +205,17 @@ pub fn decode_yaml(body: &[u8]) -> Result<Decoded, String> {
 }
 
 /// Decodes a create or update body by its Content-Type (415 for anything else).
-fn decode_object(ctx: &Ctx, body: &[u8]) -> ApiResult<Decoded> {
+pub fn decode_object(ctx: &Ctx, body: &[u8]) -> ApiResult<Decoded> {
     let ct = ctx.header("content-type").map(essence).unwrap_or_else(|| "application/json".into());
     let decoded = match ct.as_str() {
         "application/json" => decode_json(body),
         "application/yaml" => decode_yaml(body),
         "application/cbor" => decode_cbor(body),
+        "application/vnd.kubernetes.protobuf" => {
+            let value = crate::protobuf::decode_object(body)
+                .map_err(|e| bad_request(format!("the body of the request could not be decoded: {e}")))?;
+            Ok(Decoded { value, duplicates: Vec::new() })
+        }
         _ => {
             return Err(status::unsupported_media_type(&[
                 "application/json",
@@ -355,10 +360,18 @@ pub fn prepare_crd(obj: &mut Value) -> ApiResult<()> {
 }
 
 /// Keeps controllers in step with a write: the served custom resource types with stored
-/// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec.
+/// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec (a pod of
+/// theirs that is deleted is replaced at once, as the ReplicaSet controller does).
 pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
     if rt.group == "apps" && rt.plural == "deployments" && !gone {
         crate::controller::reconcile(app, object::namespace(obj), object::name(obj));
+        return;
+    }
+    if rt.group.is_empty() && rt.plural == "pods" && (gone || object::is_deleting(obj)) {
+        let owner = app.store.write(|txn| crate::controller::owning_deployment(txn, obj));
+        if let Some(dep) = owner {
+            crate::controller::reconcile(app, object::namespace(obj), &dep);
+        }
         return;
     }
     if !is_crd(rt) {
@@ -1209,12 +1222,19 @@ pub fn delete_collection(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &
         let mut out = Vec::new();
         for t in targets {
             match delete_in(app, txn, &rt, object::namespace(&t), object::name(&t), &o) {
-                Ok(Deleted::Gone(x)) | Ok(Deleted::Pending(x)) => out.push(x),
+                Ok(Deleted::Gone(x)) => out.push((x, true)),
+                Ok(Deleted::Pending(x)) => out.push((x, false)),
                 Err(_) => {}
             }
         }
         (out, txn.state().rv)
     });
+    if !o.dry_run {
+        for (item, gone) in &items {
+            after_write(app, &rt, item, *gone);
+        }
+    }
+    let items: Vec<Obj> = items.into_iter().map(|(item, _)| item).collect();
     let items: Vec<Value> = items.iter().map(|i| crate::api::with_version(&rt, i)).collect();
     let list = json!({"apiVersion": rt.api_version(), "items": items, "kind": format!("{}List", rt.kind),
         "metadata": {"continue": "", "resourceVersion": rv.to_string()}});

@@ -533,3 +533,148 @@ async fn scaling_a_deployment_adds_and_removes_pods_and_a_new_template_rolls_out
     assert_eq!(replicas.len(), 2, "a new template gets a new ReplicaSet");
     assert!(replicas.contains(&0) && replicas.contains(&1), "{replicas:?}");
 }
+
+fn condition<'a>(dep: &'a Value, kind: &str) -> &'a Value {
+    dep["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["type"] == kind)
+        .unwrap_or_else(|| panic!("a {kind} condition in {}", dep["status"]))
+}
+
+fn revision_of(rs: &Value) -> &str {
+    rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_rollout_keeps_generation_revisions_and_the_deployment_conditions_as_kube_controller_manager_does() {
+    let sim = Sim::start(&[]);
+    let path = "/apis/apps/v1/namespaces/demo/deployments/web";
+    let (_, dep) = sim.get_json(path).await;
+    assert_eq!(dep["metadata"]["generation"], 1);
+    assert_eq!(dep["status"]["observedGeneration"], 1);
+    assert_eq!(condition(&dep, "Available")["reason"], "MinimumReplicasAvailable");
+    assert_eq!(condition(&dep, "Available")["message"], "Deployment has minimum availability.");
+    assert_eq!(condition(&dep, "Progressing")["reason"], "NewReplicaSetAvailable");
+
+    let image = r#"{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.29"}]}}}}"#;
+    let (code, patched) = json_of(sim.send("PATCH", path, "application/strategic-merge-patch+json", image).await).await;
+    assert_eq!(code, 200);
+    assert_eq!(patched["metadata"]["generation"], 2, "a spec change bumps the generation");
+    let (_, dep) = sim.get_json(path).await;
+    assert_eq!(dep["status"]["observedGeneration"], 2, "the controller has seen the new spec");
+    assert_eq!(dep["metadata"]["annotations"]["deployment.kubernetes.io/revision"], "2");
+    assert_eq!(condition(&dep, "Progressing")["reason"], "NewReplicaSetCreated");
+    let created = condition(&dep, "Progressing")["message"].as_str().unwrap_or_default().to_string();
+    assert!(created.starts_with("Created new replica set \"web-"), "{created}");
+
+    let mut w = WatchLines::new(
+        sim.get("/apis/apps/v1/namespaces/demo/deployments?watch=1&fieldSelector=metadata.name%3Dweb").await,
+    );
+    let done = loop {
+        let e = w.next(30).await.expect("the rollout completes");
+        if condition(&e["object"], "Progressing")["reason"] == "NewReplicaSetAvailable" {
+            break e["object"].clone();
+        }
+    };
+    assert_eq!(done["status"]["updatedReplicas"], 3);
+    assert_eq!(done["status"]["availableReplicas"], 3);
+    assert_eq!(condition(&done, "Available")["status"], "True");
+    let new_rs = created.trim_start_matches("Created new replica set \"").trim_end_matches('"');
+    assert_eq!(
+        condition(&done, "Progressing")["message"],
+        format!("ReplicaSet \"{new_rs}\" has successfully progressed.")
+    );
+
+    // What `kubectl rollout undo` sends: the previous ReplicaSet's template, which then becomes
+    // revision 3 without a third ReplicaSet.
+    let (_, list) = sim.get_json("/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dweb").await;
+    let items = list["items"].as_array().cloned().unwrap_or_default();
+    let old = items.iter().find(|rs| revision_of(rs) == "1").expect("revision 1 is kept");
+    assert_eq!(items.iter().find(|rs| rs["metadata"]["name"] == new_rs).map(revision_of), Some("2"));
+    let mut template = old["spec"]["template"].clone();
+    template["metadata"]["labels"].as_object_mut().expect("labels").remove("pod-template-hash");
+    let undo = json!([{"op": "replace", "path": "/spec/template", "value": template}]).to_string();
+    let (code, _) = json_of(sim.send("PATCH", path, "application/json-patch+json", undo).await).await;
+    assert_eq!(code, 200);
+    let (_, list) = sim.get_json("/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dweb").await;
+    let items = list["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(items.len(), 2, "the old ReplicaSet is reused");
+    let back = items.iter().find(|rs| rs["metadata"]["name"] == old["metadata"]["name"]).expect("old ReplicaSet");
+    assert_eq!(revision_of(back), "3");
+    assert_eq!(back["spec"]["replicas"], 3);
+    let (_, dep) = sim.get_json(path).await;
+    assert_eq!(dep["metadata"]["annotations"]["deployment.kubernetes.io/revision"], "3");
+    assert_eq!(dep["metadata"]["generation"], 3);
+
+    // What `kubectl describe deployment` lists under Events.
+    let (_, events) = sim.get_json("/api/v1/namespaces/demo/events?fieldSelector=involvedObject.name%3Dweb").await;
+    let messages: Vec<&str> = events["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["reason"] == "ScalingReplicaSet" && e["involvedObject"]["kind"] == "Deployment")
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    let old_rs = old["metadata"]["name"].as_str().unwrap_or_default();
+    for want in [
+        format!("Scaled up replica set {new_rs} from 0 to 3"),
+        format!("Scaled down replica set {old_rs} from 3 to 0"),
+        format!("Scaled up replica set {old_rs} from 0 to 3"),
+        format!("Scaled down replica set {new_rs} from 3 to 0"),
+    ] {
+        assert!(messages.contains(&want.as_str()), "{want:?} in {messages:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_deleted_pod_of_a_deployment_is_replaced_and_a_paused_deployment_does_not_roll_out() {
+    let sim = Sim::start(&[]);
+    let live_pods = |list: &Value| -> Vec<String> {
+        list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["metadata"]["deletionTimestamp"].is_null())
+            .filter_map(|p| p["metadata"]["name"].as_str().map(str::to_string))
+            .collect()
+    };
+    let (_, before) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi").await;
+    let before = live_pods(&before);
+    assert_eq!(before.len(), 2);
+    let (code, _) = json_of(
+        sim.send("DELETE", &format!("/api/v1/namespaces/demo/pods/{}", before[0]), "application/json", "").await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (_, after) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi").await;
+    let after = live_pods(&after);
+    assert_eq!(after.len(), 2, "the ReplicaSet keeps its count: {after:?}");
+    assert!(!after.contains(&before[0]) && after.contains(&before[1]), "{after:?}");
+    let (code, _) = json_of(
+        sim.send("DELETE", "/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi", "application/json", "").await,
+    )
+    .await;
+    assert_eq!(code, 200);
+    let (_, again) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dapi").await;
+    assert_eq!(live_pods(&again).len(), 2, "deletecollection too");
+
+    let path = "/apis/apps/v1/namespaces/demo/deployments/api";
+    let merge = |body: &'static str| sim.send("PATCH", path, "application/merge-patch+json", body);
+    assert_eq!(merge(r#"{"spec":{"paused":true}}"#).await.status(), 200);
+    let image = r#"{"spec":{"template":{"spec":{"containers":[{"name":"api","image":"ghcr.io/example/api:2.5.0"}]}}}}"#;
+    let (code, _) = json_of(sim.send("PATCH", path, "application/strategic-merge-patch+json", image).await).await;
+    assert_eq!(code, 200);
+    let (_, rs) = sim.get_json("/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi").await;
+    assert_eq!(rs["items"].as_array().map(Vec::len), Some(1), "no rollout while paused");
+    let (_, dep) = sim.get_json(path).await;
+    assert_eq!(condition(&dep, "Progressing")["reason"], "DeploymentPaused");
+    assert_eq!(condition(&dep, "Progressing")["status"], "Unknown");
+    assert_eq!(dep["status"]["observedGeneration"], dep["metadata"]["generation"]);
+    assert_eq!(merge(r#"{"spec":{"paused":false}}"#).await.status(), 200);
+    let (_, rs) = sim.get_json("/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi").await;
+    assert_eq!(rs["items"].as_array().map(Vec::len), Some(2), "resuming rolls the new template out");
+    let (_, dep) = sim.get_json(path).await;
+    assert_eq!(condition(&dep, "Progressing")["reason"], "NewReplicaSetCreated");
+}

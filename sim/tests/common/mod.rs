@@ -101,7 +101,7 @@ pub async fn json_of(resp: reqwest::Response) -> (u16, Value) {
     (status, value)
 }
 
-/// `/work/shared` (or `$KUBE_SHARED_DIR`): the recordings of real servers.
+/// `../shared` beside the repository (or `$KUBE_SHARED_DIR`): the recordings of real servers.
 pub fn shared_dir() -> PathBuf {
     std::env::var_os("KUBE_SHARED_DIR")
         .map(PathBuf::from)

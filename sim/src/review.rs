@@ -1,0 +1,93 @@
+//! The review APIs: SelfSubjectReview (authentication.k8s.io/v1, `kubectl auth whoami`),
+//! SelfSubjectAccessReview and SelfSubjectRulesReview (authorization.k8s.io/v1,
+//! `kubectl auth can-i`, `kubectl auth can-i --list`). As in kube-apiserver they are create-only
+//! and never stored: a POST answers 201 with the request's spec and the `status` that
+//! kube-sim's authenticator and authorizer (`auth.rs`) give for the requesting user.
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{json, Value};
+
+use crate::api::{render_object, Ctx, ResourcePath};
+use crate::auth::{self, Decision};
+use crate::negotiate::Target;
+use crate::registry::ResourceType;
+use crate::status::{bad_request, invalid, ApiResult, FieldError};
+use crate::table::IncludeObject;
+use crate::write::decode_object;
+
+/// Whether a type is one of the reviews answered here rather than stored.
+pub fn is_review(rt: &ResourceType) -> bool {
+    matches!(
+        (rt.group.as_str(), rt.plural.as_str()),
+        ("authentication.k8s.io", "selfsubjectreviews")
+            | ("authorization.k8s.io", "selfsubjectaccessreviews" | "selfsubjectrulesreviews")
+    )
+}
+
+/// Answers a POST of a review.
+pub fn create(ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResult<Response> {
+    let rt = &path.rt;
+    let review = decode_object(ctx, body)?.value;
+    if let Some(kind) = review["kind"].as_str().filter(|k| *k != rt.kind) {
+        return Err(bad_request(format!(
+            "{kind} in version \"{}\" cannot be handled as a {}: no kind \"{kind}\" is registered for version \"{}\"",
+            rt.version,
+            rt.kind,
+            rt.api_version()
+        )));
+    }
+    let user = auth::authenticate(ctx);
+    let spec = review.get("spec").cloned().unwrap_or_else(|| json!({}));
+    let status = match rt.plural.as_str() {
+        "selfsubjectreviews" => json!({"userInfo": user.to_json()}),
+        "selfsubjectaccessreviews" => {
+            let resource = spec.get("resourceAttributes").filter(|v| !v.is_null());
+            let non_resource = spec.get("nonResourceAttributes").filter(|v| !v.is_null());
+            let attributes = match (resource, non_resource) {
+                (Some(a), None) | (None, Some(a)) => a,
+                (Some(_), Some(n)) => {
+                    return Err(invalid(
+                        &rt.group,
+                        &rt.kind,
+                        "",
+                        &[FieldError::invalid(
+                            "spec.nonResourceAttributes",
+                            n,
+                            "cannot be specified in combination with resourceAttributes",
+                        )],
+                    ))
+                }
+                (None, None) => {
+                    return Err(invalid(
+                        &rt.group,
+                        &rt.kind,
+                        "",
+                        &[FieldError::invalid(
+                            "spec.resourceAttributes",
+                            &Value::Null,
+                            "exactly one of nonResourceAttributes or resourceAttributes must be specified",
+                        )],
+                    ))
+                }
+            };
+            match auth::authorize(&user, attributes) {
+                Decision::Allow { reason } => json!({"allowed": true, "reason": reason}),
+                Decision::Deny { reason } => json!({"allowed": false, "reason": reason}),
+            }
+        }
+        _ => {
+            let namespace = spec["namespace"].as_str().unwrap_or_default();
+            let rules = auth::rules(&user, namespace);
+            json!({"resourceRules": rules.resource_rules, "nonResourceRules": rules.non_resource_rules,
+                "incomplete": rules.incomplete})
+        }
+    };
+    let mut answer = json!({"kind": rt.kind, "apiVersion": rt.api_version(), "metadata": {}});
+    if rt.plural != "selfsubjectreviews" {
+        answer["spec"] = spec;
+    }
+    answer["status"] = status;
+    let output = ctx.output(Target::Object)?;
+    Ok(render_object(ctx, rt, &answer, output, IncludeObject::Metadata, StatusCode::CREATED))
+}
