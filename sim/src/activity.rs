@@ -11,25 +11,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rand::seq::IndexedRandom;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::dataset;
+use crate::deletion::{delete_in, DeleteOptions};
 use crate::object::{self, meta_mut};
 use crate::store::Txn;
-use crate::write::{delete_in, DeleteOptions};
 use crate::App;
 
+use crate::kubelet::{advance, record_event, Starting};
 const TICK: Duration = Duration::from_secs(1);
 /// A pod is replaced every this many ticks.
 const REPLACE_EVERY: u64 = 3;
-
-/// A replacement pod on its way to Ready.
-struct Starting {
-    namespace: String,
-    name: String,
-    node: String,
-    stage: u8,
-}
 
 pub fn start(app: Arc<App>) {
     tokio::spawn(async move {
@@ -75,69 +68,6 @@ fn expire_events(txn: &mut Txn<'_>) {
     }
 }
 
-/// The simulated kubelet for a pod created through the API: it is scheduled (Pending), starts a
-/// second later (Running, not ready) and is Ready a second after that, with Events.
-pub fn run_pod(app: Arc<App>, namespace: String, name: String) {
-    tokio::spawn(async move {
-        let node = app
-            .store
-            .read()
-            .get("/pods", &namespace, &name)
-            .and_then(|p| p["spec"]["nodeName"].as_str().map(str::to_string))
-            .unwrap_or_else(|| "node-1".into());
-        let mut pod = Starting { namespace, name, node, stage: 0 };
-        app.store.write(|txn| {
-            let message = format!("Successfully assigned {}/{} to {}", pod.namespace, pod.name, pod.node);
-            record_event(&app, txn, &pod.namespace, &pod.name, "Scheduled", &message);
-        });
-        loop {
-            tokio::time::sleep(TICK).await;
-            if !app.store.write(|txn| advance(&app, txn, &mut pod)) {
-                break;
-            }
-        }
-        // A ready pod of a Deployment changes its counts.
-        let owner = app.store.write(|txn| {
-            let p = txn.get("/pods", &pod.namespace, &pod.name)?;
-            crate::controller::owning_deployment(txn, &p)
-        });
-        if let Some(dep) = owner {
-            crate::controller::reconcile(&app, &pod.namespace, &dep);
-        }
-    });
-}
-
-fn record_event(app: &App, txn: &mut Txn<'_>, ns: &str, pod: &str, reason: &str, message: &str) {
-    let Some(rt) = app.registry.by_storage_key("/events") else { return };
-    let mut e = dataset::event(ns, pod, "Pod", reason, message);
-    crate::write::stamp_new(&rt, &mut e, "kubelet");
-    txn.put("/events", e);
-}
-
-/// Moves a starting pod one step; false once it is Ready (or gone).
-fn advance(app: &App, txn: &mut Txn<'_>, p: &mut Starting) -> bool {
-    let Some(pod) = txn.get("/pods", &p.namespace, &p.name) else { return false };
-    let mut next: Value = pod.as_ref().clone();
-    p.stage += 1;
-    match p.stage {
-        1 => {
-            next["status"] = dataset::running_status_with(&next, &p.node, false);
-            txn.put("/pods", next);
-            record_event(app, txn, &p.namespace, &p.name, "Started", "Started container");
-            true
-        }
-        _ => {
-            next["status"] = dataset::running_status_with(&next, &p.node, true);
-            if let Some(ip) = pod["status"]["podIP"].as_str() {
-                next["status"]["podIP"] = json!(ip);
-                next["status"]["podIPs"] = json!([{"ip": ip}]);
-            }
-            txn.put("/pods", next);
-            false
-        }
-    }
-}
-
 fn replace_a_pod(app: &Arc<App>, txn: &mut Txn<'_>) -> Option<Starting> {
     let pods: Vec<_> = txn
         .state()
@@ -157,7 +87,7 @@ fn replace_a_pod(app: &Arc<App>, txn: &mut Txn<'_>) -> Option<Starting> {
     let node = format!("node-{}", rand::random_range(1..=3));
     let mut pod = dataset::pod_from_template(&rs, &name, &ns, &node, false);
     meta_mut(&mut pod).insert("generateName".into(), json!(format!("{rs_name}-")));
-    crate::write::stamp_new(&pods_rt, &mut pod, "kube-controller-manager");
+    crate::lifecycle::stamp_new(&pods_rt, &mut pod, "kube-controller-manager");
     txn.put("/pods", pod);
     record_event(app, txn, &ns, &name, "Scheduled", &format!("Successfully assigned {ns}/{name} to {node}"));
     Some(Starting { namespace: ns, name, node, stage: 0 })

@@ -8,24 +8,22 @@ use std::sync::Arc;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::{middleware, Router};
-use serde::{Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tower_http::compression::predicate::Predicate;
 use tower_http::compression::CompressionLayer;
 
 use crate::discovery::{self, DiscoveryFormat};
 use crate::encode;
-use crate::list::{self, ListOptions, Query};
-use crate::negotiate::{self, Format, Output, Shape, Target};
-use crate::ordered::{order_of, Order, Ordered};
-use crate::registry::ResourceType;
-use crate::status::{bad_request, method_not_allowed, not_acceptable, not_found, ApiError, ApiResult, Status};
-use crate::table::{self, IncludeObject};
+use crate::list::{ListOptions, Query};
+use crate::negotiate::{Format, Target};
+use crate::status::{bad_request, method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
 use crate::App;
 use crate::{access_log, cors, faults, logs, watch, write};
 
+use crate::http::{bytes_response, content_type, error_response, json_response, require_verb, Ctx, ResourcePath};
+use crate::read::{get_response, list_response};
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
 
@@ -52,29 +50,6 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(middleware::from_fn(cors::middleware))
         .layer(middleware::from_fn(access_log::middleware))
         .with_state(app)
-}
-
-/// What every handler reads from the request.
-pub struct Ctx {
-    pub method: Method,
-    pub path: String,
-    pub query: Query,
-    pub headers: HeaderMap,
-    pub pretty: bool,
-}
-
-impl Ctx {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
-    pub fn accept(&self) -> Option<&str> {
-        self.header("accept")
-    }
-
-    pub fn output(&self, target: Target) -> ApiResult<Output> {
-        negotiate::choose(self.accept(), target).ok_or_else(not_acceptable)
-    }
 }
 
 fn parse_query(raw: Option<&str>) -> Query {
@@ -121,66 +96,6 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
         Ok(r) => r,
         Err(e) => error_response(&ctx, e),
     }
-}
-
-pub fn error_response(ctx: &Ctx, err: ApiError) -> Response {
-    match err {
-        ApiError::PageNotFound => (
-            StatusCode::NOT_FOUND,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")],
-            "404 page not found\n",
-        )
-            .into_response(),
-        ApiError::Status(s) => status_response(ctx, &s),
-    }
-}
-
-pub fn status_response(ctx: &Ctx, s: &Status) -> Response {
-    let format = negotiate::choose(ctx.accept(), Target::Status).map(|o| o.format).unwrap_or(Format::Json);
-    let code = match s.code {
-        0 => StatusCode::OK,
-        c => StatusCode::from_u16(c).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-    };
-    let mut resp = bytes_response(code, content_type(format), encode::body(format, s, ctx.pretty));
-    if let Some(secs) = s.details.as_ref().and_then(|d| d.retry_after_seconds) {
-        if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
-            resp.headers_mut().insert(header::RETRY_AFTER, v);
-        }
-    }
-    resp
-}
-
-pub fn content_type(format: Format) -> &'static str {
-    match format {
-        Format::Json => "application/json",
-        Format::Yaml => "application/yaml",
-        Format::Cbor => "application/cbor",
-    }
-}
-
-pub fn bytes_response(code: StatusCode, content_type: &str, body: Bytes) -> Response {
-    let mut resp = Response::new(Body::from(body));
-    *resp.status_mut() = code;
-    if let Ok(v) = HeaderValue::from_str(content_type) {
-        resp.headers_mut().insert(header::CONTENT_TYPE, v);
-    }
-    resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
-    resp
-}
-
-pub fn json_response<T: Serialize + ?Sized>(ctx: &Ctx, code: StatusCode, value: &T) -> Response {
-    bytes_response(code, "application/json", encode::body(Format::Json, value, ctx.pretty))
-}
-
-/// A path under `/api` or `/apis` that names a resource.
-#[derive(Debug, Clone)]
-pub struct ResourcePath {
-    pub rt: Arc<ResourceType>,
-    pub namespace: Option<String>,
-    pub name: Option<String>,
-    pub subresource: Option<String>,
-    /// The deprecated `/watch/` path prefix was used.
-    pub watch_path: bool,
 }
 
 async fn route(app: &Arc<App>, ctx: &Ctx, body: Bytes) -> ApiResult<Response> {
@@ -366,7 +281,7 @@ fn resource_call(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: Bytes) ->
             if crate::review::is_review(&rt) {
                 return crate::review::create(ctx, &path, &body);
             }
-            write::create(app, ctx, &path, &body)
+            write::create::create(app, ctx, &path, &body)
         }
         (&Method::POST, Some(name)) => Err(bad_request(format!(
             "the server does not allow this method on the requested resource (post {} {name})",
@@ -374,19 +289,19 @@ fn resource_call(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: Bytes) ->
         ))),
         (&Method::PUT, Some(name)) => {
             require_verb(&rt, "update")?;
-            write::update(app, ctx, &path, name, &body)
+            write::update::update(app, ctx, &path, name, &body)
         }
         (&Method::PATCH, Some(name)) => {
             require_verb(&rt, "patch")?;
-            write::patch(app, ctx, &path, name, &body)
+            write::patch::patch(app, ctx, &path, name, &body)
         }
         (&Method::DELETE, Some(name)) => {
             require_verb(&rt, "delete")?;
-            write::delete(app, ctx, &path, name, &body)
+            write::delete::delete(app, ctx, &path, name, &body)
         }
         (&Method::DELETE, None) => {
             require_verb(&rt, "deletecollection")?;
-            write::delete_collection(app, ctx, &path, &body)
+            write::delete::delete_collection(app, ctx, &path, &body)
         }
         _ => Err(method_not_allowed()),
     }
@@ -410,161 +325,16 @@ fn subresource(
         }
         ("scale", &Method::GET) => {
             allowed("get")?;
-            write::scale_get(app, ctx, path, name)
+            write::scale::scale_get(app, ctx, path, name)
         }
         ("status" | "scale", &Method::PUT) => {
             allowed("update")?;
-            write::update(app, ctx, path, name, body)
+            write::update::update(app, ctx, path, name, body)
         }
         ("status" | "scale", &Method::PATCH) => {
             allowed("patch")?;
-            write::patch(app, ctx, path, name, body)
+            write::patch::patch(app, ctx, path, name, body)
         }
         _ => Err(method_not_allowed()),
     }
-}
-
-pub fn require_verb(rt: &ResourceType, verb: &str) -> ApiResult<()> {
-    if rt.allows(verb) {
-        Ok(())
-    } else {
-        Err(method_not_allowed())
-    }
-}
-
-/// Reads one object, honouring `resourceVersion` (a future one is 504).
-fn get_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str) -> ApiResult<Response> {
-    let rt = &path.rt;
-    let output = ctx.output(Target::Object)?;
-    let include = IncludeObject::parse(ctx.query.get("includeObject").map(String::as_str)).map_err(bad_request)?;
-    let ns = path.namespace.as_deref().unwrap_or_default();
-    let state = app.store.read();
-    if let Some(rv) = ctx.query.get("resourceVersion").filter(|r| !r.is_empty()) {
-        match rv.parse::<u64>() {
-            Ok(n) if n > state.rv => return Err(list::too_large_rv(n, state.rv)),
-            Ok(_) => {}
-            Err(_) => {
-                return Err(bad_request(format!(
-                    "invalid resource version: strconv.ParseUint: parsing \"{rv}\": invalid syntax"
-                )))
-            }
-        }
-    }
-    let obj = state.get(&rt.storage_key(), ns, name).ok_or_else(|| not_found(rt, name))?;
-    drop(state);
-    Ok(render_object(ctx, rt, &obj, output, include, StatusCode::OK))
-}
-
-/// An object in the negotiated shape, with its apiVersion set to the requested version.
-pub fn render_object(
-    ctx: &Ctx,
-    rt: &ResourceType,
-    obj: &Value,
-    output: Output,
-    include: IncludeObject,
-    code: StatusCode,
-) -> Response {
-    let obj = with_version(rt, obj);
-    let body = match output.shape {
-        Shape::Object => encode::body(output.format, &Ordered::new(&obj, order_of(rt)), ctx.pretty),
-        Shape::Table(v) => {
-            let mut meta = Map::new();
-            if let Some(rv) = obj["metadata"]["resourceVersion"].as_str() {
-                meta.insert("resourceVersion".into(), Value::String(rv.into()));
-            }
-            encode::body(output.format, &table::table(rt, &[&obj], meta, include, v.api_version(), true), ctx.pretty)
-        }
-        Shape::Metadata(v) => {
-            let pm = table::partial_metadata(&obj, v.api_version());
-            encode::body(output.format, &Ordered::new(&pm, Order::Typed), ctx.pretty)
-        }
-    };
-    bytes_response(code, output.content_type(), body)
-}
-
-/// Objects are stored once per group; a read through another version relabels them.
-pub fn with_version(rt: &ResourceType, obj: &Value) -> Value {
-    let mut o = obj.clone();
-    if let Some(m) = o.as_object_mut() {
-        m.insert("apiVersion".into(), Value::String(rt.api_version()));
-    }
-    o
-}
-
-#[derive(Serialize)]
-struct ListBody<'a> {
-    kind: String,
-    #[serde(rename = "apiVersion")]
-    api_version: &'a str,
-    metadata: Map<String, Value>,
-    items: Vec<Ordered<'a>>,
-}
-
-#[derive(Serialize)]
-struct MetadataList {
-    kind: &'static str,
-    #[serde(rename = "apiVersion")]
-    api_version: &'static str,
-    metadata: Map<String, Value>,
-    items: Vec<PartialItem>,
-}
-
-/// A PartialObjectMetadata list item, a struct on the wire.
-struct PartialItem(Value);
-
-impl Serialize for PartialItem {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        Ordered::new(&self.0, Order::Typed).serialize(s)
-    }
-}
-
-fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &ListOptions) -> ApiResult<Response> {
-    let rt = &path.rt;
-    let output = ctx.output(Target::List)?;
-    let include = IncludeObject::parse(ctx.query.get("includeObject").map(String::as_str)).map_err(bad_request)?;
-    let page = list::list(&app.store, rt, path.namespace.as_deref(), opts)?;
-    let mut meta = Map::new();
-    meta.insert("resourceVersion".into(), Value::String(page.rv.to_string()));
-    let is_table = matches!(output.shape, Shape::Table(_));
-    match &page.continue_token {
-        Some(t) => {
-            meta.insert("continue".into(), Value::String(t.clone()));
-        }
-        None if page.paged && !is_table => {
-            meta.insert("continue".into(), Value::String(String::new()));
-        }
-        None => {}
-    }
-    if let Some(r) = page.remaining {
-        meta.insert("remainingItemCount".into(), Value::from(r));
-    }
-    let api_version = rt.api_version();
-    let body = match output.shape {
-        Shape::Object => {
-            let items = page
-                .items
-                .iter()
-                .map(|o| Ordered {
-                    value: o,
-                    order: order_of(rt),
-                    skip_type: !rt.is_custom(),
-                    api_version: Some(&api_version),
-                })
-                .collect();
-            let list = ListBody { kind: format!("{}List", rt.kind), api_version: &api_version, metadata: meta, items };
-            encode::body(output.format, &list, ctx.pretty)
-        }
-        Shape::Table(v) => {
-            let objs: Vec<Value> = page.items.iter().map(|o| with_version(rt, o)).collect();
-            let refs: Vec<&Value> = objs.iter().collect();
-            encode::body(output.format, &table::table(rt, &refs, meta, include, v.api_version(), true), ctx.pretty)
-        }
-        Shape::Metadata(v) => {
-            let items = page.items.iter().map(|o| PartialItem(table::partial_metadata(o, v.api_version()))).collect();
-            let list =
-                MetadataList { kind: "PartialObjectMetadataList", api_version: v.api_version(), metadata: meta, items };
-            encode::body(output.format, &list, ctx.pretty)
-        }
-    };
-    Ok(bytes_response(StatusCode::OK, output.content_type(), body))
 }

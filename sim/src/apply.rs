@@ -10,12 +10,17 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use crate::api::{Ctx, ResourcePath};
 use crate::fields::{self, Entry, FieldPath, FieldSet};
+use crate::http::{Ctx, ResourcePath};
+use crate::lifecycle::stamp_new;
 use crate::object::{self, meta_mut};
 use crate::patch;
 use crate::status::{bad_request, invalid, ApiError, ApiResult, Cause, Details, FieldError, Status};
-use crate::write::{self, decode_yaml, options_invalid, stamp_new, WriteOptions};
+use crate::write::after::after_write;
+use crate::write::body::{decode_cbor, decode_yaml};
+use crate::write::options::{options_invalid, FieldValidation, WriteOptions};
+use crate::write::reply::respond;
+use crate::write::update::{finish_update, How};
 use crate::App;
 
 /// The fields an apply configuration sets: leaves and keyed items, not the maps around them.
@@ -136,7 +141,7 @@ pub fn apply(
         ));
     }
     let decoded = if cbor {
-        write::decode_cbor(body).map_err(|e| bad_request(format!("error decoding CBOR: {e}")))?
+        decode_cbor(body).map_err(|e| bad_request(format!("error decoding CBOR: {e}")))?
     } else {
         decode_yaml(body).map_err(|e| bad_request(format!("error decoding YAML: {e}")))?
     };
@@ -170,12 +175,12 @@ pub fn apply(
     if rt.namespaced {
         meta_mut(&mut config).insert("namespace".into(), json!(ns));
     }
-    let problems: Vec<String> = if opts.validation == write::FieldValidation::Ignore {
+    let problems: Vec<String> = if opts.validation == FieldValidation::Ignore {
         Vec::new()
     } else {
         app.schemas.unknown_fields(&rt, &config).into_iter().map(|f| format!("unknown field \"{f}\"")).collect()
     };
-    if opts.validation == write::FieldValidation::Strict && !problems.is_empty() {
+    if opts.validation == FieldValidation::Strict && !problems.is_empty() {
         return Err(bad_request(format!(
             "{} in version \"{}\" cannot be handled as a {}: strict decoding error: {}",
             rt.kind,
@@ -221,7 +226,7 @@ pub fn apply(
             }
             return Ok(((*txn.put(&key, obj)).clone(), true));
         };
-        let live_v = crate::api::with_version(&rt, &live);
+        let live_v = crate::http::with_version(&rt, &live);
         let sub = path.subresource.clone();
         let mut entries = fields::entries(&live_v);
         let mut conflicts: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
@@ -267,13 +272,13 @@ pub fn apply(
             subresource: sub.clone(),
             set: applied.clone(),
         });
-        let how = write::How { opts, subresource: sub.as_deref(), managed: Some(entries) };
-        let new = write::finish_update(app, txn, &rt, &live, merged, how)?;
+        let how = How { opts, subresource: sub.as_deref(), managed: Some(entries) };
+        let new = finish_update(app, txn, &rt, &live, merged, how)?;
         Ok((new, false))
     })?;
     if !opts.dry_run {
-        write::after_write(app, &rt, &stored, false);
+        after_write(app, &rt, &stored, false);
     }
     let code = if created { StatusCode::CREATED } else { StatusCode::OK };
-    write::respond(ctx, &rt, &stored, code, &problems)
+    respond(ctx, &rt, &stored, code, &problems)
 }

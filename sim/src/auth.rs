@@ -9,7 +9,7 @@
 
 use serde_json::{json, Value};
 
-use crate::api::Ctx;
+use crate::http::Ctx;
 
 /// The user every request is made by until kube-sim has authentication.
 pub const USERNAME: &str = "kube-sim-admin";

@@ -15,11 +15,12 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use crate::activity::run_pod;
 use crate::dataset::{owner_ref, pod_from_template, stable_suffix};
+use crate::deletion::{delete_in, DeleteOptions};
+use crate::kubelet::run_pod;
+use crate::lifecycle::stamp_new;
 use crate::object::{self, meta_mut};
 use crate::store::{Obj, Txn};
-use crate::write::{delete_in, stamp_new, DeleteOptions};
 use crate::App;
 
 const DEPLOYMENTS: &str = "apps/deployments";
@@ -31,7 +32,7 @@ const REVISION: &str = "deployment.kubernetes.io/revision";
 pub fn reconcile(app: &Arc<App>, namespace: &str, name: &str) {
     let started = app.store.write(|txn| reconcile_in(app, txn, namespace, name));
     for pod in started {
-        run_pod(app.clone(), namespace.to_string(), pod);
+        run_pod(app.clone(), namespace.to_string(), pod, pod_ready);
     }
 }
 
@@ -424,6 +425,17 @@ pub fn owning_deployment(txn: &Txn<'_>, pod: &Value) -> Option<String> {
     let rs = txn.get(REPLICASETS, ns, rs_ref["name"].as_str()?)?;
     let dep_ref = rs["metadata"]["ownerReferences"].as_array()?.iter().find(|r| r["kind"] == "Deployment")?;
     Some(dep_ref["name"].as_str()?.to_string())
+}
+
+/// A pod became Ready: the Deployment that owns it (through its ReplicaSet), if any, counts it.
+pub fn pod_ready(app: &Arc<App>, namespace: &str, name: &str) {
+    let owner = app.store.write(|txn| {
+        let pod = txn.get(PODS, namespace, name)?;
+        owning_deployment(txn, &pod)
+    });
+    if let Some(deployment) = owner {
+        reconcile(app, namespace, &deployment);
+    }
 }
 
 #[cfg(test)]

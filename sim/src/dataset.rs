@@ -6,9 +6,9 @@ use rand::Rng;
 use serde_json::{json, Value};
 
 use crate::cli::Dataset;
+use crate::lifecycle::stamp_new;
 use crate::registry::{Registry, WIDGETS_CRD};
 use crate::store::Txn;
-use crate::write::stamp_new;
 
 const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];
 
@@ -26,7 +26,7 @@ pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
         add(txn, registry, "/namespaces", namespace(ns), "kube-apiserver");
     }
     if let Ok(mut crd) = serde_json::from_str::<Value>(WIDGETS_CRD) {
-        if crate::write::prepare_crd(&mut crd).is_ok() {
+        if crate::lifecycle::prepare_crd(&mut crd).is_ok() {
             add(txn, registry, "apiextensions.k8s.io/customresourcedefinitions", crd, "kubectl-create");
         }
     }

@@ -11,7 +11,7 @@ use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::api::{Ctx, ResourcePath};
+use crate::http::{Ctx, ResourcePath};
 use crate::object;
 use crate::status::{bad_request, not_found, ApiResult};
 use crate::App;

@@ -7,28 +7,6 @@ use serde_json::{Map, Value};
 
 use crate::schema::Schemas;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PatchType {
-    Json,
-    Merge,
-    StrategicMerge,
-    ApplyYaml,
-    ApplyCbor,
-}
-
-impl PatchType {
-    pub fn from_content_type(essence: &str) -> Option<PatchType> {
-        match essence {
-            "application/json-patch+json" => Some(PatchType::Json),
-            "application/merge-patch+json" => Some(PatchType::Merge),
-            "application/strategic-merge-patch+json" => Some(PatchType::StrategicMerge),
-            "application/apply-patch+yaml" => Some(PatchType::ApplyYaml),
-            "application/apply-patch+cbor" => Some(PatchType::ApplyCbor),
-            _ => None,
-        }
-    }
-}
-
 /// Why a patch could not be applied.
 #[derive(Debug, Clone)]
 pub enum PatchError {

@@ -8,13 +8,13 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use crate::api::{render_object, Ctx, ResourcePath};
 use crate::auth::{self, Decision};
+use crate::http::{render_object, Ctx, ResourcePath};
 use crate::negotiate::Target;
 use crate::registry::ResourceType;
 use crate::status::{bad_request, invalid, ApiResult, FieldError};
-use crate::table::IncludeObject;
-use crate::write::decode_object;
+use crate::write::body::decode_object;
+use kube_api_explorer::api::params::IncludeObject;
 
 /// Whether a type is one of the reviews answered here rather than stored.
 pub fn is_review(rt: &ResourceType) -> bool {

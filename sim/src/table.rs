@@ -2,6 +2,7 @@
 //! the CRD's additionalPrinterColumns, the default Name / Created At table for everything else,
 //! and PartialObjectMetadata for `includeObject=Metadata`.
 
+use kube_api_explorer::api::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -27,24 +28,16 @@ fn col(name: &str, ty: &str, description: &str, priority: i64) -> Column {
     Column { name: name.into(), ty: ty.into(), format: format.into(), description: description.into(), priority }
 }
 
-/// `includeObject` of a Table request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IncludeObject {
-    None,
-    Metadata,
-    Object,
-}
-
-impl IncludeObject {
-    pub fn parse(s: Option<&str>) -> Result<IncludeObject, String> {
-        match s {
-            None | Some("") | Some("Metadata") => Ok(IncludeObject::Metadata),
-            Some("None") => Ok(IncludeObject::None),
-            Some("Object") => Ok(IncludeObject::Object),
-            Some(other) => Err(format!(
-                "includeObject: Unsupported value: \"{other}\": supported values: \"None\", \"Metadata\", \"Object\""
-            )),
-        }
+/// `includeObject` of a Table request, worded as kube-apiserver refuses a bad one (the type is
+/// api's).
+pub fn parse_include_object(value: Option<&str>) -> Result<IncludeObject, String> {
+    match value {
+        None | Some("") | Some("Metadata") => Ok(IncludeObject::Metadata),
+        Some("None") => Ok(IncludeObject::None),
+        Some("Object") => Ok(IncludeObject::Object),
+        Some(other) => Err(format!(
+            "includeObject: Unsupported value: \"{other}\": supported values: \"None\", \"Metadata\", \"Object\""
+        )),
     }
 }
 

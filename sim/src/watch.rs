@@ -15,16 +15,17 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::api::{with_version, Ctx, ResourcePath};
 use crate::encode;
+use crate::http::{with_version, Ctx, ResourcePath};
 use crate::list::{too_large_rv, ListOptions};
 use crate::negotiate::{Format, Shape, Target};
 use crate::ordered::{order_of, Order, Ordered};
 use crate::registry::ResourceType;
 use crate::status::{not_acceptable, ApiResult, Status};
 use crate::store::{Change, ChangeKind, Obj};
-use crate::table::{self, IncludeObject};
+use crate::table;
 use crate::App;
+use kube_api_explorer::api::params::IncludeObject;
 
 /// A watch's changes that are already waiting are written together, up to this many bytes.
 const WRITE_BATCH: usize = 64 * 1024;
@@ -174,8 +175,8 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
         return Err(not_acceptable());
     }
     let cbor = output.format == Format::Cbor;
-    let include =
-        IncludeObject::parse(ctx.query.get("includeObject").map(String::as_str)).map_err(crate::status::bad_request)?;
+    let include = crate::table::parse_include_object(ctx.query.get("includeObject").map(String::as_str))
+        .map_err(crate::status::bad_request)?;
     let rt = path.rt.clone();
     let mut framer = Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false, cbor, size_hint: 256 };
     let filter = Filter {

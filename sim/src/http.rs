@@ -1,0 +1,156 @@
+//! What every handler shares: the request context ([`Ctx`]: method, path, query, headers,
+//! pretty-printing), the resource a path names ([`ResourcePath`]), and responses: objects in the
+//! negotiated representation, `Status` bodies with `Retry-After`, plain bytes.
+
+use crate::list::Query;
+use crate::negotiate::{Format, Output, Shape, Target};
+use crate::ordered::{order_of, Order, Ordered};
+use crate::registry::ResourceType;
+use crate::status::{method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
+use crate::{encode, negotiate, table};
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use kube_api_explorer::api::params::IncludeObject;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// What every handler reads from the request.
+pub struct Ctx {
+    pub method: Method,
+    pub path: String,
+    pub query: Query,
+    pub headers: HeaderMap,
+    pub pretty: bool,
+}
+
+impl Ctx {
+    /// A request context for unit tests: `method` of `path` with `query`, no headers.
+    #[cfg(test)]
+    pub fn for_test(method: Method, query: &[(&str, &str)]) -> Ctx {
+        Ctx {
+            method,
+            path: String::new(),
+            query: query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            headers: HeaderMap::new(),
+            pretty: false,
+        }
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    pub fn accept(&self) -> Option<&str> {
+        self.header("accept")
+    }
+
+    pub fn output(&self, target: Target) -> ApiResult<Output> {
+        negotiate::choose(self.accept(), target).ok_or_else(not_acceptable)
+    }
+}
+
+pub fn error_response(ctx: &Ctx, err: ApiError) -> Response {
+    match err {
+        ApiError::PageNotFound => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")],
+            "404 page not found\n",
+        )
+            .into_response(),
+        ApiError::Status(s) => status_response(ctx, &s),
+    }
+}
+
+pub fn status_response(ctx: &Ctx, s: &Status) -> Response {
+    let format = negotiate::choose(ctx.accept(), Target::Status).map(|o| o.format).unwrap_or(Format::Json);
+    let code = match s.code {
+        0 => StatusCode::OK,
+        c => StatusCode::from_u16(c).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+    };
+    let mut resp = bytes_response(code, content_type(format), encode::body(format, s, ctx.pretty));
+    if let Some(secs) = s.details.as_ref().and_then(|d| d.retry_after_seconds) {
+        if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
+            resp.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+    }
+    resp
+}
+
+pub fn content_type(format: Format) -> &'static str {
+    match format {
+        Format::Json => "application/json",
+        Format::Yaml => "application/yaml",
+        Format::Cbor => "application/cbor",
+    }
+}
+
+pub fn bytes_response(code: StatusCode, content_type: &str, body: Bytes) -> Response {
+    let mut resp = Response::new(Body::from(body));
+    *resp.status_mut() = code;
+    if let Ok(v) = HeaderValue::from_str(content_type) {
+        resp.headers_mut().insert(header::CONTENT_TYPE, v);
+    }
+    resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
+    resp
+}
+
+pub fn json_response<T: Serialize + ?Sized>(ctx: &Ctx, code: StatusCode, value: &T) -> Response {
+    bytes_response(code, "application/json", encode::body(Format::Json, value, ctx.pretty))
+}
+
+/// A path under `/api` or `/apis` that names a resource.
+#[derive(Debug, Clone)]
+pub struct ResourcePath {
+    pub rt: Arc<ResourceType>,
+    pub namespace: Option<String>,
+    pub name: Option<String>,
+    pub subresource: Option<String>,
+    /// The deprecated `/watch/` path prefix was used.
+    pub watch_path: bool,
+}
+
+pub fn require_verb(rt: &ResourceType, verb: &str) -> ApiResult<()> {
+    if rt.allows(verb) {
+        Ok(())
+    } else {
+        Err(method_not_allowed())
+    }
+}
+
+/// An object in the negotiated shape, with its apiVersion set to the requested version.
+pub fn render_object(
+    ctx: &Ctx,
+    rt: &ResourceType,
+    obj: &Value,
+    output: Output,
+    include: IncludeObject,
+    code: StatusCode,
+) -> Response {
+    let obj = with_version(rt, obj);
+    let body = match output.shape {
+        Shape::Object => encode::body(output.format, &Ordered::new(&obj, order_of(rt)), ctx.pretty),
+        Shape::Table(v) => {
+            let mut meta = Map::new();
+            if let Some(rv) = obj["metadata"]["resourceVersion"].as_str() {
+                meta.insert("resourceVersion".into(), Value::String(rv.into()));
+            }
+            encode::body(output.format, &table::table(rt, &[&obj], meta, include, v.api_version(), true), ctx.pretty)
+        }
+        Shape::Metadata(v) => {
+            let pm = table::partial_metadata(&obj, v.api_version());
+            encode::body(output.format, &Ordered::new(&pm, Order::Typed), ctx.pretty)
+        }
+    };
+    bytes_response(code, output.content_type(), body)
+}
+
+/// Objects are stored once per group; a read through another version relabels them.
+pub fn with_version(rt: &ResourceType, obj: &Value) -> Value {
+    let mut o = obj.clone();
+    if let Some(m) = o.as_object_mut() {
+        m.insert("apiVersion".into(), Value::String(rt.api_version()));
+    }
+    o
+}

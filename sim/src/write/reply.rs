@@ -1,0 +1,45 @@
+//! The answer to a write: the object in the negotiated representation, with `Warning`s.
+
+use crate::http::{render_object, Ctx};
+use crate::negotiate::Target;
+use crate::registry::ResourceType;
+use crate::status::ApiResult;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::Response;
+use kube_api_explorer::api::params::IncludeObject;
+use serde_json::Value;
+
+use crate::status::{ApiError, Details, Status};
+pub fn success(
+    ctx: &Ctx,
+    rt: &ResourceType,
+    obj: &Value,
+    code: StatusCode,
+    warnings: &[String],
+) -> ApiResult<Response> {
+    let output = ctx.output(Target::Object)?;
+    let mut resp = render_object(ctx, rt, obj, output, IncludeObject::Metadata, code);
+    for w in warnings {
+        let text = format!("299 - \"{}\"", w.replace('\\', "\\\\").replace('"', "\\\""));
+        if let Ok(v) = HeaderValue::from_str(&text) {
+            resp.headers_mut().append("warning", v);
+        }
+    }
+    Ok(resp)
+}
+
+pub fn respond(
+    ctx: &Ctx,
+    rt: &ResourceType,
+    obj: &Value,
+    code: StatusCode,
+    warnings: &[String],
+) -> ApiResult<Response> {
+    success(ctx, rt, obj, code, warnings)
+}
+
+pub fn patch_rejected() -> ApiError {
+    Status::failure(422, "Invalid", "the server rejected our request due to an error in our request")
+        .with_details(Details::default())
+        .into()
+}
