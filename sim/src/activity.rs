@@ -15,11 +15,11 @@ use serde_json::json;
 
 use crate::dataset;
 use crate::deletion::{delete_in, DeleteOptions};
+use crate::kubelet::{advance, record_event, Starting};
 use crate::object::{self, meta_mut};
 use crate::store::Txn;
 use crate::App;
 
-use crate::kubelet::{advance, record_event, Starting};
 const TICK: Duration = Duration::from_secs(1);
 /// A pod is replaced every this many ticks.
 const REPLACE_EVERY: u64 = 3;

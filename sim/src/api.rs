@@ -16,14 +16,14 @@ use tower_http::compression::CompressionLayer;
 
 use crate::discovery::{self, DiscoveryFormat};
 use crate::encode;
+use crate::http::{bytes_response, content_type, error_response, json_response, require_verb, Ctx, ResourcePath};
 use crate::list::{ListOptions, Query};
 use crate::negotiate::{Format, Target};
+use crate::read::{get_response, list_response};
 use crate::status::{bad_request, method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
 use crate::App;
 use crate::{access_log, cors, faults, logs, watch, write};
 
-use crate::http::{bytes_response, content_type, error_response, json_response, require_verb, Ctx, ResourcePath};
-use crate::read::{get_response, list_response};
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
 

@@ -19,7 +19,7 @@ use crate::status::{bad_request, invalid, ApiError, ApiResult, Cause, Details, F
 use crate::write::after::after_write;
 use crate::write::body::{decode_cbor, decode_yaml};
 use crate::write::options::{options_invalid, FieldValidation, WriteOptions};
-use crate::write::reply::respond;
+use crate::write::reply::success;
 use crate::write::update::{finish_update, How};
 use crate::App;
 
@@ -280,5 +280,5 @@ pub fn apply(
         after_write(app, &rt, &stored, false);
     }
     let code = if created { StatusCode::CREATED } else { StatusCode::OK };
-    respond(ctx, &rt, &stored, code, &problems)
+    success(ctx, &rt, &stored, code, &problems)
 }

@@ -2,14 +2,16 @@
 //! object until they are gone, propagation to dependents (Background, Foreground, Orphan), and a
 //! deleted namespace emptied: the store operation every deleter shares.
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
 use crate::object::meta_mut;
 use crate::registry::ResourceType;
 use crate::status::{conflict, not_found, ApiResult};
 use crate::store::{Obj, Txn};
 use crate::{object, App};
-use serde_json::{json, Value};
-use std::sync::Arc;
-use std::time::Duration;
 
 pub const MAX_GRACE_SECONDS: i64 = 365 * 24 * 3600;
 

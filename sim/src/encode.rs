@@ -6,14 +6,13 @@
 
 use std::io;
 
-use bytes::Bytes;
-use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
-
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use bytes::Bytes;
 use kube_api_explorer::api::codec::cbor::{encode_cbor, encode_cbor_json, CborEncoding};
 use kube_api_explorer::api::codec::value::{Map as DocMap, Value as Doc};
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
 
 use crate::negotiate::Format;
 

@@ -2,19 +2,21 @@
 //! pretty-printing), the resource a path names ([`ResourcePath`]), and responses: objects in the
 //! negotiated representation, `Status` bodies with `Retry-After`, plain bytes.
 
-use crate::list::Query;
-use crate::negotiate::{Format, Output, Shape, Target};
-use crate::ordered::{order_of, Order, Ordered};
-use crate::registry::ResourceType;
-use crate::status::{method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
-use crate::{encode, negotiate, table};
+use std::sync::Arc;
+
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kube_api_explorer::api::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::sync::Arc;
+
+use crate::list::Query;
+use crate::negotiate::{Format, Output, Shape, Target};
+use crate::ordered::{order_of, Order, Ordered};
+use crate::registry::ResourceType;
+use crate::status::{method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
+use crate::{encode, negotiate, table};
 
 /// What every handler reads from the request.
 pub struct Ctx {

@@ -1,11 +1,13 @@
 //! The simulated kubelet: a pod created through the API is scheduled (Pending), starts a second
 //! later (Running, not ready) and is Ready a second after that, with Events for each step.
 
-use crate::store::Txn;
-use crate::{dataset, App};
-use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::store::Txn;
+use crate::{dataset, App};
 
 /// How long each stage of a starting pod takes.
 pub const STAGE: Duration = Duration::from_secs(1);

@@ -3,13 +3,14 @@
 //! CustomResourceDefinition prepared for serving: the store operations every writer shares (the
 //! handlers, the controllers, the dataset).
 
+use rand::Rng;
+use serde_json::{json, Value};
+
 use crate::fields::{record_update, Writer};
 use crate::object;
 use crate::object::meta_mut;
 use crate::registry::ResourceType;
 use crate::status::{invalid, ApiResult, FieldError};
-use rand::Rng;
-use serde_json::{json, Value};
 
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()

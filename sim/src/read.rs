@@ -1,17 +1,19 @@
 //! **get** and **list**: one object, or a collection (paged, filtered, as a Table or
 //! metadata-only when asked), in the negotiated representation.
 
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
 use crate::http::{bytes_response, render_object, with_version, Ctx, ResourcePath};
 use crate::list::ListOptions;
 use crate::negotiate::{Shape, Target};
 use crate::ordered::{order_of, Order, Ordered};
 use crate::status::{bad_request, not_found, ApiResult};
 use crate::{encode, list, table, App};
-use axum::http::StatusCode;
-use axum::response::Response;
-use serde::{Serialize, Serializer};
-use serde_json::{Map, Value};
-use std::sync::Arc;
 
 /// Reads one object, honouring `resourceVersion` (a future one is 504).
 pub fn get_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str) -> ApiResult<Response> {

@@ -6,6 +6,7 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use kube_api_explorer::api::params::IncludeObject;
 use serde_json::{json, Value};
 
 use crate::auth::{self, Decision};
@@ -14,7 +15,6 @@ use crate::negotiate::Target;
 use crate::registry::ResourceType;
 use crate::status::{bad_request, invalid, ApiResult, FieldError};
 use crate::write::body::decode_object;
-use kube_api_explorer::api::params::IncludeObject;
 
 /// Whether a type is one of the reviews answered here rather than stored.
 pub fn is_review(rt: &ResourceType) -> bool {

@@ -11,6 +11,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
+use kube_api_explorer::api::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use tokio::sync::{broadcast, mpsc};
@@ -25,7 +26,6 @@ use crate::status::{not_acceptable, ApiResult, Status};
 use crate::store::{Change, ChangeKind, Obj};
 use crate::table;
 use crate::App;
-use kube_api_explorer::api::params::IncludeObject;
 
 /// A watch's changes that are already waiting are written together, up to this many bytes.
 const WRITE_BATCH: usize = 64 * 1024;

@@ -13,11 +13,11 @@
 //!   whole objects, so that the history diffs them;
 //! - a single object has no Table worth reading: Table means JSON there.
 
+use std::num::NonZeroU32;
+
 use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::media_type::{Accept, MediaType};
-use std::num::NonZeroU32;
-
 use crate::api::params::{GetParams, IncludeObject, ListParams, LogOptions, ParamsError};
 use crate::api::reflector::ReflectorConfig;
 use crate::api::request::{Collection, ObjectRef, Request, RequestError};

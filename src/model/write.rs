@@ -13,18 +13,19 @@
 use crate::api::codec::value::Value;
 use crate::api::codec::yaml::decode_yaml;
 use crate::api::discovery::{Discovery, Scope};
+use crate::api::error::DecodeError;
 use crate::api::params::{
     ApplyParams, DeleteParams, DryRun, FieldValidation, Preconditions, PropagationPolicy, WriteParams,
 };
-use crate::api::request::{ApplyEncoding, Body, Collection, ObjectRef, Request};
+use crate::api::request::{ApplyEncoding, Body, Collection, ObjectRef, Request, RequestError};
 use crate::api::schema::{gvk_of, OpenApiSchemas};
 use crate::api::write::apply::{minimal_apply_configuration, ApplyBody};
 use crate::api::write::documents::{split_yaml_documents, DocumentError};
 use crate::api::write::patch::{
-    apply_json_patch, apply_merge_patch, json_patch_ops, ops_from_value, PatchBody, PatchOp, TestGuards,
+    apply_json_patch, apply_merge_patch, json_patch_ops, ops_from_value, PatchBody, PatchError, PatchOp, TestGuards,
 };
-use crate::api::write::strategic::StrategicMerge;
-use crate::api::write::update::update_request;
+use crate::api::write::strategic::{StrategicError, StrategicMerge};
+use crate::api::write::update::{update_request, UpdateError};
 
 /// The field manager the explorer writes as unless the user names another.
 pub const DEFAULT_FIELD_MANAGER: &str = "kube-api-explorer";
@@ -228,10 +229,27 @@ fn pretty_json(compact: &str) -> String {
     out
 }
 
+/// Why a write cannot be planned (nothing is sent).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    #[error("the operations: {0}")]
+    OperationsText(#[source] DecodeError),
+    #[error(transparent)]
+    Operations(PatchError),
+    #[error("the patch does not apply to the object read: {0}")]
+    PatchDoesNotApply(#[source] PatchError),
+    #[error(transparent)]
+    Update(#[from] UpdateError),
+    #[error(transparent)]
+    Strategic(#[from] StrategicError),
+    #[error(transparent)]
+    Request(#[from] RequestError),
+}
+
 /// Parses the JSON patch editor's text: a JSON (or YAML) array of operations.
-pub fn parse_ops(text: &str) -> Result<Vec<PatchOp>, String> {
-    let value = decode_yaml(text.as_bytes()).map_err(|e| format!("the operations: {e}"))?;
-    ops_from_value(&value).map_err(|e| e.to_string())
+pub fn parse_ops(text: &str) -> Result<Vec<PatchOp>, PlanError> {
+    let value = decode_yaml(text.as_bytes()).map_err(PlanError::OperationsText)?;
+    ops_from_value(&value).map_err(PlanError::Operations)
 }
 
 /// The JSON patch operations as the editor shows them: a JSON array, one operation per line.
@@ -275,13 +293,13 @@ pub fn plan_write(
     edited: &Value,
     options: &SendOptions,
     context: PlanContext<'_>,
-) -> Result<WritePlan, String> {
+) -> Result<WritePlan, PlanError> {
     let old = edit_view(base);
     let new = edit_view(edited);
     let params = options.write_params();
     match method {
         WriteMethod::Put => {
-            let request = update_request(object, base, &new, &params).map_err(|e| e.to_string())?;
+            let request = update_request(object, base, &new, &params)?;
             let version = base.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).unwrap_or_default();
             Ok(WritePlan {
                 request,
@@ -296,9 +314,8 @@ pub fn plan_write(
                 Some(ops) => ops.to_vec(),
                 None => json_patch_ops(&old, &new, options.guards),
             };
-            let expected = apply_json_patch(&old, &ops)
-                .map_err(|e| format!("the patch does not apply to the object read: {e}"))?;
-            let request = PatchBody::json_patch(&ops).request(object, &params).map_err(|e| e.to_string())?;
+            let expected = apply_json_patch(&old, &ops).map_err(PlanError::PatchDoesNotApply)?;
+            let request = PatchBody::json_patch(&ops).request(object, &params)?;
             let tests = ops.iter().filter(|op| op.op_name() == "test").count();
             let note = if tests == 0 {
                 "No test operation: the patch applies to whatever the object holds when it arrives.".to_string()
@@ -310,7 +327,7 @@ pub fn plan_write(
         WriteMethod::MergePatch => {
             let body = PatchBody::merge(crate::api::write::patch::merge_patch(&old, &new));
             let expected = apply_merge_patch(&old, &body.body);
-            let request = body.request(object, &params).map_err(|e| e.to_string())?;
+            let request = body.request(object, &params)?;
             let mut notes =
                 vec!["A merge patch replaces lists whole and deletes a field by setting it to null.".to_string()];
             let nulls = null_members(&body.body, "");
@@ -323,10 +340,10 @@ pub fn plan_write(
             // Without a schema a custom resource is still refused with its reason first.
             let empty = OpenApiSchemas::default();
             let schemas = context.schemas.unwrap_or(&empty);
-            let patcher = StrategicMerge::for_object(schemas, &old).map_err(|e| e.to_string())?;
-            let body = patcher.patch_body(&old, &new).map_err(|e| e.to_string())?;
-            let expected = patcher.apply(&old, &body.body).map_err(|e| e.to_string())?;
-            let request = body.request(object, &params).map_err(|e| e.to_string())?;
+            let patcher = StrategicMerge::for_object(schemas, &old)?;
+            let body = patcher.patch_body(&old, &new)?;
+            let expected = patcher.apply(&old, &body.body)?;
+            let request = body.request(object, &params)?;
             Ok(WritePlan {
                 request,
                 expected,

@@ -118,8 +118,12 @@ fn json_patch_with_guards_and_edited_ops() {
         &options,
         PlanContext { schemas: None, ops: Some(&stale) },
     );
-    assert!(refused.unwrap_err().contains("operation 0 (test /spec/replicas) failed"));
-    assert_eq!(parse_ops("{}").unwrap_err(), "expected a JSON patch (an array of operations), found an object");
+    assert!(matches!(&refused, Err(PlanError::PatchDoesNotApply(_))));
+    assert!(refused.unwrap_err().to_string().contains("operation 0 (test /spec/replicas) failed"));
+    assert_eq!(
+        parse_ops("{}").unwrap_err().to_string(),
+        "expected a JSON patch (an array of operations), found an object"
+    );
     assert_eq!(parse_ops(&ops_text(&ops)).expect("round trip"), ops);
 }
 
@@ -152,7 +156,8 @@ fn strategic_merge_needs_a_schema_and_refuses_custom_resources() {
         &SendOptions::default(),
         PlanContext::default(),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("no OpenAPI schema for Deployment.apps/v1"), "{err}");
     let widget = json(
         r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","resourceVersion":"1"},"spec":{"size":1}}"#,
@@ -164,7 +169,8 @@ fn strategic_merge_needs_a_schema_and_refuses_custom_resources() {
     for context in [PlanContext { schemas: Some(&schemas), ops: None }, PlanContext::default()] {
         let err =
             plan_write(WriteMethod::StrategicMerge, &object_ref(), &widget, &bigger, &SendOptions::default(), context)
-                .unwrap_err();
+                .unwrap_err()
+                .to_string();
         assert!(err.contains("not supported for custom resources") && err.contains("415"), "{err}");
     }
 }

@@ -280,9 +280,13 @@ pub fn EditPanel(
         let base = base.get().ok_or("the object is not loaded yet")?;
         let edited = parsed.get().map_err(|e| format!("the edit does not parse: {e}"))?;
         let loaded = schemas.get().and_then(Result::ok);
-        let ops = if method.get() == WriteMethod::JsonPatch { Some(parse_ops(&ops_src.get())?) } else { None };
+        let ops = match method.get() {
+            WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| e.to_string())?),
+            _ => None,
+        };
         let context = PlanContext { schemas: loaded.as_deref(), ops: ops.as_deref() };
-        let plan = plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context)?;
+        let plan = plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context)
+            .map_err(|e| e.to_string())?;
         Ok((plan, base, edited))
     };
     let plan_for_preview = plan.clone();

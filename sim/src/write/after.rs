@@ -1,12 +1,14 @@
 //! What follows a write: controllers kept in step with it (Deployments, the pods they own,
 //! custom resource types served from stored CustomResourceDefinitions).
 
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
 use crate::lifecycle::{is_crd, CRD_CLEANUP};
 use crate::object::meta_mut;
 use crate::registry::ResourceType;
 use crate::{object, App};
-use serde_json::{json, Value};
-use std::sync::Arc;
 
 /// Keeps controllers in step with a write: the served custom resource types with stored
 /// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec (a pod of

@@ -1,16 +1,18 @@
 //! Request bodies of writes: JSON, YAML, CBOR and protobuf read into a document (repeated keys
 //! found, as Strict validation reports them), checked against the type and its schema.
 
+use std::cell::RefCell;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{json, Map, Value};
+
 use crate::http::Ctx;
 use crate::negotiate::essence;
 use crate::registry::ResourceType;
 use crate::status::{bad_request, ApiError, ApiResult};
 use crate::write::options::{FieldValidation, WriteOptions};
 use crate::{status, App};
-use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde_json::{json, Map, Value};
-use std::cell::RefCell;
-use std::fmt;
 
 /// Records duplicate keys while building a `Value`, since serde_json keeps the last silently.
 pub struct DupSeed<'a> {

@@ -1,5 +1,11 @@
 //! **create** (`POST`): a new object, named or `generateName`d, defaulted and validated.
 
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{json, Value};
+
 use crate::http::{Ctx, ResourcePath};
 use crate::lifecycle::{has_status, is_crd, name_errors, prepare_crd, random_suffix, stamp_new};
 use crate::object::meta_mut;
@@ -11,10 +17,6 @@ use crate::write::body::{check_type, decode_object, field_problems, strict_error
 use crate::write::options::{FieldValidation, WriteOptions};
 use crate::write::reply::success;
 use crate::{object, status, App};
-use axum::http::StatusCode;
-use axum::response::Response;
-use serde_json::{json, Value};
-use std::sync::Arc;
 
 /// Ensures the namespace of a namespaced create exists and is not terminating.
 pub fn check_namespace(txn: &Txn<'_>, rt: &ResourceType, ns: &str) -> ApiResult<()> {

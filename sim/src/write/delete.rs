@@ -1,22 +1,24 @@
 //! **delete** and **deletecollection** (`DELETE`), with their options and preconditions.
 
-use crate::deletion::{delete_in, DeleteOptions, Deleted};
-use crate::http::{Ctx, ResourcePath};
-use crate::list::ListOptions;
-use crate::status::{ApiResult, Details, Status};
-use crate::store::Obj;
-use crate::write::after::after_write;
-use crate::write::reply::success;
-use crate::{object, status, App};
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{json, Value};
-use std::sync::Arc;
 
 use crate::deletion::MAX_GRACE_SECONDS;
+use crate::deletion::{delete_in, DeleteOptions, Deleted};
+use crate::http::{Ctx, ResourcePath};
+use crate::list::ListOptions;
 use crate::status::{bad_request, FieldError};
+use crate::status::{ApiResult, Details, Status};
+use crate::store::Obj;
+use crate::write::after::after_write;
 use crate::write::body::decode_json;
 use crate::write::options::{options_invalid, WriteOptions};
+use crate::write::reply::success;
+use crate::{object, status, App};
+
 pub fn delete(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: &[u8]) -> ApiResult<Response> {
     let rt = path.rt.clone();
     let o = delete_options(ctx, body)?;

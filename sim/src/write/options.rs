@@ -1,9 +1,10 @@
 //! The options every write takes (`dryRun`, `fieldManager`, `fieldValidation`), read from the
 //! query, and the 422 a bad one gets.
 
+use serde_json::json;
+
 use crate::http::Ctx;
 use crate::status::{ApiError, ApiResult, Cause, Details, FieldError, Status};
-use serde_json::json;
 
 /// How strictly unknown and duplicate fields are treated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,13 @@
 //! **patch** (`PATCH`): JSON patch, merge patch, strategic merge patch, and server-side apply
 //! handed to [`crate::apply`].
 
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use kube_api_explorer::api::media_type::{Essence, MediaType, PatchType};
+use serde_json::json;
+
 use crate::http::{Ctx, ResourcePath};
 use crate::negotiate::essence;
 use crate::patch::{self, PatchError};
@@ -8,18 +15,12 @@ use crate::status::{bad_request, not_found, ApiResult, Cause, Details, FieldErro
 use crate::write::after::after_write;
 use crate::write::body::{check_type, decode_json, field_problems};
 use crate::write::options::{options_invalid, FieldValidation, WriteOptions};
+use crate::write::reply::patch_rejected;
 use crate::write::reply::success;
+use crate::write::scale::scale_write;
 use crate::write::update::{finish_update, How};
 use crate::{apply, status, App};
-use axum::http::StatusCode;
-use axum::response::Response;
-use kube_api_explorer::api::media_type::{Essence, MediaType, PatchType};
-use serde_json::json;
-use std::sync::Arc;
 
-use crate::write::scale::scale_write;
-
-use crate::write::reply::patch_rejected;
 pub fn patch(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: &[u8]) -> ApiResult<Response> {
     let rt = path.rt.clone();
     let ct = ctx.header("content-type").map(essence).unwrap_or_default();

@@ -1,15 +1,18 @@
 //! The answer to a write: the object in the negotiated representation, with `Warning`s.
 
-use crate::http::{render_object, Ctx};
-use crate::negotiate::Target;
-use crate::registry::ResourceType;
-use crate::status::ApiResult;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::Response;
 use kube_api_explorer::api::params::IncludeObject;
 use serde_json::Value;
 
+use crate::http::{render_object, Ctx};
+use crate::negotiate::Target;
+use crate::registry::ResourceType;
+use crate::status::ApiResult;
 use crate::status::{ApiError, Details, Status};
+
+/// The stored object as the write's answer, with a `Warning` header per problem the write let
+/// through (field validation `Warn`).
 pub fn success(
     ctx: &Ctx,
     rt: &ResourceType,
@@ -28,16 +31,7 @@ pub fn success(
     Ok(resp)
 }
 
-pub fn respond(
-    ctx: &Ctx,
-    rt: &ResourceType,
-    obj: &Value,
-    code: StatusCode,
-    warnings: &[String],
-) -> ApiResult<Response> {
-    success(ctx, rt, obj, code, warnings)
-}
-
+/// The 422 kube-apiserver answers a patch that applies to nothing it can store.
 pub fn patch_rejected() -> ApiError {
     Status::failure(422, "Invalid", "the server rejected our request due to an error in our request")
         .with_details(Details::default())

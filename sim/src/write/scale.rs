@@ -1,5 +1,12 @@
 //! The `scale` subresource: read and written as an `autoscaling/v1` `Scale`.
 
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use kube_api_explorer::api::media_type::PatchType;
+use serde_json::{json, Value};
+
 use crate::fields::{record_update, Writer};
 use crate::http::{Ctx, ResourcePath};
 use crate::lifecycle::carry_over;
@@ -11,11 +18,6 @@ use crate::write::after::after_write;
 use crate::write::options::WriteOptions;
 use crate::write::reply::patch_rejected;
 use crate::{object, App};
-use axum::http::StatusCode;
-use axum::response::Response;
-use kube_api_explorer::api::media_type::PatchType;
-use serde_json::{json, Value};
-use std::sync::Arc;
 
 /// The Scale view of an object (deployments, replicasets, statefulsets, the CRD).
 pub fn scale_of(rt: &ResourceType, obj: &Value) -> Value {

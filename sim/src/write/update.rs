@@ -1,9 +1,16 @@
 //! **update** (`PUT`), and the step every write that replaces an object ends with: the stored
 //! fields carried over, the resourceVersion precondition (409), generation and managedFields.
 
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::Value;
+
 use crate::deletion::remove_now;
 use crate::fields::{record_update, Entry, Writer};
 use crate::http::{Ctx, ResourcePath};
+use crate::lifecycle::carry_over;
 use crate::registry::ResourceType;
 use crate::status::{bad_request, conflict, invalid, not_found, ApiResult};
 use crate::store::Txn;
@@ -11,15 +18,8 @@ use crate::write::after::after_write;
 use crate::write::body::{check_type, decode_object, field_problems, strict_error, Decoded};
 use crate::write::options::{FieldValidation, WriteOptions};
 use crate::write::reply::success;
-use crate::{object, App};
-use axum::http::StatusCode;
-use axum::response::Response;
-use serde_json::Value;
-use std::sync::Arc;
-
 use crate::write::scale::scale_write;
-
-use crate::lifecycle::carry_over;
+use crate::{object, App};
 
 /// Who writes and through which subresource; `managed` carries apply's computed entries.
 pub struct How<'a> {

@@ -1,10 +1,11 @@
 //! What to reflect and how: the [`ReflectorConfig`], the way the initial state is read
 //! ([`Mode`]), what Table rows carry ([`IncludeObject`]), and the retry backoff.
 
+use std::num::NonZeroU32;
+
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::IncludeObject;
 use crate::api::request::{Collection, Request};
-use std::num::NonZeroU32;
 
 /// How the reflector gets the initial state of the collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,10 @@
 //! The [`Reflector`] state machine: phases of a sync (paged or streaming list) and of the watch
 //! that follows, resuming, relisting after 410, backing off, and the cache it keeps in step.
 
+use std::collections::HashSet;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
 use crate::api::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch, WatchOptions, WatchParams};
 use crate::api::reflector::config::{Jitter, Mode, ReflectorConfig};
 use crate::api::reflector::input::{
@@ -15,9 +19,6 @@ use crate::api::view::status::{Status, StatusExt};
 use crate::api::view::table::{column_definitions, TableColumnDefinition};
 use crate::api::watch::lazy::LazyObject;
 use crate::api::watch::WatchEvent;
-use std::collections::HashSet;
-use std::num::NonZeroU32;
-use std::sync::Arc;
 
 /// The list-then-watch state machine and its cache. Start it with [`Reflector::start`], then feed
 /// every outcome of its actions to [`Reflector::step`].

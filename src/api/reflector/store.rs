@@ -1,14 +1,14 @@
 //! The cache the reflector keeps: objects by [`ObjectKey`], each with the resourceVersion it
 //! was stored at, and running [`Counters`].
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::api::codec::value::Value;
 use crate::api::view::list::ResourceVersion;
 use crate::api::watch::lazy::{LazyObject, ObjectHead};
 use crate::api::watch::watched_object;
-use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// The key of a cached object: its uid, or its namespace and name when it has no uid.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,18 +1,19 @@
+use std::num::NonZeroU32;
+
 use super::*;
 use crate::api::codec::json::decode_json;
-use crate::api::params::IncludeObject;
-use crate::api::reflector::machine::object_version;
-use crate::api::testdata::{real_apiserver_body, shared_file};
-use crate::api::view::list::ListMeta;
-use crate::api::watch::WatchDecoder;
-
 use crate::api::codec::value::Value;
 use crate::api::media_type::{Accept, MediaType};
+use crate::api::params::IncludeObject;
+use crate::api::reflector::machine::object_version;
 use crate::api::request::{Collection, Request};
+use crate::api::testdata::{real_apiserver_body, shared_file};
+use crate::api::view::list::ListMeta;
 use crate::api::view::list::{ContinueToken, ObjectList, ResourceVersion};
 use crate::api::watch::lazy::{LazyObject, ObjectHead};
+use crate::api::watch::WatchDecoder;
 use crate::api::watch::{is_table, watched_object, WatchEvent};
-use std::num::NonZeroU32;
+
 /// What a test feeds; the harness fills in the id of the request or wait it answers.
 enum Feed {
     Page(ObjectList),

@@ -4,12 +4,12 @@
 use crate::api::codec::cbor::decode_cbor;
 use crate::api::codec::json::decode_json;
 use crate::api::error::Format;
-use crate::api::watch::event::WatchEvent;
-use crate::api::watch::framer::{Framer, StreamError};
-
 use crate::api::media_type::{Essence, MediaType};
 use crate::api::watch::cbor_framer::CborSeqFramer;
+use crate::api::watch::event::WatchEvent;
+use crate::api::watch::framer::{Framer, StreamError};
 use crate::api::watch::json_framer::JsonFramer;
+
 /// A watch response body type the typed decoder cannot frame.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("expected a JSON or CBOR sequence watch stream, found {0}")]

@@ -4,10 +4,10 @@
 use ciborium_ll::Header;
 
 use crate::api::codec::cbor::Reader;
+use crate::api::codec::value::MAX_DEPTH;
 use crate::api::error::{DecodeError, Format};
 use crate::api::watch::fast::{FastEvent, Member, Scanned, Spot};
 
-use crate::api::codec::value::MAX_DEPTH;
 /// The fast pass over one CBOR watch event (see [`crate::api::watch::lazy`]): the whole event checked by
 /// the rules [`decode_cbor`] applies, without building the object; `None` when the event is not
 /// an ADDED, MODIFIED or DELETED event with an object, or anything in it is refused (the full

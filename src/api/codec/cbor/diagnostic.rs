@@ -1,10 +1,11 @@
 //! RFC 8949 diagnostic notation of CBOR items: what a decoded document hides (the
 //! self-described tag, byte strings where JSON has text) made visible for a person.
 
+use ciborium_ll::Header;
+
 use crate::api::codec::cbor::reader::{Reader, StringKind, SIMPLE_FALSE, SIMPLE_NULL, SIMPLE_TRUE};
 use crate::api::codec::value::MAX_DEPTH;
 use crate::api::error::DecodeError;
-use ciborium_ll::Header;
 
 /// RFC 8949 diagnostic notation of the CBOR items in `input` (one item, or a CBOR sequence, one
 /// item a line), indented for reading: what the decoded document hides is visible here, such as

@@ -2,9 +2,10 @@
 //! server writes ([`CborEncoding::SERVER`]: tag 55799 first, byte strings for keys and text,
 //! definite lengths, shortest exact floats, optionally shuffled keys).
 
+use ciborium_ll::{Encoder, Header};
+
 use crate::api::codec::cbor::reader::{BASE64_TAG, SELF_DESCRIBED_TAG, SIMPLE_FALSE, SIMPLE_NULL, SIMPLE_TRUE};
 use crate::api::codec::value::{Map, Value};
-use ciborium_ll::{Encoder, Header};
 
 /// How to write CBOR.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
-use super::*;
 use ciborium_ll::{Decoder, Header};
 
+use super::*;
 use crate::api::codec::value::{Value, MAX_DEPTH};
 
 #[test]
