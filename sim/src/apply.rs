@@ -175,10 +175,26 @@ pub fn apply(
     if rt.namespaced {
         meta_mut(&mut config).insert("namespace".into(), json!(ns));
     }
+    let unknown = app.schemas.unknown_fields(&rt, &config);
+    // kube-apiserver makes a custom resource's apply configuration a typed object of the CRD's
+    // schema; with fieldValidation=Ignore no field is dropped before that, so an undeclared field
+    // fails it with a 500 (recorded: 78b-ssa-unknown-field-fieldValidation-Ignore-500).
+    if let Some(field) = unknown.first().filter(|_| opts.validation == FieldValidation::Ignore && rt.custom.is_some()) {
+        return Err(Status::failure(
+            500,
+            "",
+            format!(
+                "failed to create typed patch object (/{name}; {}, Kind={}): .{field}: field not declared in schema",
+                rt.api_version(),
+                rt.kind
+            ),
+        )
+        .into());
+    }
     let problems: Vec<String> = if opts.validation == FieldValidation::Ignore {
         Vec::new()
     } else {
-        app.schemas.unknown_fields(&rt, &config).into_iter().map(|f| format!("unknown field \"{f}\"")).collect()
+        unknown.into_iter().map(|f| format!("unknown field \"{f}\"")).collect()
     };
     if opts.validation == FieldValidation::Strict && !problems.is_empty() {
         return Err(bad_request(format!(

@@ -109,6 +109,9 @@ pub struct Registry {
 struct Tables {
     groups: Vec<Group>,
     by_path: HashMap<(String, String, String), Arc<ResourceType>>,
+    /// (group, plural) of a custom type served by a CRD written through the API -> the first
+    /// resourceVersion its watch history holds.
+    served_since: HashMap<(String, String), u64>,
 }
 
 impl Tables {
@@ -135,7 +138,7 @@ impl Registry {
         for item in aggregated["items"].as_array().into_iter().flatten() {
             groups.push(aggregated_group(item));
         }
-        let mut tables = Tables { groups, by_path: HashMap::new() };
+        let mut tables = Tables { groups, by_path: HashMap::new(), served_since: HashMap::new() };
         add_custom_group(&mut tables.groups, crd_group(&crd)?);
         tables.reindex();
         Ok(Registry { inner: RwLock::new(tables) })
@@ -163,8 +166,21 @@ impl Registry {
     /// Stops serving a custom resource type.
     pub fn remove_custom(&self, group: &str, plural: &str) {
         let mut t = self.write();
+        t.served_since.remove(&(group.to_string(), plural.to_string()));
         remove_custom_type(&mut t.groups, group, plural);
         t.reindex();
+    }
+
+    /// Records where a newly served custom type's watch history begins (kept while it is served).
+    pub fn serve_since(&self, group: &str, plural: &str, rv: u64) {
+        self.write().served_since.entry((group.to_string(), plural.to_string())).or_insert(rv);
+    }
+
+    /// The first resourceVersion a custom type's watch can start from, if it began to be served
+    /// after start-up: a watch from before it is too old, as on kube-apiserver, whose watch cache
+    /// for the type starts once the CRD is established.
+    pub fn served_since(&self, group: &str, plural: &str) -> Option<u64> {
+        self.read().served_since.get(&(group.to_string(), plural.to_string())).copied()
     }
 
     pub fn groups(&self) -> Vec<Group> {

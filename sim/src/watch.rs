@@ -206,11 +206,15 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
             for o in state.list(&filter.key, filter.namespace.as_deref()).iter().filter(|o| filter.selects(o)) {
                 first.push(framer.frame("ADDED", o));
             }
-            if opts.send_initial_events == Some(true) && opts.allow_bookmarks {
+            // With bookmarks allowed, the initial events of `sendInitialEvents=true` and of
+            // `resourceVersion=0` end with the marked BOOKMARK (recorded: 61 and 67 of
+            // real-apiserver).
+            if opts.allow_bookmarks && (opts.send_initial_events == Some(true) || rv == Some(0)) {
                 first.push(framer.bookmark(start_rv, true));
             }
         } else if let Some(n) = rv.filter(|n| *n > 0) {
-            match state.changes_since(n) {
+            let since = app.registry.served_since(&rt.group, &rt.plural).filter(|since| n < *since);
+            match since.map_or_else(|| state.changes_since(n), |oldest| Err(crate::store::TooOld { oldest })) {
                 Ok(changes) => {
                     for c in changes {
                         if let Some((ty, o)) = filter.event(&c) {

@@ -65,6 +65,10 @@ async fn aggregated_discovery_lists_the_shared_groups_and_the_crd() {
         .await
         .expect("request");
     assert_eq!(again.status().as_u16(), 304);
+    // Like kube-apiserver 1.36, v2beta1 is no longer served: the Accept's fallback answers.
+    let v2beta1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+    let (_, legacy) = common::json_of(sim.get_with("/apis", v2beta1).await).await;
+    assert_eq!(legacy["kind"], common::recorded_body("03-discovery-apis-aggregated-v2beta1.txt")["kind"]);
     let core = sim.get_with("/api", accept).await;
     let (_, core) = common::json_of(core).await;
     assert_eq!(core["items"][0]["versions"][0]["version"], "v1");

@@ -280,3 +280,66 @@ async fn history_older_than_the_window_is_forgotten_without_writes() {
     }
     assert!(expired, "a watch from before the 1 s history window gets 410 within 10 s");
 }
+
+#[tokio::test]
+async fn a_watch_from_before_a_custom_type_was_served_is_too_old() {
+    let sim = Sim::start(&["--dataset", "empty"]);
+    let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gizmos.tools.example.org"},
+        "spec": {"group": "tools.example.org", "scope": "Cluster",
+            "names": {"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo", "listKind": "GizmoList"},
+            "versions": [{"name": "v1alpha1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}});
+    let resp = sim
+        .send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "application/json", crd.to_string())
+        .await;
+    let (code, created) = json_of(resp).await;
+    assert_eq!(code, 201, "{created}");
+    let rv = created["metadata"]["resourceVersion"].as_str().expect("the CRD has a resourceVersion");
+    // As 65-watch-rv-too-old-410-in-stream, whose resourceVersion is the CRD's create.
+    let mut w = watch(&sim, &format!("/apis/tools.example.org/v1alpha1/gizmos?watch=1&resourceVersion={rv}")).await;
+    let e = w.next(30).await.expect("an ERROR event");
+    let recorded = recorded_body("65-watch-rv-too-old-410-in-stream.txt");
+    for key in ["kind", "status", "reason", "code"] {
+        assert_eq!(e["object"][key], recorded["object"][key], "{key}: {e}");
+    }
+    assert!(w.next(30).await.is_none(), "the stream ends after the ERROR");
+    // From the first version after it, the watch is served.
+    let next = rv.parse::<u64>().expect("a numeric resourceVersion") + 1;
+    let gizmo =
+        |name: &str| json!({"apiVersion": "tools.example.org/v1alpha1", "kind": "Gizmo", "metadata": {"name": name}});
+    let path = "/apis/tools.example.org/v1alpha1/gizmos";
+    let resp = sim.send("POST", path, "application/json", gizmo("g-01").to_string()).await;
+    assert_eq!(resp.status().as_u16(), 201);
+    let mut w = watch(&sim, &format!("{path}?watch=1&resourceVersion={next}")).await;
+    let resp = sim.send("POST", path, "application/json", gizmo("g-02").to_string()).await;
+    assert_eq!(resp.status().as_u16(), 201);
+    let mut names = Vec::new();
+    while !names.contains(&"g-02".to_string()) {
+        let e = w.next(30).await.expect("the creates as events");
+        assert_eq!(e["type"], "ADDED", "{e}");
+        names.push(e["object"]["metadata"]["name"].as_str().unwrap_or_default().to_string());
+    }
+}
+
+#[tokio::test]
+async fn a_watch_from_version_0_with_bookmarks_ends_its_initial_events_with_the_annotated_bookmark() {
+    let sim = Sim::start(&[]);
+    // As 67-watch-table: resourceVersion=0 and allowWatchBookmarks, without sendInitialEvents.
+    let mut w = watch(
+        &sim,
+        "/apis/example.com/v1/namespaces/default/widgets?watch=1&resourceVersion=0&allowWatchBookmarks=true",
+    )
+    .await;
+    let mut added = 0;
+    loop {
+        let e = w.next(30).await.expect("event");
+        if e["type"] == "BOOKMARK" {
+            assert_eq!(e["object"]["metadata"]["annotations"]["k8s.io/initial-events-end"], "true", "{e}");
+            break;
+        }
+        assert_eq!(e["type"], "ADDED");
+        added += 1;
+    }
+    assert_eq!(added, 3);
+}

@@ -215,7 +215,13 @@ async fn dry_run_does_not_persist_or_notify_watchers() {
     assert_eq!(code, 200);
     let real = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "real"}});
     sim.send("POST", "/api/v1/namespaces/demo/configmaps", "application/json", real.to_string()).await;
-    let e = w.next(30).await.expect("the real create");
+    // The initial events end with the initial-events-end BOOKMARK (resourceVersion=0 with bookmarks).
+    let e = loop {
+        let e = w.next(30).await.expect("the real create");
+        if e["type"] != "BOOKMARK" {
+            break e;
+        }
+    };
     assert_eq!(e["object"]["metadata"]["name"], "real", "no event for the dry runs came first");
     let (code, _) = sim.get_json("/api/v1/namespaces/demo/configmaps/web-config").await;
     assert_eq!(code, 200);
@@ -677,4 +683,23 @@ async fn a_deleted_pod_of_a_deployment_is_replaced_and_a_paused_deployment_does_
     assert_eq!(rs["items"].as_array().map(Vec::len), Some(2), "resuming rolls the new template out");
     let (_, dep) = sim.get_json(path).await;
     assert_eq!(condition(&dep, "Progressing")["reason"], "NewReplicaSetCreated");
+}
+
+#[tokio::test]
+async fn apply_with_field_validation_ignore_of_an_undeclared_custom_field_is_500() {
+    let sim = Sim::start(&[]);
+    let (code, _) = apply(
+        &sim,
+        "mgr-a",
+        "",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w-ssa\nspec:\n  size: small\n",
+    )
+    .await;
+    assert_eq!(code, 201);
+    let yaml = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w-ssa\nspec:\n  bogus: 1\n";
+    let (code, status) = apply(&sim, "mgr-a", "&fieldValidation=Ignore", yaml).await;
+    let recorded = "78b-ssa-unknown-field-fieldValidation-Ignore-500.txt";
+    assert_eq!(code, recorded_status(recorded), "{status}");
+    assert_eq!(status["message"], recorded_body(recorded)["message"]);
+    assert!(status.get("reason").is_none(), "the recorded 500 has no reason: {status}");
 }

@@ -50,7 +50,12 @@ pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
             }
         });
         app.registry.remove_custom(&group, &plural);
-    } else if app.registry.add_custom(obj).is_err() {
+    } else if app.registry.add_custom(obj).is_ok() {
+        // The real server's watch cache for the type starts after the CRD is established (a write
+        // after the create): a watch from the CRD's own resourceVersion or older is too old.
+        let rv = obj["metadata"]["resourceVersion"].as_str().and_then(|r| r.parse::<u64>().ok()).unwrap_or(0);
+        app.registry.serve_since(&group, &plural, rv + 1);
+    } else {
         app.registry.remove_custom(&group, &plural);
     }
 }
