@@ -14,6 +14,30 @@ write_trunk_config() {
   sed "s#http://127.0.0.1:8001/#${backend%/}/#" Trunk.toml > "$file"
 }
 
+# write_kubeconfig SERVER FILE: a kubeconfig whose one context talks to SERVER (an http:// origin,
+# no credentials), as kubectl proxy and kubectl need to reach kube-sim.
+write_kubeconfig() {
+  local server=$1 file=$2
+  mkdir -p "$(dirname "$file")"
+  cat > "$file" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: kube-sim
+  cluster:
+    server: $server
+users:
+- name: kube-sim
+  user: {}
+contexts:
+- name: kube-sim
+  context:
+    cluster: kube-sim
+    user: kube-sim
+current-context: kube-sim
+EOF
+}
+
 # wait_for_http URL SECONDS NAME: waits until URL answers at all, or fails naming NAME.
 wait_for_http() {
   local url=$1 seconds=$2 name=$3 i

@@ -11,8 +11,16 @@ for (const href of config.assets.css) {
   link.href = href;
   document.head.append(link);
 }
-const explorer = await import(config.assets.js);
-await explorer.default({ module_or_path: config.assets.wasm });
+// A bundle on another origin must be served with CORS for import() (kubectl proxy --www sends
+// none): the page says so rather than staying at "loading".
+let explorer;
+try {
+  explorer = await import(config.assets.js);
+  await explorer.default({ module_or_path: config.assets.wasm });
+} catch (error) {
+  status.textContent = `loading failed: ${error.message}`;
+  throw error;
+}
 
 const mountConfig = {
   apiBase: config.apiUrl,

@@ -6,7 +6,7 @@ const { saveScreen } = require('./helpers');
 const SHARED = process.env.KUBE_SHARED_DIR || path.join(__dirname, '..', '..', '..', '..', 'shared');
 
 test('a picked CBOR file is recognised, decoded, and viewable as hex', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await page.getByLabel('Body file').setInputFiles(path.join(SHARED, 'kube', 'vectors', 'pod.cbor'));
   await expect(page.getByText(/pod\.cbor: \d+ bytes/)).toBeVisible();
   await page.getByRole('button', { name: 'Decode', exact: true }).click();
@@ -18,7 +18,7 @@ test('a picked CBOR file is recognised, decoded, and viewable as hex', async ({ 
 });
 
 test('pasted JSON decodes, and a truncated body says what was expected and where', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   const box = page.getByLabel('Body to decode');
   await box.fill('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"x"},"data":{"a":"1"}}');
   await page.getByRole('button', { name: 'Decode', exact: true }).click();

@@ -1,5 +1,6 @@
 // Production serving and embedding: the release bundle built with --public-url /explorer/ and
-// served by kube-sim --www (the arrangement of `kubectl proxy --www=dist --www-prefix=/explorer/`),
+// served by kube-sim --www (the arrangement of `kubectl proxy --www=dist --www-prefix=/explorer/`)
+// in the "trunk" project, and by the real `kubectl proxy --www` in the "kubectl-proxy" project,
 // configured by its host page, embedded in an iframe and through the mount API by the example
 // host pages of tests/e2e/host (served by node on origins of their own), driven by postMessage.
 const { execFileSync } = require('node:child_process');
@@ -7,15 +8,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { test, expect } = require('@playwright/test');
-const { saveScreen, simUrl } = require('./helpers');
+const { saveScreen, simUrl, wwwUrl } = require('./helpers');
 const { startHeaderProxy, startHostServer } = require('../host/server');
 
-/** The bundle's page, served by kube-sim under /explorer/ (scripts/test and scripts/dev-e2e). */
-function wwwUrl() {
-  const url = process.env.EXPLORER_WWW_URL;
-  if (!url) throw new Error('EXPLORER_WWW_URL is not set: run the end-to-end tests through scripts/test');
-  return url;
-}
 const wwwOrigin = () => new URL(wwwUrl()).origin;
 
 async function serverJson(request, url) {

@@ -6,7 +6,7 @@ test('shows the cluster version and the API groups read through the proxy', asyn
   const version = await (await request.get(`${simUrl()}/version`)).json();
   const apis = await (await request.get(`${simUrl()}/apis`)).json();
 
-  await page.goto('/');
+  await page.goto('./');
   await expect(page.getByTestId('cluster-version')).toHaveText(version.gitVersion);
   await expect(page.getByTestId('git-version')).toHaveText(version.gitVersion);
 
@@ -20,7 +20,7 @@ test('shows the cluster version and the API groups read through the proxy', asyn
 });
 
 test('tells which discovery the server answered and how much it found', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expect(page.getByTestId('discovery-summary')).toHaveText(
     /^\d+ API groups, \d+ resource types, from (aggregated|legacy) discovery$/,
   );

@@ -1,18 +1,42 @@
-// Shared by the specs: where screenshots go, and the kube-sim URL for checking what the page shows.
+// Shared by the specs: where screenshots go, and the servers behind the page a spec drives (each
+// Playwright project names its own in its metadata: see playwright.config.js).
 const path = require('node:path');
+const { test } = require('@playwright/test');
 
 const SCREENS = path.join(__dirname, '..', 'artifacts', 'screens');
 
-/** Saves a full-page screenshot of the current screen under artifacts/screens/NAME.png. */
+/** The running project's metadata. */
+function project() {
+  return test.info().project;
+}
+
+/**
+ * Saves a full-page screenshot of the current screen under artifacts/screens/NAME.png (the
+ * "trunk" project) or NAME.PROJECT.png (the others, so that they do not overwrite each other).
+ */
 async function saveScreen(page, name) {
-  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+  const { name: projectName } = project();
+  const file = projectName === 'trunk' ? `${name}.png` : `${name}.${projectName}.png`;
+  await page.screenshot({ path: path.join(SCREENS, file), fullPage: true });
 }
 
 /** The kube-sim origin behind the explorer (for asking the server directly). */
 function simUrl() {
-  const url = process.env.KUBE_SIM_URL;
-  if (!url) throw new Error('KUBE_SIM_URL is not set: run the end-to-end tests through scripts/test');
+  const url = project().metadata.simUrl;
+  if (!url) throw new Error('no kube-sim URL for this project (KUBE_SIM_URL): run the end-to-end tests through scripts/test');
   return url;
 }
 
-module.exports = { saveScreen, simUrl };
+/** The /explorer/ bundle's page: served by kube-sim --www, or by the real kubectl proxy --www. */
+function wwwUrl() {
+  const url = project().metadata.wwwUrl;
+  if (!url) throw new Error('no /explorer/ bundle URL for this project (EXPLORER_WWW_URL): run the end-to-end tests through scripts/test');
+  return url;
+}
+
+/** Whether the page is served by the real kubectl proxy (the production path). */
+function behindKubectlProxy() {
+  return Boolean(project().metadata.kubectlProxy);
+}
+
+module.exports = { saveScreen, simUrl, wwwUrl, behindKubectlProxy };

@@ -3,7 +3,7 @@ const { test, expect } = require('@playwright/test');
 const { saveScreen } = require('./helpers');
 
 test('every request is listed with its status, headers and body, and copies as curl and kubectl', async ({ page }) => {
-  await page.goto('/?group=&version=v1&resource=pods&namespace=demo&as=cbor');
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo&as=cbor');
   await expect(page.getByTestId('response-content-type')).toHaveText('application/cbor');
   await page.getByRole('button', { name: 'Wire inspector' }).click();
   const inspector = page.getByRole('complementary', { name: 'Wire inspector' });

@@ -19,7 +19,7 @@ function chunkRequests(page, pattern = CHUNK) {
 test('the write tools are fetched once, when a view first needs them, and not for reading the cluster', async ({ page }) => {
   const chunks = chunkRequests(page);
   const onDemand = chunkRequests(page, ON_DEMAND);
-  await page.goto('/');
+  await page.goto('./');
   await expect(page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^pods/ })).toBeVisible();
   // The first screen (discovery, cluster facts, decoding a captured body) needs no write code.
   await page.waitForLoadState('networkidle');
@@ -43,7 +43,7 @@ test('a failed download of the write tools is an alert naming them, and Retry lo
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
 
-  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo');
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo');
   const alert = page.getByTestId('load-failed');
   await expect(alert).toContainText('Could not load the write tools');
   await expect(page.getByRole('button', { name: 'Create…' })).toHaveCount(0);

@@ -4,7 +4,7 @@ const { test, expect } = require('@playwright/test');
 const { saveScreen, simUrl } = require('./helpers');
 
 test('resourceVersion controls refuse invalid combinations before sending, quoting the rule', async ({ page }) => {
-  await page.goto('/?group=&version=v1&resource=pods&namespace=demo');
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
   const sent = [];
   page.on('request', (r) => { if (r.url().includes('resourceVersionMatch')) sent.push(r.url()); });
@@ -27,7 +27,7 @@ test('resourceVersion controls refuse invalid combinations before sending, quoti
 });
 
 test('without the JSON fallback, a protobuf request the server cannot serve is 406', async ({ page }) => {
-  await page.goto('/?group=example.com&version=v1&resource=widgets&as=protobuf');
+  await page.goto('./?group=example.com&version=v1&resource=widgets&as=protobuf');
   await expect(page.getByTestId('response-content-type')).toHaveText('application/json');
   await page.getByLabel('No JSON fallback').check();
   await expect(page).toHaveURL(/fallback=0/);
@@ -37,7 +37,7 @@ test('without the JSON fallback, a protobuf request the server cannot serve is 4
 });
 
 test('a 429 with Retry-After counts down visibly, then the list comes', async ({ page, request }) => {
-  await page.goto('/?group=&version=v1&resource=configmaps');
+  await page.goto('./?group=&version=v1&resource=configmaps');
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
   const fail = await request.post(`${simUrl()}/_sim/fail?status=429&count=1&retryAfter=3`);
   expect(fail.ok()).toBeTruthy();
@@ -56,7 +56,7 @@ test('owner references link to their owners, and a pod\'s log is shown as text',
   const pod = pods.items.find((p) => (p.metadata.ownerReferences || []).length > 0 && p.status.phase === 'Running');
   expect(pod).toBeTruthy();
   const owner = pod.metadata.ownerReferences[0];
-  await page.goto(`/?group=&version=v1&resource=pods&namespace=demo&name=${pod.metadata.name}`);
+  await page.goto(`./?group=&version=v1&resource=pods&namespace=demo&name=${pod.metadata.name}`);
   await expect(page.getByTestId('object-title')).toHaveText(`Pod ${pod.metadata.name}`);
 
   const subresources = page.getByRole('region', { name: 'Subresources' });
@@ -78,7 +78,7 @@ test('owner references link to their owners, and a pod\'s log is shown as text',
 });
 
 test('discovery\'s own requests are in the wire inspector', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expect(page.getByTestId('cluster-version')).not.toHaveText('connecting…');
   await page.getByRole('button', { name: 'Wire inspector' }).click();
   const urls = page.getByRole('complementary', { name: 'Wire inspector' }).locator('.inspector__url');
@@ -89,7 +89,7 @@ test('discovery\'s own requests are in the wire inspector', async ({ page }) => 
 });
 
 test('an object\'s YAML is highlighted, numbered and folds block by block', async ({ page }) => {
-  await page.goto('/?group=apps&version=v1&resource=deployments&namespace=demo');
+  await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo');
   await page.getByTestId('grid-row').first().click();
   await expect(page.getByTestId('object-title')).toContainText('Deployment ');
   const doc = page.getByTestId('document-text').first();
@@ -113,14 +113,14 @@ test('an object\'s YAML is highlighted, numbered and folds block by block', asyn
 });
 
 test('an empty list says so', async ({ page }) => {
-  await page.goto('/?group=&version=v1&resource=pods&labelSelector=app%3Dno-such-app');
+  await page.goto('./?group=&version=v1&resource=pods&labelSelector=app%3Dno-such-app');
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
   await expect(page.getByTestId('empty-state')).toContainText('empty list');
   await expect(page.getByTestId('row-count')).toHaveText('0 rows');
 });
 
 test('a CBOR body shows its diagnostic notation: the self-described tag and byte-string keys', async ({ page }) => {
-  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo&as=cbor');
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo&as=cbor');
   await expect(page.getByTestId('response-content-type')).toHaveText('application/cbor');
   await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'CBOR diagnostic' }).click();
   const doc = page.getByTestId('document-text');
@@ -132,9 +132,9 @@ test('a CBOR body shows its diagnostic notation: the self-described tag and byte
 test('load all joins the pages of a JSON list into one list, as kubectl get -o json does', async ({ page, request }) => {
   const all = await (await request.get(`${simUrl()}/api/v1/configmaps`, { headers: { Accept: 'application/json' } })).json();
   expect(all.items.length).toBeGreaterThan(2);
-  await page.goto('/?group=&version=v1&resource=configmaps&as=json&limit=50');
+  await page.goto('./?group=&version=v1&resource=configmaps&as=json&limit=50');
   await page.getByLabel('Page size').selectOption('50');
-  await page.goto('/?group=&version=v1&resource=configmaps&as=json&limit=2');
+  await page.goto('./?group=&version=v1&resource=configmaps&as=json&limit=2');
   await expect(page.getByTestId('response-kind')).toHaveText('ConfigMapList');
   await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'JSON' }).click();
   await page.getByRole('button', { name: 'Load all pages' }).click();
@@ -148,7 +148,7 @@ test('load all joins the pages of a JSON list into one list, as kubectl get -o j
 test('a Table asks for columns only (includeObject=None); across namespaces the rows get their namespaces from a metadata-only list of the same page', async ({ page }) => {
   const lists = [];
   page.on('request', (r) => { if (r.url().includes('/pods?')) lists.push({ url: r.url(), accept: r.headers().accept }); });
-  await page.goto('/?group=&version=v1&resource=pods&namespace=demo');
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   expect(lists.at(-1).url).toContain('includeObject=None');
   const first = page.getByTestId('grid-row').first();
@@ -160,7 +160,7 @@ test('a Table asks for columns only (includeObject=None); across namespaces the 
   // All namespaces: the columns come first, then the same page as PartialObjectMetadataList at
   // the Table's resourceVersion (Exact), which gives the Namespace column (as kubectl get -A).
   lists.length = 0;
-  await page.goto('/?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   await expect(page.getByTestId('rows-metadata')).toHaveText('Namespaces read from a metadata-only list of this page.');
   expect(lists[0].url).toContain('includeObject=None');

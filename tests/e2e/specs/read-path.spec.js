@@ -10,7 +10,7 @@ async function serverList(request, path) {
 }
 
 test('the sidebar filter finds types by short name and opens their Table', async ({ page, request }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expect(page.getByRole('navigation', { name: 'Resource types' })).toBeVisible();
   await page.keyboard.press('/');
   await expect(page.getByRole('searchbox', { name: 'Filter resource types' })).toBeFocused();
@@ -31,7 +31,7 @@ test('the sidebar filter finds types by short name and opens their Table', async
 });
 
 test('wide shows the priority columns, and headers sort the rows', async ({ page }) => {
-  await page.goto('/?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   const narrow = await page.getByRole('columnheader').count();
   await page.getByLabel('Wide (priority columns)').check();
@@ -57,7 +57,7 @@ for (const [label, kind, contentType] of [
   ['Protobuf', 'PodList', 'application/json'],
 ]) {
   test(`the ${label} representation is asked for and decoded in the browser`, async ({ page, request }) => {
-    await page.goto('/?group=&version=v1&resource=pods&namespace=demo');
+    await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
     await page.getByRole('group', { name: 'Representation' }).getByRole('button', { name: label, exact: true }).click();
     await expect(page.getByTestId('response-kind')).toHaveText(kind);
     await expect(page.getByTestId('response-content-type')).toHaveText(contentType);
@@ -77,7 +77,7 @@ for (const [label, kind, contentType] of [
 
 test('paging follows continue tokens forward and back, and says the snapshot', async ({ page, request }) => {
   const all = await serverList(request, '/api/v1/pods');
-  await page.goto('/?group=&version=v1&resource=pods&limit=2&as=json');
+  await page.goto('./?group=&version=v1&resource=pods&limit=2&as=json');
   await expect(page.getByTestId('page-number')).toHaveText('Page 1');
   await expect(page.getByTestId('item-count')).toHaveText(`2 on this page, about ${all.items.length - 2} more (remainingItemCount is an estimate)`);
   const snapshot = await page.getByTestId('snapshot-rv').textContent();
@@ -89,7 +89,7 @@ test('paging follows continue tokens forward and back, and says the snapshot', a
 });
 
 test('an expired continue token offers to restart from the first page', async ({ page, request }) => {
-  await page.goto('/?group=&version=v1&resource=pods&limit=2&as=json');
+  await page.goto('./?group=&version=v1&resource=pods&limit=2&as=json');
   await expect(page.getByTestId('page-number')).toHaveText('Page 1');
   await request.post(`${simUrl()}/_sim/compact`);
   await page.getByRole('button', { name: 'Next page' }).click();
@@ -103,7 +103,7 @@ test('an expired continue token offers to restart from the first page', async ({
 });
 
 test('a selector syntax error is caught before sending, and the server\'s Status shown when sent anyway', async ({ page }) => {
-  await page.goto('/?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   const sent = [];
   page.on('request', (r) => { if (r.url().includes('labelSelector')) sent.push(r.url()); });
@@ -123,7 +123,7 @@ test('a selector syntax error is caught before sending, and the server\'s Status
 
 test('a label selector narrows the list', async ({ page, request }) => {
   const web = await serverList(request, '/api/v1/pods?labelSelector=app%3Dweb');
-  await page.goto('/?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods');
   await page.getByLabel('Label selector').fill('app=web');
   await page.getByLabel('Label selector').press('Enter');
   await expect(page).toHaveURL(/labelSelector=app%3Dweb/);
@@ -131,7 +131,7 @@ test('a label selector narrows the list', async ({ page, request }) => {
 });
 
 test('a custom resource lists with its printer columns', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await page.getByRole('searchbox', { name: 'Filter resource types' }).fill('widget');
   await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^widgets/ }).click();
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
@@ -140,7 +140,7 @@ test('a custom resource lists with its printer columns', async ({ page }) => {
 });
 
 test('opening an object shows its metadata and a deep link that survives reload and back', async ({ page }) => {
-  await page.goto('/?group=apps&version=v1&resource=deployments&namespace=demo');
+  await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo');
   await page.getByTestId('grid-row').filter({ hasText: 'web' }).first().click();
   await expect(page).toHaveURL(/name=web/);
   await expect(page.getByTestId('object-title')).toHaveText('Deployment web');
@@ -159,7 +159,7 @@ test('opening an object shows its metadata and a deep link that survives reload 
 
 test('the namespace selector lists namespaces and narrows the collection', async ({ page, request }) => {
   const shop = await serverList(request, '/api/v1/namespaces/shop/pods');
-  await page.goto('/?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods');
   await page.getByLabel('Namespace').selectOption('shop');
   await expect(page).toHaveURL(/namespace=shop/);
   await expect(page.getByTestId('grid-row')).toHaveCount(shop.items.length);
@@ -167,7 +167,7 @@ test('the namespace selector lists namespaces and narrows the collection', async
 
 test('load all follows every page with a progress bar and ends with every object', async ({ page, request }) => {
   const all = await serverList(request, '/api/v1/pods');
-  await page.goto('/?group=&version=v1&resource=pods&limit=2');
+  await page.goto('./?group=&version=v1&resource=pods&limit=2');
   await expect(page.getByTestId('grid-row')).toHaveCount(2);
   await page.getByRole('button', { name: 'Load all pages' }).click();
   await expect(page.getByTestId('load-all-progress')).toHaveText(`All ${all.items.length} loaded`);

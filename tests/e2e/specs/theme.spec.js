@@ -6,7 +6,7 @@ const background = (page) => page.evaluate(() => getComputedStyle(document.body)
 
 test('the system preference decides until the person picks a theme', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto('/?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods');
   await expect(page.getByTestId('grid-row').first()).toBeVisible();
   expect(await background(page)).toBe('rgb(13, 17, 23)');
   await saveScreen(page, 'pods-dark');

@@ -60,7 +60,7 @@ test('a Table watch shows the server columns and follows a Deployment scaled up,
   const track = trackWatches(page);
   const created = await request.post(`${simUrl()}/apis/apps/v1/namespaces/${NS}/deployments`, { data: deployment(name, 2) });
   expect(created.status()).toBe(201);
-  await page.goto(`/?group=&version=v1&resource=pods&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=pods&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toContainText('watching');
   const live = page.getByTestId('live-view');
   // The server's pod columns, not the client's fallback ones.
@@ -102,7 +102,7 @@ test('a Table watch shows the server columns and follows a Deployment scaled up,
 });
 
 test('rows listed at first are not highlighted; a row added later is, for a while', async ({ page, request }) => {
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toContainText('watching');
   const live = page.getByTestId('live-view');
   await expect(live.getByTestId('grid-row').first()).toBeVisible();
@@ -133,7 +133,7 @@ async function simStreams(request) {
 
 test('a hidden tab closes its watch, and showing it again resumes from the resourceVersion without a relist', async ({ page, request }) => {
   const track = trackWatches(page);
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toContainText('watching');
   await expect.poll(() => simStreams(request)).toBeGreaterThan(0);
   await setHidden(page, true);
@@ -161,7 +161,7 @@ test('ordinary requests complete while a watch is open, and the page never holds
   });
   page.on('requestfinished', (r) => gets.has(r) && gets.set(r, 'finished'));
   page.on('requestfailed', (r) => gets.has(r) && gets.set(r, 'failed'));
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toContainText('watching');
   // Live off and on again, quickly, in the same page: each switch aborts a watch and opens one.
   const liveSwitch = page.getByLabel('Live (list, then watch)');
@@ -192,7 +192,7 @@ test('ordinary requests complete while a watch is open, and the page never holds
 test('a live Table across all namespaces starts with a Namespace column, as kubectl get -A -w', async ({ page, request }) => {
   const response = await request.get(`${simUrl()}/api/v1/pods`, { headers: { Accept: 'application/json' } });
   const expected = (await response.json()).items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`).sort();
-  await page.goto('/?group=&version=v1&resource=pods&watch=1');
+  await page.goto('./?group=&version=v1&resource=pods&watch=1');
   await expect(page.getByTestId('live-state')).toContainText('watching');
   const live = page.getByTestId('live-view');
   await expect(live.getByRole('columnheader').first()).toContainText('Namespace');

@@ -21,7 +21,7 @@ function configMap(name) {
 }
 
 test('rows follow creates and deletes without a reload, and survive a dropped watch', async ({ page, request }) => {
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
 
@@ -41,7 +41,7 @@ test('rows follow creates and deletes without a reload, and survive a dropped wa
 });
 
 test('an expired history (410) relists and the cache equals the server again', async ({ page, request }) => {
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await request.post(`${simUrl()}/_sim/compact`);
   await request.post(`${simUrl()}/_sim/drop-watches`);
@@ -52,7 +52,7 @@ test('an expired history (410) relists and the cache equals the server again', a
 });
 
 test('a 429 with Retry-After is retried and shown, then the view catches up', async ({ page, request }) => {
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await request.post(`${simUrl()}/_sim/fail?status=429&count=2&retryAfter=1`);
   await request.post(`${simUrl()}/_sim/drop-watches`);
@@ -64,7 +64,7 @@ test('a 429 with Retry-After is retried and shown, then the view catches up', as
 });
 
 test('every version seen of a watched object is kept, and any two can be diffed', async ({ page, request }) => {
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('history') });
   const patched = await request.patch(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/history`, {
@@ -87,7 +87,7 @@ for (const [fault, setup] of [
   ['a truncated body', (request) => request.post(`${simUrl()}/_sim/truncate-next`)],
 ]) {
   test(`after ${fault} the cache equals a fresh list from the server`, async ({ page, request }) => {
-    await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+    await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
     await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
     // The fault hits the next requests of anyone: make ours first, so the page meets it.
     await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('after-fault') });
@@ -103,7 +103,7 @@ for (const [fault, setup] of [
 }
 
 test('with CBOR picked, the watch streams a CBOR sequence', async ({ page, request }) => {
-  await page.goto(`/?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1&as=cbor`);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1&as=cbor`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
   await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('cbor-live') });

@@ -16,7 +16,7 @@ async function replicasOnServer(request, ns, name) {
 }
 
 function deploymentUrl(ns, name) {
-  return `/?group=apps&version=v1&resource=deployments&namespace=${ns}&name=${name}`;
+  return `./?group=apps&version=v1&resource=deployments&namespace=${ns}&name=${name}`;
 }
 
 /** Opens the editor of the object on the page and waits for its text. */
@@ -144,7 +144,7 @@ test('server-side apply conflicts are listed per field with their manager, then 
 
 test('dry-run shows the server\'s defaults without persisting anything', async ({ page, request }) => {
   const path = '/apis/example.com/v1/namespaces/demo/widgets/w-05';
-  await page.goto('/?group=example.com&version=v1&resource=widgets&namespace=demo&name=w-05');
+  await page.goto('./?group=example.com&version=v1&resource=widgets&namespace=demo&name=w-05');
   const editor = await openEditor(page, 'Widget');
   const before = (await serverObject(request, path)).body;
   expect(before.spec.replicas).toBe(5);
@@ -188,7 +188,7 @@ test('delete with a finalizer: being finalized, remaining finalizers, then gone'
     data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'demo', finalizers: ['example.com/hold'] }, data: { k: 'v' } },
   });
   expect(created.status()).toBe(201);
-  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo&name=held');
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo&name=held');
   await page.getByRole('button', { name: 'Delete…', exact: true }).click();
   await page.getByRole('combobox', { name: 'Propagation policy' }).selectOption('Foreground');
   await expect(page.getByTestId('delete-preview')).toContainText('"propagationPolicy":"Foreground"');
@@ -210,7 +210,7 @@ test('delete with a finalizer: being finalized, remaining finalizers, then gone'
 });
 
 test('create several objects from one YAML text, one request each, with per-document results', async ({ page, request }) => {
-  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo');
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo');
   await page.getByRole('button', { name: 'Create…' }).click();
   await expect(page.getByText('The API has no transactions')).toBeVisible();
   const editor = page.getByRole('textbox', { name: 'Objects to create' });
@@ -237,7 +237,7 @@ test('deletecollection counts the filtered collection and names it in the confir
     });
     expect(created.status()).toBe(201);
   }
-  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo&labelSelector=batch%3De2e');
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo&labelSelector=batch%3De2e');
   await page.getByRole('button', { name: 'Delete collection…' }).click();
   await expect(page.getByTestId('deletecollection-count')).toHaveText('2 object(s) match now.');
   await page.getByRole('button', { name: 'Delete these…' }).click();
@@ -267,7 +267,7 @@ test('read-only mode: the page sends nothing but GETs', async ({ page, request }
   await sendButton(page).click({ force: true });
   await page.getByRole('button', { name: 'Delete…', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Delete Deployment demo/web…' })).toBeDisabled();
-  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo');
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo');
   // A reload starts writable again; switch read-only on and try to create.
   await page.getByRole('checkbox', { name: 'Read-only' }).check();
   await page.getByRole('button', { name: 'Create…' }).click();
@@ -284,7 +284,7 @@ test('edit as JSON and apply as CBOR; the JSON gutter names the owners', async (
     data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cbor-apply', namespace: 'demo' }, data: { k: 'v' } },
   });
   expect(created.status()).toBe(201);
-  await page.goto('/?group=&version=v1&resource=configmaps&namespace=demo&name=cbor-apply');
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo&name=cbor-apply');
   const editor = await openEditor(page, 'ConfigMap');
   await page.getByRole('group', { name: 'Edit as' }).getByRole('button', { name: 'JSON' }).click();
   await expect(editor).toHaveValue(/"kind": "ConfigMap"/);
@@ -306,7 +306,7 @@ test('edit as JSON and apply as CBOR; the JSON gutter names the owners', async (
 });
 
 test('strategic merge is refused for a custom resource, with the reason', async ({ page }) => {
-  await page.goto('/?group=example.com&version=v1&resource=widgets&namespace=demo&name=w-04');
+  await page.goto('./?group=example.com&version=v1&resource=widgets&namespace=demo&name=w-04');
   const editor = await openEditor(page, 'Widget');
   const text = await editor.inputValue();
   await editor.fill(text.replace(/color: \w+/, 'color: purple'));
