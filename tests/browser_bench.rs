@@ -6,10 +6,15 @@
 //! 10,000 items and that every event was applied.
 #![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
+use std::sync::Arc;
+
+use kube_api_explorer::api::codec::cbor::{encode_cbor, CborEncoding};
 use kube_api_explorer::api::codec::json::decode_json;
 use kube_api_explorer::api::codec::value::Value;
+use kube_api_explorer::api::error::Format;
 use kube_api_explorer::api::view::list::RawList;
 use kube_api_explorer::api::view::metadata::metadata_list_from_json;
+use kube_api_explorer::api::watch::lazy_list::scan_list;
 use kube_api_explorer::client::fetch::now_ms;
 use wasm_bindgen_test::*;
 
@@ -91,13 +96,30 @@ fn decode_a_10000_pod_list_against_json_parse() {
     });
     let raw = best_of(3, || RawList::from_json(&bytes.to_vec()).map_or(0, |l| l.items.len()));
     let metadata = best_of(3, || metadata_list_from_json(&bytes.to_vec()).map_or(0, |l| l.items.len()));
+    // The lazy list (what a live view's list pages become): each item's bytes and head, no trees.
+    let lazy = best_of(3, || {
+        let body: Arc<[u8]> = bytes.to_vec().into();
+        scan_list(Format::Json, &body).map_or(0, |l| l.items.len())
+    });
+    // The same list as the server writes it in CBOR, read the same way.
+    let cbor_body = encode_cbor(&decode_json(&bytes.to_vec()).expect("the list"), CborEncoding::SERVER);
+    let cbor_megabytes = cbor_body.len() as f64 / 1e6;
+    let cbor_bytes = js_sys::Uint8Array::from(&cbor_body[..]);
+    drop(cbor_body);
+    let lazy_cbor = best_of(3, || {
+        let body: Arc<[u8]> = cbor_bytes.to_vec().into();
+        scan_list(Format::Cbor, &body).map_or(0, |l| l.items.len())
+    });
     console_log!(
         "{}",
         format!(
-            "BENCH body {megabytes:.1} MB from a Uint8Array | TextDecoder + JSON.parse {browser:.0} ms | copy into wasm {copy:.0} ms | copy + api full tree {full:.0} ms (ratio {:.2}) | copy + raw items {raw:.0} ms (ratio {:.2}) | copy + metadata only {metadata:.0} ms (ratio {:.2})",
+            "BENCH body {megabytes:.1} MB from a Uint8Array | TextDecoder + JSON.parse {browser:.0} ms | copy into wasm {copy:.0} ms | copy + api full tree {full:.0} ms (ratio {:.2}) | copy + raw items {raw:.0} ms (ratio {:.2}) | copy + metadata only {metadata:.0} ms (ratio {:.2}) | copy + lazy list JSON {lazy:.0} ms (ratio {:.2}) | the same list in CBOR ({cbor_megabytes:.1} MB): copy + lazy list CBOR {lazy_cbor:.0} ms (ratio {:.2} of JSON.parse, {:.2} of the lazy JSON list)",
             full / browser,
             raw / browser,
-            metadata / browser
+            metadata / browser,
+            lazy / browser,
+            lazy_cbor / browser,
+            lazy_cbor / lazy
         )
     );
 }
@@ -156,7 +178,7 @@ fn watch_events_framed_decoded_and_applied_to_10000_pods() {
             metadata: ListMeta { resource_version: Some(ResourceVersion::new("10000")), ..ListMeta::default() },
             items: (0..PODS).map(|i| numbered_pod(i, 10_000 + i)).collect(),
         };
-        let step = reflector.step(Input::ListPage { op, list }, Jitter::NONE);
+        let step = reflector.step(Input::ListPage { op, list: list.into() }, Jitter::NONE);
         let Some(Action::Send { op, .. }) = step.actions.first().cloned() else { panic!("a watch after the list") };
         reflector.step(Input::WatchOpened { op }, Jitter::NONE);
         assert_eq!(reflector.store().len(), PODS);

@@ -3,15 +3,18 @@
 //! timers), how a request failed ([`Failure`]), and the connection state a status line shows.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::api::body::{decode_body, Decoded};
 use crate::api::codec::value::{Map, Value};
+use crate::api::error::Format;
 use crate::api::media_type::MediaType;
 use crate::api::request::Request;
 use crate::api::view::list::ObjectList;
 use crate::api::view::shape::ViewError;
 use crate::api::view::status::{is_status, retry_after_header, status_from_document, Status, StatusExt};
 use crate::api::view::table::Table;
+use crate::api::watch::lazy_list::{scan_list, LazyList};
 use crate::api::watch::{is_table, StreamError, WatchEvent};
 
 /// The id of one operation the edge runs for the reflector (a request or a wait), so that input
@@ -252,7 +255,7 @@ impl WatchEnd {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
     /// A list page arrived (2xx) and decoded.
-    ListPage { op: OpId, list: ObjectList },
+    ListPage { op: OpId, list: LazyList },
     /// A list page request failed.
     ListFailed { op: OpId, failure: Failure },
     /// A watch (or streaming list) answered 2xx; events follow.
@@ -290,6 +293,14 @@ impl Input {
             let failure = Failure::Undecodable("expected a Content-Type, found none".to_string());
             return Input::ListFailed { op, failure };
         };
+        // JSON and CBOR lists (not Tables) are read lazily: items stay bytes of the body.
+        let table = content_type.conversion.as_ref().is_some_and(|c| c.kind == "Table");
+        if let Some(format @ (Format::Json | Format::Cbor)) = content_type.essence.format().filter(|_| !table) {
+            let shared: Arc<[u8]> = Arc::from(body);
+            if let Some(list) = scan_list(format, &shared) {
+                return Input::ListPage { op, list };
+            }
+        }
         let list = match decode_body(content_type, body) {
             Ok(Decoded::Document(document)) if is_table(&document) => {
                 table_rows_as_list(&document).map_err(|e| e.to_string())
@@ -299,7 +310,7 @@ impl Input {
             Err(error) => Err(error.to_string()),
         };
         match list {
-            Ok(list) => Input::ListPage { op, list },
+            Ok(list) => Input::ListPage { op, list: list.into() },
             Err(message) => Input::ListFailed { op, failure: Failure::Undecodable(message) },
         }
     }

@@ -14,10 +14,11 @@ use crate::api::reflector::outcome::{Change, ReflectorError, Step};
 use crate::api::reflector::recent::RecentVersions;
 use crate::api::reflector::store::{CachedObject, Counters, ObjectKey, Store};
 use crate::api::request::Request;
-use crate::api::view::list::{ContinueToken, ObjectList, ResourceVersion};
+use crate::api::view::list::{ContinueToken, ResourceVersion};
 use crate::api::view::status::{Status, StatusExt};
 use crate::api::view::table::{column_definitions, TableColumnDefinition};
 use crate::api::watch::lazy::LazyObject;
+use crate::api::watch::lazy_list::LazyList;
 use crate::api::watch::WatchEvent;
 
 /// The list-then-watch state machine and its cache. Start it with [`Reflector::start`], then feed
@@ -395,7 +396,7 @@ impl Reflector {
         Phase::Stopped
     }
 
-    fn on_page(&mut self, mut snapshot: Snapshot, list: ObjectList, out: &mut Step) -> Phase {
+    fn on_page(&mut self, mut snapshot: Snapshot, list: LazyList, out: &mut Step) -> Phase {
         self.counters.list_pages += 1;
         snapshot.pages += 1;
         snapshot.remaining = list.metadata.remaining_item_count;
@@ -403,7 +404,7 @@ impl Reflector {
             snapshot.resource_version = list.metadata.resource_version;
         }
         for item in list.items {
-            self.apply_snapshot_item(LazyObject::from_value(item), &mut snapshot, "list item", out);
+            self.apply_snapshot_item(item, &mut snapshot, "list item", out);
         }
         match list.metadata.continue_token {
             Some(token) => self.send_page(Some(token), snapshot, out),

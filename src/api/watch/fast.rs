@@ -245,6 +245,16 @@ pub(crate) fn scan_json_event(event: &[u8], offset: usize) -> Option<FastEvent> 
     scan_json_prefix(event, offset).filter(|(len, _)| *len == event.len()).and_then(|(_, fast)| fast)
 }
 
+/// The fast pass over one JSON object (a list item, whose text the caller has checked for UTF-8
+/// and syntax): its head, or `None` when it is not an object or the pass refuses it.
+pub(crate) fn scan_json_object(text: &[u8]) -> Option<Scanned> {
+    let mut scanned = Scanned::default();
+    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    SpotSeed { spot: Spot::Object { row: false }, scanned: &mut scanned }.deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    scanned.object.then_some(scanned)
+}
+
 /// What the fast pass read of a whole JSON event.
 struct ScannedEvent(Scanned);
 

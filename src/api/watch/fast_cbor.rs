@@ -38,7 +38,7 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Reader::scan`] of an item whose head was read.
-    fn scan_at(
+    pub(crate) fn scan_at(
         &mut self,
         spot: Spot,
         depth: usize,

@@ -91,6 +91,14 @@ pub(crate) enum Body {
     Tree(Arc<Value>),
     /// The bytes of the whole event (`{"type": …, "object": …}`), `offset` bytes into its stream.
     Wire { format: Format, event: Arc<[u8]>, offset: usize, decoded: OnceLock<Result<Arc<Value>, DecodeError>> },
+    /// An item of a list body (see [`crate::api::watch::lazy_list`]): the object is
+    /// `body[range]`, shared with the list's other items.
+    Slice {
+        format: Format,
+        body: Arc<[u8]>,
+        range: std::ops::Range<usize>,
+        decoded: OnceLock<Result<Arc<Value>, DecodeError>>,
+    },
 }
 
 impl fmt::Debug for LazyObject {
@@ -100,6 +108,7 @@ impl fmt::Debug for LazyObject {
         match &self.body {
             Body::Tree(tree) => out.field("tree", tree),
             Body::Wire { format, event, .. } => out.field("wire", &format_args!("{format}, {} bytes", event.len())),
+            Body::Slice { format, range, .. } => out.field("slice", &format_args!("{format}, bytes {range:?}")),
         };
         out.finish()
     }
@@ -146,15 +155,17 @@ impl LazyObject {
     pub fn is_decoded(&self) -> bool {
         match &self.body {
             Body::Tree(_) => true,
-            Body::Wire { decoded, .. } => decoded.get().is_some(),
+            Body::Wire { decoded, .. } | Body::Slice { decoded, .. } => decoded.get().is_some(),
         }
     }
 
-    /// How many bytes of the wire the object keeps (0 for a decoded one).
+    /// How many bytes of the wire the object keeps (0 for a decoded one; a list item's own bytes,
+    /// which it shares with the list's other items).
     pub fn wire_len(&self) -> usize {
         match &self.body {
             Body::Tree(_) => 0,
             Body::Wire { event, .. } => event.len(),
+            Body::Slice { range, .. } => range.len(),
         }
     }
 
@@ -166,6 +177,16 @@ impl LazyObject {
             Body::Wire { format, event, offset, decoded } => {
                 decoded.get_or_init(|| decode_event_object(*format, event).map_err(|e| e.shifted(*offset))).clone()
             }
+            Body::Slice { format, body, range, decoded } => decoded
+                .get_or_init(|| {
+                    let bytes = &body[range.clone()];
+                    let object = match format {
+                        Format::Cbor => decode_cbor(bytes),
+                        _ => decode_json(bytes),
+                    };
+                    object.map(Arc::new).map_err(|e| e.shifted(range.start))
+                })
+                .clone(),
         }
     }
 }

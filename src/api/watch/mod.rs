@@ -22,6 +22,7 @@ pub mod fast_cbor;
 pub mod framer;
 pub mod json_framer;
 pub mod lazy;
+pub mod lazy_list;
 #[cfg(test)]
 mod lazy_tests;
 pub mod object;

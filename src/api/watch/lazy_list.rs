@@ -1,0 +1,267 @@
+//! List bodies read lazily: one pass over a JSON or CBOR `…List` finds each item's bytes and
+//! reads its head (kind, apiVersion and the metadata a live view keys and sorts by), as the watch
+//! fast pass does for an event; the items stay bytes of the one shared body until an object is
+//! opened, diffed or searched ([`LazyObject::value`]). A 10,000-pod list is then ready without
+//! 10,000 trees, and held in about its wire size.
+//!
+//! What is checked when: the same as for lazy watch events (see [`crate::api::watch::lazy`]). The
+//! JSON body's UTF-8 and syntax are checked at once (serde_json walks every byte of it, and the
+//! body is checked for UTF-8 as a whole); escapes inside skipped strings are checked for syntax
+//! only, and a lone UTF-16 surrogate there is reported when the item is decoded. A CBOR body is
+//! checked by every rule of the full decoder. Anything the fast pass does not take (a repeated
+//! top-level member, an item that is not an object or is a server-side Table, a list whose kind
+//! does not end in `List`, trailing bytes) goes to the full decoder, whose result (or error)
+//! is the answer: [`read_list`] gives what [`ObjectList::from_document`] gives for the decoded
+//! body, with each item as [`LazyObject::from_value`] would hold it.
+
+use std::sync::{Arc, OnceLock};
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::api::codec::cbor::{decode_cbor, Reader};
+use crate::api::codec::json::decode_json;
+use crate::api::codec::value::{DuplicateKeys, Value, ValueSeed, MAX_DEPTH};
+use crate::api::error::Format;
+use crate::api::view::list::{List, ListMeta, ObjectList};
+use crate::api::watch::fast::{scan_json_object, Scanned, Spot};
+use crate::api::watch::lazy::{Body, LazyObject};
+
+#[cfg(test)]
+#[path = "lazy_list_tests.rs"]
+mod tests;
+
+/// A collection whose items are lazy objects.
+pub type LazyList = List<LazyObject>;
+
+/// Reads a JSON or CBOR list body (`format` says which; anything else is decoded as JSON): the
+/// fast pass when it takes the body, else the full decoder. The error is the full decoder's (or
+/// the list shape's), in words.
+pub fn read_list(format: Format, body: Arc<[u8]>) -> Result<LazyList, String> {
+    if let Some(list) = scan_list(format, &body) {
+        return Ok(list);
+    }
+    let document = match format {
+        Format::Cbor => decode_cbor(&body),
+        _ => decode_json(&body),
+    }
+    .map_err(|e| e.to_string())?;
+    ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.to_string())
+}
+
+/// The fast pass alone: the list, or `None` when the body is for the full decoder to read (see
+/// the module's doc for when).
+pub fn scan_list(format: Format, body: &Arc<[u8]>) -> Option<LazyList> {
+    let scanned = match format {
+        Format::Cbor => scan_cbor_list(body),
+        _ => scan_json_list(body),
+    };
+    scanned.map(|list| list.into_list(format, body))
+}
+
+impl From<ObjectList> for LazyList {
+    /// A decoded list's items held as decoded lazy objects.
+    fn from(list: ObjectList) -> LazyList {
+        List {
+            api_version: list.api_version,
+            kind: list.kind,
+            metadata: list.metadata,
+            items: list.items.into_iter().map(LazyObject::from_value).collect(),
+        }
+    }
+}
+
+/// What the fast pass read of a list body: its members and each item's bytes and head.
+#[derive(Default)]
+struct ScannedList {
+    api_version: Option<Value>,
+    kind: Option<Value>,
+    metadata: Option<Value>,
+    items: Vec<(std::ops::Range<usize>, Scanned)>,
+    /// Each member once: a repeated one is the full decoder's to resolve.
+    seen: [bool; 4],
+}
+
+impl ScannedList {
+    /// Marks member `slot` read; `false` if it was read before.
+    fn first(&mut self, slot: usize) -> bool {
+        !std::mem::replace(&mut self.seen[slot], true)
+    }
+
+    /// The list as [`ObjectList::from_document`] reads the decoded body, or `None` where that
+    /// would refuse it (the full decoder then says why).
+    fn checked(self) -> Option<ScannedList> {
+        let text = |v: &Option<Value>| match v {
+            None => Some(String::new()),
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => None,
+        };
+        let kind = text(&self.kind)?;
+        text(&self.api_version)?;
+        if !kind.ends_with("List") {
+            return None;
+        }
+        let document = Value::Object(
+            [("metadata".to_string(), self.metadata.clone().unwrap_or(Value::Null))].into_iter().collect(),
+        );
+        ListMeta::from_document(&document).ok()?;
+        let table = |s: &Scanned| {
+            s.head.kind.as_deref() == Some("Table")
+                && s.head.api_version.as_deref().is_some_and(|v| v.starts_with("meta.k8s.io/"))
+        };
+        if self.items.iter().any(|(_, s)| !s.object || table(s)) {
+            return None;
+        }
+        Some(self)
+    }
+
+    fn into_list(self, format: Format, body: &Arc<[u8]>) -> LazyList {
+        let text = |v: Option<Value>| match v {
+            Some(Value::String(s)) => s,
+            _ => String::new(),
+        };
+        let document =
+            Value::Object([("metadata".to_string(), self.metadata.unwrap_or(Value::Null))].into_iter().collect());
+        let items = self
+            .items
+            .into_iter()
+            .map(|(range, scanned)| LazyObject {
+                head: scanned.head,
+                table: None,
+                body: Body::Slice { format, body: body.clone(), range, decoded: OnceLock::new() },
+            })
+            .collect();
+        List {
+            api_version: text(self.api_version),
+            kind: text(self.kind),
+            metadata: ListMeta::from_document(&document).unwrap_or_default(),
+            items,
+        }
+    }
+}
+
+/// Which member of a list a key is: its slot in [`ScannedList::seen`].
+fn member(key: &[u8]) -> Option<usize> {
+    match key {
+        b"apiVersion" => Some(0),
+        b"kind" => Some(1),
+        b"metadata" => Some(2),
+        b"items" => Some(3),
+        _ => None,
+    }
+}
+
+/// The fast pass over a JSON list body; `None` when the full decoder must decide.
+fn scan_json_list(body: &[u8]) -> Option<ScannedList> {
+    // serde_json does not check the UTF-8 of the strings it skips.
+    std::str::from_utf8(body).ok()?;
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let raw = TopSeed.deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    let base = body.as_ptr() as usize;
+    let mut scanned = raw.list;
+    for item in raw.items.unwrap_or_default() {
+        let text = item.get().as_bytes();
+        let start = text.as_ptr() as usize - base;
+        let head = scan_json_object(text)?;
+        scanned.items.push((start..start + text.len(), head));
+    }
+    scanned.checked()
+}
+
+/// The top level of a JSON list: its members, the items as borrowed raw text.
+struct RawTop<'a> {
+    list: ScannedList,
+    items: Option<Vec<&'a RawValue>>,
+}
+
+struct TopSeed;
+
+impl<'de> DeserializeSeed<'de> for TopSeed {
+    type Value = RawTop<'de>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<RawTop<'de>, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopSeed {
+    type Value = RawTop<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawTop<'de>, A::Error> {
+        let mut top = RawTop { list: ScannedList::default(), items: None };
+        let small = || ValueSeed { duplicates: DuplicateKeys::LastWins, depth: 1 };
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let Some(slot) = member(key.as_bytes()) else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            if !top.list.first(slot) {
+                return Err(de::Error::custom("a repeated list member"));
+            }
+            match slot {
+                0 => top.list.api_version = Some(map.next_value_seed(small())?),
+                1 => top.list.kind = Some(map.next_value_seed(small())?),
+                2 => top.list.metadata = Some(map.next_value_seed(small())?),
+                _ => top.items = map.next_value::<Option<Vec<&'de RawValue>>>()?,
+            }
+        }
+        Ok(top)
+    }
+}
+
+/// The fast pass over a CBOR list body; `None` when the full decoder must decide.
+fn scan_cbor_list(body: &[u8]) -> Option<ScannedList> {
+    let mut reader = Reader { input: body, pos: 0 };
+    let (at, header) = reader.pull().ok()?;
+    let (_, header) = reader.untag(at, header).ok()?;
+    let ciborium_ll::Header::Map(len) = header else { return None };
+    let mut list = ScannedList::default();
+    let mut refused = false;
+    let walked = reader.walk_map(len, 0, &mut |reader, key, depth| {
+        let Some(slot) = member(key) else { return reader.skip_item(depth) };
+        if !list.first(slot) {
+            // The full decoder refuses a repeated key in CBOR: let it say so.
+            refused = true;
+            return reader.skip_item(depth);
+        }
+        match slot {
+            0 => list.api_version = Some(reader.item(depth)?),
+            1 => list.kind = Some(reader.item(depth)?),
+            2 => list.metadata = Some(reader.item(depth)?),
+            _ => {
+                let (at, header) = reader.pull()?;
+                let (at_untagged, header) = reader.untag(at, header)?;
+                match header {
+                    ciborium_ll::Header::Array(len) if depth < MAX_DEPTH => {
+                        let mut count = 0;
+                        while len != Some(count) {
+                            let (start, header) = reader.pull()?;
+                            if header == ciborium_ll::Header::Break && len.is_none() {
+                                break;
+                            }
+                            let mut scanned = Scanned::default();
+                            reader.scan_at(Spot::Object { row: false }, depth + 1, &mut scanned, start, header)?;
+                            list.items.push((start..reader.pos, scanned));
+                            count += 1;
+                        }
+                    }
+                    ciborium_ll::Header::Simple(ciborium_ll::simple::NULL) => {}
+                    other => {
+                        refused = true;
+                        reader.skip(at_untagged, other, depth)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    if walked.is_err() || refused || reader.pos != body.len() {
+        return None;
+    }
+    list.checked()
+}
