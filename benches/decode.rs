@@ -17,15 +17,18 @@ fn main() {}
 mod native {
     use std::hint::black_box;
     use std::path::PathBuf;
+    use std::sync::Arc;
 
     use criterion::{Criterion, Throughput};
     use kube_api_explorer::api::codec::cbor::{decode_cbor, encode_cbor, CborEncoding};
     use kube_api_explorer::api::codec::json::decode_json;
     use kube_api_explorer::api::codec::value::{Map, Value};
     use kube_api_explorer::api::codec::yaml::{decode_yaml, encode_yaml};
+    use kube_api_explorer::api::error::Format;
     use kube_api_explorer::api::media_type::MediaType;
     use kube_api_explorer::api::view::list::RawList;
     use kube_api_explorer::api::view::metadata::metadata_list_from_json;
+    use kube_api_explorer::api::watch::lazy_list::scan_list;
     use kube_api_explorer::api::watch::{
         encode_cbor_event, encode_json_event, CborSeqFramer, Framer, JsonFramer, WatchDecoder,
     };
@@ -107,8 +110,16 @@ mod native {
         });
         group.throughput(Throughput::BytesDecimal(yaml.len() as u64));
         group.bench_function("yaml tree", |b| b.iter(|| decode_yaml(black_box(&yaml)).expect("yaml")));
+        let shared_json: Arc<[u8]> = json.clone().into();
+        group.bench_function("json lazy list", |b| {
+            b.iter(|| scan_list(Format::Json, black_box(&shared_json)).expect("json"))
+        });
         group.throughput(Throughput::BytesDecimal(cbor.len() as u64));
         group.bench_function("cbor tree", |b| b.iter(|| decode_cbor(black_box(&cbor)).expect("cbor")));
+        let shared_cbor: Arc<[u8]> = cbor.clone().into();
+        group.bench_function("cbor lazy list", |b| {
+            b.iter(|| scan_list(Format::Cbor, black_box(&shared_cbor)).expect("cbor"))
+        });
         group.finish();
 
         let mut group = c.benchmark_group("watch-10k-events");
