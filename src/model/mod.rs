@@ -9,6 +9,7 @@ pub mod commands;
 pub mod highlight;
 pub mod history;
 pub mod host;
+pub mod lines;
 pub mod live_rows;
 pub mod messages;
 pub mod page;

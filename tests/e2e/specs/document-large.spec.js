@@ -1,0 +1,66 @@
+// A long document (more lines than the explorer draws at once): only the lines in view are in
+// the page, the box scrolls through all of them, a block folds, and a search finds a line
+// anywhere in the text and scrolls to it.
+const { test, expect } = require('@playwright/test');
+const { saveScreen, simUrl } = require('./helpers');
+
+const KEYS = 6000;
+
+test('a document of thousands of lines draws only what is in view, and scrolls, folds and searches all of it', async ({ page, request }) => {
+  const name = `big-doc-${Date.now()}`;
+  const data = {};
+  for (let i = 0; i < KEYS; i++) data[`key-${String(i).padStart(4, '0')}`] = `value ${i}`;
+  const created = await request.post(`${simUrl()}/api/v1/namespaces/demo/configmaps`, {
+    data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data },
+  });
+  expect(created.status()).toBe(201);
+  try {
+    await page.goto(`./?group=&version=v1&resource=configmaps&namespace=demo&name=${name}`);
+    const doc = page.getByTestId('document-text');
+    await doc.scrollIntoViewIfNeeded();
+    await expect(page.getByTestId('document-virtual-note')).toContainText(/^60\d\d lines: only the lines in view are drawn/);
+    await expect(doc.locator('.code__line[data-line="1"]')).toBeVisible();
+    const drawn = await doc.locator('.code__line').count();
+    expect(drawn).toBeGreaterThan(10);
+    expect(drawn).toBeLessThan(200);
+
+    // Scrolled to the end: the last key is drawn, and still only a window of lines.
+    await doc.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await expect(doc.locator('.code__line', { hasText: 'key-5999: value 5999' })).toBeInViewport();
+    expect(await doc.locator('.code__line').count()).toBeLessThan(200);
+    await expect(doc.locator('.code__line[data-line="1"]')).toHaveCount(0);
+
+    // A search anywhere in the text scrolls to its line and marks it.
+    const search = page.getByTestId('document-search');
+    await search.fill('KEY-4321');
+    await search.press('Enter');
+    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 1 lines');
+    const match = doc.locator('.code__line--match');
+    await expect(match).toHaveText('key-4321: value 4321');
+    await expect(match).toBeInViewport();
+    await saveScreen(page, 'document-virtual-search');
+    await search.fill('value 12');
+    await search.press('Enter');
+    // value 12, 120-129, 1200-1299
+    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 111 lines');
+    await page.getByRole('button', { name: 'Next match' }).click();
+    await expect(page.getByTestId('document-search-status')).toHaveText('2 of 111 lines');
+    await expect(match).toHaveText('key-0120: value 120');
+
+    // Folding the data block leaves a short document; the search unfolds what hides a match.
+    await doc.evaluate((el) => { el.scrollTop = 0; });
+    const number = await doc.locator('.code__line').filter({ hasText: /^data:$/ }).getAttribute('data-line');
+    const dataLine = doc.locator(`.code__line[data-line="${number}"]`);
+    await dataLine.getByRole('button').click();
+    await expect(dataLine.locator('.code__folded')).toHaveText(` … ${KEYS} lines`);
+    expect(await doc.evaluate((el) => el.scrollHeight)).toBeLessThan(1000);
+    await expect(doc.locator('.code__line', { hasText: 'key-0000' })).toHaveCount(0);
+    await saveScreen(page, 'document-virtual-folded');
+    await page.getByRole('button', { name: 'Next match' }).click();
+    await expect(page.getByTestId('document-search-status')).toHaveText('3 of 111 lines');
+    await expect(match).toHaveText('key-0121: value 121');
+    await expect(match).toBeInViewport();
+  } finally {
+    await request.delete(`${simUrl()}/api/v1/namespaces/demo/configmaps/${name}`);
+  }
+});
