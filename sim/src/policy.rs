@@ -357,3 +357,82 @@ fn bootstrap_roles() -> Vec<Value> {
         ),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::store::Store;
+
+    fn labelled(name: &str, labels: Value, rules: Value) -> Value {
+        json!({"metadata": {"name": name, "labels": labels}, "rules": rules})
+    }
+
+    fn rules_of(store: &Store, name: &str) -> Value {
+        store.read().get(CLUSTER_ROLES, "", name).map(|r| r["rules"].clone()).unwrap_or_default()
+    }
+
+    #[test]
+    fn aggregated_roles_gather_the_rules_their_selectors_match_nested_and_live() {
+        let store = Store::new(Duration::from_secs(300), 1000, Duration::from_secs(300));
+        let a = json!({"verbs": ["get"], "apiGroups": [""], "resources": ["pods"]});
+        let b = json!({"verbs": ["list"], "apiGroups": ["apps"], "resources": ["deployments"]});
+        store.write(|txn| {
+            txn.put(
+                CLUSTER_ROLES,
+                json!({"metadata": {"name": "outer"}, "aggregationRule": {"clusterRoleSelectors": [
+                    {"matchExpressions": [{"key": "tier", "operator": "In", "values": ["inner", "leaf"]}]}]}}),
+            );
+            txn.put(
+                CLUSTER_ROLES,
+                json!({"metadata": {"name": "inner", "labels": {"tier": "inner"}}, "aggregationRule": {
+                    "clusterRoleSelectors": [{"matchLabels": {"feeds": "inner"}}]}}),
+            );
+            txn.put(CLUSTER_ROLES, labelled("leaf-b", json!({"feeds": "inner"}), json!([b.clone()])));
+            txn.put(CLUSTER_ROLES, labelled("leaf-a", json!({"feeds": "inner", "tier": "leaf"}), json!([a.clone()])));
+            txn.put(CLUSTER_ROLES, labelled("other", json!({"feeds": "elsewhere"}), json!([{"verbs": ["*"]}])));
+            aggregate(txn);
+        });
+        assert_eq!(rules_of(&store, "inner"), json!([a, b]), "in name order: leaf-a, then leaf-b");
+        assert_eq!(rules_of(&store, "outer"), json!([a, b]), "inner's and leaf-a's rules, each once");
+        let managers =
+            store.read().get(CLUSTER_ROLES, "", "outer").map(|r| r["metadata"]["managedFields"][0]["manager"].clone());
+        assert_eq!(managers, Some(json!(CONTROLLER)));
+        store.write(|txn| {
+            txn.remove(CLUSTER_ROLES, "", "leaf-b");
+            aggregate(txn);
+        });
+        assert_eq!(rules_of(&store, "inner"), json!([a]));
+        assert_eq!(rules_of(&store, "outer"), json!([a]));
+        let rv = store.current_rv();
+        store.write(aggregate);
+        assert_eq!(store.current_rv(), rv, "nothing to change, nothing written");
+    }
+
+    #[test]
+    fn the_bootstrap_view_cannot_read_secrets_and_edit_gathers_view() {
+        let store = Store::new(Duration::from_secs(300), 1000, Duration::from_secs(300));
+        store.write(|txn| {
+            for (key, obj, _) in bootstrap() {
+                txn.put(key, obj);
+            }
+            aggregate(txn);
+        });
+        let names = |role: &str| -> Vec<String> {
+            rules_of(&store, role)
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|r| r["resources"].as_array().cloned().unwrap_or_default())
+                .filter_map(|r| r.as_str().map(str::to_string))
+                .collect()
+        };
+        assert!(names("view").contains(&"pods/log".to_string()));
+        assert!(!names("view").contains(&"secrets".to_string()));
+        assert!(names("edit").contains(&"secrets".to_string()) && names("edit").contains(&"pods/log".to_string()));
+        assert!(
+            names("admin").contains(&"rolebindings".to_string()) && names("admin").contains(&"pods/log".to_string())
+        );
+    }
+}
