@@ -15,13 +15,13 @@ use crate::status::Status;
 use crate::{request_info, App};
 
 /// The user a request is made by, or the response that refuses it.
-pub fn admit(app: &App, ctx: &Ctx) -> Result<UserInfo, Response> {
+pub fn admit(app: &App, ctx: &Ctx) -> Result<UserInfo, Box<Response>> {
     let user = auth::authenticate(&app.users, &app.anonymous, ctx.header("authorization"))
-        .map_err(|_| status_response(ctx, &Status::failure(401, "Unauthorized", "Unauthorized")))?;
+        .map_err(|_| Box::new(status_response(ctx, &Status::failure(401, "Unauthorized", "Unauthorized"))))?;
     let headers = ctx.headers.iter().filter_map(|(k, v)| Some((k.as_str(), v.to_str().ok()?)));
     let requests = auth::impersonation_requests(headers).map_err(|e| {
         let text = format!("Internal Server Error: {}: {e}\n", quote_uri(ctx));
-        bytes_response(StatusCode::INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", text.into())
+        Box::new(bytes_response(StatusCode::INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", text.into()))
     })?;
     let state = app.store.read();
     let user = if requests.is_empty() {
@@ -38,7 +38,7 @@ pub fn admit(app: &App, ctx: &Ctx) -> Result<UserInfo, Response> {
                 name: name.into(),
             });
             if let Decision::Deny { reason } = rbac::authorize(&state, &user, &attributes) {
-                return Err(error_response(ctx, rbac::forbidden(&user.username, &attributes, &reason)));
+                return Err(Box::new(error_response(ctx, rbac::forbidden(&user.username, &attributes, &reason))));
             }
         }
         auth::impersonated(&requests)
@@ -46,7 +46,9 @@ pub fn admit(app: &App, ctx: &Ctx) -> Result<UserInfo, Response> {
     let attributes = request_info::attributes(ctx.method.as_str(), &ctx.path, &ctx.query);
     match rbac::authorize(&state, &user, &attributes) {
         Decision::Allow { .. } => Ok(user),
-        Decision::Deny { reason } => Err(error_response(ctx, rbac::forbidden(&user.username, &attributes, &reason))),
+        Decision::Deny { reason } => {
+            Err(Box::new(error_response(ctx, rbac::forbidden(&user.username, &attributes, &reason))))
+        }
     }
 }
 

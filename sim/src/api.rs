@@ -86,7 +86,7 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     };
     match access::admit(&app, &ctx) {
         Ok(user) => ctx.user = user,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     }
     let body = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(b) => b,

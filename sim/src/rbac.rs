@@ -100,7 +100,7 @@ impl PolicyRule {
                 verb(&a.verb)
                     && self.api_groups.iter().any(|g| g == "*" || *g == a.group)
                     && self.matches_resource(&a.resource, &a.subresource)
-                    && (self.resource_names.is_empty() || self.resource_names.iter().any(|n| *n == a.name))
+                    && (self.resource_names.is_empty() || self.resource_names.contains(&a.name))
             }
             Attributes::NonResource { verb: v, path } => {
                 verb(v)
