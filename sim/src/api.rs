@@ -22,7 +22,7 @@ use crate::negotiate::{Format, Target};
 use crate::read::{get_response, list_response};
 use crate::status::{bad_request, method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
 use crate::App;
-use crate::{access_log, cors, faults, logs, watch, write};
+use crate::{access, access_log, cors, faults, logs, watch, write};
 
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
@@ -75,13 +75,19 @@ fn wants_pretty(query: &Query, headers: &HeaderMap) -> bool {
 async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let query = parse_query(parts.uri.query());
-    let ctx = Ctx {
+    let mut ctx = Ctx {
         pretty: wants_pretty(&query, &parts.headers),
         method: parts.method,
         path: parts.uri.path().to_string(),
         query,
         headers: parts.headers,
+        // Until its credentials are read, a request is the one without any.
+        user: app.anonymous.clone(),
     };
+    match access::admit(&app, &ctx) {
+        Ok(user) => ctx.user = user,
+        Err(refused) => return *refused,
+    }
     let body = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(b) => b,
         Err(_) => {
@@ -279,7 +285,7 @@ fn resource_call(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: Bytes) ->
         (&Method::POST, None) => {
             require_verb(&rt, "create")?;
             if crate::review::is_review(&rt) {
-                return crate::review::create(ctx, &path, &body);
+                return crate::review::create(app, ctx, &path, &body);
             }
             write::create::create(app, ctx, &path, &body)
         }

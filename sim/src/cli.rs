@@ -44,6 +44,14 @@ pub struct Cli {
     /// The URL path the --www files are served under, as `kubectl proxy --www-prefix`.
     #[arg(long, default_value = "/static/")]
     pub www_prefix: String,
+    /// Users who authenticate with `Authorization: Bearer TOKEN`, one a line as kube-apiserver's
+    /// --token-auth-file: token,user,uid[,"group1,group2"].
+    #[arg(long, value_name = "FILE")]
+    pub users: Option<PathBuf>,
+    /// The user that requests without credentials are made by (behind `kubectl proxy` a browser
+    /// has none); the default is a cluster admin in the group system:masters.
+    #[arg(long = "as", value_name = "USER", default_value = crate::auth::DEFAULT_USER)]
+    pub as_user: String,
 }
 
 impl Cli {

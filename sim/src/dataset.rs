@@ -30,6 +30,7 @@ pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
             add(txn, registry, "apiextensions.k8s.io/customresourcedefinitions", crd, "kubectl-create");
         }
     }
+    let mut rbac = crate::policy::bootstrap();
     match dataset {
         Dataset::Empty => {}
         Dataset::Demo => demo(txn, registry),
@@ -38,6 +39,13 @@ pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
             scale(txn, registry, n);
         }
     }
+    if dataset != Dataset::Empty {
+        rbac.extend(crate::policy::demo());
+    }
+    for (key, obj, manager) in rbac {
+        add(txn, registry, key, obj, manager);
+    }
+    crate::policy::aggregate(txn);
     txn.forget_history();
 }
 

@@ -11,6 +11,7 @@ use kube_api_explorer::api::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::auth::UserInfo;
 use crate::list::Query;
 use crate::negotiate::{Format, Output, Shape, Target};
 use crate::ordered::{order_of, Order, Ordered};
@@ -25,6 +26,8 @@ pub struct Ctx {
     pub query: Query,
     pub headers: HeaderMap,
     pub pretty: bool,
+    /// Who the request is made by, once `access::admit` has let it in.
+    pub user: UserInfo,
 }
 
 impl Ctx {
@@ -37,6 +40,7 @@ impl Ctx {
             query: query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             headers: HeaderMap::new(),
             pretty: false,
+            user: crate::auth::Users::new(Vec::new()).named(crate::auth::DEFAULT_USER),
         }
     }
 

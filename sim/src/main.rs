@@ -2,6 +2,7 @@
 //! demos. It keeps objects in memory, streams watches, negotiates representations and answers
 //! with the status codes a real kube-apiserver gives.
 
+mod access;
 mod access_log;
 mod activity;
 mod api;
@@ -27,9 +28,12 @@ mod negotiate;
 mod object;
 mod ordered;
 mod patch;
+mod policy;
 mod protobuf;
+mod rbac;
 mod read;
 mod registry;
+mod request_info;
 mod review;
 mod schema;
 mod selector;
@@ -59,6 +63,10 @@ pub struct App {
     pub schemas: schema::Schemas,
     /// Static files served next to the API (`--www`), as `kubectl proxy --www` does.
     pub www: Option<www::Www>,
+    /// Who may authenticate, by token or by name.
+    pub users: auth::Users,
+    /// The user requests without credentials are made by (`--as`).
+    pub anonymous: auth::UserInfo,
 }
 
 fn main() {
@@ -86,6 +94,17 @@ async fn run() {
         },
         None => None,
     };
+    let mut known = if cli.dataset == cli::Dataset::Empty { Vec::new() } else { auth::demo_users() };
+    if let Some(file) = &cli.users {
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", file.display())));
+        match auth::parse_token_file(&text) {
+            Ok(users) => known.extend(users),
+            Err(e) => fail(&format!("{}: {e}", file.display())),
+        }
+    }
+    let users = auth::Users::new(known);
+    let anonymous = users.named(&cli.as_user);
     let started = Instant::now();
     let registry = match Registry::load() {
         Ok(r) => r,
@@ -97,16 +116,26 @@ async fn run() {
     };
     let store = Store::new(cli.history(), cli.history_events, cli.continue_ttl());
     store.write(|txn| dataset::load(txn, &registry, cli.dataset));
-    let app = Arc::new(App { cli: cli.clone(), registry, store, faults: faults::Faults::new(), schemas, www });
+    let app = Arc::new(App {
+        cli: cli.clone(),
+        registry,
+        store,
+        faults: faults::Faults::new(),
+        schemas,
+        www,
+        users,
+        anonymous: anonymous.clone(),
+    });
     let listener = match tokio::net::TcpListener::bind(cli.listen).await {
         Ok(l) => l,
         Err(e) => fail(&format!("cannot listen on {}: {e}", cli.listen)),
     };
     let addr = listener.local_addr().unwrap_or(cli.listen);
     println!(
-        "kube-sim listening on http://{addr} dataset={} activity={} objects={} resourceVersion={} ready in {} ms",
+        "kube-sim listening on http://{addr} dataset={} activity={} as={} objects={} resourceVersion={} ready in {} ms",
         cli.dataset,
         if cli.activity { "on" } else { "off" },
+        anonymous.username,
         app.store.read().counts().values().sum::<usize>(),
         app.store.current_rv(),
         started.elapsed().as_millis()

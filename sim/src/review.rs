@@ -2,19 +2,20 @@
 //! SelfSubjectAccessReview and SelfSubjectRulesReview (authorization.k8s.io/v1,
 //! `kubectl auth can-i`, `kubectl auth can-i --list`). As in kube-apiserver they are create-only
 //! and never stored: a POST answers 201 with the request's spec and the `status` that
-//! kube-sim's authenticator and authorizer (`auth.rs`) give for the requesting user.
+//! kube-sim's authenticator (`auth.rs`) and authorizer (`rbac.rs`) give for the requesting user.
 
 use axum::http::StatusCode;
 use axum::response::Response;
 use kube_api_explorer::api::params::IncludeObject;
 use serde_json::{json, Value};
 
-use crate::auth::{self, Decision};
 use crate::http::{render_object, Ctx, ResourcePath};
 use crate::negotiate::Target;
+use crate::rbac::{self, Attributes, Decision};
 use crate::registry::ResourceType;
 use crate::status::{bad_request, invalid, ApiResult, FieldError};
 use crate::write::body::decode_object;
+use crate::App;
 
 /// Whether a type is one of the reviews answered here rather than stored.
 pub fn is_review(rt: &ResourceType) -> bool {
@@ -26,7 +27,7 @@ pub fn is_review(rt: &ResourceType) -> bool {
 }
 
 /// Answers a POST of a review.
-pub fn create(ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResult<Response> {
+pub fn create(app: &App, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResult<Response> {
     let rt = &path.rt;
     let review = decode_object(ctx, body)?.value;
     if let Some(kind) = review["kind"].as_str().filter(|k| *k != rt.kind) {
@@ -37,7 +38,7 @@ pub fn create(ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResult<Response
             rt.api_version()
         )));
     }
-    let user = auth::authenticate(ctx);
+    let user = &ctx.user;
     let spec = review.get("spec").cloned().unwrap_or_else(|| json!({}));
     let status = match rt.plural.as_str() {
         "selfsubjectreviews" => json!({"userInfo": user.to_json()}),
@@ -45,7 +46,8 @@ pub fn create(ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResult<Response
             let resource = spec.get("resourceAttributes").filter(|v| !v.is_null());
             let non_resource = spec.get("nonResourceAttributes").filter(|v| !v.is_null());
             let attributes = match (resource, non_resource) {
-                (Some(a), None) | (None, Some(a)) => a,
+                (Some(a), None) => Attributes::from_resource_review(a),
+                (None, Some(a)) => Attributes::from_non_resource_review(a),
                 (Some(_), Some(n)) => {
                     return Err(invalid(
                         &rt.group,
@@ -71,16 +73,28 @@ pub fn create(ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResult<Response
                     ))
                 }
             };
-            match auth::authorize(&user, attributes) {
-                Decision::Allow { reason } => json!({"allowed": true, "reason": reason}),
-                Decision::Deny { reason } => json!({"allowed": false, "reason": reason}),
+            let (allowed, reason) = match rbac::authorize(&app.store.read(), user, &attributes) {
+                Decision::Allow { reason } => (true, reason),
+                Decision::Deny { reason } => (false, reason),
+            };
+            let mut status = json!({"allowed": allowed});
+            if !reason.is_empty() {
+                status["reason"] = json!(reason);
             }
+            status
         }
         _ => {
             let namespace = spec["namespace"].as_str().unwrap_or_default();
-            let rules = auth::rules(&user, namespace);
-            json!({"resourceRules": rules.resource_rules, "nonResourceRules": rules.non_resource_rules,
-                "incomplete": rules.incomplete})
+            if namespace.is_empty() {
+                return Err(bad_request("no namespace on request"));
+            }
+            let rules = rbac::rules(&app.store.read(), user, namespace);
+            let mut status = json!({"resourceRules": rules.resource_rules,
+                "nonResourceRules": rules.non_resource_rules, "incomplete": rules.incomplete});
+            if let Some(e) = rules.evaluation_error {
+                status["evaluationError"] = json!(e);
+            }
+            status
         }
     };
     let mut answer = json!({"kind": rt.kind, "apiVersion": rt.api_version(), "metadata": {}});

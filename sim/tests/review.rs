@@ -1,5 +1,5 @@
 //! The review APIs behind `kubectl auth whoami` and `kubectl auth can-i [--list]`: served in
-//! both discovery forms, answered for the one fixed user kube-sim knows, never stored.
+//! both discovery forms, answered for the requesting user from the RBAC authorizer, never stored.
 
 mod common;
 
@@ -45,7 +45,7 @@ async fn the_review_types_are_in_legacy_and_aggregated_discovery() {
 }
 
 #[tokio::test]
-async fn whoami_names_the_fixed_user_and_its_groups() {
+async fn whoami_names_the_default_user_and_its_groups() {
     let sim = Sim::start(&[]);
     let (code, review) = post(
         &sim,
@@ -62,29 +62,64 @@ async fn whoami_names_the_fixed_user_and_its_groups() {
     );
 }
 
+async fn post_as(sim: &Sim, token: &str, path: &str, body: Value) -> (u16, Value) {
+    let resp = sim
+        .client
+        .post(sim.url(path))
+        .bearer_auth(token)
+        .header("Content-Type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("request succeeds");
+    json_of(resp).await
+}
+
+fn access_review(spec: Value) -> Value {
+    json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview", "spec": spec})
+}
+
 #[tokio::test]
-async fn access_reviews_allow_everything_and_say_why_and_are_not_stored() {
+async fn access_reviews_answer_from_the_authorizer_and_are_not_stored() {
     let sim = Sim::start(&[]);
     let path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
     let spec = json!({"resourceAttributes": {"namespace": "demo", "verb": "delete", "group": "apps", "resource": "deployments"}});
-    let (code, review) = post(
-        &sim,
-        path,
-        json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview", "spec": spec}),
-    )
-    .await;
+    let (code, review) = post(&sim, path, access_review(spec.clone())).await;
     assert_eq!(code, 201);
     assert_eq!(review["spec"], spec, "the spec comes back as sent");
+    assert_eq!(
+        review["status"],
+        json!({"allowed": true}),
+        "system:masters is allowed with no reason, as kube-apiserver"
+    );
+    let (code, review) = post_as(&sim, "dev-token", path, access_review(spec.clone())).await;
+    assert_eq!(code, 201);
+    assert_eq!(
+        review["status"],
+        json!({"allowed": true, "reason": "RBAC: allowed by RoleBinding \"dev-edit/demo\" of ClusterRole \"edit\" to User \"dev\""})
+    );
+    let (_, review) = post_as(&sim, "viewer-token", path, access_review(spec)).await;
+    assert_eq!(review["status"], json!({"allowed": false}));
+    let log =
+        json!({"resourceAttributes": {"namespace": "demo", "verb": "get", "resource": "pods", "subresource": "log"}});
+    let (_, review) = post_as(&sim, "viewer-token", path, access_review(log)).await;
     assert_eq!(review["status"]["allowed"], true);
-    let reason = review["status"]["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("kube-sim-admin") && reason.contains("system:masters"), "{reason}");
-    let (code, review) = post(
+    let (_, review) = post_as(
         &sim,
+        "viewer-token",
         path,
-        json!({"kind": "SelfSubjectAccessReview", "spec": {"nonResourceAttributes": {"path": "/healthz", "verb": "get"}}}),
+        access_review(json!({"nonResourceAttributes": {"path": "/healthz", "verb": "get"}})),
     )
     .await;
-    assert_eq!((code, review["status"]["allowed"].clone()), (201, json!(true)));
+    assert_eq!(review["status"]["allowed"], true);
+    let (_, review) = post_as(
+        &sim,
+        "viewer-token",
+        path,
+        access_review(json!({"nonResourceAttributes": {"path": "/metrics", "verb": "get"}})),
+    )
+    .await;
+    assert_eq!(review["status"], json!({"allowed": false}));
     let (code, status) = post(&sim, path, json!({"kind": "SelfSubjectAccessReview", "spec": {}})).await;
     assert_eq!(code, 422, "{status}");
     assert_eq!(status["reason"], "Invalid");
@@ -94,17 +129,25 @@ async fn access_reviews_allow_everything_and_say_why_and_are_not_stored() {
 }
 
 #[tokio::test]
-async fn the_rules_review_lists_everything_and_is_complete() {
+async fn the_rules_review_lists_the_users_rules_in_a_namespace() {
     let sim = Sim::start(&[]);
-    let (code, review) = post(
-        &sim,
-        "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
-        json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview", "spec": {"namespace": "demo"}}),
-    )
-    .await;
+    let path = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
+    let review = |ns: &str| json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview", "spec": {"namespace": ns}});
+    let (code, admin) = post(&sim, path, review("demo")).await;
     assert_eq!(code, 201);
-    assert_eq!(review["spec"], json!({"namespace": "demo"}));
-    assert_eq!(review["status"]["resourceRules"], json!([{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]}]));
-    assert_eq!(review["status"]["nonResourceRules"], json!([{"verbs": ["*"], "nonResourceURLs": ["*"]}]));
-    assert_eq!(review["status"]["incomplete"], false);
+    assert_eq!(admin["spec"], json!({"namespace": "demo"}));
+    assert_eq!(admin["status"]["resourceRules"][0], json!({"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]}));
+    assert_eq!(admin["status"]["nonResourceRules"][0], json!({"verbs": ["*"], "nonResourceURLs": ["*"]}));
+    assert_eq!(admin["status"]["incomplete"], false);
+    let has =
+        |review: &Value, rule: Value| review["status"]["resourceRules"].as_array().is_some_and(|r| r.contains(&rule));
+    let delete_pods = json!({"verbs": ["create", "delete", "deletecollection", "patch", "update"], "apiGroups": [""],
+        "resources": ["pods", "pods/attach", "pods/exec", "pods/portforward", "pods/proxy"]});
+    let (_, dev_demo) = post_as(&sim, "dev-token", path, review("demo")).await;
+    assert!(has(&dev_demo, delete_pods.clone()), "{dev_demo}");
+    assert_eq!(dev_demo["status"]["incomplete"], false);
+    let (_, dev_shop) = post_as(&sim, "dev-token", path, review("shop")).await;
+    assert!(!has(&dev_shop, delete_pods), "{dev_shop}");
+    let (code, status) = post_as(&sim, "dev-token", path, review("")).await;
+    assert_eq!((code, status["message"].clone()), (400, json!("no namespace on request")));
 }

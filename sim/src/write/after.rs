@@ -11,7 +11,8 @@ use crate::registry::ResourceType;
 use crate::{object, App};
 
 /// Keeps controllers in step with a write: the served custom resource types with stored
-/// CustomResourceDefinitions, and a Deployment's ReplicaSets and pods with its spec (a pod of
+/// CustomResourceDefinitions, the rules of aggregated ClusterRoles with the ClusterRoles they
+/// gather, and a Deployment's ReplicaSets and pods with its spec (a pod of
 /// theirs that is deleted is replaced at once, as the ReplicaSet controller does).
 pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
     if rt.group == "apps" && rt.plural == "deployments" && !gone {
@@ -23,6 +24,10 @@ pub fn after_write(app: &Arc<App>, rt: &ResourceType, obj: &Value, gone: bool) {
         if let Some(dep) = owner {
             crate::controller::reconcile(app, object::namespace(obj), &dep);
         }
+        return;
+    }
+    if rt.group == crate::rbac::GROUP && rt.plural == "clusterroles" {
+        app.store.write(crate::policy::aggregate);
         return;
     }
     if !is_crd(rt) {
