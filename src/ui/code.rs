@@ -126,17 +126,12 @@ fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
     let folded = RwSignal::new(BTreeSet::<usize>::new());
     let shown = Memo::new(move |_| {
         let count = lines.with(Lines::count);
-        ends.with(|ends| {
-            if ends.len() == count {
-                folded.with(|f| shown_lines(ends, f))
-            } else {
-                (0..count).collect()
-            }
-        })
+        ends.with(|ends| if ends.len() == count { folded.with(|f| shown_lines(ends, f)) } else { (0..count).collect() })
     });
     let (view_top, set_view_top) = signal(0.0_f64);
     let (view_height, set_view_height) = signal(600.0_f64);
-    let rows = Memo::new(move |_| shown.with(|s| window(view_top.get(), view_height.get(), LINE_HEIGHT, s.len(), OVERSCAN)));
+    let rows =
+        Memo::new(move |_| shown.with(|s| window(view_top.get(), view_height.get(), LINE_HEIGHT, s.len(), OVERSCAN)));
     let scroller: NodeRef<html::Div> = NodeRef::new();
     let spacer: NodeRef<html::Div> = NodeRef::new();
     let slab: NodeRef<html::Pre> = NodeRef::new();
@@ -144,11 +139,16 @@ fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
         text.track();
         folded.set(BTreeSet::new());
     });
-    Effect::new(move |_| {
-        let total = shown.with(Vec::len) as f64 * LINE_HEIGHT;
-        if let Some(spacer) = spacer.get() {
+    // The box's scroll height: all the lines shown.
+    let size_spacer = move |rows: usize| {
+        if let Some(spacer) = spacer.get_untracked() {
+            let total = rows as f64 * LINE_HEIGHT;
             let _ = web_sys::HtmlElement::style(&spacer).set_property("height", &format!("{total}px"));
         }
+    };
+    Effect::new(move |_| {
+        spacer.track();
+        size_spacer(shown.with(Vec::len));
     });
     Effect::new(move |_| {
         let top = rows.get().start as f64 * LINE_HEIGHT;
@@ -176,6 +176,8 @@ fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
         current.set(Some(index));
         ends.with_untracked(|ends| folded.update(|f| reveal(ends, f, line)));
         let row = shown.with_untracked(|s| s.partition_point(|&l| l < line));
+        // Unfolding grew the box: size it now, or the scroll below would stop at its old end.
+        size_spacer(shown.with_untracked(Vec::len));
         if let Some(scroller) = scroller.get_untracked() {
             let top = (row as f64 * LINE_HEIGHT - f64::from(scroller.client_height()) / 3.0).max(0.0);
             scroller.set_scroll_top(top as i32);
@@ -200,8 +202,8 @@ fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
         match (query.with(|q| q.trim().is_empty()), current.get()) {
             (true, _) => String::new(),
             (false, _) if count == 0 => "no match".to_owned(),
-            (false, Some(i)) => format!("{} of {count} lines", i + 1),
-            (false, None) => format!("{count} lines match"),
+            (false, Some(i)) => format!("{} of {count} matching lines", i + 1),
+            (false, None) => format!("{count} matching lines"),
         }
     };
     let note = move || {
@@ -238,7 +240,9 @@ fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
             content.into_any()
         };
         let ellipsis = end.map(|end| {
-            move || is_folded().then(|| view! { <span class="code__folded">{format!(" … {} lines", end - line)}</span> })
+            move || {
+                is_folded().then(|| view! { <span class="code__folded">{format!(" … {} lines", end - line)}</span> })
+            }
         });
         view! {
             <span

@@ -34,7 +34,7 @@ test('a document of thousands of lines draws only what is in view, and scrolls, 
     const search = page.getByTestId('document-search');
     await search.fill('KEY-4321');
     await search.press('Enter');
-    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 1 lines');
+    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 1 matching lines');
     const match = doc.locator('.code__line--match');
     await expect(match).toHaveText('key-4321: value 4321');
     await expect(match).toBeInViewport();
@@ -42,9 +42,9 @@ test('a document of thousands of lines draws only what is in view, and scrolls, 
     await search.fill('value 12');
     await search.press('Enter');
     // value 12, 120-129, 1200-1299
-    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 111 lines');
+    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 111 matching lines');
     await page.getByRole('button', { name: 'Next match' }).click();
-    await expect(page.getByTestId('document-search-status')).toHaveText('2 of 111 lines');
+    await expect(page.getByTestId('document-search-status')).toHaveText('2 of 111 matching lines');
     await expect(match).toHaveText('key-0120: value 120');
 
     // Folding the data block leaves a short document; the search unfolds what hides a match.
@@ -57,7 +57,7 @@ test('a document of thousands of lines draws only what is in view, and scrolls, 
     await expect(doc.locator('.code__line', { hasText: 'key-0000' })).toHaveCount(0);
     await saveScreen(page, 'document-virtual-folded');
     await page.getByRole('button', { name: 'Next match' }).click();
-    await expect(page.getByTestId('document-search-status')).toHaveText('3 of 111 lines');
+    await expect(page.getByTestId('document-search-status')).toHaveText('3 of 111 matching lines');
     await expect(match).toHaveText('key-0121: value 121');
     await expect(match).toBeInViewport();
   } finally {
