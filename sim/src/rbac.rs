@@ -210,56 +210,40 @@ fn visit_rules(
     mut visit: impl FnMut(&dyn Fn() -> String, &PolicyRule) -> bool,
 ) -> Vec<String> {
     let mut errors = Vec::new();
-    for binding in state.list(CLUSTER_ROLE_BINDINGS, None) {
-        let Some(subject) = applies_to(user, &binding, "") else { continue };
-        let role_ref = &binding["roleRef"];
-        let rules = match role_rules(state, role_ref, "") {
-            Ok(rules) => rules,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        let source = || {
-            format!(
-                "ClusterRoleBinding {} of {} {} to {}",
-                go_quote(name_of(&binding)),
-                role_ref["kind"].as_str().unwrap_or_default(),
-                go_quote(role_ref["name"].as_str().unwrap_or_default()),
-                describe_subject(subject, "")
-            )
-        };
-        for rule in &rules {
-            if !visit(&source, rule) {
-                return errors;
-            }
-        }
+    // ClusterRoleBindings apply everywhere ("" below); RoleBindings only in their namespace.
+    let mut kinds = vec![(CLUSTER_ROLE_BINDINGS, None, "ClusterRoleBinding", "")];
+    if !namespace.is_empty() {
+        kinds.push((ROLE_BINDINGS, Some(namespace), "RoleBinding", namespace));
     }
-    if namespace.is_empty() {
-        return errors;
-    }
-    for binding in state.list(ROLE_BINDINGS, Some(namespace)) {
-        let Some(subject) = applies_to(user, &binding, namespace) else { continue };
-        let role_ref = &binding["roleRef"];
-        let rules = match role_rules(state, role_ref, namespace) {
-            Ok(rules) => rules,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        let source = || {
-            format!(
-                "RoleBinding {} of {} {} to {}",
-                go_quote(&format!("{}/{namespace}", name_of(&binding))),
-                role_ref["kind"].as_str().unwrap_or_default(),
-                go_quote(role_ref["name"].as_str().unwrap_or_default()),
-                describe_subject(subject, namespace)
-            )
-        };
-        for rule in &rules {
-            if !visit(&source, rule) {
-                return errors;
+    for (resource, listed_in, kind, scope) in kinds {
+        for binding in state.list(resource, listed_in) {
+            let Some(subject) = applies_to(user, &binding, scope) else { continue };
+            let role_ref = &binding["roleRef"];
+            let rules = match role_rules(state, role_ref, scope) {
+                Ok(rules) => rules,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            let source = || {
+                let name = if scope.is_empty() {
+                    name_of(&binding).to_owned()
+                } else {
+                    format!("{}/{scope}", name_of(&binding))
+                };
+                format!(
+                    "{kind} {} of {} {} to {}",
+                    go_quote(&name),
+                    role_ref["kind"].as_str().unwrap_or_default(),
+                    go_quote(role_ref["name"].as_str().unwrap_or_default()),
+                    describe_subject(subject, scope)
+                )
+            };
+            for rule in &rules {
+                if !visit(&source, rule) {
+                    return errors;
+                }
             }
         }
     }
