@@ -88,6 +88,6 @@ pub fn create(ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResult<Response
         answer["spec"] = spec;
     }
     answer["status"] = status;
-    let output = ctx.output(Target::Object)?;
-    Ok(render_object(ctx, rt, &answer, output, IncludeObject::Metadata, StatusCode::CREATED))
+    let output = ctx.output(Target::Object, rt.protobuf())?;
+    render_object(ctx, rt, &answer, output, IncludeObject::Metadata, StatusCode::CREATED)
 }

@@ -1,8 +1,9 @@
-//! Protobuf request bodies (`application/vnd.kubernetes.protobuf`), as kubectl's typed clients
-//! send built-in objects: the `k8s\0` magic, then a `runtime.Unknown` whose `typeMeta` names the
+//! Protobuf (`application/vnd.kubernetes.protobuf`) both ways. Responses are written by
+//! [`encode`] (JSON to message, the reverse of what follows). Request bodies, as kubectl's typed
+//! clients send built-in objects: the `k8s\0` magic, then a `runtime.Unknown` whose `typeMeta` names the
 //! apiVersion and kind and whose `raw` holds the object's message. The messages are decoded with
 //! k8s-pb (kube-rs's prost bindings of the Kubernetes .proto files) and turned into the JSON
-//! kube-sim stores by `generated.rs` (`tools/gen-protobuf-json.py`, from k8s-pb and
+//! kube-sim stores by `generated/decode.rs` (`tools/gen-protobuf-json.py`, from k8s-pb and
 //! k8s-openapi) plus the hand-written JSON forms of the few messages whose JSON is not an object
 //! of their fields (Time, MicroTime, Duration, FieldsV1, Quantity, IntOrString, RawExtension).
 //!
@@ -13,7 +14,10 @@
 //! default other than zero: `spec.replicas: 0` stays). A pointer set to a zero that equals its
 //! default (`immutable: false`) is left out, which the real server would keep.
 
+pub mod encode;
 mod generated;
+
+pub use encode::{encode_object, has_message, watch_frame, EncodeError};
 
 use std::collections::BTreeMap;
 
