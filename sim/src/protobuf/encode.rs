@@ -483,3 +483,250 @@ mod tests {
         assert!(body.ends_with(b"\x1a\x00\x22\x00"), "{body:x?}");
     }
 }
+
+#[cfg(test)]
+mod vectors {
+    //! Our encoding of the real serializers' JSON vectors (`../shared/kube/vectors`) against their
+    //! protobuf. Go's protobuf encoder writes every non-pointer field, zero or not, while its JSON
+    //! leaves the zeros of `omitempty` fields out, and a JSON tree cannot tell such a field from a
+    //! nil pointer: kube-sim writes what the JSON has. So the bodies are compared as decoded
+    //! messages, and the fields where Go wrote a zero that kube-sim leaves out are listed exactly.
+
+    use super::*;
+    use k8s_pb::api::core::v1 as core;
+    use std::fmt::Debug;
+    use std::path::PathBuf;
+
+    fn vector(name: &str) -> Vec<u8> {
+        let dir = std::env::var_os("KUBE_SHARED_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+        let path = dir.join("kube/vectors").join(name);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+    }
+
+    fn json_vector(name: &str) -> Value {
+        serde_json::from_slice(&vector(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// A zero scalar as prost's Debug prints it inside `Some(…)`.
+    fn is_zero_scalar(value: &str) -> bool {
+        matches!(value, "\"\"," | "0," | "false," | "0.0,")
+    }
+
+    /// The `{:#?}` lines of a message with every `Some(zero scalar)` and every `Some(Time)` of Go's
+    /// zero time (no seconds, no nanos) made `None`, and the paths (field names by indentation)
+    /// of the fields so changed, with their value.
+    fn normalized(message: &impl Debug) -> (Vec<String>, Vec<(usize, String)>) {
+        let text = format!("{message:#?}");
+        let all: Vec<&str> = text.lines().collect();
+        let mut stack: Vec<(usize, String)> = Vec::new();
+        let mut lines = Vec::new();
+        let mut zeros = Vec::new();
+        let mut i = 0;
+        while i < all.len() {
+            let line = all[i];
+            let indent = line.len() - line.trim_start().len();
+            let trimmed = line.trim();
+            stack.retain(|(d, _)| *d < indent);
+            let name = trimmed.split_once(": ").map(|(n, _)| n.to_string());
+            let next = |k: usize| all.get(i + k).map_or("", |l| l.trim());
+            let zero = if trimmed.ends_with(": Some(") && is_zero_scalar(next(1)) && next(2) == ")," {
+                Some((3, next(1).trim_end_matches(',').to_string()))
+            } else if trimmed.ends_with(": Some(")
+                && next(1) == "Time {"
+                && next(2) == "seconds: None,"
+                && next(3) == "nanos: None,"
+                && next(4) == "},"
+                && next(5) == "),"
+            {
+                Some((6, "the zero Time".to_string()))
+            } else {
+                None
+            };
+            if let (Some((skip, value)), Some(name)) = (zero, &name) {
+                let mut path: Vec<&str> = stack.iter().map(|(_, n)| n.as_str()).collect();
+                path.push(name);
+                zeros.push((lines.len(), format!("{} = {value}", path.join("."))));
+                lines.push(format!("{}{name}: None,", &line[..indent]));
+                i += skip;
+                continue;
+            }
+            if let Some(name) = name.filter(|_| trimmed.ends_with(['{', '[', '('])) {
+                stack.push((indent, name));
+            }
+            lines.push(line.to_string());
+            i += 1;
+        }
+        (lines, zeros)
+    }
+
+    /// Decodes both envelopes; the messages must be equal but for zero scalars Go wrote and we
+    /// did not, which are returned.
+    #[track_caller]
+    fn differences<M: Message + Default + Debug>(ours: &[u8], real: &[u8]) -> Vec<String> {
+        let open = |body: &[u8]| {
+            let unknown = Unknown::decode(body.strip_prefix(MAGIC).expect("magic")).expect("runtime.Unknown");
+            let raw = unknown.raw.clone().unwrap_or_default();
+            (Unknown { raw: None, ..unknown }, M::decode(raw.as_slice()).expect("the message decodes"))
+        };
+        let (our_envelope, our_message) = open(ours);
+        let (real_envelope, real_message) = open(real);
+        assert_eq!(our_envelope, real_envelope, "the envelopes differ");
+        let (our_lines, our_zeros) = normalized(&our_message);
+        let (real_lines, real_zeros) = normalized(&real_message);
+        assert_eq!(our_lines.join("\n"), real_lines.join("\n"), "the messages differ beyond zero scalars");
+        real_zeros.into_iter().filter(|z| !our_zeros.contains(z)).map(|(_, z)| z).collect()
+    }
+
+    /// The fields of `metadata` (ObjectMeta) Go writes as zeros: the non-pointer `generateName`,
+    /// `selfLink` and `generation`.
+    const OBJECT_META_ZEROS: [&str; 3] =
+        ["metadata.generate_name = \"\"", "metadata.self_link = \"\"", "metadata.generation = 0"];
+
+    #[test]
+    fn a_configmap_encodes_as_go_writes_it_but_for_objectmeta_zeros() {
+        let ours = encode_object(&json_vector("configmap.json")).expect("encodes");
+        assert_eq!(differences::<core::ConfigMap>(&ours, &vector("configmap.pb")), OBJECT_META_ZEROS);
+    }
+
+    #[test]
+    fn a_status_encodes_as_go_writes_it_but_for_listmeta_zeros() {
+        let ours = encode_object(&json_vector("status-410-expired.json")).expect("encodes");
+        let real = vector("status-410-expired.pb");
+        assert_eq!(
+            differences::<meta::Status>(&ours, &real),
+            ["metadata.self_link = \"\"", "metadata.resource_version = \"\"", "metadata.r#continue = \"\""]
+        );
+    }
+
+    /// Where Go writes zeros in the pod of `pod.json` (and in each pod of `podlist.json`): the
+    /// non-pointer fields JSON leaves out when zero. Sorted, duplicates (one per container, port,
+    /// condition…) removed.
+    const POD_ZEROS: &[&str] = &[
+        "metadata.managed_fields.subresource = \"\"",
+        "metadata.self_link = \"\"",
+        "spec.containers.env.value = \"\"",
+        "spec.containers.liveness_probe.handler.http_get.host = \"\"",
+        "spec.containers.ports.host_ip = \"\"",
+        "spec.containers.ports.host_port = 0",
+        "spec.containers.readiness_probe.handler.tcp_socket.host = \"\"",
+        "spec.containers.readiness_probe.initial_delay_seconds = 0",
+        "spec.containers.stdin = false",
+        "spec.containers.stdin_once = false",
+        "spec.containers.tty = false",
+        "spec.containers.working_dir = \"\"",
+        "spec.host_ipc = false",
+        "spec.host_network = false",
+        "spec.host_pid = false",
+        "spec.hostname = \"\"",
+        "spec.priority_class_name = \"\"",
+        "spec.service_account = \"\"",
+        "spec.subdomain = \"\"",
+        "spec.tolerations.value = \"\"",
+        "status.conditions.last_probe_time = the zero Time",
+        "status.conditions.message = \"\"",
+        "status.conditions.observed_generation = 0",
+        "status.conditions.reason = \"\"",
+        "status.message = \"\"",
+        "status.nominated_node_name = \"\"",
+        "status.observed_generation = 0",
+        "status.reason = \"\"",
+        "status.resize = \"\"",
+    ];
+
+    fn distinct(mut fields: Vec<String>) -> Vec<String> {
+        fields.sort();
+        fields.dedup();
+        fields
+    }
+
+    #[test]
+    fn a_pod_encodes_as_go_writes_it_but_for_zeros_of_non_pointer_fields() {
+        let ours = encode_object(&json_vector("pod.json")).expect("encodes");
+        assert_eq!(distinct(differences::<core::Pod>(&ours, &vector("pod.pb"))), POD_ZEROS);
+    }
+
+    #[test]
+    fn a_podlist_encodes_as_go_writes_it_but_for_the_same_zeros_in_its_pods() {
+        let ours = encode_object(&json_vector("podlist.json")).expect("encodes");
+        let got = distinct(differences::<core::PodList>(&ours, &vector("podlist.pb")));
+        let mut want: Vec<String> = POD_ZEROS.iter().map(|z| format!("items.{z}")).collect();
+        // One of its pods waits with a reason and no message; the list's ListMeta has no selfLink.
+        want.push("items.status.container_statuses.state.waiting.message = \"\"".into());
+        want.push("metadata.self_link = \"\"".into());
+        assert_eq!(got, distinct(want));
+    }
+
+    #[test]
+    fn watch_events_encode_as_the_real_stream_frames_them() {
+        let real = vector("watch.pbstream");
+        let events: Vec<Value> = vector("watch.jsonl")
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).expect("a JSON event"))
+            .collect();
+        let mut rest = real.as_slice();
+        let mut frames = Vec::new();
+        while let [a, b, c, d, tail @ ..] = rest {
+            let len = u32::from_be_bytes([*a, *b, *c, *d]) as usize;
+            frames.push(meta::WatchEvent::decode(&tail[..len]).expect("a WatchEvent"));
+            rest = &tail[len..];
+        }
+        assert_eq!(frames.len(), events.len());
+        assert_eq!(frames.len(), 4, "ADDED, MODIFIED, DELETED, BOOKMARK");
+        for (event, frame) in events.iter().zip(&frames) {
+            let ty = event["type"].as_str().expect("type");
+            let ours = watch_frame(ty, &event["object"]).expect("encodes");
+            let len = u32::from_be_bytes(ours[..4].try_into().expect("4 bytes")) as usize;
+            assert_eq!(len, ours.len() - 4, "{ty}: the length prefix counts the event");
+            let ours = meta::WatchEvent::decode(&ours[4..]).expect("our WatchEvent");
+            assert_eq!(ours.r#type, frame.r#type);
+            let raw = |e: &meta::WatchEvent| e.object.as_ref().and_then(|o| o.raw.clone()).expect("object.raw");
+            let (our_raw, real_raw) = (raw(&ours), raw(frame));
+            assert!(real_raw.starts_with(MAGIC) && our_raw.starts_with(MAGIC), "{ty}: the object is a full envelope");
+            let zeros = distinct(differences::<core::Pod>(&our_raw, &real_raw));
+            if ty == "BOOKMARK" {
+                // The bookmark's pod has a resourceVersion and nothing else, but its spec and
+                // status are non-pointer structs: Go writes all their non-pointer scalars.
+                let want = [
+                    "metadata.creation_timestamp = the zero Time",
+                    "metadata.generate_name = \"\"",
+                    "metadata.generation = 0",
+                    "metadata.name = \"\"",
+                    "metadata.namespace = \"\"",
+                    "metadata.self_link = \"\"",
+                    "metadata.uid = \"\"",
+                    "spec.dns_policy = \"\"",
+                    "spec.host_ipc = false",
+                    "spec.host_network = false",
+                    "spec.host_pid = false",
+                    "spec.hostname = \"\"",
+                    "spec.node_name = \"\"",
+                    "spec.priority_class_name = \"\"",
+                    "spec.restart_policy = \"\"",
+                    "spec.scheduler_name = \"\"",
+                    "spec.service_account = \"\"",
+                    "spec.service_account_name = \"\"",
+                    "spec.subdomain = \"\"",
+                    "status.host_ip = \"\"",
+                    "status.message = \"\"",
+                    "status.nominated_node_name = \"\"",
+                    "status.observed_generation = 0",
+                    "status.phase = \"\"",
+                    "status.pod_ip = \"\"",
+                    "status.qos_class = \"\"",
+                    "status.reason = \"\"",
+                    "status.resize = \"\"",
+                ];
+                assert_eq!(zeros, want);
+                continue;
+            }
+            // The ADDED pod is still pending: no host or pod IP yet.
+            let pending = ["status.host_ip = \"\"", "status.pod_ip = \"\""];
+            let unexpected: Vec<&String> =
+                zeros.iter().filter(|z| !POD_ZEROS.contains(&z.as_str()) && !pending.contains(&z.as_str())).collect();
+            assert!(unexpected.is_empty() && zeros.len() > 20, "{ty}: {zeros:#?}");
+        }
+    }
+}
