@@ -203,16 +203,20 @@ for module, prefix in sorted(MODULES.items()):
         if inline_into:
             enc_out.append("        let mut inline = Map::new();")
         enc_out.append("        for (k, x) in object(v)? {" if arms or inline_into else "        for (k, _) in object(v)? {")
-        enc_out.append("            match k.as_str() {")
-        for json, assign in arms:
-            enc_out.append(f'                "{json}" => {assign},')
-        if inline_into:
-            enc_out.append("                _ => {")
-            enc_out.append("                    inline.insert(k.clone(), x.clone());")
-            enc_out.append("                }")
+        if not arms:
+            # No field of its own: every key goes to the inlined struct, or is refused.
+            enc_out.append("            inline.insert(k.clone(), x.clone());" if inline_into else "            not_a_field(k)?;")
         else:
-            enc_out.append("                _ => not_a_field(k)?,")
-        enc_out.append("            }")
+            enc_out.append("            match k.as_str() {")
+            for json, assign in arms:
+                enc_out.append(f'                "{json}" => {assign},')
+            if inline_into:
+                enc_out.append("                _ => {")
+                enc_out.append("                    inline.insert(k.clone(), x.clone());")
+                enc_out.append("                }")
+            else:
+                enc_out.append("                _ => not_a_field(k)?,")
+            enc_out.append("            }")
         enc_out.append("        }")
         if inline_into:
             enc_out.append(f"        out.{inline_into} = Some(FromJson::from_json(&Value::Object(inline))?);")

@@ -9321,11 +9321,7 @@ impl FromJson for k8s_pb::api::resource::v1::DeviceClassConfiguration {
         let mut out = Self::default();
         let mut inline = Map::new();
         for (k, x) in object(v)? {
-            match k.as_str() {
-                _ => {
-                    inline.insert(k.clone(), x.clone());
-                }
-            }
+            inline.insert(k.clone(), x.clone());
         }
         out.device_configuration = Some(FromJson::from_json(&Value::Object(inline))?);
         Ok(out)
@@ -10427,9 +10423,7 @@ impl FromJson for k8s_pb::apiextensions_apiserver::pkg::apis::apiextensions::v1:
         #[allow(unused_mut)]
         let mut out = Self::default();
         for (k, _) in object(v)? {
-            match k.as_str() {
-                _ => not_a_field(k)?,
-            }
+            not_a_field(k)?;
         }
         Ok(out)
     }
@@ -11114,9 +11108,7 @@ impl FromJson for k8s_pb::apimachinery::pkg::apis::meta::v1::Patch {
         #[allow(unused_mut)]
         let mut out = Self::default();
         for (k, _) in object(v)? {
-            match k.as_str() {
-                _ => not_a_field(k)?,
-            }
+            not_a_field(k)?;
         }
         Ok(out)
     }
