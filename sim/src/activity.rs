@@ -49,7 +49,7 @@ pub fn start(app: Arc<App>) {
 fn renew_leases(txn: &mut Txn<'_>) {
     for lease in txn.state().list("coordination.k8s.io/leases", Some("kube-node-lease")) {
         let mut l = lease.as_ref().clone();
-        object::set_at(&mut l, &["spec", "renewTime"], json!(object::timestamp(object::now())));
+        object::set_at(&mut l, &["spec", "renewTime"], json!(object::micro_timestamp(object::now())));
         txn.put("coordination.k8s.io/leases", l);
     }
 }

@@ -16,9 +16,9 @@ use tower_http::compression::CompressionLayer;
 
 use crate::discovery::{self, DiscoveryFormat};
 use crate::encode;
-use crate::http::{bytes_response, content_type, error_response, json_response, require_verb, Ctx, ResourcePath};
+use crate::http::{bytes_response, error_response, json_response, require_verb, Ctx, ResourcePath};
 use crate::list::{ListOptions, Query};
-use crate::negotiate::{Format, Target};
+use crate::negotiate::{Protobuf, Target};
 use crate::read::{get_response, list_response};
 use crate::status::{bad_request, method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
 use crate::App;
@@ -136,8 +136,8 @@ fn plain_get(ctx: &Ctx, doc: impl FnOnce() -> Option<Value>) -> ApiResult<Respon
         return Err(method_not_allowed());
     }
     let doc = doc().ok_or(ApiError::PageNotFound)?;
-    let output = ctx.output(Target::Plain)?;
-    Ok(bytes_response(StatusCode::OK, content_type(output.format), encode::body(output.format, &doc, ctx.pretty)))
+    let output = ctx.output(Target::Plain, Protobuf::NoMessage)?;
+    Ok(bytes_response(StatusCode::OK, output.content_type(), encode::body(output.format, &doc, ctx.pretty)?))
 }
 
 fn discovery_doc(app: &Arc<App>, ctx: &Ctx, core: bool) -> ApiResult<Response> {
@@ -151,16 +151,19 @@ fn discovery_doc(app: &Arc<App>, ctx: &Ctx, core: bool) -> ApiResult<Response> {
             let doc = if core { discovery::api_versions(&host) } else { discovery::api_group_list(&app.registry) };
             Ok(json_response(ctx, StatusCode::OK, &doc))
         }
-        Some(DiscoveryFormat::Aggregated(version)) => {
+        Some(DiscoveryFormat::Aggregated { version, protobuf }) => {
             let doc = discovery::aggregated(&app.registry, core, version);
-            let body = encode::body(Format::Json, &doc, ctx.pretty);
-            let etag = discovery::etag(&body);
+            let json = Bytes::from(encode::json(&doc, ctx.pretty));
+            // The Etag is the document's, whatever its encoding: the real server sends the same
+            // one for JSON and protobuf (real-apiserver 02 and 04e).
+            let etag = discovery::etag(&json);
+            let body = if protobuf { Bytes::from(encode::protobuf(&doc)?) } else { json };
             let mut resp = if ctx.header("if-none-match") == Some(etag.as_str()) {
                 let mut r = Response::new(Body::empty());
                 *r.status_mut() = StatusCode::NOT_MODIFIED;
                 r
             } else {
-                bytes_response(StatusCode::OK, &discovery::aggregated_content_type(version), body)
+                bytes_response(StatusCode::OK, &discovery::aggregated_content_type(version, protobuf), body)
             };
             let h = resp.headers_mut();
             h.insert(header::CACHE_CONTROL, HeaderValue::from_static("public"));

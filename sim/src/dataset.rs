@@ -85,7 +85,7 @@ fn demo(txn: &mut Txn<'_>, registry: &Registry) {
             "coordination.k8s.io/leases",
             json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
             "metadata": {"name": name, "namespace": "kube-node-lease"},
-            "spec": {"holderIdentity": name, "leaseDurationSeconds": 40, "renewTime": crate::object::now_string()}}),
+            "spec": {"holderIdentity": name, "leaseDurationSeconds": 40, "renewTime": crate::object::micro_timestamp(crate::object::now())}}),
             "kubelet",
         );
     }
@@ -95,7 +95,7 @@ fn demo(txn: &mut Txn<'_>, registry: &Registry) {
         "coordination.k8s.io/leases",
         json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
         "metadata": {"name": "kube-scheduler", "namespace": "kube-system"},
-        "spec": {"holderIdentity": "node-1_3b1f", "leaseDurationSeconds": 15, "leaseTransitions": 0, "renewTime": crate::object::now_string()}}),
+        "spec": {"holderIdentity": "node-1_3b1f", "leaseDurationSeconds": 15, "leaseTransitions": 0, "renewTime": crate::object::micro_timestamp(crate::object::now())}}),
         "kube-scheduler",
     );
     add(

@@ -34,25 +34,32 @@ pub fn version() -> Value {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiscoveryFormat {
     Legacy,
-    Aggregated(&'static str),
+    /// The aggregated document of this version, in JSON or (`protobuf`) as a k8s-pb
+    /// `APIGroupDiscoveryList` (real-apiserver 04e).
+    Aggregated {
+        version: &'static str,
+        protobuf: bool,
+    },
 }
 
-/// `None` means 406: nothing listed that discovery can serve (CBOR and protobuf are not).
+/// `None` means 406: nothing listed that discovery can serve (CBOR is not, nor protobuf but for
+/// the aggregated document).
 pub fn discovery_format(accept: Option<&str>) -> Option<DiscoveryFormat> {
     let Some(header) = accept.filter(|h| !h.trim().is_empty()) else {
         return Some(DiscoveryFormat::Legacy);
     };
     crate::negotiate::ranges(header).iter().find_map(|m| {
-        let json_like = match &m.essence {
-            Essence::Json | Essence::Any => true,
-            Essence::Other(other) => other == "application/*",
-            _ => false,
+        let (json_like, protobuf) = match &m.essence {
+            Essence::Json | Essence::Any => (true, false),
+            Essence::Other(other) => (other == "application/*", false),
+            Essence::Protobuf => (false, true),
+            _ => (false, false),
         };
-        match (json_like, &m.conversion) {
-            (true, None) => Some(DiscoveryFormat::Legacy),
+        match (json_like || protobuf, &m.conversion) {
+            (true, None) if json_like => Some(DiscoveryFormat::Legacy),
             (true, Some(c)) if c.kind == "APIGroupDiscoveryList" && c.group == "apidiscovery.k8s.io" => {
                 match c.version.as_str() {
-                    "v2" => Some(DiscoveryFormat::Aggregated("v2")),
+                    "v2" => Some(DiscoveryFormat::Aggregated { version: "v2", protobuf }),
                     // 1.36 no longer serves v2beta1 (recorded: 03-discovery-apis-aggregated-v2beta1).
                     _ => None,
                 }
@@ -206,8 +213,9 @@ pub fn aggregated(registry: &Registry, core: bool, version: &str) -> Value {
     })
 }
 
-pub fn aggregated_content_type(version: &str) -> String {
-    format!("application/json;g=apidiscovery.k8s.io;v={version};as=APIGroupDiscoveryList")
+pub fn aggregated_content_type(version: &str, protobuf: bool) -> String {
+    let essence = if protobuf { "application/vnd.kubernetes.protobuf" } else { "application/json" };
+    format!("{essence};g=apidiscovery.k8s.io;v={version};as=APIGroupDiscoveryList")
 }
 
 /// A strong Etag for a body: 64-bit FNV-1a in upper-case hex, quoted.

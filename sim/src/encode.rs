@@ -2,7 +2,8 @@
 //! with `<`, `>`, `&`, U+2028 and U+2029 escaped as Go does, indented JSON when the client asks
 //! for `pretty` (or is a browser, curl or wget and does not say `pretty=false`), YAML, and CBOR
 //! in the server's form through the library's encoder (tag 55799, byte strings, `[]byte` fields
-//! as tag 22, keys shuffled per response as the real server's encoder does).
+//! as tag 22, keys shuffled per response as the real server's encoder does), and protobuf
+//! through [`crate::protobuf`] (an object that does not fit its message is a 500 Status).
 
 use std::io;
 
@@ -15,6 +16,7 @@ use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
 use crate::negotiate::Format;
+use crate::status::{ApiError, Status};
 
 /// Escapes the characters Go's encoder escapes; otherwise serde_json's compact form.
 struct GoEscapes<F>(F);
@@ -117,12 +119,32 @@ pub fn yaml<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     }
 }
 
-pub fn body<T: Serialize + ?Sized>(format: Format, value: &T, pretty: bool) -> Bytes {
-    Bytes::from(match format {
+/// A response body; only protobuf can fail (a value that does not fit its message).
+pub fn body<T: Serialize + ?Sized>(format: Format, value: &T, pretty: bool) -> Result<Bytes, ApiError> {
+    Ok(Bytes::from(match format {
         Format::Json => json(value, pretty),
         Format::Yaml => yaml(value),
         Format::Cbor => cbor(value),
-    })
+        Format::Protobuf => protobuf(&serde_json::to_value(value).unwrap_or(serde_json::Value::Null))?,
+    }))
+}
+
+/// The protobuf body of an object or list, or the 500 that says which field does not fit.
+pub fn protobuf(tree: &serde_json::Value) -> Result<Vec<u8>, ApiError> {
+    crate::protobuf::encode_object(tree).map_err(|e| cannot_encode(tree, &e))
+}
+
+/// One protobuf watch frame, or the 500 that says which field does not fit.
+pub fn protobuf_event(event_type: &str, tree: &serde_json::Value) -> Result<Vec<u8>, ApiError> {
+    crate::protobuf::watch_frame(event_type, tree).map_err(|e| cannot_encode(tree, &e))
+}
+
+/// The 500 of an object kube-sim cannot write in protobuf (the real server always can: its objects
+/// are Go structs; kube-sim's are JSON trees that a patch may have taken off the schema).
+fn cannot_encode(tree: &serde_json::Value, e: &crate::protobuf::EncodeError) -> ApiError {
+    let kind = tree["kind"].as_str().unwrap_or("object");
+    let name = tree["metadata"]["name"].as_str().map(|n| format!(" {n:?}")).unwrap_or_default();
+    Status::failure(500, "InternalError", format!("unable to encode {kind}{name} as protobuf: {e}")).into()
 }
 
 /// The `[]byte` fields of a kind: their JSON form is base64 text, their CBOR form tag 22.

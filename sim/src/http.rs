@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::auth::UserInfo;
 use crate::list::Query;
-use crate::negotiate::{Format, Output, Shape, Target};
+use crate::negotiate::{Format, Output, Protobuf, Shape, Target};
 use crate::ordered::{order_of, Order, Ordered};
 use crate::registry::ResourceType;
 use crate::status::{method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
@@ -52,8 +52,9 @@ impl Ctx {
         self.header("accept")
     }
 
-    pub fn output(&self, target: Target) -> ApiResult<Output> {
-        negotiate::choose(self.accept(), target).ok_or_else(not_acceptable)
+    /// The representation of the answer; `protobuf` says whether its objects have a message.
+    pub fn output(&self, target: Target, protobuf: Protobuf) -> ApiResult<Output> {
+        negotiate::choose(self.accept(), target, protobuf).ok_or_else(not_acceptable)
     }
 }
 
@@ -70,26 +71,23 @@ pub fn error_response(ctx: &Ctx, err: ApiError) -> Response {
 }
 
 pub fn status_response(ctx: &Ctx, s: &Status) -> Response {
-    let format = negotiate::choose(ctx.accept(), Target::Status).map(|o| o.format).unwrap_or(Format::Json);
+    let format = negotiate::choose(ctx.accept(), Target::Status, Protobuf::Encodes).map_or(Format::Json, |o| o.format);
     let code = match s.code {
         0 => StatusCode::OK,
         c => StatusCode::from_u16(c).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
     };
-    let mut resp = bytes_response(code, content_type(format), encode::body(format, s, ctx.pretty));
+    // A Status always fits its message; JSON all the same if it did not.
+    let (format, body) = match encode::body(format, s, ctx.pretty) {
+        Ok(body) => (format, body),
+        Err(_) => (Format::Json, Bytes::from(encode::json(s, ctx.pretty))),
+    };
+    let mut resp = bytes_response(code, format.content_type(), body);
     if let Some(secs) = s.details.as_ref().and_then(|d| d.retry_after_seconds) {
         if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
             resp.headers_mut().insert(header::RETRY_AFTER, v);
         }
     }
     resp
-}
-
-pub fn content_type(format: Format) -> &'static str {
-    match format {
-        Format::Json => "application/json",
-        Format::Yaml => "application/yaml",
-        Format::Cbor => "application/cbor",
-    }
 }
 
 pub fn bytes_response(code: StatusCode, content_type: &str, body: Bytes) -> Response {
@@ -103,7 +101,7 @@ pub fn bytes_response(code: StatusCode, content_type: &str, body: Bytes) -> Resp
 }
 
 pub fn json_response<T: Serialize + ?Sized>(ctx: &Ctx, code: StatusCode, value: &T) -> Response {
-    bytes_response(code, "application/json", encode::body(Format::Json, value, ctx.pretty))
+    bytes_response(code, "application/json", Bytes::from(encode::json(value, ctx.pretty)))
 }
 
 /// A path under `/api` or `/apis` that names a resource.
@@ -133,23 +131,23 @@ pub fn render_object(
     output: Output,
     include: IncludeObject,
     code: StatusCode,
-) -> Response {
+) -> ApiResult<Response> {
     let obj = with_version(rt, obj);
     let body = match output.shape {
-        Shape::Object => encode::body(output.format, &Ordered::new(&obj, order_of(rt)), ctx.pretty),
+        Shape::Object => encode::body(output.format, &Ordered::new(&obj, order_of(rt)), ctx.pretty)?,
         Shape::Table(v) => {
             let mut meta = Map::new();
             if let Some(rv) = obj["metadata"]["resourceVersion"].as_str() {
                 meta.insert("resourceVersion".into(), Value::String(rv.into()));
             }
-            encode::body(output.format, &table::table(rt, &[&obj], meta, include, v.api_version(), true), ctx.pretty)
+            encode::body(output.format, &table::table(rt, &[&obj], meta, include, v.api_version(), true), ctx.pretty)?
         }
         Shape::Metadata(v) => {
             let pm = table::partial_metadata(&obj, v.api_version());
-            encode::body(output.format, &Ordered::new(&pm, Order::Typed), ctx.pretty)
+            encode::body(output.format, &Ordered::new(&pm, Order::Typed), ctx.pretty)?
         }
     };
-    bytes_response(code, output.content_type(), body)
+    Ok(bytes_response(code, output.content_type(), body))
 }
 
 /// Objects are stored once per group; a read through another version relabels them.

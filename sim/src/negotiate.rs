@@ -1,8 +1,8 @@
 //! Content negotiation: which representation a response takes (JSON, YAML, CBOR, Table,
 //! PartialObjectMetadata) from the `Accept` header, parsed by the library's
 //! [`Accept`](kube_api_explorer::api::media_type::Accept), with the fallbacks the real server
-//! applies (protobuf is never produced, a CBOR Table is not offered), and the essence of a
-//! request's `Content-Type`.
+//! applies (protobuf only for types with a message, so not for custom resources, and never as
+//! a Table; a CBOR Table is not offered), and the essence of a request's `Content-Type`.
 
 use kube_api_explorer::api::media_type::{Accept, Essence, MediaType, Weight};
 
@@ -12,6 +12,8 @@ pub enum Format {
     Json,
     Yaml,
     Cbor,
+    /// `application/vnd.kubernetes.protobuf`: the `k8s\0` envelope around a k8s-pb message.
+    Protobuf,
 }
 
 /// How the object(s) of a response are represented.
@@ -50,12 +52,31 @@ impl Output {
     pub const JSON: Output = Output { format: Format::Json, shape: Shape::Object };
 
     pub fn content_type(&self) -> &'static str {
-        match self.format {
+        self.format.content_type()
+    }
+}
+
+impl Format {
+    /// The Content-Type of a response body (not of a watch stream). A protobuf
+    /// PartialObjectMetadata(List) is named without its `as=` too, as the real server names it
+    /// (real-apiserver 42).
+    pub fn content_type(self) -> &'static str {
+        match self {
             Format::Json => "application/json",
             Format::Yaml => "application/yaml",
             Format::Cbor => "application/cbor",
+            Format::Protobuf => "application/vnd.kubernetes.protobuf",
         }
     }
+}
+
+/// Whether the objects a request reads or writes have a protobuf message: built-in types do,
+/// custom resources do not (their 406 or JSON fallback, real-apiserver 43b). Metadata-only
+/// answers and Status bodies have one either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protobuf {
+    Encodes,
+    NoMessage,
 }
 
 /// What the request is for, since `as=` kinds depend on it.
@@ -71,13 +92,13 @@ pub enum Target {
 }
 
 /// Picks the response representation, or `None` when nothing acceptable is listed (406).
-pub fn choose(accept: Option<&str>, target: Target) -> Option<Output> {
+pub fn choose(accept: Option<&str>, target: Target, protobuf: Protobuf) -> Option<Output> {
     let header = match accept {
         None => return Some(Output::JSON),
         Some(h) if h.trim().is_empty() => return Some(Output::JSON),
         Some(h) => h,
     };
-    ranges(header).iter().find_map(|m| acceptable(m, target))
+    ranges(header).iter().find_map(|m| acceptable(m, target, protobuf))
 }
 
 /// The media ranges of an Accept header by preference. An entry that does not parse (say `as=`
@@ -90,15 +111,19 @@ pub fn ranges(header: &str) -> Vec<MediaType> {
     entries.into_iter().map(|(m, _)| m).collect()
 }
 
-fn acceptable(m: &MediaType, target: Target) -> Option<Output> {
+fn acceptable(m: &MediaType, target: Target, protobuf: Protobuf) -> Option<Output> {
     let format = match &m.essence {
         Essence::Json | Essence::Any => Format::Json,
         Essence::Other(other) if other == "application/*" => Format::Json,
         Essence::Yaml => Format::Yaml,
         Essence::Cbor if target != Target::Plain => Format::Cbor,
+        Essence::Protobuf if target != Target::Plain => Format::Protobuf,
         _ => return None,
     };
     let Some(conversion) = &m.conversion else {
+        if format == Format::Protobuf && target != Target::Status && protobuf == Protobuf::NoMessage {
+            return None;
+        }
         return Some(Output { format, shape: Shape::Object });
     };
     if conversion.group != "meta.k8s.io" || matches!(target, Target::Plain | Target::Status) {
@@ -110,7 +135,7 @@ fn acceptable(m: &MediaType, target: Target) -> Option<Output> {
         _ => return None,
     };
     let shape = match (conversion.kind.as_str(), target) {
-        ("Table", _) if format != Format::Cbor => Shape::Table(version),
+        ("Table", _) if !matches!(format, Format::Cbor | Format::Protobuf) => Shape::Table(version),
         ("PartialObjectMetadata", Target::Object | Target::Watch) => Shape::Metadata(version),
         ("PartialObjectMetadataList", Target::List) => Shape::Metadata(version),
         _ => return None,
@@ -129,7 +154,7 @@ mod tests {
 
     #[track_caller]
     fn check(accept: &str, target: Target, expect: Option<Output>) {
-        assert_eq!(choose(Some(accept), target), expect, "Accept: {accept}");
+        assert_eq!(choose(Some(accept), target, Protobuf::Encodes), expect, "Accept: {accept}");
     }
 
     #[test]
@@ -141,10 +166,43 @@ mod tests {
         );
     }
 
+    const PROTOBUF: Output = Output { format: Format::Protobuf, shape: Shape::Object };
+
     #[test]
-    fn protobuf_only_is_not_acceptable_but_falls_back_to_json() {
-        check("application/vnd.kubernetes.protobuf", Target::Object, None);
-        check("application/vnd.kubernetes.protobuf, application/json", Target::Object, Some(Output::JSON));
+    fn protobuf_is_served_for_types_with_a_message() {
+        check("application/vnd.kubernetes.protobuf", Target::Object, Some(PROTOBUF));
+        check("application/vnd.kubernetes.protobuf, application/json", Target::List, Some(PROTOBUF));
+        check("application/vnd.kubernetes.protobuf;stream=watch", Target::Watch, Some(PROTOBUF));
+    }
+
+    #[test]
+    fn protobuf_for_a_custom_resource_is_not_acceptable_but_falls_back_to_json() {
+        let custom = |accept| choose(Some(accept), Target::Object, Protobuf::NoMessage);
+        assert_eq!(custom("application/vnd.kubernetes.protobuf"), None);
+        assert_eq!(custom("application/vnd.kubernetes.protobuf, application/json"), Some(Output::JSON));
+        // Its errors are protobuf Status bodies all the same (real-apiserver 43b).
+        let status = choose(Some("application/vnd.kubernetes.protobuf"), Target::Status, Protobuf::NoMessage);
+        assert_eq!(status, Some(PROTOBUF));
+        // Its metadata has a message (real-apiserver 42).
+        let metadata = choose(
+            Some(
+                "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json",
+            ),
+            Target::List,
+            Protobuf::NoMessage,
+        );
+        assert_eq!(metadata, Some(Output { format: Format::Protobuf, shape: Shape::Metadata(TableVersion::V1) }));
+    }
+
+    #[test]
+    fn a_protobuf_table_is_not_offered() {
+        check("application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io", Target::List, None);
+        check(
+            "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/json",
+            Target::List,
+            Some(Output::JSON),
+        );
+        check("application/vnd.kubernetes.protobuf", Target::Plain, None);
     }
 
     #[test]

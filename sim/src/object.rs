@@ -99,6 +99,12 @@ pub fn now_string() -> String {
     timestamp(now())
 }
 
+/// A `metav1.MicroTime` as Go writes it: always six decimals (`RFC3339Micro`), as a Lease's
+/// `renewTime` is.
+pub fn micro_timestamp(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
 pub fn parse_time(s: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(s).ok().map(|t| t.with_timezone(&Utc))
 }

@@ -18,7 +18,7 @@ use crate::{encode, list, table, App};
 /// Reads one object, honouring `resourceVersion` (a future one is 504).
 pub fn get_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str) -> ApiResult<Response> {
     let rt = &path.rt;
-    let output = ctx.output(Target::Object)?;
+    let output = ctx.output(Target::Object, rt.protobuf())?;
     let include =
         crate::table::parse_include_object(ctx.query.get("includeObject").map(String::as_str)).map_err(bad_request)?;
     let ns = path.namespace.as_deref().unwrap_or_default();
@@ -36,7 +36,7 @@ pub fn get_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str) 
     }
     let obj = state.get(&rt.storage_key(), ns, name).ok_or_else(|| not_found(rt, name))?;
     drop(state);
-    Ok(render_object(ctx, rt, &obj, output, include, StatusCode::OK))
+    render_object(ctx, rt, &obj, output, include, StatusCode::OK)
 }
 
 #[derive(Serialize)]
@@ -68,7 +68,7 @@ impl Serialize for PartialItem {
 
 pub fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &ListOptions) -> ApiResult<Response> {
     let rt = &path.rt;
-    let output = ctx.output(Target::List)?;
+    let output = ctx.output(Target::List, rt.protobuf())?;
     let include =
         crate::table::parse_include_object(ctx.query.get("includeObject").map(String::as_str)).map_err(bad_request)?;
     let page = list::list(&app.store, rt, path.namespace.as_deref(), opts)?;
@@ -101,18 +101,18 @@ pub fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &List
                 })
                 .collect();
             let list = ListBody { kind: format!("{}List", rt.kind), api_version: &api_version, metadata: meta, items };
-            encode::body(output.format, &list, ctx.pretty)
+            encode::body(output.format, &list, ctx.pretty)?
         }
         Shape::Table(v) => {
             let objs: Vec<Value> = page.items.iter().map(|o| with_version(rt, o)).collect();
             let refs: Vec<&Value> = objs.iter().collect();
-            encode::body(output.format, &table::table(rt, &refs, meta, include, v.api_version(), true), ctx.pretty)
+            encode::body(output.format, &table::table(rt, &refs, meta, include, v.api_version(), true), ctx.pretty)?
         }
         Shape::Metadata(v) => {
             let items = page.items.iter().map(|o| PartialItem(table::partial_metadata(o, v.api_version()))).collect();
             let list =
                 MetadataList { kind: "PartialObjectMetadataList", api_version: v.api_version(), metadata: meta, items };
-            encode::body(output.format, &list, ctx.pretty)
+            encode::body(output.format, &list, ctx.pretty)?
         }
     };
     Ok(bytes_response(StatusCode::OK, output.content_type(), body))

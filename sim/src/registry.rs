@@ -81,6 +81,15 @@ impl ResourceType {
     pub fn is_custom(&self) -> bool {
         self.custom.is_some()
     }
+
+    /// Whether this type's objects have a protobuf message (built-in types of the stable groups).
+    pub fn protobuf(&self) -> crate::negotiate::Protobuf {
+        if !self.is_custom() && crate::protobuf::has_message(&self.api_version(), &self.kind) {
+            crate::negotiate::Protobuf::Encodes
+        } else {
+            crate::negotiate::Protobuf::NoMessage
+        }
+    }
 }
 
 /// A group with its versions in order of preference.

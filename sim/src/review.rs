@@ -102,6 +102,6 @@ pub fn create(app: &App, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResu
         answer["spec"] = spec;
     }
     answer["status"] = status;
-    let output = ctx.output(Target::Object)?;
-    Ok(render_object(ctx, rt, &answer, output, IncludeObject::Metadata, StatusCode::CREATED))
+    let output = ctx.output(Target::Object, rt.protobuf())?;
+    render_object(ctx, rt, &answer, output, IncludeObject::Metadata, StatusCode::CREATED)
 }

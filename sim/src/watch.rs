@@ -3,7 +3,8 @@
 //! ADDED events, then changes; exact: changes after it; too old: one in-stream ERROR 410),
 //! `sendInitialEvents` with the `k8s.io/initial-events-end` BOOKMARK, periodic bookmarks,
 //! `timeoutSeconds`, selectors (an object leaving the selection is DELETED for this watcher), and
-//! Table or PartialObjectMetadata events.
+//! Table or PartialObjectMetadata events. Framing: JSON lines, a CBOR sequence, or protobuf
+//! (`;stream=watch`: 4-byte big-endian length + `WatchEvent`, encoded per watcher, not shared).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,7 +23,7 @@ use crate::list::{too_large_rv, ListOptions};
 use crate::negotiate::{Format, Shape, Target};
 use crate::ordered::{order_of, Order, Ordered};
 use crate::registry::ResourceType;
-use crate::status::{not_acceptable, ApiResult, Status};
+use crate::status::{not_acceptable, ApiError, ApiResult, Status};
 use crate::store::{Change, ChangeKind, Obj};
 use crate::table;
 use crate::App;
@@ -46,8 +47,8 @@ struct Framer {
     shape: Shape,
     include: IncludeObject,
     columns_sent: bool,
-    /// CBOR sequence framing instead of JSON lines.
-    cbor: bool,
+    /// JSON lines, a CBOR sequence, or length-prefixed protobuf `WatchEvent`s.
+    format: Format,
     /// The buffer size for the next shared frame: a little more than the last one took.
     size_hint: usize,
 }
@@ -55,7 +56,19 @@ struct Framer {
 impl Framer {
     fn frame(&mut self, ty: &str, obj: &Value) -> Bytes {
         let obj = with_version(&self.rt, obj);
-        if self.cbor {
+        if self.format == Format::Protobuf {
+            let tree = match self.shape {
+                Shape::Metadata(v) => table::partial_metadata(&obj, v.api_version()),
+                _ => obj,
+            };
+            return match encode::protobuf_event(ty, &tree) {
+                Ok(frame) => Bytes::from(frame),
+                // The object does not fit its message: this watcher gets the 500 instead.
+                Err(ApiError::Status(s)) => error_frame(&s, Format::Protobuf),
+                Err(ApiError::PageNotFound) => Bytes::new(),
+            };
+        }
+        if self.format == Format::Cbor {
             let bytes = match self.shape {
                 Shape::Metadata(v) => encode::cbor_event(ty, &table::partial_metadata(&obj, v.api_version())),
                 _ => encode::cbor_event(ty, &obj),
@@ -90,7 +103,7 @@ impl Framer {
         let plain = self.shape == Shape::Object
             && ty == c.kind.as_str()
             && c.object["apiVersion"].as_str() == Some(self.rt.api_version().as_str());
-        if plain && self.cbor {
+        if plain && self.format == Format::Cbor {
             return c
                 .cbor_frame
                 .get_or_init(|| {
@@ -100,7 +113,7 @@ impl Framer {
                 })
                 .clone();
         }
-        if plain {
+        if plain && self.format == Format::Json {
             return c
                 .json_line
                 .get_or_init(|| {
@@ -124,9 +137,15 @@ impl Framer {
     }
 }
 
-fn error_frame(status: &Status, cbor: bool) -> Bytes {
-    if cbor {
-        return Bytes::from(encode::cbor_event("ERROR", status));
+fn error_frame(status: &Status, format: Format) -> Bytes {
+    match format {
+        Format::Cbor => return Bytes::from(encode::cbor_event("ERROR", status)),
+        Format::Protobuf => {
+            let tree = serde_json::to_value(status).unwrap_or(Value::Null);
+            // A Status always fits its message.
+            return Bytes::from(encode::protobuf_event("ERROR", &tree).unwrap_or_default());
+        }
+        Format::Json | Format::Yaml => {}
     }
     Bytes::from(encode::json(&Event { ty: "ERROR", object: status }, false))
 }
@@ -170,15 +189,16 @@ impl Filter {
 }
 
 pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: ListOptions) -> ApiResult<Response> {
-    let output = ctx.output(Target::Watch)?;
+    let output = ctx.output(Target::Watch, path.rt.protobuf())?;
     if output.format == Format::Yaml {
         return Err(not_acceptable());
     }
-    let cbor = output.format == Format::Cbor;
+    let format = output.format;
     let include = crate::table::parse_include_object(ctx.query.get("includeObject").map(String::as_str))
         .map_err(crate::status::bad_request)?;
     let rt = path.rt.clone();
-    let mut framer = Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false, cbor, size_hint: 256 };
+    let mut framer =
+        Framer { rt: rt.clone(), shape: output.shape, include, columns_sent: false, format, size_hint: 256 };
     let filter = Filter {
         key: rt.storage_key(),
         namespace: path.namespace.clone(),
@@ -223,7 +243,7 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
                     }
                 }
                 Err(e) => {
-                    first.push(error_frame(&too_old(n, e.oldest), cbor));
+                    first.push(error_frame(&too_old(n, e.oldest), format));
                     failed = true;
                 }
             }
@@ -278,7 +298,7 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
                             }
                             Err(broadcast::error::RecvError::Lagged(_)) => {
                                 let s = too_old(start_rv, app.store.read().compacted_rv);
-                                end = Some(Some(error_frame(&s, cbor)));
+                                end = Some(Some(error_frame(&s, format)));
                                 break;
                             }
                             Err(broadcast::error::RecvError::Closed) => {
@@ -316,7 +336,13 @@ pub fn watch_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: List
     let mut resp = Response::new(Body::from_stream(stream));
     *resp.status_mut() = StatusCode::OK;
     let h = resp.headers_mut();
-    let content_type = if cbor { "application/cbor-seq" } else { "application/json" };
+    // As the real server names them (apiserver's handlers/watch.go): JSON as is, CBOR as a
+    // sequence, anything else with `;stream=watch`.
+    let content_type = match format {
+        Format::Cbor => "application/cbor-seq",
+        Format::Protobuf => "application/vnd.kubernetes.protobuf;stream=watch",
+        Format::Json | Format::Yaml => "application/json",
+    };
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
     Ok(resp)
@@ -336,7 +362,7 @@ mod tests {
             shape: Shape::Table(TableVersion::V1),
             include: IncludeObject::None,
             columns_sent: false,
-            cbor: false,
+            format: Format::Json,
             size_hint: 256,
         };
         let o = json!({"metadata": {"name": "a", "resourceVersion": "5"}, "status": {"phase": "Active"}});

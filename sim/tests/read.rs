@@ -96,11 +96,20 @@ async fn unknown_paths_are_plain_text_404_and_missing_objects_are_status_404() {
 }
 
 #[tokio::test]
-async fn protobuf_only_is_406_and_protobuf_with_fallback_is_json() {
+async fn protobuf_is_served_for_built_in_types_and_is_406_or_json_for_custom_resources() {
     let sim = Sim::start(&[]);
     let resp = sim.get_with("/api/v1/namespaces", "application/vnd.kubernetes.protobuf").await;
+    assert_eq!(resp.status().as_u16(), 200);
+    assert_eq!(resp.headers()["content-type"], "application/vnd.kubernetes.protobuf");
+    let body = resp.bytes().await.expect("body");
+    assert!(body.starts_with(b"k8s\0\x0a\x13\x0a\x02v1\x12\x0dNamespaceList"), "{:x?}", &body[..24]);
+    // A custom resource has no message (real-apiserver 43b): 406, its Status in protobuf.
+    let widget = "/apis/example.com/v1/namespaces/default/widgets/w-01";
+    let resp = sim.get_with(widget, "application/vnd.kubernetes.protobuf").await;
     assert_eq!(resp.status().as_u16(), 406);
-    let resp = sim.get_with("/api/v1/namespaces", "application/vnd.kubernetes.protobuf, application/json").await;
+    assert_eq!(resp.headers()["content-type"], "application/vnd.kubernetes.protobuf");
+    assert!(resp.bytes().await.expect("body").starts_with(b"k8s\0\x0a\x0c\x0a\x02v1\x12\x06Status"));
+    let resp = sim.get_with(widget, "application/vnd.kubernetes.protobuf, application/json").await;
     assert_eq!(resp.status().as_u16(), 200);
     assert_eq!(resp.headers()["content-type"], "application/json");
     let resp = sim.get_with("/api/v1/namespaces/default", "application/yaml").await;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Generates sim/src/protobuf/generated.rs: a `ToJson` impl for every message of the k8s-pb
-crate (kube-rs's prost bindings of the Kubernetes .proto files) in the stable API groups, and the
-table from apiVersion and kind to the message that decodes an object of that type.
+"""Generates sim/src/protobuf/generated/: for every message of the k8s-pb crate (kube-rs's prost
+bindings of the Kubernetes .proto files) in the stable API groups, a `ToJson` impl (decode.rs, with
+the table from apiVersion and kind to the message that decodes an object of that type) and the
+reverse, a `FromJson` impl (encode.rs, with the table from the apiVersion and kind of an object or
+list to the message it encodes into).
 
 Field names: the Kubernetes .proto field names are the JSON names, but prost turns them into
 snake_case (`podIP` -> `pod_ip`, `hostIPs` -> `host_i_ps`). The JSON names are taken from
@@ -14,7 +16,7 @@ whose own fields are all JSON fields of the parent: Volume's VolumeSource, Probe
 Run after changing the k8s-pb or k8s-openapi version (the crates must be in the cargo registry,
 e.g. after a build):
 
-    python3 sim/tools/gen-protobuf-json.py K8S_PB_SRC K8S_OPENAPI_SRC/v1_36 > sim/src/protobuf/generated.rs
+    python3 sim/tools/gen-protobuf-json.py K8S_PB_SRC K8S_OPENAPI_SRC/v1_36 sim/src/protobuf/generated
     cargo fmt -p kube-sim
 
 (K8S_PB_SRC: the k8s-pb crate's src folder; K8S_OPENAPI_SRC: k8s-openapi's; their names on stderr
@@ -120,9 +122,18 @@ def inlined(ty, known):
 
 out = []
 dispatch = []
+enc_out = []
+enc_dispatch = []
+
+
+def scalar_or_message(attr):
+    return re.match(r"(string|int32|int64|bool|double|message), optional", attr) is not None
+
+
 for module, prefix in sorted(MODULES.items()):
     text = open(os.path.join(pb_root, module, "mod.rs"), encoding="utf-8").read()
     rust_path = "k8s_pb::" + module.replace("/", "::")
+    structs = {m.group(1) for m in STRUCT.finditer(text)}
     for sm in STRUCT.finditer(text):
         struct, body = sm.group(1), sm.group(2)
         if f"{module}::{struct}" in SPECIAL:
@@ -133,6 +144,11 @@ for module, prefix in sorted(MODULES.items()):
         names = json_names.get(openapi_definition)
         known = {squash(n): n for n in names or []}
         lines = []
+        # The reverse direction: (JSON name, assignment) per field, the inlined field, and the
+        # fields whose zero is filled in when the JSON has none.
+        arms = []
+        inline_into = None
+        fill = []
         for fm in FIELD.finditer(body):
             attr, name = fm.group("attr"), fm.group("name")
             json = known.get(squash(name.removeprefix("r#")))
@@ -141,24 +157,34 @@ for module, prefix in sorted(MODULES.items()):
                 # the JSON has its fields in the parent (Volume's VolumeSource, say).
                 print(f"{definition}.{name}: inlined", file=sys.stderr)
                 lines.append(f"        inline_field(&mut m, &self.{name});")
+                if inline_into is not None:
+                    sys.exit(f"{definition}: two inlined fields, {inline_into} and {name}")
+                inline_into = name
                 continue
             if json is None:
                 json = lower_camel(name)
                 print(f"{definition}.{json}: not in k8s-openapi, named {json}", file=sys.stderr)
             if attr.startswith('bytes = "vec"'):
                 call = "bytes_field"
+                arms.append((json, f"out.{name} = bytes_from_json(x).at(k)?"))
             elif attr.startswith('btree_map = "string, bytes"'):
                 call = "bytes_map_field"
+                arms.append((json, f"out.{name} = bytes_map_from_json(x).at(k)?"))
             elif attr.startswith("btree_map"):
                 call = "map_field"
+                arms.append((json, f"out.{name} = FromJson::from_json(x).at(k)?"))
             elif squash(name.removeprefix("r#")) in required.get(openapi_definition, ()) or zero_matters(
                 attr, fm.group("doc")
             ):
                 # A required field (no `omitempty`), or one whose zero differs from leaving it
                 # out: its zero is written too.
                 call = "required_field"
+                arms.append((json, f"out.{name} = FromJson::from_json(x).at(k)?"))
+                if squash(name.removeprefix("r#")) in required.get(openapi_definition, ()) and scalar_or_message(attr):
+                    fill.append(name)
             else:
                 call = "field"
+                arms.append((json, f"out.{name} = FromJson::from_json(x).at(k)?"))
             lines.append(f'        {call}(&mut m, "{json}", &self.{name});')
         out.append(f"impl ToJson for {rust_path}::{struct} {{")
         out.append("    fn to_json(&self) -> Value {")
@@ -169,25 +195,114 @@ for module, prefix in sorted(MODULES.items()):
         out.append("    }")
         out.append("}")
         out.append("")
+
+        enc_out.append(f"impl FromJson for {rust_path}::{struct} {{")
+        enc_out.append("    fn from_json(v: &Value) -> Result<Self, EncodeError> {")
+        enc_out.append("        #[allow(unused_mut)]")
+        enc_out.append("        let mut out = Self::default();")
+        if inline_into:
+            enc_out.append("        let mut inline = Map::new();")
+        enc_out.append("        for (k, x) in object(v)? {" if arms or inline_into else "        for (k, _) in object(v)? {")
+        if not arms:
+            # No field of its own: every key goes to the inlined struct, or is refused.
+            enc_out.append("            inline.insert(k.clone(), x.clone());" if inline_into else "            not_a_field(k)?;")
+        else:
+            enc_out.append("            match k.as_str() {")
+            for json, assign in arms:
+                enc_out.append(f'                "{json}" => {assign},')
+            if inline_into:
+                enc_out.append("                _ => {")
+                enc_out.append("                    inline.insert(k.clone(), x.clone());")
+                enc_out.append("                }")
+            else:
+                enc_out.append("                _ => not_a_field(k)?,")
+            enc_out.append("            }")
+        enc_out.append("        }")
+        if inline_into:
+            enc_out.append(f"        out.{inline_into} = Some(FromJson::from_json(&Value::Object(inline))?);")
+        for name in fill:
+            enc_out.append(f"        out.{name}.get_or_insert_with(Default::default);")
+        enc_out.append("        Ok(out)")
+        enc_out.append("    }")
+        enc_out.append("}")
+        enc_out.append("")
+
         if openapi_definition in resources:
             av, kind = resources[openapi_definition]
             dispatch.append(f'        ("{av}", "{kind}") => decode::<{rust_path}::{struct}>(raw),')
+            enc_dispatch.append(f'        ("{av}", "{kind}") => encode::<{rust_path}::{struct}>(object),')
+            if f"{struct}List" in structs:
+                enc_dispatch.append(f'        ("{av}", "{kind}List") => encode::<{rust_path}::{struct}List>(object),')
 
-print("// @generated by sim/tools/gen-protobuf-json.py from k8s-pb and k8s-openapi: do not edit.")
-print("//! JSON for the k8s-pb messages of the stable API groups, and which message an object of a")
-print("//! given apiVersion and kind decodes into.")
-print()
-print("use serde_json::{Map, Value};")
-print()
-print("use super::{bytes_field, bytes_map_field, decode, field, inline_field, map_field, required_field, DecodeError, ToJson};")
-print()
-print("/// The JSON of a protobuf-encoded object of `api_version` `kind`, or `None` for a type that has")
-print("/// no message here.")
-print("pub fn object_to_json(api_version: &str, kind: &str, raw: &[u8]) -> Option<Result<Value, DecodeError>> {")
-print("    match (api_version, kind) {")
-print("\n".join(sorted(dispatch)))
-print("        _ => None,")
-print("    }")
-print("}")
-print()
-print("\n".join(out))
+# Kinds that are no resource of k8s-openapi but have a protobuf form the server writes.
+META = "k8s_pb::apimachinery::pkg::apis::meta::v1"
+for version in ("v1", "v1beta1"):
+    # meta.k8s.io/v1beta1's PartialObjectMetadata(List) has the same fields and tags as v1's.
+    enc_dispatch.append(f'        ("meta.k8s.io/{version}", "PartialObjectMetadata") => encode::<{META}::PartialObjectMetadata>(object),')
+    enc_dispatch.append(f'        ("meta.k8s.io/{version}", "PartialObjectMetadataList") => encode::<{META}::PartialObjectMetadataList>(object),')
+enc_dispatch.append('        ("apidiscovery.k8s.io/v2", "APIGroupDiscoveryList") => encode::<k8s_pb::api::apidiscovery::v2::APIGroupDiscoveryList>(object),')
+
+out_dir = sys.argv[3]
+os.makedirs(out_dir, exist_ok=True)
+HEADER = "// @generated by sim/tools/gen-protobuf-json.py from k8s-pb and k8s-openapi: do not edit."
+
+with open(os.path.join(out_dir, "mod.rs"), "w", encoding="utf-8") as f:
+    print(HEADER, file=f)
+    print("//! The generated halves of the protobuf codec: `decode` (message to JSON) and `encode` (JSON to", file=f)
+    print("//! message), for the k8s-pb messages of the stable API groups.", file=f)
+    print(file=f)
+    print("mod decode;", file=f)
+    print("mod encode;", file=f)
+    print(file=f)
+    print("pub use decode::object_to_json;", file=f)
+    print("pub use encode::{has_message, object_to_protobuf};", file=f)
+
+with open(os.path.join(out_dir, "decode.rs"), "w", encoding="utf-8") as f:
+    print(HEADER, file=f)
+    print("//! JSON for the k8s-pb messages of the stable API groups, and which message an object of a", file=f)
+    print("//! given apiVersion and kind decodes into.", file=f)
+    print(file=f)
+    print("use serde_json::{Map, Value};", file=f)
+    print(file=f)
+    print("use crate::protobuf::{bytes_field, bytes_map_field, decode, field, inline_field, map_field, required_field, DecodeError, ToJson};", file=f)
+    print(file=f)
+    print("/// The JSON of a protobuf-encoded object of `api_version` `kind`, or `None` for a type that has", file=f)
+    print("/// no message here.", file=f)
+    print("pub fn object_to_json(api_version: &str, kind: &str, raw: &[u8]) -> Option<Result<Value, DecodeError>> {", file=f)
+    print("    match (api_version, kind) {", file=f)
+    print("\n".join(sorted(dispatch)), file=f)
+    print("        _ => None,", file=f)
+    print("    }", file=f)
+    print("}", file=f)
+    print(file=f)
+    print("\n".join(out), file=f)
+
+with open(os.path.join(out_dir, "encode.rs"), "w", encoding="utf-8") as f:
+    print(HEADER, file=f)
+    print("//! The k8s-pb message of a JSON object, field by field with the JSON names `decode.rs` writes", file=f)
+    print("//! (embedded Go structs read from the parent's fields), and which message an object or list of", file=f)
+    print("//! a given apiVersion and kind encodes into. A key that is no field of the message is an error,", file=f)
+    print("//! but for `apiVersion` and `kind` (TypeMeta, which the envelope carries).", file=f)
+    print(file=f)
+    print("use serde_json::{Map, Value};", file=f)
+    print(file=f)
+    print("use crate::protobuf::encode::{bytes_from_json, bytes_map_from_json, encode, not_a_field, object, At, EncodeError, FromJson};", file=f)
+    print(file=f)
+    print("/// The protobuf message (without envelope) of `object`, an object or list of `api_version` `kind`,", file=f)
+    print("/// or `None` for a type that has no message here.", file=f)
+    print("pub fn object_to_protobuf(api_version: &str, kind: &str, object: &Value) -> Option<Result<Vec<u8>, EncodeError>> {", file=f)
+    print("    match (api_version, kind) {", file=f)
+    print("\n".join(sorted(set(enc_dispatch))), file=f)
+    print("        _ => None,", file=f)
+    print("    }", file=f)
+    print("}", file=f)
+    print(file=f)
+    print("/// Whether objects or lists of `api_version` `kind` have a protobuf form here.", file=f)
+    print("pub fn has_message(api_version: &str, kind: &str) -> bool {", file=f)
+    print("    matches!(", file=f)
+    print("        (api_version, kind),", file=f)
+    print("        " + "\n            | ".join(sorted({l.strip().split(" => ")[0] for l in enc_dispatch})), file=f)
+    print("    )", file=f)
+    print("}", file=f)
+    print(file=f)
+    print("\n".join(enc_out), file=f)

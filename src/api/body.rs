@@ -55,7 +55,13 @@ pub fn decode_body(content_type: &MediaType, body: &[u8]) -> Result<Decoded, Bod
         Format::Json => Decoded::Document(decode_json(body)?),
         Format::Yaml => Decoded::Document(decode_yaml(body)?),
         Format::Cbor => Decoded::Document(decode_cbor(body)?),
-        Format::Protobuf => Decoded::Envelope(decode_envelope(body)?),
+        Format::Protobuf => {
+            let envelope = decode_envelope(body)?;
+            match envelope.status()? {
+                Some(status) => Decoded::Document(status),
+                None => Decoded::Envelope(envelope),
+            }
+        }
     })
 }
 

@@ -1,8 +1,9 @@
-//! Protobuf request bodies (`application/vnd.kubernetes.protobuf`), as kubectl's typed clients
-//! send built-in objects: the `k8s\0` magic, then a `runtime.Unknown` whose `typeMeta` names the
+//! Protobuf (`application/vnd.kubernetes.protobuf`) both ways. Responses are written by
+//! [`encode`] (JSON to message, the reverse of what follows). Request bodies, as kubectl's typed
+//! clients send built-in objects: the `k8s\0` magic, then a `runtime.Unknown` whose `typeMeta` names the
 //! apiVersion and kind and whose `raw` holds the object's message. The messages are decoded with
 //! k8s-pb (kube-rs's prost bindings of the Kubernetes .proto files) and turned into the JSON
-//! kube-sim stores by `generated.rs` (`tools/gen-protobuf-json.py`, from k8s-pb and
+//! kube-sim stores by `generated/decode.rs` (`tools/gen-protobuf-json.py`, from k8s-pb and
 //! k8s-openapi) plus the hand-written JSON forms of the few messages whose JSON is not an object
 //! of their fields (Time, MicroTime, Duration, FieldsV1, Quantity, IntOrString, RawExtension).
 //!
@@ -13,7 +14,10 @@
 //! default other than zero: `spec.replicas: 0` stays). A pointer set to a zero that equals its
 //! default (`immutable: false`) is left out, which the real server would keep.
 
+pub mod encode;
 mod generated;
+
+pub use encode::{encode_object, has_message, watch_frame, EncodeError};
 
 use std::collections::BTreeMap;
 
@@ -157,8 +161,14 @@ impl ToJson for i64 {
         json!(self)
     }
 }
+/// A float64 as Go's JSON encoder writes it: without a fraction when it has none (`10`, not
+/// `10.0`).
 impl ToJson for f64 {
     fn to_json(&self) -> Value {
+        #[allow(clippy::cast_possible_truncation)]
+        if self.fract() == 0.0 && self.abs() < 1e15 {
+            return json!(*self as i64);
+        }
         json!(self)
     }
 }
@@ -352,7 +362,7 @@ mod vectors {
     }
 
     /// Paths where the two trees differ, as `a.b[2].c`.
-    fn differences(path: &str, got: &Value, want: &Value, out: &mut Vec<String>) {
+    pub(super) fn differences(path: &str, got: &Value, want: &Value, out: &mut Vec<String>) {
         match (got, want) {
             (Value::Object(g), Value::Object(w)) => {
                 for k in g.keys().chain(w.keys().filter(|k| !g.contains_key(*k))) {
@@ -389,5 +399,58 @@ mod vectors {
         // `priority` is a pointer set to 0, which the protobuf form cannot tell from unset
         // (nor its doc from a plain int).
         check("pod", &["spec.priority: null instead of 0"]);
+    }
+}
+
+#[cfg(test)]
+mod dataset {
+    //! Every object of the demo dataset, JSON → protobuf → JSON.
+
+    use super::*;
+    use crate::cli::Dataset;
+    use crate::registry::Registry;
+    use crate::store::Store;
+    use std::time::Duration;
+
+    /// `object` without the fields the protobuf form cannot carry: a zero scalar (`false`, `0`,
+    /// `""`), an empty list or map, an empty object left by them, unless the decoder keeps its
+    /// zero (a required field, or one whose zero is not its default).
+    fn without_zeros(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter().map(|(k, x)| (k.clone(), without_zeros(x))).filter(|(_, x)| !is_zero(x)).collect(),
+            ),
+            Value::Array(a) => Value::Array(a.iter().map(without_zeros).collect()),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn every_demo_object_comes_back_from_protobuf_as_it_went_in() {
+        let registry = Registry::load().expect("registry loads");
+        let store = Store::new(Duration::from_secs(60), 1000, Duration::from_secs(60));
+        store.write(|txn| crate::dataset::load(txn, &registry, Dataset::Demo));
+        let state = store.read();
+        let (mut encoded, mut custom) = (0, 0);
+        for key in state.counts().keys() {
+            for object in state.list(key, None) {
+                let api_version = object["apiVersion"].as_str().unwrap_or_default();
+                let kind = object["kind"].as_str().unwrap_or_default();
+                let name = format!("{kind} {}", object["metadata"]["name"]);
+                if !has_message(api_version, kind) {
+                    custom += 1;
+                    assert!(!api_version.ends_with(".k8s.io/v1") && api_version.contains('.'), "{name}: no message");
+                    continue;
+                }
+                let bytes = encode_object(&object).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let back = decode_object(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+                // Either side without zeros: the decoder keeps required and pointer zeros.
+                let mut out = Vec::new();
+                super::vectors::differences("", &without_zeros(&back), &without_zeros(&object), &mut out);
+                assert_eq!(out, Vec::<String>::new(), "{name}");
+                encoded += 1;
+            }
+        }
+        assert!(encoded > 50 && custom > 0, "{encoded} built-in objects, {custom} custom resources");
     }
 }

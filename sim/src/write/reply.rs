@@ -20,8 +20,8 @@ pub fn success(
     code: StatusCode,
     warnings: &[String],
 ) -> ApiResult<Response> {
-    let output = ctx.output(Target::Object)?;
-    let mut resp = render_object(ctx, rt, obj, output, IncludeObject::Metadata, code);
+    let output = ctx.output(Target::Object, rt.protobuf())?;
+    let mut resp = render_object(ctx, rt, obj, output, IncludeObject::Metadata, code)?;
     for w in warnings {
         let text = format!("299 - \"{}\"", w.replace('\\', "\\\\").replace('"', "\\\""));
         if let Ok(v) = HeaderValue::from_str(&text) {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{
+use crate::protobuf::{
     bytes_field, bytes_map_field, decode, field, inline_field, map_field, required_field, DecodeError, ToJson,
 };
 
