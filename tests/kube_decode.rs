@@ -113,7 +113,13 @@ fn every_vector_decodes_to_its_json_form() {
         let pb = dir.join(format!("{name}.pb"));
         if pb.exists() {
             let got = decode("application/vnd.kubernetes.protobuf", false, &checked.file(pb));
-            assert_envelopes(&got, &want, name);
+            // A Status is decoded in full (the app shows an error answered in protobuf as a
+            // Status); other kinds stay envelopes.
+            if name.starts_with("status") {
+                assert_same(&got, &want, &format!("{name}.pb"));
+            } else {
+                assert_envelopes(&got, &want, name);
+            }
         }
     }
     let apply = decode("application/apply-patch+cbor", false, &checked.file(dir.join("apply-pod.cbor")));

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::protobuf::{
+use crate::protobuf::to_json::{
     bytes_field, bytes_map_field, decode, field, inline_field, map_field, required_field, DecodeError, ToJson,
 };
 

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::protobuf::encode::{
+use crate::protobuf::from_json::{
     bytes_from_json, bytes_map_from_json, encode, not_a_field, object, At, EncodeError, FromJson,
 };
 
