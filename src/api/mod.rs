@@ -7,6 +7,7 @@
 //! | [`body`] | a whole response body decoded by its `Content-Type` |
 //! | [`view`] | typed views over a document: lists ([`view::list`]), `Table`, `PartialObjectMetadata`, `Status` |
 //! | [`discovery`] | what groups, versions and resource types a server offers (aggregated and legacy) |
+//! | [`access`] | who the server says the user is and what it may do: the self reviews, requests and answers |
 //! | [`request`], [`params`], [`selector`] | requests as values, with checked list, watch and write parameters and selectors |
 //! | [`watch`] | watch streams: the [`watch::Framer`]s (JSON, CBOR sequence, protobuf), typed events, lazy objects and the fast pass |
 //! | [`reflector`] | the list-then-watch (or streaming list) state machine that keeps a cache of a collection |
@@ -38,6 +39,7 @@
 //! cannot frame bytes), the list/watch parameters checked against the concepts page's tables, and
 //! the request values. The write path is ours on top of `json-patch` and `similar`.
 
+pub mod access;
 pub mod body;
 pub mod codec;
 pub mod discovery;

@@ -5,7 +5,9 @@
 //! that goes away stops its fetches ("load all" included).
 //!
 //! Invariant: a write (POST, PUT, PATCH, DELETE) is checked against the gate here, where requests
-//! leave the app, whatever button made it; a refused write never reaches `fetch`.
+//! leave the app, whatever button made it; a refused write never reaches `fetch`. The create of a
+//! review (SelfSubjectReview, SelfSubjectRulesReview, SelfSubjectAccessReview) stores nothing and
+//! passes the gate: [`Request::changes_state`] decides, not the method alone.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -148,7 +150,7 @@ impl Client {
     }
 
     fn check_gate(&self, request: &Request) -> Result<(), ClientError> {
-        if request.method.is_write() && !self.writes_allowed.get_untracked() {
+        if request.changes_state() && !self.writes_allowed.get_untracked() {
             return Err(ClientError::ReadOnly {
                 url: self.base.absolute_url(request),
                 method: request.method.to_string(),

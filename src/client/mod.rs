@@ -3,6 +3,7 @@
 //!
 //! | module | what it holds |
 //! |---|---|
+//! | [`access`] | the self reviews: who the user is, the rules of a namespace, one access question |
 //! | [`handle`] | [`handle::Client`], the one way to send anything: API base, write gate, observers, requests aborted with their owner |
 //! | [`fetch`] | the one fetch stack: `open` (headers, then the body chunk by chunk) and `execute` (`open` + the whole body) |
 //! | [`fetched`] | a response decoded by `api`, read as a document or a typed error |
@@ -17,6 +18,7 @@
 //! It knows nothing of Kubernetes beyond turning request values into `fetch` calls and responses
 //! into bytes, headers and timings; decoding is the `api` module's job.
 
+pub mod access;
 pub mod answer;
 pub mod base;
 pub mod discovery;

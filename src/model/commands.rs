@@ -29,7 +29,7 @@ pub fn to_kubectl_raw(request: &Request) -> Option<String> {
 }
 
 /// Single-quotes `text` for a POSIX shell.
-fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

@@ -4,6 +4,7 @@
 //! host page configures and says through `postMessage`. Like `api`, nothing here does I/O, so it
 //! is tested natively.
 
+pub mod access;
 pub mod cells;
 pub mod commands;
 pub mod highlight;

@@ -167,6 +167,9 @@ pub struct ViewState {
     /// Ask for the representation alone, without the JSON fallback (a server that cannot give
     /// it answers 406).
     pub no_fallback: bool,
+    /// The Access view (what the user may do here) instead of the overview; only without a
+    /// resource.
+    pub access: bool,
     /// Parameters that were present but not understood, with why.
     pub ignored: Vec<String>,
 }
@@ -202,6 +205,7 @@ impl ViewState {
                 },
                 "wide" => state.wide = value == "1" || value == "true",
                 "watch" => state.watch = value == "1" || value == "true",
+                "access" => state.access = value == "1" || value == "true",
                 "resourceVersion" => state.resource_version = value.to_owned(),
                 "resourceVersionMatch" => match VersionMatch::parse(value) {
                     Some(m) => state.resource_version_match = Some(m),
@@ -257,6 +261,9 @@ impl ViewState {
         }
         if self.watch {
             query.push(("watch", "1".to_owned()));
+        }
+        if self.access {
+            query.push(("access", "1".to_owned()));
         }
         if !self.resource_version.is_empty() {
             query.push(("resourceVersion", self.resource_version.clone()));
@@ -356,6 +363,7 @@ mod tests {
         check_round_trip("?group=apps&version=v1&resource=deployments&namespace=demo&name=web&as=yaml&labelSelector=app+in+%28web%29&fieldSelector=metadata.name%3Dweb&limit=50&wide=1&watch=1");
         check_round_trip("?group=&version=v1&resource=pods");
         check_round_trip("?group=&version=v1&resource=pods&resourceVersion=42&resourceVersionMatch=Exact&fallback=0");
+        check_round_trip("?namespace=demo&access=1");
         check_round_trip("");
     }
 

@@ -91,6 +91,14 @@ impl Default for SendOptions {
     }
 }
 
+/// The replicas a scale form's text asks for: a whole number from 0 up.
+pub fn parse_replicas(text: &str) -> Result<i64, String> {
+    let text = text.trim();
+    text.parse::<u32>()
+        .map(i64::from)
+        .map_err(|_| format!("replicas: expected a whole number from 0 up, found {text:?}"))
+}
+
 impl SendOptions {
     /// The manager to send: the configured one, or the default when it is blank.
     pub fn manager(&self) -> String {

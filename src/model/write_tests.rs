@@ -350,3 +350,11 @@ fn finalizing_objects_show_their_remaining_finalizers() {
     assert_eq!(finalizing(&object), Some(("2026-01-01T00:00:00Z".into(), vec!["a/b".into(), "c".into()])));
     assert_eq!(finalizing(&deployment(1)), None);
 }
+
+#[test]
+fn replicas_are_whole_numbers_from_zero() {
+    assert_eq!(parse_replicas(" 3 "), Ok(3));
+    assert_eq!(parse_replicas("0"), Ok(0));
+    assert!(parse_replicas("-1").unwrap_err().contains("whole number from 0 up"));
+    assert!(parse_replicas("two").unwrap_err().contains("\"two\""));
+}

@@ -13,10 +13,12 @@ use crate::client::error::ApiError;
 use crate::client::fetch::now_ms;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
+use crate::model::access::Question;
 use crate::model::cells::Grid;
 use crate::model::page::{append_list_items, Page, PageBody};
 use crate::model::target::RowObjects;
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
+use crate::ui::access::{refusal, Refusal, RefusalNote};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::lazy::CollectionActionsOnDemand;
@@ -104,6 +106,13 @@ pub fn CollectionView(
         async move { load_page(client, &resource, &state, token, RowObjects::ColumnsOnly).await }
     });
 
+    let live_refused = {
+        let resource = resource.clone();
+        refusal(
+            move || vec![Question::on("watch", &resource, state.with(|s| s.namespace.clone()).as_deref())],
+            namespaced,
+        )
+    };
     let kind = resource.kind.clone();
     let live_resource = resource.clone();
     let page_resource = resource.clone();
@@ -117,7 +126,8 @@ pub fn CollectionView(
                     <span class="muted">{format!("  {kind} · {api_version}")}</span>
                 </h2>
                 <Toolbar namespaced />
-                <StateToggle label=" Live (list, then watch)" get=|s| s.watch set=|s, on| s.watch = on />
+                <StateToggle label=" Live (list, then watch)" get=|s| s.watch set=|s, on| s.watch = on refused=live_refused />
+                <RefusalNote refusal=live_refused />
                 <CollectionActionsOnDemand resource=actions_resource on_changed=Callback::new(move |_| page.refetch()) />
             </header>
             {move || {
@@ -456,12 +466,17 @@ fn StateToggle(
     get: fn(&ViewState) -> bool,
     /// Sets the switch.
     set: fn(&mut ViewState, bool),
+    /// Why the user may not turn it on, if the server says so (it can still be turned off).
+    #[prop(optional)]
+    refused: Option<Signal<Option<Refusal>>>,
 ) -> impl IntoView {
     let navigation = use_navigation();
+    let disabled = move || !navigation.state.with(get) && refused.is_some_and(|r| r.with(Option::is_some));
     view! {
         <label class="toolbar__field" title=title>
             <input
                 type="checkbox"
+                disabled=disabled
                 prop:checked=move || navigation.state.with(get)
                 on:change=move |e| {
                     let on = event_target_checked(&e);

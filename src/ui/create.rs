@@ -9,7 +9,9 @@ use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
 use crate::client::answer::send_write;
 use crate::client::handle::use_client;
+use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
+use crate::ui::access::{close_when_refused, refusal, ActionEntry};
 use crate::ui::editor::{CodeEditor, TextError};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
@@ -23,10 +25,10 @@ pub fn CollectionActions(
 ) -> impl IntoView {
     let navigation = crate::ui::location::use_navigation();
     let open = RwSignal::new(None::<&'static str>);
-    let toggle = move |which: &'static str| open.update(|o| *o = if *o == Some(which) { None } else { Some(which) });
+    let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+    let question_resource = resource.clone();
     let panel = move || {
         let state = navigation.state.get();
-        let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
         let namespace = if namespaced { state.namespace.clone() } else { None };
         let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
         match open.get()? {
@@ -47,14 +49,22 @@ pub fn CollectionActions(
             ),
         }
     };
+    // Create in the namespace in view; the cluster scope (all namespaces) is asked as such, and a
+    // create there names its namespace in the object, which the server checks.
+    let refused = |verb: &'static str| {
+        let resource = question_resource.clone();
+        refusal(
+            move || vec![Question::on(verb, &resource, navigation.state.with(|s| s.namespace.clone()).as_deref())],
+            namespaced,
+        )
+    };
+    let create_refused = refused("create");
+    let delete_refused = refused("deletecollection");
+    close_when_refused(open, vec![("create", create_refused), ("delete", delete_refused)]);
     view! {
         <div class="toolbar">
-            <button class="button" aria-expanded=move || (open.get() == Some("create")).to_string() on:click=move |_| toggle("create")>
-                "Create…"
-            </button>
-            <button class="button button--quiet" aria-expanded=move || (open.get() == Some("delete")).to_string() on:click=move |_| toggle("delete")>
-                "Delete collection…"
-            </button>
+            <ActionEntry which="create" label="Create…" open refused=create_refused />
+            <ActionEntry which="delete" label="Delete collection…" open refused=delete_refused quiet=true />
         </div>
         {panel}
     }

@@ -1,6 +1,8 @@
 //! The Leptos user interface. Components receive decoded models and signals; parsing and protocol
 //! logic live in `api`, network calls in `client`.
 
+pub mod access;
+mod access_view;
 mod cluster;
 mod code;
 mod collection;
@@ -12,8 +14,10 @@ mod discovered;
 mod document;
 mod editor;
 mod error_state;
+mod forbidden;
 mod grid;
 pub mod host;
+pub mod identity;
 mod inspector;
 mod lazy;
 mod live;
@@ -22,6 +26,7 @@ pub mod mount_api;
 mod namespaces;
 mod object;
 mod response_info;
+mod scale;
 mod sidebar;
 mod status_view;
 mod subresource;
@@ -87,6 +92,10 @@ pub fn App(
     WireLog::install(&client);
     write::WriteSettings::install();
     let inspector_open = RwSignal::new(false);
+    let identity = base_error.is_none().then(|| identity::Identity::install(&client));
+    if base_error.is_none() {
+        access::Access::install(&client);
+    }
     // An invalid API base sends nothing: the error says what to fix instead.
     let cluster_client = client.clone();
     let cluster = base_error.is_none().then(|| {
@@ -154,6 +163,30 @@ pub fn App(
                     <dd data-testid="api-base">{api_base}</dd>
                     {api_source.map(|s| view! { <dd class="muted" data-testid="api-base-source">{s}</dd> })}
                 </div>
+                {identity.map(|identity| view! { <identity::IdentityFact identity /> })}
+                {(identity.is_some() && !embed)
+                    .then(|| {
+                        view! {
+                            <div>
+                                <dd>
+                                    <button
+                                        class="button button--quiet topbar__access"
+                                        aria-pressed=move || navigation.state.with(|s| s.access && s.resource.is_none()).to_string()
+                                        on:click=move |_| {
+                                            navigation
+                                                .update(|s| {
+                                                    s.resource = None;
+                                                    s.name = None;
+                                                    s.access = true;
+                                                })
+                                        }
+                                    >
+                                        "Access"
+                                    </button>
+                                </dd>
+                            </div>
+                        }
+                    })}
                 {messages_fact}
             </dl>
             {read_only_badge}
@@ -300,6 +333,9 @@ fn Explorer(
                             </p>
                         }
                             .into_any()
+                    }
+                    None if navigation.state.with(|s| s.access) => {
+                        view! { <access_view::AccessView discovery=info.discovery.clone() /> }.into_any()
                     }
                     None => {
                         view! {

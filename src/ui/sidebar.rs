@@ -1,11 +1,14 @@
 //! The discovery sidebar: every group's resource types (preferred version first), filtered by
-//! name, kind or short name; `/` focuses the filter from anywhere on the page.
+//! name, kind or short name; `/` focuses the filter from anywhere on the page. A type the server
+//! says the user may not list in the namespace in view is marked.
 
 use leptos::html;
 use leptos::prelude::*;
 
 use crate::api::discovery::{Discovery, ResourceType, Scope};
+use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
+use crate::ui::access::use_access;
 use crate::ui::location::use_navigation;
 
 /// Lists the resource types discovery found, as links that open their collection.
@@ -15,6 +18,7 @@ pub fn Sidebar(
     discovery: Discovery,
 ) -> impl IntoView {
     let navigation = use_navigation();
+    let access = use_access();
     let (filter, set_filter) = signal(String::new());
     let input: NodeRef<html::Input> = NodeRef::new();
     let handle = window_event_listener(leptos::ev::keydown, move |event| {
@@ -102,11 +106,38 @@ pub fn Sidebar(
                                             );
                                             let label = r.plural.clone();
                                             let short = r.short_names.first().cloned();
+                                            let list_denied = {
+                                                let r = r.clone();
+                                                move || {
+                                                    let namespace = navigation.state.with(|s| s.namespace.clone());
+                                                    access.is_some_and(|a| {
+                                                        a.decide(&Question::on("list", &r, namespace.as_deref()))
+                                                            == Decision::Denied
+                                                    })
+                                                }
+                                            };
+                                            let denied_title = {
+                                                let list_denied = list_denied.clone();
+                                                let title = title.clone();
+                                                let r = r.clone();
+                                                move || {
+                                                    if list_denied() {
+                                                        let namespace = navigation.state.with(|s| s.namespace.clone());
+                                                        let q = Question::on("list", &r, namespace.as_deref());
+                                                        let namespaced = r.scope == Scope::Namespaced;
+                                                        format!("{title}. You may not {}: {}", q.words(namespaced), q.kubectl(namespaced))
+                                                    } else {
+                                                        title.clone()
+                                                    }
+                                                }
+                                            };
+                                            let marked = list_denied.clone();
                                             view! {
                                                 <li>
                                                     <button
                                                         class="sidebar__link"
-                                                        title=title
+                                                        class:sidebar__link--denied=list_denied
+                                                        title=denied_title
                                                         aria-current=move || current().then_some("page")
                                                         on:click=move |_| {
                                                             let key = key.clone();
@@ -114,6 +145,7 @@ pub fn Sidebar(
                                                                 .update(move |s| {
                                                                     s.resource = Some(key);
                                                                     s.name = None;
+                                                                    s.access = false;
                                                                     s.label_selector.clear();
                                                                     s.field_selector.clear();
                                                                 })
@@ -121,6 +153,16 @@ pub fn Sidebar(
                                                     >
                                                         {label}
                                                         {short.map(|s| view! { <span class="muted">{format!(" {s}")}</span> })}
+                                                        {move || {
+                                                            marked()
+                                                                .then(|| {
+                                                                    view! {
+                                                                        <span class="sidebar__denied" data-testid="cannot-list">
+                                                                            " cannot list"
+                                                                        </span>
+                                                                    }
+                                                                })
+                                                        }}
                                                     </button>
                                                 </li>
                                             }

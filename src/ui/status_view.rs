@@ -1,4 +1,5 @@
-//! A Status error as the server sent it: code, reason, message and every cause.
+//! A Status error as the server sent it: code, reason, message and every cause; a 403 is explained
+//! (`ui::forbidden`).
 
 use leptos::prelude::*;
 
@@ -12,6 +13,7 @@ pub fn StatusView(
 ) -> impl IntoView {
     let causes = status.causes().to_vec();
     let retry = status.retry_after_seconds();
+    let forbidden = (status.code == 403).then(|| status.clone());
     view! {
         <section class="status-error" role="alert" data-testid="status-error">
             <h3>
@@ -21,6 +23,7 @@ pub fn StatusView(
             </h3>
             <p data-testid="status-message">{status.message.clone()}</p>
             {retry.map(|s| view! { <p class="muted">{format!("The server asks to retry after {s} s.")}</p> })}
+            {forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanation status /> })}
             {(!causes.is_empty())
                 .then(|| {
                     view! {

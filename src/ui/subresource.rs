@@ -9,8 +9,10 @@ use crate::api::discovery::{ResourceType, Subresource};
 use crate::api::params::LogOptions;
 use crate::client::fetched::Fetched;
 use crate::client::handle::use_client;
+use crate::model::access::Question;
 use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
+use crate::ui::access::{refusal, RefusalNote};
 use crate::ui::document::DocumentView;
 use crate::ui::status_view::StatusView;
 
@@ -46,6 +48,8 @@ pub fn SubresourcePanel(
         .iter()
         .filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_owned))
         .collect();
+    let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+    let (question_resource, question_namespace, question_name) = (resource.clone(), namespace.clone(), name.clone());
     let chosen = RwSignal::new(None::<String>);
     let container = RwSignal::new(containers.first().cloned().unwrap_or_default());
     let tail = RwSignal::new(String::from("100"));
@@ -97,18 +101,27 @@ pub fn SubresourcePanel(
                         let readable = sub.verbs.iter().any(|v| v == "get");
                         let label = sub.name.clone();
                         let title = format!("kind {}, verbs: {}", sub.kind, sub.verbs.join(", "));
+                        let question = Question::on("get", &question_resource, question_namespace.as_deref())
+                            .named(&question_name)
+                            .subresource(&sub.name);
+                        let refused = refusal(move || vec![question.clone()], namespaced);
+                        let title = move || match refused.get() {
+                            Some(r) => format!("{title}. {}: {}", r.words, r.command),
+                            None => title.clone(),
+                        };
                         let this = sub.name.clone();
                         let read = read.clone();
                         view! {
                             <button
                                 class="button button--quiet"
                                 title=title
-                                disabled=!readable
+                                disabled=move || !readable || refused.with(Option::is_some)
                                 aria-pressed=move || (chosen.get().as_deref() == Some(this.as_str())).to_string()
                                 on:click=move |_| read(sub.clone())
                             >
                                 {label}
                             </button>
+                            <RefusalNote refusal=refused />
                         }
                     })
                     .collect_view()}

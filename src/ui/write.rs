@@ -23,11 +23,13 @@ use crate::api::write::update::rebase;
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
 use crate::client::schemas::load_schemas;
+use crate::model::access::Question;
 use crate::model::highlight::yaml_line_pointers;
 use crate::model::write::{
     default_ops, edit_text, edit_view, line_of_field, named_field, ops_text, parse_edit, parse_ops, plan_write,
     preview, strict_problems, PlanContext, SendOptions, WriteMethod, WritePlan, DEFAULT_FIELD_MANAGER,
 };
+use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalNote};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
 use crate::ui::status_view::StatusView;
@@ -128,7 +130,8 @@ pub fn WriteSettingsFields() -> impl IntoView {
     }
 }
 
-/// The Edit and Delete entries of an object view, and their panels.
+/// The Edit, Scale and Delete entries of an object view, and their panels. An entry the server
+/// says the user may not use is disabled, with the reason and the command that checks it.
 #[component]
 pub fn ObjectActions(
     resource: crate::api::discovery::ResourceType,
@@ -138,32 +141,63 @@ pub fn ObjectActions(
 ) -> impl IntoView {
     let navigation = crate::ui::location::use_navigation();
     let open = RwSignal::new(None::<&'static str>);
-    let toggle = move |which: &'static str| open.update(|o| *o = if *o == Some(which) { None } else { Some(which) });
+    let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+    let object = {
+        let (resource, name) = (resource.clone(), name.clone());
+        Memo::new(move |_| {
+            let namespace = navigation.state.get().namespace;
+            let namespace = if namespaced { namespace } else { None };
+            crate::api::request::Collection::new(&resource, namespace.as_deref())
+                .and_then(|c| c.object(&name))
+                .map_err(|e| e.to_string())
+        })
+    };
+    let questions = move |verbs: &'static [&'static str], subresource: Option<&'static str>| {
+        move || {
+            object.with(|o| {
+                o.as_ref()
+                    .map(|o| {
+                        verbs
+                            .iter()
+                            .map(|verb| {
+                                let question = Question::object(verb, o);
+                                match subresource {
+                                    Some(sub) => question.subresource(sub),
+                                    None => question,
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            })
+        }
+    };
+    let edit_refused = refusal(questions(&["update", "patch"], None), namespaced);
+    let delete_refused = refusal(questions(&["delete"], None), namespaced);
+    let scale_refused = refusal(questions(&["patch", "update"], Some("scale")), namespaced);
+    let scalable = resource.subresources.iter().any(|s| s.name == "scale");
+    let kind = resource.kind.clone();
     let panel = move || {
-        let namespace = navigation.state.get().namespace;
-        let namespace = if resource.scope == crate::api::discovery::Scope::Namespaced { namespace } else { None };
-        let object =
-            match crate::api::request::Collection::new(&resource, namespace.as_deref()).and_then(|c| c.object(&name)) {
-                Ok(object) => object,
-                Err(e) => return Some(view! { <p class="warning" role="alert">{e.to_string()}</p> }.into_any()),
-            };
-        let title = match &namespace {
-            Some(ns) => format!("{} {ns}/{}", resource.kind, name),
-            None => format!("{} {}", resource.kind, name),
+        let object = match object.get() {
+            Ok(object) => object,
+            Err(e) => return Some(view! { <p class="warning" role="alert">{e}</p> }.into_any()),
+        };
+        let title = match &object.collection.namespace {
+            Some(ns) => format!("{kind} {ns}/{}", object.name),
+            None => format!("{kind} {}", object.name),
         };
         match open.get()? {
             "edit" => Some(view! { <EditPanel object title on_written /> }.into_any()),
+            "scale" => Some(view! { <crate::ui::scale::ScalePanel object title on_written /> }.into_any()),
             _ => Some(view! { <crate::ui::delete::DeletePanel object title on_changed=on_written /> }.into_any()),
         }
     };
+    close_when_refused(open, vec![("edit", edit_refused), ("scale", scale_refused), ("delete", delete_refused)]);
     view! {
         <div class="toolbar object__actions">
-            <button class="button" aria-expanded=move || (open.get() == Some("edit")).to_string() on:click=move |_| toggle("edit")>
-                "Edit"
-            </button>
-            <button class="button button--quiet" aria-expanded=move || (open.get() == Some("delete")).to_string() on:click=move |_| toggle("delete")>
-                "Delete…"
-            </button>
+            <ActionEntry which="edit" label="Edit" open refused=edit_refused />
+            {scalable.then(|| view! { <ActionEntry which="scale" label="Scale…" open refused=scale_refused quiet=true /> })}
+            <ActionEntry which="delete" label="Delete…" open refused=delete_refused quiet=true />
         </div>
         {panel}
     }
@@ -219,6 +253,17 @@ pub fn EditPanel(
     let live = RwSignal::new(None::<Value>);
     let rebase_note = RwSignal::new(None::<Vec<String>>);
     let sending = RwSignal::new(false);
+    // PUT needs `update`; every patch and apply needs `patch`.
+    let method_refused = {
+        let object = object.clone();
+        let namespaced = object.collection.namespace.is_some();
+        let put = {
+            let object = object.clone();
+            refusal(move || vec![Question::object("update", &object)], namespaced)
+        };
+        let patch = refusal(move || vec![Question::object("patch", &object)], namespaced);
+        move |m: WriteMethod| if m == WriteMethod::Put { put } else { patch }
+    };
 
     let load = {
         let (object, client) = (object.clone(), client.clone());
@@ -425,12 +470,15 @@ pub fn EditPanel(
     };
 
     let method_tab = move |m: WriteMethod| {
+        let refused = method_refused(m);
         view! {
             <button
                 class="segmented__item"
                 role="tab"
                 aria-selected=move || (method.get() == m).to_string()
                 aria-pressed=move || (method.get() == m).to_string()
+                disabled=move || refused.with(Option::is_some)
+                title=move || refused.get().map(|r| format!("{}: {}", r.words, r.command))
                 on:click=move |_| {
                     method.set(m);
                     sent.set(None);
@@ -522,7 +570,10 @@ pub fn EditPanel(
     let send_real = send.clone();
     let send_dry = send.clone();
     let send_force = send.clone();
-    let can_send = move || policy.allows_writes() && current.with(Result::is_ok) && !sending.get();
+    let current_refused = Signal::derive(move || method_refused(method.get()).get());
+    let can_send = move || {
+        policy.allows_writes() && current.with(Result::is_ok) && !sending.get() && current_refused.with(Option::is_none)
+    };
     let title_for_button = title.clone();
     let outcome = move || {
         let s = sent.get()?;
@@ -736,6 +787,7 @@ pub fn EditPanel(
                     {move || format!("Send {} to {}", method.get().label(), title_for_button)}
                 </button>
                 {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
+                <RefusalNote refusal=current_refused />
             </div>
             {outcome}
         </section>

@@ -1,0 +1,272 @@
+//! What the user may do, as the views ask it: the [`Access`] context keeps the SelfSubjectRulesReview
+//! of each namespace in view (one request per namespace, cached, dropped on a 403 and on demand)
+//! and the SelfSubjectAccessReview of each precise question asked where the rules cannot answer
+//! (the cluster scope, incomplete or refused rules), and decides a [`Question`] from them.
+//!
+//! Invariants: deciding never blocks anything and never writes a signal while a view reads it
+//! (answers arrive from tasks); an action is disabled only on a [`Decision::Denied`] the server
+//! gave, so when the review APIs are refused or absent every action stays enabled and a 403 is
+//! explained instead; reviews are POSTs that store nothing (the write gate lets them through,
+//! `Request::changes_state`), and nothing else is sent.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use leptos::prelude::*;
+
+use crate::api::access::{is_review, RulesReview};
+use crate::client::access::{can_i, rules_of};
+use crate::client::handle::Client;
+use crate::model::access::{decide, Decision, Question};
+
+/// Precise questions in flight at once: enough to fill a sidebar quickly, few enough to leave
+/// the browser's six connections per host to the views' own requests.
+const PARALLEL_REVIEWS: usize = 3;
+
+/// What the server said about a namespace's rules.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rules {
+    Known(RulesReview),
+    /// The rules review was refused or failed: why, in words.
+    Unavailable(String),
+}
+
+/// The user's permissions as far as the server has told them, provided as context by the app.
+#[derive(Clone, Copy)]
+pub struct Access {
+    client: StoredValue<Client>,
+    /// Rules by namespace.
+    rules: RwSignal<HashMap<String, Rules>>,
+    /// Answers to precise questions (SelfSubjectAccessReview); `Unknown` when it failed.
+    answers: RwSignal<HashMap<Question, (Decision, Option<String>)>>,
+    /// Namespaces and questions asked and not yet answered (not reactive: views read the answers).
+    asking_rules: StoredValue<HashSet<String>>,
+    asking: StoredValue<HashSet<Question>>,
+    queue: StoredValue<VecDeque<Question>>,
+    running: StoredValue<usize>,
+    /// Bumped when everything known is dropped, so that answers to older asks are ignored.
+    generation: StoredValue<u64>,
+}
+
+impl Access {
+    /// Provides the context; a 403 to any request but a review drops what is known, so that the
+    /// views ask again.
+    pub fn install(client: &Client) -> Access {
+        let access = Access {
+            client: StoredValue::new(client.clone()),
+            rules: RwSignal::new(HashMap::new()),
+            answers: RwSignal::new(HashMap::new()),
+            asking_rules: StoredValue::new(HashSet::new()),
+            asking: StoredValue::new(HashSet::new()),
+            queue: StoredValue::new(VecDeque::new()),
+            running: StoredValue::new(0),
+            generation: StoredValue::new(0),
+        };
+        client.subscribe(Callback::new(move |exchange: crate::client::handle::Exchange| {
+            let forbidden = matches!(&exchange.outcome, Ok(fetched) if fetched.response.status == 403);
+            if forbidden && !is_review(&exchange.request.path) {
+                access.refresh();
+            }
+        }));
+        provide_context(access);
+        access
+    }
+
+    /// Drops every rule and answer known: the views that read them ask again.
+    pub fn refresh(self) {
+        self.generation.update_value(|g| *g += 1);
+        self.asking_rules.update_value(HashSet::clear);
+        self.asking.update_value(HashSet::clear);
+        self.queue.update_value(VecDeque::clear);
+        self.rules.set(HashMap::new());
+        self.answers.set(HashMap::new());
+    }
+
+    /// The rules of `namespace`, asked for if they are not known yet (`None` until they come).
+    pub fn rules(self, namespace: &str) -> Option<Rules> {
+        let known = self.rules.with(|rules| rules.get(namespace).cloned());
+        if known.is_none() {
+            self.ask_rules(namespace);
+        }
+        known
+    }
+
+    /// What the server's answers say about `question`: from the rules of its namespace, or from
+    /// a precise review where the rules cannot say (cluster scope, incomplete or refused rules).
+    /// Unknown until an answer comes.
+    pub fn decide(self, question: &Question) -> Decision {
+        let from_rules = match &question.namespace {
+            Some(namespace) => match self.rules(namespace) {
+                None => return Decision::Unknown,
+                Some(Rules::Known(review)) => decide(&review, question),
+                Some(Rules::Unavailable(_)) => Decision::Unknown,
+            },
+            None => Decision::Unknown,
+        };
+        match from_rules {
+            Decision::Unknown => self.precise(question),
+            decided => decided,
+        }
+    }
+
+    /// The precise answer to `question` (a SelfSubjectAccessReview), asked if it is not known.
+    pub fn precise(self, question: &Question) -> Decision {
+        match self.answers.with(|answers| answers.get(question).map(|(d, _)| *d)) {
+            Some(decision) => decision,
+            None => {
+                self.ask(question.clone());
+                Decision::Unknown
+            }
+        }
+    }
+
+    /// Asks for precise answers to `questions` (the Access view's cluster-scoped rows).
+    pub fn ask_all(self, questions: impl IntoIterator<Item = Question>) {
+        for question in questions {
+            if self.answers.with_untracked(|answers| !answers.contains_key(&question)) {
+                self.ask(question);
+            }
+        }
+    }
+
+    fn ask_rules(self, namespace: &str) {
+        let mut new = false;
+        self.asking_rules.update_value(|asking| new = asking.insert(namespace.to_owned()));
+        if !new {
+            return;
+        }
+        let generation = self.generation.get_value();
+        let client = self.client.get_value();
+        let namespace = namespace.to_owned();
+        leptos::task::spawn_local(async move {
+            let rules = match rules_of(&client, &namespace).await {
+                Ok(review) => Rules::Known(review),
+                Err(error) => Rules::Unavailable(error.to_string()),
+            };
+            if self.generation.try_get_value() == Some(generation) {
+                self.rules.try_update(|known| known.insert(namespace, rules));
+            }
+        });
+    }
+
+    fn ask(self, question: Question) {
+        let mut new = false;
+        self.asking.update_value(|asking| new = asking.insert(question.clone()));
+        if new {
+            self.queue.update_value(|queue| queue.push_back(question));
+            self.pump();
+        }
+    }
+
+    /// Starts queued reviews while fewer than [`PARALLEL_REVIEWS`] run.
+    fn pump(self) {
+        while self.running.get_value() < PARALLEL_REVIEWS {
+            let mut next = None;
+            self.queue.update_value(|queue| next = queue.pop_front());
+            let Some(question) = next else { return };
+            self.running.update_value(|n| *n += 1);
+            let generation = self.generation.get_value();
+            let client = self.client.get_value();
+            leptos::task::spawn_local(async move {
+                let answer = match can_i(&client, &question.attributes()).await {
+                    Ok((true, reason)) => (Decision::Allowed, reason),
+                    Ok((false, reason)) => (Decision::Denied, reason),
+                    Err(error) => (Decision::Unknown, Some(error.to_string())),
+                };
+                if self.running.try_update_value(|n| *n = n.saturating_sub(1)).is_none() {
+                    return;
+                }
+                if self.generation.get_value() == generation {
+                    self.answers.try_update(|answers| answers.insert(question, answer));
+                }
+                self.pump();
+            });
+        }
+    }
+}
+
+/// The access context, if the app has one (not when the API base is invalid).
+pub fn use_access() -> Option<Access> {
+    use_context::<Access>()
+}
+
+/// Why an action is not offered: in words, and the command that checks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub words: String,
+    pub command: String,
+}
+
+/// A signal that is `Some` when the server says the user may do none of `questions` (an action
+/// that needs any one of them, e.g. Edit: update or patch).
+pub fn refusal(
+    questions: impl Fn() -> Vec<Question> + Send + Sync + 'static,
+    namespaced: bool,
+) -> Signal<Option<Refusal>> {
+    let access = use_access();
+    Signal::derive(move || {
+        let access = access?;
+        let questions = questions();
+        let first = questions.first()?.clone();
+        let denied = questions.iter().all(|q| access.decide(q) == Decision::Denied);
+        denied.then(|| {
+            let verbs: Vec<&str> = questions.iter().map(|q| q.verb.as_str()).collect();
+            let mut asked = first.clone();
+            asked.verb = verbs.join(" or ");
+            Refusal { words: format!("you may not {}", asked.words(namespaced)), command: first.kubectl(namespaced) }
+        })
+    })
+}
+
+/// The note beside a disabled action: the reason in words and the `kubectl auth can-i` command.
+#[component]
+pub fn RefusalNote(refusal: Signal<Option<Refusal>>) -> impl IntoView {
+    move || {
+        refusal.get().map(|r| {
+            view! {
+                <span class="refusal" data-testid="refusal">
+                    <span class="refusal__words">{r.words}</span>
+                    " · check: "
+                    <code class="refusal__command">{r.command}</code>
+                </span>
+            }
+        })
+    }
+}
+
+/// One entry of an action bar: a button that opens the panel `which` (or closes it), disabled
+/// with the reason beside it while the server says the action is refused.
+#[component]
+pub fn ActionEntry(
+    which: &'static str,
+    label: &'static str,
+    /// The panel open in this bar.
+    open: RwSignal<Option<&'static str>>,
+    refused: Signal<Option<Refusal>>,
+    /// A secondary (quiet) button.
+    #[prop(optional)]
+    quiet: bool,
+) -> impl IntoView {
+    view! {
+        <button
+            class=if quiet { "button button--quiet" } else { "button" }
+            aria-expanded=move || (open.get() == Some(which)).to_string()
+            disabled=move || refused.with(Option::is_some)
+            title=move || refused.get().map(|r| format!("{}: {}", r.words, r.command))
+            on:click=move |_| open.update(|o| *o = if *o == Some(which) { None } else { Some(which) })
+        >
+            {label}
+        </button>
+        <RefusalNote refusal=refused />
+    }
+}
+
+/// Closes the open panel of a bar when its action becomes refused (the rules came in after the
+/// click, or changed on a refresh).
+pub fn close_when_refused(open: RwSignal<Option<&'static str>>, entries: Vec<(&'static str, Signal<Option<Refusal>>)>) {
+    Effect::new(move |_| {
+        let Some(which) = open.get() else { return };
+        if entries.iter().any(|(w, refused)| *w == which && refused.with(Option::is_some)) {
+            open.set(None);
+        }
+    });
+}

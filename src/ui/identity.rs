@@ -1,0 +1,83 @@
+//! "Who am I": the top bar's User fact, from a SelfSubjectReview sent once when the app starts
+//! (and again on demand). "unknown" with the reason when the API refuses or lacks the review.
+
+use leptos::prelude::*;
+
+use crate::api::access::UserInfo;
+use crate::client::access::who_am_i;
+use crate::client::error::ApiError;
+use crate::client::handle::Client;
+
+/// The user the API server sees, provided as context by the app.
+#[derive(Clone, Copy)]
+pub struct Identity {
+    pub user: LocalResource<Result<UserInfo, ApiError>>,
+}
+
+impl Identity {
+    /// Sends the SelfSubjectReview through `client` and provides the answer as context.
+    pub fn install(client: &Client) -> Identity {
+        let client = client.clone();
+        let identity = Identity {
+            user: LocalResource::new(move || {
+                let client = client.clone();
+                async move { who_am_i(&client).await }
+            }),
+        };
+        provide_context(identity);
+        identity
+    }
+}
+
+/// Why the user is unknown, in words.
+fn unknown_reason(error: &ApiError) -> String {
+    match error {
+        error if error.is_not_found() => {
+            "the server has no SelfSubjectReview API (authentication.k8s.io/v1, Kubernetes 1.28 and later)".to_owned()
+        }
+        ApiError::Status(status) if status.code == 403 => {
+            format!("the SelfSubjectReview was refused: {}", status.message)
+        }
+        error => format!("the SelfSubjectReview failed: {error}"),
+    }
+}
+
+/// The top bar's User fact.
+#[component]
+pub fn IdentityFact(
+    /// The identity to show.
+    identity: Identity,
+) -> impl IntoView {
+    let shown = move || match identity.user.get() {
+        None => view! { <dd aria-busy="true">"asking…"</dd> }.into_any(),
+        Some(Ok(user)) => {
+            let groups = user.groups.join(", ");
+            let title = match &user.uid {
+                Some(uid) => format!("uid {uid}; groups: {groups}"),
+                None => format!("groups: {groups}"),
+            };
+            view! {
+                <dd data-testid="identity-user" title=title>
+                    {user.username.clone()}
+                </dd>
+                <dd class="muted identity__groups" data-testid="identity-groups">
+                    {if groups.is_empty() { "no groups".to_owned() } else { groups }}
+                </dd>
+            }
+            .into_any()
+        }
+        Some(Err(error)) => view! {
+            <dd data-testid="identity-user">"unknown"</dd>
+            <dd class="muted identity__groups" data-testid="identity-unknown-reason">
+                {unknown_reason(&error)}
+            </dd>
+        }
+        .into_any(),
+    };
+    view! {
+        <div class="identity">
+            <dt>"User"</dt>
+            {shown}
+        </div>
+    }
+}
