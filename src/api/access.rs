@@ -273,7 +273,9 @@ mod tests {
         assert_eq!(request.path, "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews");
         assert_eq!(
             String::from_utf8(request.body.clone().expect("body")).expect("utf-8"),
-            r#"{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","spec":{"namespace":"demo"}}"#.to_owned() + "\n"
+            r#"{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","spec":{"namespace":"demo"}}"#
+                .to_owned()
+                + "\n"
         );
         assert_eq!(request.header_value("content-type"), Some("application/json"));
     }

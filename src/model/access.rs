@@ -157,9 +157,11 @@ fn shell_word(word: &str) -> String {
 pub enum Decision {
     Allowed,
     Denied,
-    /// Not known: the rules are incomplete or could not be read, or no answer came yet. Actions
-    /// stay enabled, and a 403 is explained when it comes.
+    /// Not known: the rules are incomplete or could not be read, and a precise review could not
+    /// answer either. Actions stay enabled, and a 403 is explained when it comes.
     Unknown,
+    /// Asked, no answer yet. Actions stay enabled meanwhile.
+    Pending,
 }
 
 impl Decision {
@@ -169,6 +171,7 @@ impl Decision {
             Decision::Allowed => "yes",
             Decision::Denied => "no",
             Decision::Unknown => "?",
+            Decision::Pending => "…",
         }
     }
 }

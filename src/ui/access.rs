@@ -92,11 +92,11 @@ impl Access {
 
     /// What the server's answers say about `question`: from the rules of its namespace, or from
     /// a precise review where the rules cannot say (cluster scope, incomplete or refused rules).
-    /// Unknown until an answer comes.
+    /// Pending until an answer comes.
     pub fn decide(self, question: &Question) -> Decision {
         let from_rules = match &question.namespace {
             Some(namespace) => match self.rules(namespace) {
-                None => return Decision::Unknown,
+                None => return Decision::Pending,
                 Some(Rules::Known(review)) => decide(&review, question),
                 Some(Rules::Unavailable(_)) => Decision::Unknown,
             },
@@ -114,9 +114,14 @@ impl Access {
             Some(decision) => decision,
             None => {
                 self.ask(question.clone());
-                Decision::Unknown
+                Decision::Pending
             }
         }
+    }
+
+    /// Whether the server has answered `question` precisely (or failed to).
+    pub fn is_answered(self, question: &Question) -> bool {
+        self.answers.with(|answers| answers.contains_key(question))
     }
 
     /// Asks for precise answers to `questions` (the Access view's cluster-scoped rows).
@@ -217,24 +222,39 @@ pub fn refusal(
     })
 }
 
-/// The note beside a disabled action: the reason in words and the `kubectl auth can-i` command.
+/// The refused actions of a bar, under it: each action's name, the reason in words and the
+/// `kubectl auth can-i` command that checks it. Nothing while every action is allowed.
 #[component]
-pub fn RefusalNote(refusal: Signal<Option<Refusal>>) -> impl IntoView {
+pub fn RefusalList(entries: Vec<(String, Signal<Option<Refusal>>)>) -> impl IntoView {
     move || {
-        refusal.get().map(|r| {
+        let refused: Vec<(String, Refusal)> =
+            entries.iter().filter_map(|(label, refusal)| refusal.get().map(|r| (label.clone(), r))).collect();
+        (!refused.is_empty()).then(|| {
             view! {
-                <span class="refusal" data-testid="refusal">
-                    <span class="refusal__words">{r.words}</span>
-                    " · check: "
-                    <code class="refusal__command">{r.command}</code>
-                </span>
+                <ul class="refusals" aria-label="Actions not allowed">
+                    {refused
+                        .into_iter()
+                        .map(|(label, r)| {
+                            view! {
+                                <li class="refusal" data-testid="refusal">
+                                    <strong>{label}</strong>
+                                    ": "
+                                    <span class="refusal__words">{r.words}</span>
+                                    " · check: "
+                                    <code class="refusal__command">{r.command}</code>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
             }
         })
     }
 }
 
 /// One entry of an action bar: a button that opens the panel `which` (or closes it), disabled
-/// with the reason beside it while the server says the action is refused.
+/// (the reason in its title, and in the bar's [`RefusalList`]) while the server says the action
+/// is refused.
 #[component]
 pub fn ActionEntry(
     which: &'static str,
@@ -256,7 +276,6 @@ pub fn ActionEntry(
         >
             {label}
         </button>
-        <RefusalNote refusal=refused />
     }
 }
 

@@ -68,9 +68,11 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
             Some(Rules::Known(review)) => Some(review),
             _ => None,
         };
+        let pending = rules().is_none();
         let namespace = namespace();
         matrix(&namespaced, Some(&namespace), &filter.get(), |q| match &review {
             Some(review) => decide(review, q),
+            None if pending => Decision::Pending,
             None => Decision::Unknown,
         })
     };
@@ -122,7 +124,17 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
             <h3>"Cluster-scoped types"</h3>
             {move || {
                 if cluster_asked.get() {
-                    view! { <MatrixTable rows=Signal::derive(cluster_rows.clone()) label="Cluster-scoped resource types" /> }.into_any()
+                    let questions = cluster_questions.clone();
+                    let progress = move || {
+                        let questions = questions();
+                        let answered = questions.iter().filter(|q| access.is_answered(q)).count();
+                        format!("{answered} of {} reviews answered", questions.len())
+                    };
+                    view! {
+                        <p class="muted" data-testid="access-cluster-progress" aria-live="polite">{progress}</p>
+                        <MatrixTable rows=Signal::derive(cluster_rows.clone()) label="Cluster-scoped resource types" />
+                    }
+                        .into_any()
                 } else {
                     let questions = cluster_questions.clone();
                     view! {
@@ -183,6 +195,7 @@ fn MatrixTable(rows: Signal<Vec<MatrixRow>>, label: &'static str) -> impl IntoVi
                                                     Decision::Allowed => "access__yes",
                                                     Decision::Denied => "access__no",
                                                     Decision::Unknown => "access__unknown",
+                                                    Decision::Pending => "access__unknown access__pending",
                                                 };
                                                 view! { <td class=class data-verb=verb>{d.mark()}</td> }.into_any()
                                             }

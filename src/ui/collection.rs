@@ -18,7 +18,7 @@ use crate::model::cells::Grid;
 use crate::model::page::{append_list_items, Page, PageBody};
 use crate::model::target::RowObjects;
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
-use crate::ui::access::{refusal, Refusal, RefusalNote};
+use crate::ui::access::{refusal, Refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::lazy::CollectionActionsOnDemand;
@@ -127,7 +127,7 @@ pub fn CollectionView(
                 </h2>
                 <Toolbar namespaced />
                 <StateToggle label=" Live (list, then watch)" get=|s| s.watch set=|s, on| s.watch = on refused=live_refused />
-                <RefusalNote refusal=live_refused />
+                <RefusalList entries=vec![("Live".to_owned(), live_refused)] />
                 <CollectionActionsOnDemand resource=actions_resource on_changed=Callback::new(move |_| page.refetch()) />
             </header>
             {move || {

@@ -11,7 +11,7 @@ use crate::client::answer::send_write;
 use crate::client::handle::use_client;
 use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
-use crate::ui::access::{close_when_refused, refusal, ActionEntry};
+use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::editor::{CodeEditor, TextError};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
@@ -66,6 +66,7 @@ pub fn CollectionActions(
             <ActionEntry which="create" label="Create…" open refused=create_refused />
             <ActionEntry which="delete" label="Delete collection…" open refused=delete_refused quiet=true />
         </div>
+        <RefusalList entries=vec![("Create".to_owned(), create_refused), ("Delete collection".to_owned(), delete_refused)] />
         {panel}
     }
 }

@@ -12,7 +12,7 @@ use crate::client::handle::use_client;
 use crate::model::access::Question;
 use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
-use crate::ui::access::{refusal, RefusalNote};
+use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::status_view::StatusView;
 
@@ -91,41 +91,44 @@ pub fn SubresourcePanel(
         });
     };
     let has_log = subresources.iter().any(|s| s.name == "log");
+    let mut refusals = Vec::new();
+    let buttons = subresources
+        .into_iter()
+        .map(|sub| {
+            let readable = sub.verbs.iter().any(|v| v == "get");
+            let label = sub.name.clone();
+            let title = format!("kind {}, verbs: {}", sub.kind, sub.verbs.join(", "));
+            let question = Question::on("get", &question_resource, question_namespace.as_deref())
+                .named(&question_name)
+                .subresource(&sub.name);
+            let refused = refusal(move || vec![question.clone()], namespaced);
+            refusals.push((format!("Read {}", sub.name), refused));
+            let title = move || match refused.get() {
+                Some(r) => format!("{title}. {}: {}", r.words, r.command),
+                None => title.clone(),
+            };
+            let this = sub.name.clone();
+            let read = read.clone();
+            view! {
+                <button
+                    class="button button--quiet"
+                    title=title
+                    disabled=move || !readable || refused.with(Option::is_some)
+                    aria-pressed=move || (chosen.get().as_deref() == Some(this.as_str())).to_string()
+                    on:click=move |_| read(sub.clone())
+                >
+                    {label}
+                </button>
+            }
+        })
+        .collect_view();
     view! {
         <section class="panel subresources" aria-label="Subresources">
             <div class="toolbar">
                 <span class="muted">"Subresources "</span>
-                {subresources
-                    .into_iter()
-                    .map(|sub| {
-                        let readable = sub.verbs.iter().any(|v| v == "get");
-                        let label = sub.name.clone();
-                        let title = format!("kind {}, verbs: {}", sub.kind, sub.verbs.join(", "));
-                        let question = Question::on("get", &question_resource, question_namespace.as_deref())
-                            .named(&question_name)
-                            .subresource(&sub.name);
-                        let refused = refusal(move || vec![question.clone()], namespaced);
-                        let title = move || match refused.get() {
-                            Some(r) => format!("{title}. {}: {}", r.words, r.command),
-                            None => title.clone(),
-                        };
-                        let this = sub.name.clone();
-                        let read = read.clone();
-                        view! {
-                            <button
-                                class="button button--quiet"
-                                title=title
-                                disabled=move || !readable || refused.with(Option::is_some)
-                                aria-pressed=move || (chosen.get().as_deref() == Some(this.as_str())).to_string()
-                                on:click=move |_| read(sub.clone())
-                            >
-                                {label}
-                            </button>
-                            <RefusalNote refusal=refused />
-                        }
-                    })
-                    .collect_view()}
+                {buttons}
             </div>
+            <RefusalList entries=refusals />
             {has_log
                 .then(|| {
                     view! {

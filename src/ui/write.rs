@@ -29,7 +29,7 @@ use crate::model::write::{
     default_ops, edit_text, edit_view, line_of_field, named_field, ops_text, parse_edit, parse_ops, plan_write,
     preview, strict_problems, PlanContext, SendOptions, WriteMethod, WritePlan, DEFAULT_FIELD_MANAGER,
 };
-use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalNote};
+use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
 use crate::ui::status_view::StatusView;
@@ -193,12 +193,18 @@ pub fn ObjectActions(
         }
     };
     close_when_refused(open, vec![("edit", edit_refused), ("scale", scale_refused), ("delete", delete_refused)]);
+    let mut refusals = vec![("Edit".to_owned(), edit_refused)];
+    if scalable {
+        refusals.push(("Scale".to_owned(), scale_refused));
+    }
+    refusals.push(("Delete".to_owned(), delete_refused));
     view! {
         <div class="toolbar object__actions">
             <ActionEntry which="edit" label="Edit" open refused=edit_refused />
             {scalable.then(|| view! { <ActionEntry which="scale" label="Scale…" open refused=scale_refused quiet=true /> })}
             <ActionEntry which="delete" label="Delete…" open refused=delete_refused quiet=true />
         </div>
+        <RefusalList entries=refusals />
         {panel}
     }
 }
@@ -787,7 +793,7 @@ pub fn EditPanel(
                     {move || format!("Send {} to {}", method.get().label(), title_for_button)}
                 </button>
                 {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
-                <RefusalNote refusal=current_refused />
+                <RefusalList entries=vec![("Send".to_owned(), current_refused)] />
             </div>
             {outcome}
         </section>
