@@ -91,6 +91,8 @@ pub struct UseReflectorReturn {
     pub resource_version: RwSignal<String>,
     /// The last problem the reflector reported.
     pub problem: RwSignal<Option<String>>,
+    /// The last 403 Status the server sent for the list or watch, to be explained.
+    pub forbidden: RwSignal<Option<crate::api::view::status::Status>>,
     /// Pauses the watch (`true`) or resumes it from where it left off (`false`).
     pub pause: Callback<bool>,
 }
@@ -105,6 +107,7 @@ pub fn use_reflector<O: ReflectorObserver>(
         state: RwSignal::new("starting".to_owned()),
         resource_version: RwSignal::new(String::new()),
         problem: RwSignal::new(None),
+        forbidden: RwSignal::new(None),
     };
     let (reflector, step) = match Reflector::start(config) {
         Ok(started) => started,
@@ -115,6 +118,7 @@ pub fn use_reflector<O: ReflectorObserver>(
                 state: signals.state,
                 resource_version: signals.resource_version,
                 problem: signals.problem,
+                forbidden: signals.forbidden,
                 pause: Callback::new(|_| {}),
             };
         }
@@ -159,6 +163,7 @@ pub fn use_reflector<O: ReflectorObserver>(
         state: signals.state,
         resource_version: signals.resource_version,
         problem: signals.problem,
+        forbidden: signals.forbidden,
         pause,
     }
 }
@@ -215,6 +220,7 @@ struct Published {
     state: RwSignal<String>,
     resource_version: RwSignal<String>,
     problem: RwSignal<Option<String>>,
+    forbidden: RwSignal<Option<crate::api::view::status::Status>>,
 }
 
 /// The edge that runs one reflector.
@@ -284,6 +290,9 @@ impl Driver {
         for change in &step.changes {
             if let Change::Problem(problem) = change {
                 self.published.problem.set(Some(problem.to_string()));
+                if let Some(status) = problem.status().filter(|s| s.code == 403) {
+                    self.published.forbidden.set(Some(status.clone()));
+                }
             }
         }
         self.stepped(step.changes);

@@ -209,6 +209,18 @@ pub fn decide(review: &RulesReview, question: &Question) -> Decision {
     }
 }
 
+/// Decides a cluster-scope `question` (a cluster-scoped type, or a namespaced type in all
+/// namespaces) from the complete rules review of any one namespace. Those rules are the user's
+/// ClusterRoleBindings' plus the namespace's RoleBindings', and only the former grant anything at
+/// the cluster scope: so a "no" there is a "no" at the cluster scope, while a "yes" may come from
+/// a RoleBinding and proves nothing (unknown).
+pub fn decide_cluster_scope(review_of_a_namespace: &RulesReview, question: &Question) -> Decision {
+    match decide(review_of_a_namespace, question) {
+        Decision::Denied => Decision::Denied,
+        _ => Decision::Unknown,
+    }
+}
+
 /// What a 403 Status says was refused, read from kube-apiserver's wording
 /// (`pods "web-1" is forbidden: User "viewer" cannot delete resource "pods" in API group "" in the
 /// namespace "demo"`, `… at the cluster scope`, `User "x" cannot get path "/metrics"`, each with an

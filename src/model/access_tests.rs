@@ -84,6 +84,19 @@ fn an_incomplete_review_never_denies() {
 }
 
 #[test]
+fn a_namespace_s_no_is_a_cluster_scope_no_and_its_yes_proves_nothing() {
+    let review =
+        RulesReview { resource_rules: vec![rule(&["get", "list"], &[""], &["pods"], &[])], ..RulesReview::default() };
+    let mut all = question("list", "", "pods");
+    all.namespace = None;
+    assert_eq!(decide_cluster_scope(&review, &all), Decision::Unknown, "the rule may come from a RoleBinding");
+    all.verb = "delete".into();
+    assert_eq!(decide_cluster_scope(&review, &all), Decision::Denied, "no ClusterRoleBinding grants it either");
+    let incomplete = RulesReview { incomplete: true, ..review };
+    assert_eq!(decide_cluster_scope(&incomplete, &all), Decision::Unknown);
+}
+
+#[test]
 fn questions_are_said_in_words_and_as_kubectl_auth_can_i() {
     let deployments = resource_type("apps", "deployments", "Deployment", Scope::Namespaced, &["patch"]);
     let patch = Question::on("patch", &deployments, Some("demo"));

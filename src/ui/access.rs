@@ -1,7 +1,8 @@
 //! What the user may do, as the views ask it: the [`Access`] context keeps the SelfSubjectRulesReview
 //! of each namespace in view (one request per namespace, cached, dropped on a 403 and on demand)
-//! and the SelfSubjectAccessReview of each precise question asked where the rules cannot answer
-//! (the cluster scope, incomplete or refused rules), and decides a [`Question`] from them.
+//! and the SelfSubjectAccessReview of each precise question asked where the rules are incomplete
+//! or refused (and, on demand, the Access view's cluster-scoped cells), and decides a [`Question`]
+//! from them.
 //!
 //! Invariants: deciding never blocks anything and never writes a signal while a view reads it
 //! (answers arrive from tasks); an action is disabled only on a [`Decision::Denied`] the server
@@ -16,11 +17,14 @@ use leptos::prelude::*;
 use crate::api::access::{is_review, RulesReview};
 use crate::client::access::{can_i, rules_of};
 use crate::client::handle::Client;
-use crate::model::access::{decide, Decision, Question};
+use crate::model::access::{decide, decide_cluster_scope, Decision, Question};
 
 /// Precise questions in flight at once: enough to fill a sidebar quickly, few enough to leave
 /// the browser's six connections per host to the views' own requests.
 const PARALLEL_REVIEWS: usize = 3;
+
+/// The namespace whose rules decide cluster-scope questions (it exists in every cluster).
+const REFERENCE_NAMESPACE: &str = "default";
 
 /// What the server said about a namespace's rules.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,21 +94,27 @@ impl Access {
         known
     }
 
-    /// What the server's answers say about `question`: from the rules of its namespace, or from
-    /// a precise review where the rules cannot say (cluster scope, incomplete or refused rules).
-    /// Pending until an answer comes.
+    /// What the server's answers say about `question`, from the rules review of its namespace; a
+    /// precise review is asked only where those rules are incomplete or refused. A cluster-scope
+    /// question is decided from the rules of [`REFERENCE_NAMESPACE`]: a "no" there is a "no"
+    /// everywhere, anything else is unknown (the action stays enabled, and a 403 is explained),
+    /// so that a sidebar in all namespaces costs one request, not one per type. Pending until the
+    /// rules come.
     pub fn decide(self, question: &Question) -> Decision {
-        let from_rules = match &question.namespace {
+        match &question.namespace {
             Some(namespace) => match self.rules(namespace) {
-                None => return Decision::Pending,
-                Some(Rules::Known(review)) => decide(&review, question),
+                None => Decision::Pending,
+                Some(Rules::Known(review)) => match decide(&review, question) {
+                    Decision::Unknown => self.precise(question),
+                    decided => decided,
+                },
+                Some(Rules::Unavailable(_)) => self.precise(question),
+            },
+            None => match self.rules(REFERENCE_NAMESPACE) {
+                None => Decision::Pending,
+                Some(Rules::Known(review)) => decide_cluster_scope(&review, question),
                 Some(Rules::Unavailable(_)) => Decision::Unknown,
             },
-            None => Decision::Unknown,
-        };
-        match from_rules {
-            Decision::Unknown => self.precise(question),
-            decided => decided,
         }
     }
 

@@ -77,6 +77,8 @@ struct Created {
     label: String,
     outcome: Result<String, String>,
     warnings: Vec<String>,
+    /// A 403's Status, explained under the result.
+    forbidden: Option<crate::api::view::status::Status>,
 }
 
 /// The create form, started with a template of `resource`.
@@ -135,7 +137,7 @@ pub fn CreatePanel(
             let mut created_any = false;
             for item in items {
                 let created = match item.request {
-                    Err(e) => Created { label: item.label, outcome: Err(e), warnings: Vec::new() },
+                    Err(e) => Created { label: item.label, outcome: Err(e), warnings: Vec::new(), forbidden: None },
                     Ok(request) => {
                         let answer = send_write(&client, request).await;
                         let outcome = if (200..300).contains(&answer.status) {
@@ -158,7 +160,8 @@ pub fn CreatePanel(
                                 _ => format!("HTTP {}", answer.status),
                             })
                         };
-                        Created { label: item.label, outcome, warnings: answer.warnings }
+                        let forbidden = answer.status_body.filter(|s| s.code == 403);
+                        Created { label: item.label, outcome, warnings: answer.warnings, forbidden }
                     }
                 };
                 results.update(|r| r.push(created));
@@ -212,7 +215,13 @@ pub fn CreatePanel(
                             let warnings = c.warnings.join("; ");
                             match c.outcome {
                                 Ok(text) => view! { <li data-ok="true">{format!("{}: {text}", c.label)}<span class="muted">{warnings}</span></li> }.into_any(),
-                                Err(text) => view! { <li data-ok="false" class="warning">{format!("{}: {text}", c.label)}</li> }.into_any(),
+                                Err(text) => view! {
+                                    <li data-ok="false">
+                                        <span class="warning">{format!("{}: {text}", c.label)}</span>
+                                        {c.forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanation status /> })}
+                                    </li>
+                                }
+                                .into_any(),
                             }
                         })
                         .collect_view()

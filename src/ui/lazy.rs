@@ -89,7 +89,7 @@ macro_rules! at_once {
     }};
 }
 
-/// The Edit and Delete entries of an object view (`ui::write::ObjectActions`), loaded on demand.
+/// The Edit and Delete entries of an object view (`ui::object_actions::ObjectActions`), loaded on demand.
 #[component]
 pub fn ObjectActionsOnDemand(resource: ResourceType, name: String, on_written: Callback<()>) -> impl IntoView {
     on_demand("write tools", split::preload_object_actions, move || {
@@ -125,7 +125,7 @@ mod split {
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
     use crate::ui::lazy::LoadFailed;
-    use crate::ui::write::ObjectActions;
+    use crate::ui::object_actions::ObjectActions;
 
     #[cfg_attr(
         feature = "split",

@@ -382,26 +382,27 @@ pub fn LiveView(
         streams: RwSignal::new((0, 0, 0)),
     };
     let live = StoredValue::new_local(None::<Rc<Live>>);
-    let UseReflectorReturn { state, resource_version, problem, pause, .. } = use_reflector(config, |store| {
-        let view = Rc::new(Live {
-            store,
-            signals,
-            render_scheduled: Cell::new(false),
-            paused_timeline: Cell::new(false),
-            pending_timeline: RefCell::new(Vec::new()),
-            rate_window: RefCell::new(VecDeque::new()),
-            history: RefCell::new(History::new(HISTORY, HISTORY_TOTAL)),
-            history_changed: Cell::new(false),
-            rows: RefCell::new(RowCache { namespace_column: across_namespaces, ..RowCache::default() }),
-            synced_once: Cell::new(false),
-            shown_synced: Cell::new(false),
-            later_at: Cell::new(f64::INFINITY),
-            panels_at: Cell::new(f64::NEG_INFINITY),
-            grid_costs: Cell::new(GridCosts::default()),
+    let UseReflectorReturn { state, resource_version, problem, forbidden, pause, .. } =
+        use_reflector(config, |store| {
+            let view = Rc::new(Live {
+                store,
+                signals,
+                render_scheduled: Cell::new(false),
+                paused_timeline: Cell::new(false),
+                pending_timeline: RefCell::new(Vec::new()),
+                rate_window: RefCell::new(VecDeque::new()),
+                history: RefCell::new(History::new(HISTORY, HISTORY_TOTAL)),
+                history_changed: Cell::new(false),
+                rows: RefCell::new(RowCache { namespace_column: across_namespaces, ..RowCache::default() }),
+                synced_once: Cell::new(false),
+                shown_synced: Cell::new(false),
+                later_at: Cell::new(f64::INFINITY),
+                panels_at: Cell::new(f64::NEG_INFINITY),
+                grid_costs: Cell::new(GridCosts::default()),
+            });
+            live.set_value(Some(view.clone()));
+            LiveObserver(view)
         });
-        live.set_value(Some(view.clone()));
-        LiveObserver(view)
-    });
     let (timeline_filter, set_timeline_filter) = signal(String::new());
     let (timeline_paused, set_timeline_paused) = signal(false);
     let (watch_paused, set_watch_paused) = signal(false);
@@ -476,6 +477,7 @@ pub fn LiveView(
                         })
                 }}
             </dl>
+            {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanation status /> })}
             <div class="live__panes">
                 <GridView grid=signals.grid wide />
                 <section class="timeline" aria-label="Event timeline">

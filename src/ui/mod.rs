@@ -25,6 +25,7 @@ mod location;
 pub mod mount_api;
 mod namespaces;
 mod object;
+mod object_actions;
 mod response_info;
 mod scale;
 mod sidebar;

@@ -60,3 +60,39 @@ pub enum ReflectorError {
     #[error("expected a Table's columnDefinitions, found something else ({0}): columns not updated")]
     Columns(String),
 }
+
+impl ReflectorError {
+    /// The server's Status behind this problem, if it sent one (a failed list or watch request, or
+    /// an ERROR event).
+    pub fn status(&self) -> Option<&Status> {
+        match self {
+            ReflectorError::List(Failure::Http { status: Some(status), .. })
+            | ReflectorError::Watch(Failure::Http { status: Some(status), .. })
+            | ReflectorError::WatchError(status) => Some(status),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_gives_the_status_the_server_sent() {
+        let status: Status = serde_json::from_str(
+            r#"{"kind":"Status","apiVersion":"v1","status":"Failure","code":403,"reason":"Forbidden","message":"no"}"#,
+        )
+        .expect("status");
+        let http = |status: Option<Status>| Failure::Http {
+            code: 403,
+            status: status.map(Box::new),
+            retry_after_seconds: None,
+        };
+        assert_eq!(ReflectorError::List(http(Some(status.clone()))).status(), Some(&status));
+        assert_eq!(ReflectorError::Watch(http(Some(status.clone()))).status(), Some(&status));
+        assert_eq!(ReflectorError::WatchError(Box::new(status.clone())).status(), Some(&status));
+        assert_eq!(ReflectorError::List(http(None)).status(), None);
+        assert_eq!(ReflectorError::Cut("reset".into()).status(), None);
+    }
+}

@@ -1,0 +1,90 @@
+//! The action bar of an object view: Edit, Scale (for types with a `scale` subresource) and
+//! Delete, each opening its panel, each disabled with the reason when the server says the user
+//! may not (`ui::access`). Part of the write tools loaded on demand (`ui::lazy`).
+
+use leptos::prelude::*;
+
+use crate::model::access::Question;
+use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
+use crate::ui::delete::DeletePanel;
+use crate::ui::scale::ScalePanel;
+use crate::ui::write::EditPanel;
+
+/// The Edit, Scale and Delete entries of an object view, and their panels. An entry the server
+/// says the user may not use is disabled, with the reason and the command that checks it.
+#[component]
+pub fn ObjectActions(
+    resource: crate::api::discovery::ResourceType,
+    name: String,
+    /// Called after a write changed the object.
+    on_written: Callback<()>,
+) -> impl IntoView {
+    let navigation = crate::ui::location::use_navigation();
+    let open = RwSignal::new(None::<&'static str>);
+    let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+    let object = {
+        let (resource, name) = (resource.clone(), name.clone());
+        Memo::new(move |_| {
+            let namespace = navigation.state.get().namespace;
+            let namespace = if namespaced { namespace } else { None };
+            crate::api::request::Collection::new(&resource, namespace.as_deref())
+                .and_then(|c| c.object(&name))
+                .map_err(|e| e.to_string())
+        })
+    };
+    let questions = move |verbs: &'static [&'static str], subresource: Option<&'static str>| {
+        move || {
+            object.with(|o| {
+                o.as_ref()
+                    .map(|o| {
+                        verbs
+                            .iter()
+                            .map(|verb| {
+                                let question = Question::object(verb, o);
+                                match subresource {
+                                    Some(sub) => question.subresource(sub),
+                                    None => question,
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            })
+        }
+    };
+    let edit_refused = refusal(questions(&["update", "patch"], None), namespaced);
+    let delete_refused = refusal(questions(&["delete"], None), namespaced);
+    let scale_refused = refusal(questions(&["patch", "update"], Some("scale")), namespaced);
+    let scalable = resource.subresources.iter().any(|s| s.name == "scale");
+    let kind = resource.kind.clone();
+    let panel = move || {
+        let object = match object.get() {
+            Ok(object) => object,
+            Err(e) => return Some(view! { <p class="warning" role="alert">{e}</p> }.into_any()),
+        };
+        let title = match &object.collection.namespace {
+            Some(ns) => format!("{kind} {ns}/{}", object.name),
+            None => format!("{kind} {}", object.name),
+        };
+        match open.get()? {
+            "edit" => Some(view! { <EditPanel object title on_written /> }.into_any()),
+            "scale" => Some(view! { <ScalePanel object title on_written /> }.into_any()),
+            _ => Some(view! { <DeletePanel object title on_changed=on_written /> }.into_any()),
+        }
+    };
+    close_when_refused(open, vec![("edit", edit_refused), ("scale", scale_refused), ("delete", delete_refused)]);
+    let mut refusals = vec![("Edit".to_owned(), edit_refused)];
+    if scalable {
+        refusals.push(("Scale".to_owned(), scale_refused));
+    }
+    refusals.push(("Delete".to_owned(), delete_refused));
+    view! {
+        <div class="toolbar object__actions">
+            <ActionEntry which="edit" label="Edit" open refused=edit_refused />
+            {scalable.then(|| view! { <ActionEntry which="scale" label="Scale…" open refused=scale_refused quiet=true /> })}
+            <ActionEntry which="delete" label="Delete…" open refused=delete_refused quiet=true />
+        </div>
+        <RefusalList entries=refusals />
+        {panel}
+    }
+}
