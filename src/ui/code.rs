@@ -121,6 +121,12 @@ fn ShortCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
 #[component]
 fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
     let lines = Memo::new(move |_| text.with(|t| Lines::new(t)));
+    // Rows are keyed by the text they come from as well as their line number: a new text (the
+    // joined list after "Load all") redraws the lines in view, which read the text untracked.
+    let generation = Memo::new(move |previous: Option<&u64>| {
+        text.track();
+        previous.map_or(0, |g| g + 1)
+    });
     let json = Memo::new(move |_| text.with(|t| looks_like_json(t)));
     let ends = Memo::new(move |_| if rich.get() { text.with(|t| fold_ends(t)) } else { Vec::new() });
     let folded = RwSignal::new(BTreeSet::<usize>::new());
@@ -286,10 +292,11 @@ fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
                 <For
                     each=move || {
                         let range = rows.get();
-                        shown.with(|s| s[range].to_vec())
+                        let generation = generation.get();
+                        shown.with(|s| s[range].iter().map(|&line| (generation, line)).collect::<Vec<_>>())
                     }
-                    key=|line| *line
-                    children=row_view
+                    key=|row| *row
+                    children=move |(_, line)| row_view(line)
                 />
             </pre>
         </div>

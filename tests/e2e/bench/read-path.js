@@ -3,8 +3,14 @@
 // figure:
 //   - time from the click on "pods" to the first screenful of Table rows in the DOM (page size 500);
 //   - time to load all 10,000 pods with "Load all pages", as Table, full objects (JSON) and CBOR;
-//   - frame times while the 10,000-row table is scrolled (requestAnimationFrame deltas).
-// BENCH_PARTS (comma-separated: first, load, scroll; all by default) picks the figures to take.
+//   - frame times while the 10,000-row table is scrolled (requestAnimationFrame deltas);
+//   - with KUBE_SIM_URL set, the real peer on the same kube-sim in the same run: the preinstalled
+//     `kubectl get pods -A -o json --chunk-size=500`, its JSON printed to /dev/null, and the
+//     ratio of each load all to it.
+// BENCH_PARTS (comma-separated: first, load, scroll, kubectl; all by default) picks the figures
+// to take; BENCH_LABEL names the server in front of the explorer (trunk serve, kubectl proxy).
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const { chromium } = require('@playwright/test');
 
 const base = process.env.EXPLORER_URL;
@@ -60,18 +66,53 @@ async function firstRows(page, namespace) {
   console.log(`BENCH first rows, ${where}: median ${median.ms.toFixed(0)} ms of 5 (min ${warm[0].ms.toFixed(0)}, max ${warm[4].ms.toFixed(0)}), cold ${cold.ms.toFixed(0)} ms, from the click to the first ${median.rows} rows in the DOM (Table, page size 500, includeObject=None); median run: ${split(median)}`);
 }
 
+const label = process.env.BENCH_LABEL || 'trunk serve';
+
+// The real peer: kubectl's chunked list of every pod, printed as JSON to /dev/null. Milliseconds
+// of wall time, the median of three (the first run also warms kube-sim).
+function kubectlList() {
+  const server = process.env.KUBE_SIM_URL;
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    const out = fs.openSync('/dev/null', 'w');
+    const started = process.hrtime.bigint();
+    const result = spawnSync(process.env.KUBECTL || 'kubectl', ['--server', server, 'get', 'pods', '-A', '-o', 'json', '--chunk-size=500'],
+      { stdio: ['ignore', out, 'pipe'], timeout: 600_000 });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    fs.closeSync(out);
+    if (result.status !== 0) throw new Error(`kubectl failed: ${result.stderr}`);
+    runs.push(ms);
+  }
+  runs.sort((a, b) => a - b);
+  console.log(`BENCH kubectl get pods -A -o json --chunk-size=500 > /dev/null: median ${runs[1].toFixed(0)} ms of 3 (min ${runs[0].toFixed(0)}, max ${runs[2].toFixed(0)})`);
+  return runs[1];
+}
+
+// "Load all pages" until every item is on screen: timed in the page, from the click to two
+// animation frames after the progress says all are loaded (the joined document or the grid is
+// built in the same reactive flush, so the frames come after it is drawn).
 async function loadAll(page, as) {
   const query = as === 'table' ? '' : `&as=${as}`;
   await page.goto(`${base}/?group=&version=v1&resource=pods${query}`);
-  const button = page.getByRole('button', { name: 'Load all pages' });
-  await button.waitFor();
-  const started = Date.now();
-  await button.click();
-  const done = page.getByTestId('load-all-progress').filter({ hasText: /^All \d+ loaded/ });
-  await done.waitFor({ timeout: 600_000 });
-  const ms = Date.now() - started;
-  const text = await done.textContent();
-  console.log(`BENCH load all (${as}): ${ms} ms after the first page; ${text.trim()}`);
+  await page.getByRole('button', { name: 'Load all pages' }).waitFor();
+  const { ms, text, lines } = await page.evaluate(() => new Promise((resolve) => {
+    const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Load all pages');
+    const progress = () => document.querySelector('[data-testid=load-all-progress]');
+    const start = performance.now();
+    const observer = new MutationObserver(() => {
+      const p = progress();
+      if (!p || !/^All \d+ loaded/.test(p.textContent.trim())) return;
+      observer.disconnect();
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        const numbers = [...document.querySelectorAll('.code__number, [data-line]')];
+        resolve({ ms: performance.now() - start, text: p.textContent.trim(), lines: numbers.length });
+      }));
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    button.click();
+  }));
+  console.log(`BENCH load all (${as}, behind ${label}): ${ms.toFixed(0)} ms from the click to the frame after all are shown; ${text}`);
+  return ms;
 }
 
 async function scrolling(page) {
@@ -100,12 +141,22 @@ async function scrolling(page) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const parts = (process.env.BENCH_PARTS || 'first,load,scroll').split(',');
+    const parts = (process.env.BENCH_PARTS || 'first,load,scroll,kubectl').split(',');
     if (parts.includes('first')) {
       await firstRows(page);
       await firstRows(page, 'load-0');
     }
-    if (parts.includes('load')) for (const as of ['table', 'json', 'cbor']) await loadAll(page, as);
+    const loads = {};
+    if (parts.includes('load')) for (const as of ['table', 'json', 'cbor']) loads[as] = await loadAll(page, as);
+    if (parts.includes('load')) {
+      for (const as of ['json', 'cbor']) console.log(`BENCH load all ${as} / table (behind ${label}): ${(loads[as] / loads.table).toFixed(2)}x (aim <= 1.5x)`);
+    }
+    if (parts.includes('kubectl') && process.env.KUBE_SIM_URL) {
+      const kubectl = kubectlList();
+      for (const [as, ms] of Object.entries(loads)) {
+        console.log(`BENCH load all ${as} (behind ${label}) / kubectl: ${(ms / kubectl).toFixed(2)}x (aim <= 1x)`);
+      }
+    }
     if (parts.includes('scroll')) await scrolling(page);
   } finally {
     await browser.close();

@@ -64,3 +64,35 @@ test('a document of thousands of lines draws only what is in view, and scrolls, 
     await request.delete(`${simUrl()}/api/v1/namespaces/demo/configmaps/${name}`);
   }
 });
+
+test('when a long document is replaced (load all joins the pages), the lines in view are the new text', async ({ page, request }) => {
+  // A namespace of its own: a first page that is long (one big ConfigMap), then a second page.
+  const ns = `joined-${Date.now()}`;
+  expect((await request.post(`${simUrl()}/api/v1/namespaces`, { data: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } })).status()).toBe(201);
+  const data = {};
+  for (let i = 0; i < 5000; i++) data[`key-${String(i).padStart(4, '0')}`] = `value ${i}`;
+  for (const [name, body] of [['a-big', data], ['b-small', { k: 'v' }]]) {
+    const created = await request.post(`${simUrl()}/api/v1/namespaces/${ns}/configmaps`, {
+      data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: body },
+    });
+    expect(created.status()).toBe(201);
+  }
+  try {
+    await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${ns}&as=yaml&limit=1`);
+    const doc = page.getByTestId('document-text');
+    await expect(page.getByTestId('document-virtual-note')).toContainText(/^50\d\d lines/);
+    // The first page's list metadata is drawn: its continue token.
+    await expect(doc.locator('.code__line', { hasText: 'continue:' })).toHaveCount(1);
+    await page.getByRole('button', { name: 'Load all pages' }).click();
+    await expect(page.getByTestId('load-all-progress')).toHaveText('All 2 loaded');
+    // The joined list has no continue token, and the lines drawn at the top say so.
+    await expect(doc.locator('.code__line', { hasText: 'continue:' })).toHaveCount(0);
+    await expect(doc.locator('.code__line[data-line="1"]')).toBeVisible();
+    const search = page.getByTestId('document-search');
+    await search.fill('b-small');
+    await search.press('Enter');
+    await expect(doc.locator('.code__line--match')).toContainText('name: b-small');
+  } finally {
+    await request.delete(`${simUrl()}/api/v1/namespaces/${ns}`);
+  }
+});
