@@ -110,7 +110,8 @@ fn review(path: &str, body: serde_json::Value) -> Request {
 }
 
 /// The attributes of one action on a resource, as a SelfSubjectAccessReview asks about them.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// `namespace: None` is the cluster scope. `model::access` decides them as a `Question`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct ResourceAttributes {
     pub verb: String,
     pub group: String,

@@ -12,7 +12,7 @@
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
-use crate::api::access::{ResourceAttributes, ResourceRule, RulesReview};
+use crate::api::access::{ResourceRule, RulesReview};
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::request::{Collection, ObjectRef};
 use crate::api::view::status::Status;
@@ -21,18 +21,11 @@ use crate::model::commands::shell_quote;
 /// The verbs of the can-i matrix, in kubectl's order.
 pub const VERBS: [&str; 8] = ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"];
 
-/// One action the user might take, as a SelfSubjectAccessReview's `resourceAttributes` ask it.
-/// `namespace: None` is the cluster scope: a cluster-scoped type, or a namespaced type in all
-/// namespaces (which RBAC grants only through ClusterRoleBindings).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Question {
-    pub verb: String,
-    pub group: String,
-    pub resource: String,
-    pub subresource: Option<String>,
-    pub namespace: Option<String>,
-    pub name: Option<String>,
-}
+/// One action the user might take: the attributes a SelfSubjectAccessReview asks about
+/// (`namespace: None` is the cluster scope: a cluster-scoped type, or a namespaced type in all
+/// namespaces, which RBAC grants only through ClusterRoleBindings), decided, worded and turned into
+/// a `kubectl auth can-i` command here.
+pub use crate::api::access::ResourceAttributes as Question;
 
 impl Question {
     /// `verb` on the objects of `resource` in `namespace` (ignored for a cluster-scoped type).
@@ -78,18 +71,6 @@ impl Question {
     pub fn subresource(mut self, subresource: &str) -> Question {
         self.subresource = Some(subresource.to_owned());
         self
-    }
-
-    /// The SelfSubjectAccessReview attributes of this question.
-    pub fn attributes(&self) -> ResourceAttributes {
-        ResourceAttributes {
-            verb: self.verb.clone(),
-            group: self.group.clone(),
-            resource: self.resource.clone(),
-            subresource: self.subresource.clone(),
-            namespace: self.namespace.clone(),
-            name: self.name.clone(),
-        }
     }
 
     /// `resource` or `resource.group`, as kubectl names a type.

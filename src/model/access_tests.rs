@@ -114,8 +114,8 @@ fn questions_are_said_in_words_and_as_kubectl_auth_can_i() {
     let log = Question::on("get", &pods, Some("my ns")).named("web-1").subresource("log");
     assert_eq!(log.kubectl(true), "kubectl auth can-i get pods/web-1 --subresource=log -n 'my ns'");
     assert_eq!(
-        log.attributes(),
-        ResourceAttributes {
+        log,
+        Question {
             verb: "get".into(),
             group: String::new(),
             resource: "pods".into(),

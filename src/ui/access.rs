@@ -182,7 +182,7 @@ impl Access {
             let generation = self.generation.get_value();
             let client = self.client.get_value();
             leptos::task::spawn_local(async move {
-                let answer = match can_i(&client, &question.attributes()).await {
+                let answer = match can_i(&client, &question).await {
                     Ok((true, reason)) => (Decision::Allowed, reason),
                     Ok((false, reason)) => (Decision::Denied, reason),
                     Err(error) => (Decision::Unknown, Some(error.to_string())),

@@ -131,17 +131,9 @@ mod vectors {
     //! messages, and the fields where Go wrote a zero that kube-sim leaves out are listed exactly.
 
     use super::*;
+    use crate::protobuf::vector;
     use k8s_pb::api::core::v1 as core;
     use std::fmt::Debug;
-    use std::path::PathBuf;
-
-    fn vector(name: &str) -> Vec<u8> {
-        let dir = std::env::var_os("KUBE_SHARED_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-        let path = dir.join("kube/vectors").join(name);
-        std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
-    }
 
     fn json_vector(name: &str) -> Value {
         serde_json::from_slice(&vector(name)).unwrap_or_else(|e| panic!("{name}: {e}"))

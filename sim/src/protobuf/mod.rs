@@ -72,6 +72,17 @@ impl ToJson for k8s_pb::apimachinery::pkg::runtime::RawExtension {
     }
 }
 
+/// The bytes of a real serializer's vector in `../shared/kube/vectors` (`KUBE_SHARED_DIR`
+/// overrides where the shared folder is), for the vector tests here and in `encode`.
+#[cfg(test)]
+pub(crate) fn vector(name: &str) -> Vec<u8> {
+    let dir = std::env::var_os("KUBE_SHARED_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    let path = dir.join("kube/vectors").join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,15 +108,6 @@ mod vectors {
     //! The real serializers' protobuf vectors (`../shared/kube/vectors`) against their JSON.
 
     use super::*;
-    use std::path::PathBuf;
-
-    fn vector(name: &str) -> Vec<u8> {
-        let dir = std::env::var_os("KUBE_SHARED_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-        let path = dir.join("kube/vectors").join(name);
-        std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
-    }
 
     /// Paths where the two trees differ, as `a.b[2].c`.
     pub(super) fn differences(path: &str, got: &Value, want: &Value, out: &mut Vec<String>) {
