@@ -100,7 +100,7 @@ fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
         status,
         status_text: String::new(),
         headers: vec![("content-type".to_owned(), "application/json".to_owned())],
-        body: body.as_bytes().to_vec(),
+        body: body.as_bytes().into(),
         time_to_headers_ms: 0.0,
         total_ms: 0.0,
     };
@@ -120,11 +120,22 @@ fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
     let ok = decode_response(Request::get("/x"), response(200, r#"{"kind":"Pod"}"#));
     assert!(ok.error().is_none());
     assert_eq!(ok.document().expect("a document").get("kind").and_then(|k| k.as_str()), Some("Pod"));
-    let throttled = Fetched {
-        response: Response { headers: vec![("retry-after".to_owned(), "3".to_owned())], ..ok.response.clone() },
-        ..ok
-    };
+    let throttled = Fetched::new(
+        Request::get("/x"),
+        Response { headers: vec![("retry-after".to_owned(), "3".to_owned())], ..ok.response.clone() },
+    );
     assert_eq!(throttled.retry_after_seconds(), Some(3));
+    // A response read its own way is not decoded until something asks, and then once.
+    let undecoded = Fetched::new(Request::get("/x"), response(200, r#"{"kind":"Pod"}"#));
+    assert_eq!(undecoded.decode_ms(), None);
+    assert!(undecoded.decoded().is_ok());
+    assert!(undecoded.decode_ms().is_some());
+    let broken = Fetched::new(Request::get("/x"), response(200, r#"{"kind":"#));
+    assert!(matches!(broken.error(), Some(ApiError::Undecodable { code: 200, .. })), "{:?}", broken.error());
+    // An excerpt of a long body reads no further than it shows.
+    let long = response(500, &"é".repeat(100_000));
+    let excerpt = long.body_excerpt(10);
+    assert_eq!(excerpt, format!("{}…", "é".repeat(10)));
 }
 
 #[wasm_bindgen_test]

@@ -4,6 +4,7 @@
 //! request carries an `AbortSignal`, so its owner can cancel it.
 
 use std::fmt;
+use std::sync::Arc;
 
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -22,7 +23,8 @@ pub struct Response {
     pub status_text: String,
     /// Header names in lower case, in the order the browser lists them.
     pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
+    /// Shared: the wire inspector, the page and a lazy list's items hold the one copy.
+    pub body: Arc<[u8]>,
     /// Milliseconds from sending to the response headers.
     pub time_to_headers_ms: f64,
     /// Milliseconds from sending to the last byte of the body.
@@ -48,9 +50,11 @@ impl Response {
 
     /// The start of the body as text, for error messages.
     pub fn body_excerpt(&self, max_chars: usize) -> String {
-        let text = String::from_utf8_lossy(&self.body);
+        // A character is at most four bytes: no need to read a long body past the excerpt.
+        let head = &self.body[..self.body.len().min(max_chars.saturating_mul(4).saturating_add(4))];
+        let text = String::from_utf8_lossy(head);
         let mut excerpt: String = text.chars().take(max_chars).collect();
-        if text.chars().count() > max_chars {
+        if text.chars().count() > max_chars || head.len() < self.body.len() {
             excerpt.push('…');
         }
         excerpt
@@ -186,7 +190,7 @@ pub async fn execute(base: &ApiBase, request: &Request, signal: &AbortSignal) ->
         status: stream.status,
         status_text: std::mem::take(&mut stream.status_text),
         headers: std::mem::take(&mut stream.headers),
-        body,
+        body: Arc::from(body),
         time_to_headers_ms,
         total_ms: now_ms() - started,
     })

@@ -2,6 +2,8 @@
 //! the request, the response's status and headers, the Content-Type that came back, and timings;
 //! and what it answered, read as a document or a typed [`ApiError`].
 
+use std::sync::OnceLock;
+
 use crate::api::body::{decode_body, Decoded};
 use crate::api::codec::value::Value;
 use crate::api::media_type::MediaType;
@@ -17,13 +19,37 @@ pub struct Fetched {
     pub response: Response,
     /// The response's `Content-Type`, parsed; `None` when absent or not a media type.
     pub content_type: Option<MediaType>,
-    /// The decoded body, or why it could not be decoded (naming what was expected and where).
-    pub decoded: Result<Decoded, String>,
-    /// Milliseconds spent decoding in wasm.
-    pub decode_ms: f64,
+    /// The decoded body (or why it could not be decoded) and the milliseconds its decoding took,
+    /// once something asked for it: a caller that reads the body its own way (the lazy list of
+    /// "Load all") leaves it undecoded, and the wire inspector does not decode it for itself.
+    decoded: OnceLock<(Result<Decoded, String>, f64)>,
 }
 
 impl Fetched {
+    /// A response, not decoded yet.
+    pub fn new(request: Request, response: Response) -> Fetched {
+        let content_type = response.header("content-type").and_then(|t| t.parse::<MediaType>().ok());
+        Fetched { request, response, content_type, decoded: OnceLock::new() }
+    }
+
+    /// The decoded body, or why it could not be decoded (naming what was expected and where),
+    /// decoding it by its `Content-Type` on the first call.
+    pub fn decoded(&self) -> &Result<Decoded, String> {
+        &self
+            .decoded
+            .get_or_init(|| {
+                let started = now_ms();
+                let decoded = decode_by_type(self.content_type.as_ref(), &self.response);
+                (decoded, now_ms() - started)
+            })
+            .0
+    }
+
+    /// Milliseconds spent decoding the body in wasm; `None` while nobody asked for it decoded.
+    pub fn decode_ms(&self) -> Option<f64> {
+        self.decoded.get().map(|(_, ms)| *ms)
+    }
+
     /// The `Content-Type` header as sent.
     pub fn content_type_header(&self) -> &str {
         self.response.header("content-type").unwrap_or("(none)")
@@ -40,7 +66,7 @@ impl Fetched {
 
     /// The `Status` the server answered, if the body is one (failures, and some deletes).
     pub fn status_body(&self) -> Option<Result<crate::api::view::status::Status, ApiError>> {
-        match &self.decoded {
+        match self.decoded() {
             Ok(Decoded::Document(document)) if is_status(document) => Some(
                 status_from_document(document)
                     .map_err(|e| ApiError::Undecodable { code: self.response.status, message: e.to_string() }),
@@ -64,7 +90,7 @@ impl Fetched {
                 },
             });
         }
-        match &self.decoded {
+        match self.decoded() {
             Ok(_) => None,
             Err(message) => Some(ApiError::Undecodable { code, message: message.clone() }),
         }
@@ -76,24 +102,26 @@ impl Fetched {
         if let Some(error) = self.error() {
             return Err(error);
         }
-        match &self.decoded {
+        match self.decoded() {
             Ok(decoded) => Ok(decoded.to_value()),
             Err(message) => Err(ApiError::Undecodable { code: self.response.status, message: message.clone() }),
         }
     }
 }
 
-/// Decodes a response's body according to its `Content-Type`.
+/// A response with its body decoded according to its `Content-Type`.
 pub fn decode_response(request: Request, response: Response) -> Fetched {
-    let content_type = response.header("content-type").and_then(|t| t.parse::<MediaType>().ok());
-    let started = now_ms();
-    let decoded = match &content_type {
+    let fetched = Fetched::new(request, response);
+    fetched.decoded();
+    fetched
+}
+
+fn decode_by_type(content_type: Option<&MediaType>, response: &Response) -> Result<Decoded, String> {
+    match content_type {
         _ if response.body.is_empty() => Err(format!("HTTP {} with an empty body", response.status)),
         Some(media_type) if media_type.essence.format().is_some() => {
             decode_body(media_type, &response.body).map_err(|e| e.to_string())
         }
         _ => Err(format!("HTTP {} {}: {}", response.status, response.status_text, response.body_excerpt(400))),
-    };
-    let decode_ms = now_ms() - started;
-    Fetched { request, response, content_type, decoded, decode_ms }
+    }
 }

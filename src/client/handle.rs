@@ -12,6 +12,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -30,7 +31,8 @@ use crate::client::stream::Permit;
 pub struct Exchange {
     pub request: Request,
     pub url: String,
-    pub outcome: Result<Fetched, ClientError>,
+    /// Shared with the caller: observers hold the same response, not a copy of it.
+    pub outcome: Result<Arc<Fetched>, ClientError>,
 }
 
 /// The requests of one owner, aborted together when it is cleaned up.
@@ -108,24 +110,35 @@ impl Client {
 
     /// Sends `request`, reads the whole body, decodes it by its `Content-Type`, and shows the
     /// exchange to the observers. A write is refused, unsent, while the gate is closed.
-    pub async fn send(&self, request: Request) -> Result<Fetched, ClientError> {
-        let outcome = self.run(&request).await.map(|response| decode_response(request.clone(), response));
+    pub async fn send(&self, request: Request) -> Result<Arc<Fetched>, ClientError> {
+        let outcome = self.run(&request).await.map(|response| Arc::new(decode_response(request.clone(), response)));
+        self.notify(&request, outcome.clone());
+        outcome
+    }
+
+    /// [`Client::send`] without decoding the body: for a caller that reads it its own way (the
+    /// lazy lists of "Load all"). The observers see it undecoded too.
+    pub async fn send_undecoded(&self, request: Request) -> Result<Arc<Fetched>, ClientError> {
+        let outcome = self.run(&request).await.map(|response| Arc::new(Fetched::new(request.clone(), response)));
         self.notify(&request, outcome.clone());
         outcome
     }
 
     /// [`Client::send`], read as the document a success carries or the failure it is.
-    pub async fn document(&self, request: Request) -> Result<(Fetched, crate::api::codec::value::Value), ApiError> {
+    pub async fn document(
+        &self,
+        request: Request,
+    ) -> Result<(Arc<Fetched>, crate::api::codec::value::Value), ApiError> {
         let fetched = self.send(request).await?;
         let document = fetched.document()?;
         Ok((fetched, document))
     }
 
     /// Sends `request` and returns its raw response (for callers that read a body the app does
-    /// not decode, such as discovery's typed documents); the observers see it decoded.
+    /// not decode, such as discovery's typed documents); the observers see it undecoded.
     pub async fn send_raw(&self, request: Request) -> Result<Response, ClientError> {
         let outcome = self.run(&request).await;
-        self.notify(&request, outcome.clone().map(|response| decode_response(request.clone(), response)));
+        self.notify(&request, outcome.clone().map(|response| Arc::new(Fetched::new(request.clone(), response))));
         outcome
     }
 
@@ -177,7 +190,7 @@ impl Client {
         }
     }
 
-    fn notify(&self, request: &Request, outcome: Result<Fetched, ClientError>) {
+    fn notify(&self, request: &Request, outcome: Result<Arc<Fetched>, ClientError>) {
         let exchange = Exchange { request: request.clone(), url: self.base.absolute_url(request), outcome };
         let observers = self.observers.try_get_value().unwrap_or_default();
         for observer in observers {

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod highlight;
 pub mod history;
 pub mod host;
+pub mod joined;
 pub mod lines;
 pub mod live_rows;
 pub mod messages;

@@ -4,8 +4,7 @@
 
 use crate::api::body::Decoded;
 use crate::api::codec::cbor::diagnostic;
-use crate::api::codec::value::Value;
-use crate::api::codec::yaml::encode_yaml;
+use crate::api::codec::value::{Map, Value};
 use crate::api::view::list::{ListMeta, ObjectList};
 use crate::api::view::shape::kind_of;
 use crate::api::view::status::{is_status, status_from_document, Status};
@@ -83,60 +82,86 @@ impl Page {
     }
 }
 
-/// `metadata.managedFields` removed from an object, or from every item of a list, for reading
-/// without the field-ownership noise.
-pub fn without_managed_fields(document: &Value) -> Value {
-    let mut copy = document.clone();
-    strip_managed_fields(&mut copy);
-    if let Value::Object(map) = &mut copy {
-        if let Some(Value::Array(items)) = map.get("items").cloned() {
-            let items = items
-                .into_iter()
-                .map(|mut item| {
-                    strip_managed_fields(&mut item);
-                    item
-                })
-                .collect();
-            map.insert("items", Value::Array(items));
-        }
-    }
-    copy
+/// A document as the document view shows it, serialized in place (nothing is copied): with
+/// `metadata.managedFields` left out of the object, or of every item of a list, unless
+/// `managed`.
+pub struct Shown<'a> {
+    pub document: &'a Value,
+    pub managed: bool,
 }
 
-fn strip_managed_fields(object: &mut Value) {
-    if let Value::Object(map) = object {
-        if let Some(Value::Object(mut meta)) = map.get("metadata").cloned() {
-            if meta.remove("managedFields").is_some() {
-                map.insert("metadata", Value::Object(meta));
+impl serde::Serialize for Shown<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.document {
+            Value::Object(map) if !self.managed => {
+                let items = match map.get("items") {
+                    Some(Value::Array(items)) => items.iter().collect(),
+                    _ => Vec::new(),
+                };
+                let items = ShownItems { items: &items, managed: false };
+                MembersShown { members: map, items: &items, managed: false }.serialize(serializer)
+            }
+            document => document.serialize(serializer),
+        }
+    }
+}
+
+/// Items of a list as the document view shows them: each object without its managedFields
+/// unless `managed`. `T` is a tree or a handle to one.
+pub struct ShownItems<'a, T> {
+    pub items: &'a [T],
+    pub managed: bool,
+}
+
+impl<T: std::ops::Deref<Target = Value>> serde::Serialize for ShownItems<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.items.len()))?;
+        for item in self.items {
+            seq.serialize_element(&Shown { document: item, managed: self.managed })?;
+        }
+        seq.end()
+    }
+}
+
+/// The members of an object or list in their order, with `metadata.managedFields` left out
+/// unless `managed`, and an array `items` member written by `items`.
+pub struct MembersShown<'a, I> {
+    pub members: &'a Map,
+    pub items: &'a I,
+    pub managed: bool,
+}
+
+impl<I: serde::Serialize> serde::Serialize for MembersShown<'_, I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut out = serializer.serialize_map(Some(self.members.len()))?;
+        for (key, value) in self.members.iter() {
+            match (key, value) {
+                ("metadata", Value::Object(metadata)) if !self.managed => {
+                    out.serialize_entry(key, &WithoutManaged(metadata))?
+                }
+                ("items", Value::Array(_)) => out.serialize_entry(key, self.items)?,
+                _ => out.serialize_entry(key, value)?,
             }
         }
+        out.end()
     }
 }
 
-/// Appends the items of the next page of a list to `list`, as `kubectl get -o json` joins its
-/// chunks into one List: the joined list keeps the first page's kind and apiVersion, and its
-/// metadata loses `continue` and `remainingItemCount`, which described one page. Returns how many
-/// items were added.
-pub fn append_list_items(list: &mut Value, page: &Value) -> Result<usize, String> {
-    let Some(more) = page.get("items").and_then(Value::as_array) else {
-        return Err("the next page has no items array: not a list".to_owned());
-    };
-    let Value::Object(members) = list else {
-        return Err("the first page is not a list object".to_owned());
-    };
-    let mut items = match members.remove("items") {
-        Some(Value::Array(items)) => items,
-        _ => return Err("the first page has no items array: not a list".to_owned()),
-    };
-    let added = more.len();
-    items.extend(more.iter().cloned());
-    members.insert("items", Value::Array(items));
-    if let Some(Value::Object(mut metadata)) = members.remove("metadata") {
-        metadata.remove("continue");
-        metadata.remove("remainingItemCount");
-        members.insert("metadata", Value::Object(metadata));
+/// Metadata without `managedFields`.
+struct WithoutManaged<'a>(&'a Map);
+
+impl serde::Serialize for WithoutManaged<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let shown = self.0.len() - usize::from(self.0.get("managedFields").is_some());
+        let mut out = serializer.serialize_map(Some(shown))?;
+        for (key, value) in self.0.iter().filter(|(key, _)| *key != "managedFields") {
+            out.serialize_entry(key, value)?;
+        }
+        out.end()
     }
-    Ok(added)
 }
 
 /// Text format of the document view.
@@ -157,13 +182,10 @@ const MAX_DIAGNOSTIC_CHARS: usize = 2_000_000;
 /// with `managedFields` left out unless `managed`. A document that cannot be shown so says why
 /// in the text itself.
 pub fn document_text(document: &Value, format: TextFormat, raw: Option<&[u8]>, managed: bool) -> String {
-    let shown = || if managed { document.clone() } else { without_managed_fields(document) };
+    let shown = Shown { document, managed };
     match format {
-        TextFormat::Json => serde_json::to_string_pretty(&shown().to_serde_json()).unwrap_or_default(),
-        TextFormat::Yaml => match encode_yaml(&shown()) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => format!("# cannot show as YAML: {e}"),
-        },
+        TextFormat::Json => json_text(&shown),
+        TextFormat::Yaml => yaml_text(&shown),
         TextFormat::Hex => raw.map(hex_dump).unwrap_or_default(),
         TextFormat::Diagnostic => match raw.map(|r| diagnostic(r, MAX_DIAGNOSTIC_CHARS)) {
             Some(Ok(text)) => text,
@@ -171,6 +193,16 @@ pub fn document_text(document: &Value, format: TextFormat, raw: Option<&[u8]>, m
             None => String::new(),
         },
     }
+}
+
+/// `shown` as pretty JSON (in the keys' own order), or why it cannot be.
+pub fn json_text(shown: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(shown).unwrap_or_else(|e| format!("cannot show as JSON: {e}"))
+}
+
+/// `shown` as YAML, or why it cannot be (as a YAML comment).
+pub fn yaml_text(shown: &impl serde::Serialize) -> String {
+    serde_yaml::to_string(shown).unwrap_or_else(|e| format!("# cannot show as YAML: {e}"))
 }
 
 /// Bytes as a hex dump: offset, 16 bytes in hex, and their printable ASCII.
@@ -203,19 +235,6 @@ mod tests {
 
     fn decoded(path: &str, content_type: MediaType) -> Decoded {
         decode_body(&content_type, &shared_file(path)).expect("decodes")
-    }
-
-    #[test]
-    fn pages_of_a_list_join_into_one_list_as_kubectl_does() {
-        let doc = |json: &str| crate::api::codec::json::decode_json(json.as_bytes()).expect("json");
-        let mut list = doc(
-            r#"{"kind":"PodList","metadata":{"resourceVersion":"9","continue":"c1","remainingItemCount":1},"items":[{"n":1}]}"#,
-        );
-        let next = doc(r#"{"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[{"n":2}]}"#);
-        assert_eq!(append_list_items(&mut list, &next), Ok(1));
-        assert_eq!(list, doc(r#"{"kind":"PodList","items":[{"n":1},{"n":2}],"metadata":{"resourceVersion":"9"}}"#));
-        assert!(append_list_items(&mut list, &doc(r#"{"kind":"Pod"}"#)).expect_err("no items").contains("not a list"));
-        assert!(append_list_items(&mut doc("[]"), &next).is_err());
     }
 
     #[test]
@@ -263,22 +282,32 @@ mod tests {
     }
 
     #[test]
-    fn managed_fields_can_be_hidden() {
+    fn managed_fields_are_hidden_in_place_from_an_object_and_from_every_item_of_a_list() {
+        let shown = |document: &Value, managed: bool| {
+            crate::api::codec::json::decode_json(json_text(&Shown { document, managed }).as_bytes()).expect("json")
+        };
         let pod = match decoded("kube/vectors/pod.json", MediaType::json()) {
             Decoded::Document(d) => d,
             Decoded::Envelope(_) => unreachable!("json decodes to a document"),
         };
-        let hidden = without_managed_fields(&pod);
+        assert!(pod.at(&["metadata", "managedFields"]).is_some());
+        let hidden = shown(&pod, false);
         assert!(hidden.at(&["metadata", "managedFields"]).is_none());
         assert_eq!(hidden.at(&["metadata", "name"]), pod.at(&["metadata", "name"]));
+        assert_eq!(shown(&pod, true), pod, "everything, in the keys' own order");
         let list = match decoded("kube/vectors/podlist.json", MediaType::json()) {
             Decoded::Document(d) => d,
             Decoded::Envelope(_) => unreachable!("json decodes to a document"),
         };
-        let hidden = without_managed_fields(&list);
+        let hidden = shown(&list, false);
         let items = hidden.get("items").and_then(Value::as_array).unwrap();
-        assert!(!items.is_empty());
+        assert_eq!(items.len(), list.get("items").and_then(Value::as_array).unwrap().len());
         assert!(items.iter().all(|item| item.at(&["metadata", "managedFields"]).is_none()));
+        assert!(items.iter().all(|item| item.at(&["metadata", "name"]).is_some()));
+        // Metadata whose only member is managedFields is shown empty, in both formats.
+        let only = crate::api::codec::json::decode_json(br#"{"metadata":{"managedFields":[]},"b":1.0}"#).unwrap();
+        assert_eq!(json_text(&Shown { document: &only, managed: false }), "{\n  \"metadata\": {},\n  \"b\": 1\n}");
+        assert_eq!(yaml_text(&Shown { document: &only, managed: false }), "metadata: {}\nb: 1\n");
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The collection view: one resource type's objects, in the representation the user picked, paged
 //! with `limit`/`continue`, filtered with label and field selectors.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
-use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
 use crate::api::view::list::{ContinueToken, ResourceVersion};
@@ -15,7 +16,8 @@ use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
 use crate::model::access::Question;
 use crate::model::cells::Grid;
-use crate::model::page::{append_list_items, Page, PageBody};
+use crate::model::joined::{lazy_list, JoinedList};
+use crate::model::page::{Page, PageBody};
 use crate::model::target::RowObjects;
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::access::{refusal, Refusal, RefusalList};
@@ -23,19 +25,14 @@ use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
+use crate::ui::load_all::{read_lazy_page, Following, LoadAllBar, LoadAllProgress, PageRead, EXPIRED_EXPLANATION};
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::{RetryCountdown, StatusView};
 
-/// The explanation shown when a continue token has expired (from the concepts page).
-const EXPIRED_EXPLANATION: &str = "The continue token has expired. The API server keeps a consistent \
-snapshot of a paged list only for a limited time (about five minutes by default, while etcd has not \
-compacted it); after that, asking for the next page answers 410 Gone. Restart from the first page to \
-get a new consistent snapshot.";
-
 /// What one request for a page produced.
-type Loaded = Result<(Fetched, Page), Failure>;
+type Loaded = Result<(Arc<Fetched>, Page), Failure>;
 
 /// Why a page has no response to show: three different things for the person reading it.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,7 +170,7 @@ async fn load_page(
     let target = state.collection_target(resource).map_err(|e| Failure::NotSent(e.to_string()))?;
     let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(e.to_string()))?;
     let fetched = client.send(plan.request).await.map_err(|e| Failure::Network(e.to_string()))?;
-    let mut page = match &fetched.decoded {
+    let mut page = match fetched.decoded() {
         Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
             return Err(Failure::Unreadable(format!(
@@ -188,6 +185,27 @@ async fn load_page(
         }
     }
     Ok((fetched, page))
+}
+
+/// Reads the page after `token` as the grid shows it, for "Load all".
+fn read_grid_page(
+    client: Client,
+    resource: ResourceType,
+    state: ViewState,
+    token: ContinueToken,
+) -> PageRead<PageBody> {
+    Box::pin(async move {
+        match load_page(client, &resource, &state, Some(token), RowObjects::AsNeeded).await {
+            Ok((_, Page { body: PageBody::Status(status), .. })) if status.is_expired() => {
+                Err(EXPIRED_EXPLANATION.to_owned())
+            }
+            Ok((_, Page { body: PageBody::Status(status), .. })) => {
+                Err(format!("{} {}: {}", status.code, status.reason, status.message))
+            }
+            Ok((_, Page { body, list, .. })) => Ok((list.unwrap_or_default(), body)),
+            Err(failure) => Err(format!("{}: {failure}", failure.heading())),
+        }
+    })
 }
 
 /// Where a page sits: what reads it again at its snapshot, and its rows in the grid.
@@ -579,7 +597,7 @@ fn PageView(
                     state: navigation.state.get_untracked(),
                     progress,
                 };
-                following.spawn(token, move |body| match body {
+                following.spawn(token, read_grid_page, move |body| match body {
                     PageBody::Grid(more) => {
                         all.update(|g| g.rows.extend(more.rows));
                         Ok(all.with_untracked(|g| g.rows.len()))
@@ -617,34 +635,47 @@ fn PageView(
             let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
             let has_next = first_next.is_some();
             let all = RwSignal::new(document.clone());
-            // Pages are joined out of sight and shown once at the end: re-rendering a growing
-            // 10,000-object document after every page would cost seconds a page.
-            let joining = StoredValue::new(document);
-            let joined = RwSignal::new(false);
+            // Pages are joined out of sight (items kept as bytes of their bodies, the text written
+            // a page at a time) and shown once at the end: re-rendering a growing 10,000-object
+            // document after every page would cost seconds a page.
+            let joining = StoredValue::new(None::<JoinedList>);
+            let joined = RwSignal::new(None::<Arc<JoinedList>>);
             let progress = RwSignal::new(None::<LoadAllProgress>);
             Effect::new(move |_| {
                 if progress.with(|p| p.as_ref().is_some_and(|p| p.done)) {
-                    all.set(joining.get_value());
+                    joined.set(joining.try_update_value(Option::take).flatten().map(Arc::new));
                 }
             });
+            let (first_type, first_body) = (fetched.content_type.clone(), fetched.response.body.clone());
             let load_all = move |_| {
                 let Some(token) = first_next.clone() else { return };
-                let count = |d: &Value| d.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len);
-                progress.set(Some(LoadAllProgress::started(joining.with_value(count), remaining)));
-                joined.set(true);
+                let first =
+                    lazy_list(first_type.as_ref(), &first_body).and_then(|items| JoinedList::start(&document, items));
+                let first = match first {
+                    Ok(first) => first,
+                    Err(error) => {
+                        let mut failed = LoadAllProgress::started(0, remaining);
+                        failed.error = Some(format!("The first page cannot be joined: {error}"));
+                        progress.set(Some(failed));
+                        return;
+                    }
+                };
+                progress.set(Some(LoadAllProgress::started(first.len(), remaining)));
+                joining.set_value(Some(first));
                 let following = Following {
                     client: client.clone(),
                     resource: resource.clone(),
                     state: navigation.state.get_untracked(),
                     progress,
                 };
-                following.spawn(token, move |body| match body {
-                    PageBody::Document(more) => {
-                        let mut appended = Ok(0);
-                        joining.update_value(|d| appended = append_list_items(d, &more));
-                        appended.map(|_| joining.with_value(count))
-                    }
-                    _ => Err("a page came back in another representation".to_owned()),
+                following.spawn(token, read_lazy_page, move |more| {
+                    let mut appended = Err("the list was dropped".to_owned());
+                    joining.update_value(|list| {
+                        if let Some(list) = list {
+                            appended = list.push(more);
+                        }
+                    });
+                    appended
                 });
             };
             view! {
@@ -662,7 +693,8 @@ fn PageView(
                     })}
                 <DocumentView
                     document=all
-                    raw=Signal::derive(move || (cbor && !joined.get()).then(|| raw.clone()))
+                    joined
+                    raw=Signal::derive(move || joined.with(Option::is_none).then(|| raw.clone()))
                     cbor
                 />
             }
@@ -702,89 +734,4 @@ fn PageView(
         {body}
     }
     .into_any()
-}
-
-/// How far "load all" got.
-#[derive(Debug, Clone, PartialEq)]
-struct LoadAllProgress {
-    loaded: usize,
-    /// `loaded` + the last page's `remainingItemCount`, when the server gave one.
-    estimate: Option<usize>,
-    error: Option<String>,
-    done: bool,
-}
-
-impl LoadAllProgress {
-    /// Before the second page: `loaded` items, and the first page's `remainingItemCount`.
-    fn started(loaded: usize, remaining: Option<i64>) -> Self {
-        LoadAllProgress { loaded, estimate: remaining.map(|r| loaded + r.max(0) as usize), error: None, done: false }
-    }
-}
-
-/// "Load all": follows the continue tokens of a list to its end, page after page.
-struct Following {
-    client: Client,
-    resource: ResourceType,
-    state: ViewState,
-    progress: RwSignal<Option<LoadAllProgress>>,
-}
-
-impl Following {
-    /// Starts from `token`, handing each page's body to `append` (which answers how many items
-    /// are loaded in all, or why the page does not fit), and reports progress and failures.
-    fn spawn(self, mut token: ContinueToken, append: impl Fn(PageBody) -> Result<usize, String> + 'static) {
-        let Following { client, resource, state, progress } = self;
-        leptos::task::spawn_local(async move {
-            let error = loop {
-                match load_page(client.clone(), &resource, &state, Some(token), RowObjects::AsNeeded).await {
-                    Ok((_, Page { body: PageBody::Status(status), .. })) if status.is_expired() => {
-                        break EXPIRED_EXPLANATION.to_owned();
-                    }
-                    Ok((_, Page { body: PageBody::Status(status), .. })) => {
-                        break format!("{} {}: {}", status.code, status.reason, status.message);
-                    }
-                    Ok((_, Page { body, list, .. })) => match append(body) {
-                        Ok(loaded) => {
-                            let next = list.as_ref().and_then(|l| l.continue_token.clone());
-                            let mut now = LoadAllProgress::started(loaded, list.and_then(|l| l.remaining_item_count));
-                            now.done = next.is_none();
-                            progress.set(Some(now));
-                            match next {
-                                Some(next) => token = next,
-                                None => return,
-                            }
-                        }
-                        Err(error) => break error,
-                    },
-                    Err(failure) => break format!("{}: {failure}", failure.heading()),
-                }
-            };
-            progress.update(|p| {
-                if let Some(p) = p {
-                    p.error = Some(error);
-                }
-            });
-        });
-    }
-}
-
-/// The progress bar of "load all".
-#[component]
-fn LoadAllBar(progress: LoadAllProgress) -> impl IntoView {
-    let text = match (progress.done, progress.estimate) {
-        (true, _) => format!("All {} loaded", progress.loaded),
-        (false, Some(total)) => {
-            format!("{} of about {total} loaded (remainingItemCount is an estimate)", progress.loaded)
-        }
-        (false, None) => format!(
-            "{} loaded; the server gives no remainingItemCount (with selectors it never does), so the total is unknown",
-            progress.loaded
-        ),
-    };
-    let max = if progress.done { progress.loaded } else { progress.estimate.unwrap_or(0) };
-    view! {
-        <progress max=max.to_string() value=progress.loaded.to_string() aria-label="Load all progress"></progress>
-        <span data-testid="load-all-progress">{text}</span>
-        {progress.error.map(|e| view! { <p class="warning" role="alert">{e}</p> })}
-    }
 }

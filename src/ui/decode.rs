@@ -2,6 +2,8 @@
 //! type, and see it decoded with the same views as a live response: the browser twin of the
 //! `kube-decode` command.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -104,7 +106,7 @@ pub fn DecodeTool() -> impl IntoView {
                     let cbor = media_type.starts_with("application/cbor");
                     view! {
                         <p data-testid="decode-media-type">{format!("Decoded as {media_type}")}</p>
-                        <DocumentView document raw=Some(raw) cbor />
+                        <DocumentView document raw=Some(Arc::<[u8]>::from(raw)) cbor />
                     }
                         .into_any()
                 }

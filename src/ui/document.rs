@@ -1,9 +1,12 @@
 //! A document shown as YAML or JSON text, with managedFields hidden unless asked for, a copy
 //! button, and for CBOR bodies a hex view of the bytes that came.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
+use crate::model::joined::JoinedList;
 use crate::model::page::{document_text, TextFormat};
 use crate::ui::code::CodeView;
 
@@ -15,17 +18,24 @@ pub fn DocumentView(
     document: Signal<Value>,
     /// The raw body, for binary representations.
     #[prop(into)]
-    raw: Signal<Option<Vec<u8>>>,
+    raw: Signal<Option<Arc<[u8]>>>,
     /// Whether the raw body is CBOR (enables the diagnostic notation view).
     #[prop(optional)]
     cbor: bool,
+    /// A list joined by "Load all": when set, it is what is shown (its text is written from
+    /// its lazy items, the default view's a page at a time).
+    #[prop(optional, into)]
+    joined: Option<Signal<Option<Arc<JoinedList>>>>,
 ) -> impl IntoView {
     let (format, set_format) = signal(TextFormat::Yaml);
     let (managed, set_managed) = signal(false);
     let has_raw = move || raw.with(Option::is_some);
     let text = Memo::new(move |_| {
         let (format, managed) = (format.get(), managed.get());
-        document.with(|d| raw.with(|r| document_text(d, format, r.as_deref(), managed)))
+        match joined.and_then(|j| j.get()) {
+            Some(list) => list.text(format, managed),
+            None => document.with(|d| raw.with(|r| document_text(d, format, r.as_deref(), managed))),
+        }
     });
     let copy = move |_| {
         let clipboard = window().navigator().clipboard();

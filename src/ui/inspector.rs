@@ -72,10 +72,14 @@ pub fn Inspector(
                         f.response.status.to_string(),
                         f.content_type_header().to_owned(),
                         f.response.body.len().to_string(),
-                        format!(
-                            "{:.0} / {:.0} / {:.1}",
-                            f.response.time_to_headers_ms, f.response.total_ms, f.decode_ms
-                        ),
+                        match f.decode_ms() {
+                            Some(decode) => format!(
+                                "{:.0} / {:.0} / {decode:.1}",
+                                f.response.time_to_headers_ms, f.response.total_ms
+                            ),
+                            // Read its own way by the view (a lazy list): no decode of the whole.
+                            None => format!("{:.0} / {:.0} / –", f.response.time_to_headers_ms, f.response.total_ms),
+                        },
                     ),
                     Err(_) => ("failed".to_owned(), String::new(), String::new(), String::new()),
                 };

@@ -21,6 +21,7 @@ pub mod identity;
 mod inspector;
 mod lazy;
 mod live;
+mod load_all;
 mod location;
 pub mod mount_api;
 mod namespaces;

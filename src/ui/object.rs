@@ -1,6 +1,8 @@
 //! One object: its metadata summary (labels, annotations, owners, finalizers, deletion, versions),
 //! status conditions, subresources, and the document in the representation the user picked.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
@@ -38,11 +40,11 @@ pub fn ObjectView(
             let object = state.object_target(&resource, &name).map_err(|e| e.to_string())?;
             let plan = state.object_plan(&object);
             let fetched = client.send(plan.request).await.map_err(|e| e.to_string())?;
-            let page = match &fetched.decoded {
+            let page = match fetched.decoded() {
                 Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), 0),
                 Err(message) => return Err(message.clone()),
             };
-            Ok::<(Fetched, Page), String>((fetched, page))
+            Ok::<(Arc<Fetched>, Page), String>((fetched, page))
         }
     });
     let panel_resource = resource.clone();

@@ -1,6 +1,8 @@
 //! The line under a view that says what was asked and what came back: method and URL, status,
 //! the Content-Type that came back, size and timings, and the list's snapshot.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::client::fetched::Fetched;
@@ -10,7 +12,7 @@ use crate::model::page::Page;
 #[component]
 pub fn ResponseInfo(
     /// The exchange.
-    fetched: Fetched,
+    fetched: Arc<Fetched>,
     /// What it decoded to.
     page: Page,
 ) -> impl IntoView {
@@ -45,7 +47,7 @@ pub fn ResponseInfo(
                     response.content_encoding().map(|e| format!(" ({e} on the wire)")).unwrap_or_default(),
                     response.time_to_headers_ms,
                     response.total_ms,
-                    fetched.decode_ms,
+                    fetched.decode_ms().unwrap_or(0.0),
                 )}
             </dd>
             {snapshot

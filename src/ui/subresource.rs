@@ -2,6 +2,8 @@
 //! `get` verb can be read from the object view; a pod's `log` is shown as text, with the
 //! container, `tailLines` and `timestamps` options of the concepts page's log subresource.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
@@ -21,7 +23,7 @@ use crate::ui::status_view::StatusView;
 enum Read {
     Text(String),
     Document(Value),
-    Failed(Box<Fetched>),
+    Failed(Arc<Fetched>),
     Error(String),
 }
 
@@ -79,10 +81,10 @@ pub fn SubresourcePanel(
                 Ok(fetched) if is_log && fetched.response.is_success() => {
                     Read::Text(String::from_utf8_lossy(&fetched.response.body).into_owned())
                 }
-                Ok(fetched) => match &fetched.decoded {
+                Ok(fetched) => match fetched.decoded() {
                     Ok(decoded) => match Page::from_decoded(decoded, false, 0).body {
                         PageBody::Document(document) if fetched.response.is_success() => Read::Document(document),
-                        _ => Read::Failed(Box::new(fetched)),
+                        _ => Read::Failed(fetched.clone()),
                     },
                     Err(message) => Read::Error(message.clone()),
                 },
@@ -184,7 +186,7 @@ pub fn SubresourcePanel(
                 }
                 Some(Read::Document(document)) => view! { <DocumentView document raw=None /> }.into_any(),
                 Some(Read::Failed(fetched)) => {
-                    match fetched.decoded.as_ref().ok().map(|d| Page::from_decoded(d, false, 0).body) {
+                    match fetched.decoded().as_ref().ok().map(|d| Page::from_decoded(d, false, 0).body) {
                         Some(PageBody::Status(status)) => view! { <StatusView status=*status /> }.into_any(),
                         _ => {
                             view! {

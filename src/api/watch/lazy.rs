@@ -174,19 +174,39 @@ impl LazyObject {
     pub fn value(&self) -> Result<Arc<Value>, DecodeError> {
         match &self.body {
             Body::Tree(tree) => Ok(tree.clone()),
-            Body::Wire { format, event, offset, decoded } => {
-                decoded.get_or_init(|| decode_event_object(*format, event).map_err(|e| e.shifted(*offset))).clone()
+            Body::Wire { decoded, .. } | Body::Slice { decoded, .. } => {
+                decoded.get_or_init(|| self.decode_wire()).clone()
             }
-            Body::Slice { format, body, range, decoded } => decoded
-                .get_or_init(|| {
-                    let bytes = &body[range.clone()];
-                    let object = match format {
-                        Format::Cbor => decode_cbor(bytes),
-                        _ => decode_json(bytes),
-                    };
-                    object.map(Arc::new).map_err(|e| e.shifted(range.start))
-                })
-                .clone(),
+        }
+    }
+
+    /// The whole object without keeping it: the tree when one is kept, else decoded now and
+    /// dropped with the caller's `Arc` (a list shown as text reads each item once, and stays
+    /// held in its wire size).
+    pub fn value_unkept(&self) -> Result<Arc<Value>, DecodeError> {
+        match &self.body {
+            Body::Tree(tree) => Ok(tree.clone()),
+            Body::Wire { decoded, .. } | Body::Slice { decoded, .. } => match decoded.get() {
+                Some(kept) => kept.clone(),
+                None => self.decode_wire(),
+            },
+        }
+    }
+
+    fn decode_wire(&self) -> Result<Arc<Value>, DecodeError> {
+        match &self.body {
+            Body::Tree(tree) => Ok(tree.clone()),
+            Body::Wire { format, event, offset, .. } => {
+                decode_event_object(*format, event).map_err(|e| e.shifted(*offset))
+            }
+            Body::Slice { format, body, range, .. } => {
+                let bytes = &body[range.clone()];
+                let object = match format {
+                    Format::Cbor => decode_cbor(bytes),
+                    _ => decode_json(bytes),
+                };
+                object.map(Arc::new).map_err(|e| e.shifted(range.start))
+            }
         }
     }
 }

@@ -33,6 +33,8 @@ fn lazily_as_in_full(format: Format, body: &[u8]) -> LazyList {
     for (lazy_item, full_item) in lazy.items.iter().zip(&full.items) {
         assert!(!lazy_item.is_decoded(), "an item was decoded before it was asked for");
         assert_eq!(lazy_item.head(), full_item.head());
+        assert_eq!(lazy_item.value_unkept().expect("item"), full_item.value().expect("item"));
+        assert!(!lazy_item.is_decoded(), "value_unkept kept the tree");
         assert_eq!(lazy_item.value().expect("item"), full_item.value().expect("item"));
         assert!(lazy_item.is_decoded());
     }

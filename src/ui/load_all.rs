@@ -1,0 +1,156 @@
+//! "Load all": follows a list's continue tokens to its end. The next page is asked for as soon
+//! as a page's continue token is read, so it is on the wire while the page is joined (decoded,
+//! appended, its text written); then the page's time is the larger of the two, not their sum.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use futures::channel::oneshot;
+use leptos::prelude::*;
+
+use crate::api::discovery::ResourceType;
+use crate::api::view::list::{ContinueToken, ListMeta};
+use crate::api::view::status::StatusExt;
+use crate::api::watch::lazy_list::LazyList;
+use crate::client::error::ApiError;
+use crate::client::handle::Client;
+use crate::model::joined::lazy_list;
+use crate::model::target::RowObjects;
+use crate::model::view_state::ViewState;
+
+/// The explanation shown when a continue token has expired (from the concepts page).
+pub const EXPIRED_EXPLANATION: &str = "The continue token has expired. The API server keeps a consistent \
+snapshot of a paged list only for a limited time (about five minutes by default, while etcd has not \
+compacted it); after that, asking for the next page answers 410 Gone. Restart from the first page to \
+get a new consistent snapshot.";
+
+/// What a page read for "Load all" gives: its list metadata (the next continue token) and what
+/// is joined; or why the list stops there.
+pub type PageRead<T> = Pin<Box<dyn Future<Output = Result<(ListMeta, T), String>>>>;
+
+/// How far "load all" got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadAllProgress {
+    pub loaded: usize,
+    /// `loaded` + the last page's `remainingItemCount`, when the server gave one.
+    pub estimate: Option<usize>,
+    pub error: Option<String>,
+    pub done: bool,
+}
+
+impl LoadAllProgress {
+    /// Before the second page: `loaded` items, and the first page's `remainingItemCount`.
+    pub fn started(loaded: usize, remaining: Option<i64>) -> Self {
+        LoadAllProgress { loaded, estimate: remaining.map(|r| loaded + r.max(0) as usize), error: None, done: false }
+    }
+}
+
+/// "Load all" of one list view.
+pub struct Following {
+    pub client: Client,
+    pub resource: ResourceType,
+    pub state: ViewState,
+    pub progress: RwSignal<Option<LoadAllProgress>>,
+}
+
+impl Following {
+    /// Starts from `token`: `read` reads a page, `append` joins it (answering how many items
+    /// are loaded in all, or why the page does not fit). Progress and failures go to `progress`.
+    pub fn spawn<T: 'static>(
+        self,
+        token: ContinueToken,
+        read: impl Fn(Client, ResourceType, ViewState, ContinueToken) -> PageRead<T> + 'static,
+        append: impl Fn(T) -> Result<usize, String> + 'static,
+    ) {
+        let Following { client, resource, state, progress } = self;
+        let ask = move |token| in_flight(read(client.clone(), resource.clone(), state.clone(), token));
+        leptos::task::spawn_local(async move {
+            let mut next = Some(ask(token));
+            let error = loop {
+                let Some(current) = next.take() else { return };
+                let (metadata, page) = match current.await {
+                    Ok(Ok(read)) => read,
+                    Ok(Err(error)) => break error,
+                    Err(oneshot::Canceled) => break "stopped: the page's request was dropped".to_owned(),
+                };
+                next = metadata.continue_token.clone().map(&ask);
+                match append(page) {
+                    Ok(loaded) => {
+                        let mut now = LoadAllProgress::started(loaded, metadata.remaining_item_count);
+                        now.done = next.is_none();
+                        progress.set(Some(now));
+                    }
+                    Err(error) => break error,
+                }
+            };
+            progress.update(|p| {
+                if let Some(p) = p {
+                    p.error = Some(error);
+                }
+            });
+        });
+    }
+}
+
+/// Runs `read` now (its request leaves at once) and answers its outcome when it is awaited.
+fn in_flight<T: 'static>(read: PageRead<T>) -> oneshot::Receiver<Result<(ListMeta, T), String>> {
+    let (sender, receiver) = oneshot::channel();
+    leptos::task::spawn_local(async move {
+        let _ = sender.send(read.await);
+    });
+    receiver
+}
+
+/// Reads the page after `token` as a lazy list: the body is not decoded as a whole, each item
+/// stays bytes of it (see [`crate::model::joined`]).
+pub fn read_lazy_page(
+    client: Client,
+    resource: ResourceType,
+    state: ViewState,
+    token: ContinueToken,
+) -> PageRead<LazyList> {
+    Box::pin(async move {
+        let target = state.collection_target(&resource).map_err(|e| format!("Not sent: {e}"))?;
+        let plan = state.page_plan(&target, Some(token), RowObjects::AsNeeded).map_err(|e| format!("Not sent: {e}"))?;
+        let fetched = client
+            .send_undecoded(plan.request)
+            .await
+            .map_err(|e| format!("Network failure: no HTTP response (not an API error): {e}"))?;
+        if let Some(error) = fetched.error().filter(|_| !fetched.response.is_success()) {
+            return Err(stop_reason(&error));
+        }
+        let list = lazy_list(fetched.content_type.as_ref(), &fetched.response.body)
+            .map_err(|e| format!("{} answered {}: {e}", fetched.response.url, fetched.response.status))?;
+        Ok((list.metadata.clone(), list))
+    })
+}
+
+/// Why a failed page stops "Load all", in the words the view uses.
+pub fn stop_reason(error: &ApiError) -> String {
+    match error.status() {
+        Some(status) if status.is_expired() => EXPIRED_EXPLANATION.to_owned(),
+        Some(status) => format!("{} {}: {}", status.code, status.reason, status.message),
+        None => error.to_string(),
+    }
+}
+
+/// The progress bar of "load all".
+#[component]
+pub fn LoadAllBar(progress: LoadAllProgress) -> impl IntoView {
+    let text = match (progress.done, progress.estimate) {
+        (true, _) => format!("All {} loaded", progress.loaded),
+        (false, Some(total)) => {
+            format!("{} of about {total} loaded (remainingItemCount is an estimate)", progress.loaded)
+        }
+        (false, None) => format!(
+            "{} loaded; the server gives no remainingItemCount (with selectors it never does), so the total is unknown",
+            progress.loaded
+        ),
+    };
+    let max = if progress.done { progress.loaded } else { progress.estimate.unwrap_or(0) };
+    view! {
+        <progress max=max.to_string() value=progress.loaded.to_string() aria-label="Load all progress"></progress>
+        <span data-testid="load-all-progress">{text}</span>
+        {progress.error.map(|e| view! { <p class="warning" role="alert">{e}</p> })}
+    }
+}
