@@ -10,7 +10,7 @@ use std::io;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use bytes::Bytes;
-use kube_api_explorer::api::codec::cbor::{encode_cbor, encode_cbor_json, CborEncoding};
+use kube_api_explorer::api::codec::cbor::{encode_cbor, encode_cbor_json, CborEncoding, CborWriter};
 use kube_api_explorer::api::codec::value::{Map as DocMap, Value as Doc};
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
@@ -211,11 +211,83 @@ fn write_cbor_document(tree: &serde_json::Value, seed: u64, out: &mut Vec<u8>) {
     }
 }
 
+/// A list of stored objects as a list body writes them: items of a typed list without their
+/// `kind` and `apiVersion` (`typed`), every item's `apiVersion` as the list's.
+pub struct ListOf<'a> {
+    pub kind: &'a str,
+    pub api_version: &'a str,
+    pub metadata: &'a serde_json::Map<String, serde_json::Value>,
+    pub items: &'a [crate::store::Obj],
+    pub typed: bool,
+}
+
+/// [`cbor`] of a list of stored objects, written straight from their trees: the serde path
+/// copies the whole list into one tree and then into the library's document model before a
+/// byte is written (a 500-pod page took 80 ms against JSON's 21).
+pub fn cbor_list(list: &ListOf) -> Vec<u8> {
+    let mut w = CborWriter::new(CborEncoding::SERVER.shuffled(rand::random()));
+    let mut members = ["kind", "apiVersion", "metadata", "items"];
+    w.order(&mut members);
+    w.map(members.len());
+    for member in members {
+        w.text(member);
+        match member {
+            "kind" => w.text(list.kind),
+            "apiVersion" => w.text(list.api_version),
+            "metadata" => w.json(&serde_json::Value::Object(list.metadata.clone())),
+            _ => {
+                w.array(list.items.len());
+                for item in list.items {
+                    cbor_list_item(&mut w, item, list);
+                }
+            }
+        }
+    }
+    w.finish()
+}
+
+fn cbor_list_item(w: &mut CborWriter, item: &serde_json::Value, list: &ListOf) {
+    let own_kind = item.get("kind").and_then(serde_json::Value::as_str);
+    let kind = own_kind.or(list.kind.strip_suffix("List"));
+    let Some(members) = item.as_object().filter(|m| is_plain_members(m, kind)) else {
+        // A `[]byte` field, or an object inside: through the document model, as `cbor` would.
+        let ordered = crate::ordered::Ordered {
+            value: item,
+            order: crate::ordered::Order::Sorted,
+            skip_type: list.typed,
+            api_version: Some(list.api_version),
+        };
+        let tree = serde_json::to_value(&ordered).unwrap_or(serde_json::Value::Null);
+        w.value(&document(&tree, kind));
+        return;
+    };
+    let mut shown: Vec<(&str, &serde_json::Value)> = members
+        .iter()
+        .filter(|(k, _)| !(list.typed && matches!(k.as_str(), "kind" | "apiVersion")))
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
+    w.order(&mut shown);
+    w.map(shown.len());
+    for (key, value) in shown {
+        w.text(key);
+        if key == "apiVersion" {
+            w.text(list.api_version);
+        } else {
+            w.json(value);
+        }
+    }
+}
+
 /// Whether [`document`] (of a value with no kind given) is the plain conversion of `v`: no
 /// `[]byte` field of its kind, no list items, table rows or embedded object to look into.
 fn is_plain(v: &serde_json::Value) -> bool {
     let serde_json::Value::Object(m) = v else { return true };
-    let bytes = m.get("kind").and_then(serde_json::Value::as_str).map(byte_fields).unwrap_or_default();
+    is_plain_members(m, m.get("kind").and_then(serde_json::Value::as_str))
+}
+
+/// [`is_plain`] of an object's members, its kind being `kind`.
+fn is_plain_members(m: &serde_json::Map<String, serde_json::Value>, kind: Option<&str>) -> bool {
+    let bytes = kind.map(byte_fields).unwrap_or_default();
     !m.iter().any(|(k, child)| match child {
         serde_json::Value::Object(_) => k == "object" || bytes.contains(&k.as_str()),
         serde_json::Value::Array(_) => k == "items" || k == "rows",
@@ -254,6 +326,52 @@ fn cbor_event_head(event_type: &str, capacity: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_written_straight_from_its_objects_is_the_list_the_serde_path_writes() {
+        use kube_api_explorer::api::codec::cbor::decode_cbor;
+        let pod = serde_json::json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "a"}, "spec": {"n": [1]}});
+        let secret =
+            serde_json::json!({"kind": "Secret", "apiVersion": "v1", "metadata": {"name": "s"}, "data": {"k": "AAE="}});
+        let widget = serde_json::json!({"kind": "Widget", "apiVersion": "x.io/v1beta1", "metadata": {"name": "w"}});
+        let metadata = serde_json::json!({"resourceVersion": "7", "continue": "c"});
+        let metadata = metadata.as_object().expect("an object");
+        for (kind, api_version, typed, items) in [
+            ("PodList", "v1", true, vec![pod.clone(), pod.clone()]),
+            ("SecretList", "v1", true, vec![secret.clone()]),
+            ("WidgetList", "x.io/v1", false, vec![widget.clone()]),
+            ("PodList", "v1", true, vec![]),
+        ] {
+            let stored: Vec<crate::store::Obj> = items.iter().cloned().map(std::sync::Arc::new).collect();
+            let list = ListOf { kind, api_version, metadata, items: &stored, typed };
+            let straight = cbor_list(&list);
+            let expected_items: Vec<serde_json::Value> = items
+                .iter()
+                .map(|item| {
+                    let mut item = item.as_object().expect("an object").clone();
+                    if typed {
+                        item.remove("kind");
+                        item.remove("apiVersion");
+                    } else {
+                        item.insert("apiVersion".into(), api_version.into());
+                    }
+                    serde_json::Value::Object(item)
+                })
+                .collect();
+            let expected = serde_json::json!({
+                "kind": kind, "apiVersion": api_version, "metadata": metadata, "items": expected_items,
+            });
+            let read = decode_cbor(&straight).expect("well-formed");
+            assert!(read.equivalent(&decode_cbor(&cbor(&expected)).expect("well-formed")), "{kind}: {read:?}");
+            assert!(straight.starts_with(&[0xd9, 0xd9, 0xf7]), "self-described");
+        }
+        // A Secret's data are byte strings (tag 22), as the serde path writes them.
+        let stored = vec![std::sync::Arc::new(secret)];
+        let list = ListOf { kind: "SecretList", api_version: "v1", metadata, items: &stored, typed: true };
+        let read = decode_cbor(&cbor_list(&list)).expect("well-formed");
+        let data = read.at(&["items"]).and_then(|i| i.as_array()).and_then(|i| i[0].at(&["data", "k"]));
+        assert_eq!(data, Some(&kube_api_explorer::api::codec::value::Value::Bytes(vec![0, 1])));
+    }
 
     #[test]
     fn json_escapes_like_go_and_ends_with_newline() {

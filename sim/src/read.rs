@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::http::{bytes_response, render_object, with_version, Ctx, ResourcePath};
 use crate::list::ListOptions;
-use crate::negotiate::{Shape, Target};
+use crate::negotiate::{Format, Shape, Target};
 use crate::ordered::{order_of, Order, Ordered};
 use crate::status::{bad_request, not_found, ApiResult};
 use crate::{encode, list, table, App};
@@ -89,6 +89,14 @@ pub fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &List
     }
     let api_version = rt.api_version();
     let body = match output.shape {
+        Shape::Object if output.format == Format::Cbor => encode::cbor_list(&encode::ListOf {
+            kind: &format!("{}List", rt.kind),
+            api_version: &api_version,
+            metadata: &meta,
+            items: &page.items,
+            typed: !rt.is_custom(),
+        })
+        .into(),
         Shape::Object => {
             let items = page
                 .items

@@ -7,6 +7,8 @@ use std::pin::Pin;
 
 use futures::channel::oneshot;
 use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 
 use crate::api::discovery::ResourceType;
 use crate::api::view::list::{ContinueToken, ListMeta};
@@ -74,6 +76,11 @@ impl Following {
                     Err(oneshot::Canceled) => break "stopped: the page's request was dropped".to_owned(),
                 };
                 next = metadata.continue_token.clone().map(&ask);
+                if next.is_some() {
+                    // A spawned task first runs when this one yields: let the next page's request
+                    // leave before this page is joined.
+                    let _ = JsFuture::from(js_sys::Promise::resolve(&JsValue::UNDEFINED)).await;
+                }
                 match append(page) {
                     Ok(loaded) => {
                         let mut now = LoadAllProgress::started(loaded, metadata.remaining_item_count);

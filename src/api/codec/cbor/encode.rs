@@ -125,6 +125,69 @@ impl<'a> JsonWriter<'a> {
     }
 }
 
+/// A server's CBOR written piece by piece: heads, then whole values, in the encoding's form (the
+/// simulated server streams a list of its stored objects this way, without copying them into one
+/// tree first). Nothing checks that the pieces make one well-formed item: a map head of `n` must be
+/// followed by `n` keys and values.
+pub struct CborWriter {
+    writer: Writer,
+}
+
+impl CborWriter {
+    /// A writer that starts with the self-described tag when `encoding` says so.
+    pub fn new(encoding: CborEncoding) -> CborWriter {
+        let mut writer = Writer::new(encoding);
+        if encoding.self_described {
+            writer.head(Header::Tag(SELF_DESCRIBED_TAG));
+        }
+        CborWriter { writer }
+    }
+
+    /// The head of a map of `len` entries.
+    pub fn map(&mut self, len: usize) {
+        self.writer.head(Header::Map(Some(len)));
+    }
+
+    /// The head of an array of `len` items.
+    pub fn array(&mut self, len: usize) {
+        self.writer.head(Header::Array(Some(len)));
+    }
+
+    /// A string (a key, or a text value), in the encoding's string type.
+    pub fn text(&mut self, text: &str) {
+        self.writer.text(text);
+    }
+
+    /// A value of the document model.
+    pub fn value(&mut self, value: &Value) {
+        self.writer.value(value);
+    }
+
+    /// A serde_json value, written as [`encode_cbor_json`] writes it.
+    pub fn json(&mut self, value: &serde_json::Value) {
+        let placeholder = Writer::new(self.writer.encoding);
+        let writer = std::mem::replace(&mut self.writer, placeholder);
+        let mut json = JsonWriter { writer, entries: Vec::new() };
+        json.value(value);
+        self.writer = json.writer;
+    }
+
+    /// Puts a map's members in the encoding's key order (shuffled, as the server does, or kept).
+    pub fn order<T>(&mut self, members: &mut [T]) {
+        if let KeyOrder::Shuffled { .. } = self.writer.encoding.key_order {
+            for i in (1..members.len()).rev() {
+                let j = (self.writer.next_random() % (i as u64 + 1)) as usize;
+                members.swap(i, j);
+            }
+        }
+    }
+
+    /// The bytes written.
+    pub fn finish(self) -> Vec<u8> {
+        self.writer.finish()
+    }
+}
+
 /// Writes values; `pub(crate)` so the watch encoder can put an event map around an object.
 pub(crate) struct Writer {
     bytes: Vec<u8>,

@@ -26,7 +26,7 @@ mod tests;
 
 pub use diagnostic::diagnostic;
 pub(crate) use encode::Writer;
-pub use encode::{encode_cbor, encode_cbor_json, CborEncoding, KeyOrder, StringType};
+pub use encode::{encode_cbor, encode_cbor_json, CborEncoding, CborWriter, KeyOrder, StringType};
 pub(crate) use reader::Reader;
 pub use reader::{
     decode_cbor, decode_cbor_prefix, go_lossy_utf8, BASE64_TAG, SELF_DESCRIBED_PREFIX, SELF_DESCRIBED_TAG,

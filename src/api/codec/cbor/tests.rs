@@ -293,3 +293,37 @@ fn shuffled_keys_change_the_order_but_not_the_tree() {
     assert!(decode_cbor(&a).expect("valid").equivalent(&value));
     assert!(decode_cbor(&b).expect("valid").equivalent(&value));
 }
+
+#[test]
+fn a_document_written_piece_by_piece_is_the_document() {
+    let pod = serde_json::json!({"metadata": {"name": "a", "labels": {"x": "1", "y": "2"}}, "spec": {"n": [1, 2.5]}});
+    for encoding in [CborEncoding::SERVER, CborEncoding::CLIENT, CborEncoding::SERVER.shuffled(9)] {
+        let mut writer = CborWriter::new(encoding);
+        let mut members = ["kind", "items", "count"];
+        writer.order(&mut members);
+        writer.map(members.len());
+        for member in members {
+            writer.text(member);
+            match member {
+                "kind" => writer.text("PodList"),
+                "items" => {
+                    writer.array(2);
+                    writer.json(&pod);
+                    writer.value(&Value::Bytes(b"\x00\x01".to_vec()));
+                }
+                _ => writer.value(&Value::Int(-3)),
+            }
+        }
+        let bytes = writer.finish();
+        assert_eq!(bytes.starts_with(&SELF_DESCRIBED_PREFIX), encoding.self_described);
+        let read = decode_cbor(&bytes).expect("well-formed");
+        assert!(read.get("kind").and_then(Value::as_str) == Some("PodList"), "{read:?}");
+        let items = read.get("items").and_then(Value::as_array).expect("items");
+        assert!(items[0].equivalent(&Value::from_serde_json(&pod)));
+        assert_eq!(items[1], Value::Bytes(b"\x00\x01".to_vec()));
+        assert_eq!(read.get("count"), Some(&Value::Int(-3)));
+        if encoding == CborEncoding::SERVER {
+            assert_eq!(members, ["kind", "items", "count"], "the wire order is kept");
+        }
+    }
+}
