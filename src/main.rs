@@ -1,5 +1,18 @@
 //! The app binary: mounts the explorer in the browser. Natively it only explains where it runs.
 
+/// Every allocation is counted (one addition each), so that the bytes the app holds can be read:
+/// the wasm memory's size cannot say, as it only grows.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
+/// The bytes allocated in the wasm memory now (what the page holds, beside the memory's size).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = heapInUse)]
+pub fn heap_in_use() -> f64 {
+    ALLOCATOR.allocated() as f64
+}
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();

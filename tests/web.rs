@@ -130,6 +130,10 @@ fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
     assert_eq!(undecoded.decode_ms(), None);
     assert!(undecoded.decoded().is_ok());
     assert!(undecoded.decode_ms().is_some());
+    let logged = undecoded.without_tree();
+    assert_eq!(logged.decode_ms(), undecoded.decode_ms(), "the log keeps the timing");
+    assert_eq!(logged.response, undecoded.response);
+    assert!(logged.document().is_ok(), "and decodes again if asked");
     let broken = Fetched::new(Request::get("/x"), response(200, r#"{"kind":"#));
     assert!(matches!(broken.error(), Some(ApiError::Undecodable { code: 200, .. })), "{:?}", broken.error());
     // An excerpt of a long body reads no further than it shows.

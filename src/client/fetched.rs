@@ -19,35 +19,47 @@ pub struct Fetched {
     pub response: Response,
     /// The response's `Content-Type`, parsed; `None` when absent or not a media type.
     pub content_type: Option<MediaType>,
-    /// The decoded body (or why it could not be decoded) and the milliseconds its decoding took,
-    /// once something asked for it: a caller that reads the body its own way (the lazy list of
-    /// "Load all") leaves it undecoded, and the wire inspector does not decode it for itself.
-    decoded: OnceLock<(Result<Decoded, String>, f64)>,
+    /// The decoded body (or why it could not be decoded), once something asked for it: a caller
+    /// that reads the body its own way (the lazy list of "Load all") leaves it undecoded, and the
+    /// wire inspector neither decodes it nor keeps the tree.
+    decoded: OnceLock<Result<Decoded, String>>,
+    /// Milliseconds the decoding took.
+    decode_ms: OnceLock<f64>,
 }
 
 impl Fetched {
     /// A response, not decoded yet.
     pub fn new(request: Request, response: Response) -> Fetched {
         let content_type = response.header("content-type").and_then(|t| t.parse::<MediaType>().ok());
-        Fetched { request, response, content_type, decoded: OnceLock::new() }
+        Fetched { request, response, content_type, decoded: OnceLock::new(), decode_ms: OnceLock::new() }
+    }
+
+    /// The same exchange without the decoded tree (which can be several times the body's size),
+    /// for a log that shows the bytes and timings of many exchanges; it decodes again if asked.
+    pub fn without_tree(&self) -> Fetched {
+        Fetched {
+            request: self.request.clone(),
+            response: self.response.clone(),
+            content_type: self.content_type.clone(),
+            decoded: OnceLock::new(),
+            decode_ms: self.decode_ms.clone(),
+        }
     }
 
     /// The decoded body, or why it could not be decoded (naming what was expected and where),
     /// decoding it by its `Content-Type` on the first call.
     pub fn decoded(&self) -> &Result<Decoded, String> {
-        &self
-            .decoded
-            .get_or_init(|| {
-                let started = now_ms();
-                let decoded = decode_by_type(self.content_type.as_ref(), &self.response);
-                (decoded, now_ms() - started)
-            })
-            .0
+        self.decoded.get_or_init(|| {
+            let started = now_ms();
+            let decoded = decode_by_type(self.content_type.as_ref(), &self.response);
+            let _ = self.decode_ms.set(now_ms() - started);
+            decoded
+        })
     }
 
     /// Milliseconds spent decoding the body in wasm; `None` while nobody asked for it decoded.
     pub fn decode_ms(&self) -> Option<f64> {
-        self.decoded.get().map(|(_, ms)| *ms)
+        self.decode_ms.get().copied()
     }
 
     /// The `Content-Type` header as sent.

@@ -43,8 +43,11 @@ pub struct JoinedList {
     /// The first page's members, `items` included (empty: the items are below).
     head: Map,
     items: Vec<LazyObject>,
-    /// The YAML of every item without managedFields, as a sequence.
+    /// The YAML of every item without managedFields, as a sequence, while pages are added.
     yaml_items: String,
+    /// The whole list's YAML without managedFields, once [`JoinedList::finish`] wrote it (the
+    /// items' YAML is then dropped: the text is held once, shared with the view).
+    yaml: Option<Arc<String>>,
 }
 
 impl JoinedList {
@@ -72,7 +75,7 @@ impl JoinedList {
             };
             head.insert(key, value);
         }
-        let mut joined = JoinedList { head, items: Vec::new(), yaml_items: String::new() };
+        let mut joined = JoinedList { head, items: Vec::new(), yaml_items: String::new(), yaml: None };
         joined.push(items)?;
         Ok(joined)
     }
@@ -95,6 +98,12 @@ impl JoinedList {
         Ok(self.items.len())
     }
 
+    /// Ends the list (the last page is in): its default text is written once, and shared.
+    pub fn finish(&mut self) {
+        self.yaml = Some(Arc::new(self.yaml_without_managed_fields()));
+        self.yaml_items = String::new();
+    }
+
     /// How many items the list has.
     pub fn len(&self) -> usize {
         self.items.len()
@@ -106,19 +115,25 @@ impl JoinedList {
 
     /// The list as text in `format` (YAML or JSON; the others are of one body's bytes and
     /// answer an empty text), without managedFields unless `managed`.
-    pub fn text(&self, format: TextFormat, managed: bool) -> String {
-        match format {
-            TextFormat::Yaml if !managed => self.yaml_without_managed_fields(),
+    pub fn text(&self, format: TextFormat, managed: bool) -> Arc<String> {
+        Arc::new(match format {
+            TextFormat::Yaml if !managed => match &self.yaml {
+                Some(yaml) => return yaml.clone(),
+                None => self.yaml_without_managed_fields(),
+            },
             TextFormat::Yaml => yaml_text(&self.serialized(managed)),
             TextFormat::Json => json_text(&self.serialized(managed)),
             TextFormat::Hex | TextFormat::Diagnostic => String::new(),
-        }
+        })
     }
 
     /// The head's YAML with its `items: []` line replaced by the items written so far. Only a
     /// top-level key starts a line at column 0 (nested keys, block scalars and folded strings
     /// are indented), so the line is the list's own `items`.
     fn yaml_without_managed_fields(&self) -> String {
+        if let Some(yaml) = &self.yaml {
+            return yaml.to_string();
+        }
         let head = yaml_text(&Shown { document: &Value::Object(self.head.clone()), managed: false });
         if self.yaml_items.is_empty() {
             return head;
@@ -233,13 +248,19 @@ mod tests {
             for text_format in [TextFormat::Yaml, TextFormat::Json] {
                 for managed in [false, true] {
                     assert_eq!(
-                        joined.text(text_format, managed),
+                        *joined.text(text_format, managed),
                         document_text(&whole, text_format, None, managed),
                         "{format} {text_format:?} managed={managed}"
                     );
                 }
             }
-            assert_eq!(joined.text(TextFormat::Hex, false), "");
+            assert_eq!(*joined.text(TextFormat::Hex, false), "");
+            let before = joined.text(TextFormat::Yaml, false);
+            joined.finish();
+            let finished = joined.text(TextFormat::Yaml, false);
+            assert_eq!(finished, before);
+            assert!(Arc::ptr_eq(&finished, &joined.text(TextFormat::Yaml, false)), "written once, then shared");
+            assert_eq!(*joined.text(TextFormat::Json, true), document_text(&whole, TextFormat::Json, None, true));
         }
     }
 
@@ -260,7 +281,7 @@ mod tests {
                 members.insert("items", json(r#"[{"a":1},{"b":{"c":[1,2]}}]"#));
                 members.insert("metadata", json(r#"{"resourceVersion":"1"}"#));
             }
-            assert_eq!(joined.text(TextFormat::Yaml, false), document_text(&whole, TextFormat::Yaml, None, false));
+            assert_eq!(*joined.text(TextFormat::Yaml, false), document_text(&whole, TextFormat::Yaml, None, false));
         }
     }
 
@@ -269,7 +290,7 @@ mod tests {
         let empty = json(r#"{"kind":"XList","metadata":{"resourceVersion":"1"},"items":[]}"#);
         let joined = JoinedList::start(&empty, lazy(&empty, Format::Json)).expect("empty");
         assert!(joined.is_empty());
-        assert_eq!(joined.text(TextFormat::Yaml, false), document_text(&empty, TextFormat::Yaml, None, false));
+        assert_eq!(*joined.text(TextFormat::Yaml, false), document_text(&empty, TextFormat::Yaml, None, false));
         let pod = json(r#"{"kind":"Pod","metadata":{"name":"a"}}"#);
         let error = JoinedList::start(&pod, lazy(&empty, Format::Json)).expect_err("not a list");
         assert!(error.contains("no items array"), "{error}");

@@ -4,6 +4,7 @@
 //! highlighted as they scroll in, with folds and a search over the whole text.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use leptos::html;
 use leptos::prelude::*;
@@ -25,7 +26,7 @@ const OVERSCAN: usize = 30;
 pub fn CodeView(
     /// The document's text.
     #[prop(into)]
-    text: Signal<String>,
+    text: Signal<Arc<String>>,
     /// Whether it is YAML or JSON to highlight (false: plain text, e.g. a hex dump).
     #[prop(into)]
     rich: Signal<bool>,
@@ -42,7 +43,7 @@ pub fn CodeView(
 
 /// A document of at most [`MAX_RICH_LINES`] lines, every line in the page.
 #[component]
-fn ShortCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
+fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
     let folded = RwSignal::new(BTreeSet::<usize>::new());
     Effect::new(move |_| {
         text.track();
@@ -55,7 +56,7 @@ fn ShortCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
     view! {
         <pre class="document__text code" data-testid="document-text" tabindex="0">
             {move || match rendered.get() {
-                None => text.get().into_any(),
+                None => text.get().to_string().into_any(),
                 Some((lines, ends)) => {
                     let folded_now = folded.get();
                     let mut out = Vec::with_capacity(lines.len());
@@ -119,7 +120,7 @@ fn ShortCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
 /// inside a scrolling box as tall as all the lines shown; folds and a search work on the whole
 /// text. Heights and offsets are set through the CSSOM (the page allows no style attributes).
 #[component]
-fn VirtualCode(text: Signal<String>, rich: Signal<bool>) -> impl IntoView {
+fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
     let lines = Memo::new(move |_| text.with(|t| Lines::new(t)));
     // Rows are keyed by the text they come from as well as their line number: a new text (the
     // joined list after "Load all") redraws the lines in view, which read the text untracked.

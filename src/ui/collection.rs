@@ -643,7 +643,11 @@ fn PageView(
             let progress = RwSignal::new(None::<LoadAllProgress>);
             Effect::new(move |_| {
                 if progress.with(|p| p.as_ref().is_some_and(|p| p.done)) {
-                    joined.set(joining.try_update_value(Option::take).flatten().map(Arc::new));
+                    let list = joining.try_update_value(Option::take).flatten().map(|mut list| {
+                        list.finish();
+                        Arc::new(list)
+                    });
+                    joined.set(list);
                 }
             });
             let (first_type, first_body) = (fetched.content_type.clone(), fetched.response.body.clone());

@@ -34,7 +34,7 @@ pub fn DocumentView(
         let (format, managed) = (format.get(), managed.get());
         match joined.and_then(|j| j.get()) {
             Some(list) => list.text(format, managed),
-            None => document.with(|d| raw.with(|r| document_text(d, format, r.as_deref(), managed))),
+            None => Arc::new(document.with(|d| raw.with(|r| document_text(d, format, r.as_deref(), managed)))),
         }
     });
     let copy = move |_| {

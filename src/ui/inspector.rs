@@ -2,6 +2,8 @@
 //! (`Warning`, `Content-Type`, `Content-Encoding`, `Retry-After`...), sizes and timings, the raw
 //! body (hex for binary), and "copy as curl" / "copy as kubectl get --raw".
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::client::handle::{Client, Exchange};
@@ -36,7 +38,10 @@ impl WireLog {
         log
     }
 
-    fn record(self, exchange: Exchange) {
+    fn record(self, mut exchange: Exchange) {
+        // The log shows bytes and timings: it keeps no decoded trees (200 of them would be
+        // several times the bodies' size).
+        exchange.outcome = exchange.outcome.map(|fetched| Arc::new(fetched.without_tree()));
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
         self.entries.update(|entries| {

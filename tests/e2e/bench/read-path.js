@@ -3,6 +3,10 @@
 // figure:
 //   - time from the click on "pods" to the first screenful of Table rows in the DOM (page size 500);
 //   - time to load all 10,000 pods with "Load all pages", as Table, full objects (JSON) and CBOR;
+//   - the memory the page holds after each load all: the bytes allocated in the wasm memory (the
+//     app counts them: heapInUse()), the JS heap after a garbage collection (CDP), beside the
+//     bytes of the list's pages as they came (decoded, not gzip); and the wasm memory's size,
+//     which only grows (the high-water mark of the load);
 //   - frame times while the 10,000-row table is scrolled (requestAnimationFrame deltas);
 //   - with KUBE_SIM_URL set, the real peer on the same kube-sim in the same run: the preinstalled
 //     `kubectl get pods -A -o json --chunk-size=500`, its JSON printed to /dev/null, and the
@@ -112,7 +116,27 @@ async function loadAll(page, as) {
     button.click();
   }));
   console.log(`BENCH load all (${as}, behind ${label}): ${ms.toFixed(0)} ms from the click to the frame after all are shown; ${text}`);
+  if (process.env.BENCH_MEMORY !== '0') await memory(page, as);
   return ms;
+}
+
+// What the page holds once the list is loaded: the JS heap after a collection, the wasm memory,
+// and the size of the list's pages as they came (Resource Timing's decoded body sizes).
+async function memory(page, as) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const { wasm, held, wire } = await page.evaluate(() => ({
+      wasm: window.__benchWasm ? window.__benchWasm.memory.buffer.byteLength : NaN,
+      held: window.wasmBindings && window.wasmBindings.heapInUse ? window.wasmBindings.heapInUse() : NaN,
+      wire: performance.getEntriesByType('resource').filter((e) => /\/pods\?/.test(e.name)).reduce((a, e) => a + e.decodedBodySize, 0),
+    }));
+    const mb = (n) => (n / 1048576).toFixed(1);
+    console.log(`BENCH memory after load all (${as}, behind ${label}): wasm heap in use ${mb(held)} MB, JS heap ${mb(usedSize)} MB (after a collection), pages as they came ${mb(wire)} MB: (wasm in use + JS heap) / pages ${((held + usedSize) / wire).toFixed(2)}x; wasm memory ${mb(wasm)} MB (its size only grows: the high-water mark)`);
+  } finally {
+    await cdp.detach();
+  }
 }
 
 async function scrolling(page) {
@@ -141,6 +165,10 @@ async function scrolling(page) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // Trunk's loader announces the wasm instance: keep it, to read its memory.
+    await page.addInitScript(() => {
+      addEventListener('TrunkApplicationStarted', (e) => { window.__benchWasm = e.detail && e.detail.wasm; });
+    });
     const parts = (process.env.BENCH_PARTS || 'first,load,scroll,kubectl').split(',');
     if (parts.includes('first')) {
       await firstRows(page);
