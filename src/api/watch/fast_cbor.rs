@@ -22,7 +22,7 @@ pub(crate) fn scan_cbor_event(input: &[u8], offset: usize) -> Option<FastEvent> 
 /// its end and the full decoder reads it); else how many bytes the event took, with the event
 /// when the fast pass takes it (`None`: the full decoder reads those bytes).
 pub(crate) fn scan_cbor_prefix(bytes: &[u8], offset: usize) -> Option<(usize, Option<FastEvent>)> {
-    let mut reader = Reader { input: bytes, pos: 0 };
+    let mut reader = Reader::new(bytes);
     let mut scanned = Scanned::default();
     reader.scan(Spot::Event, 0, &mut scanned).ok()?;
     let event = &bytes[..reader.pos];
@@ -63,7 +63,7 @@ impl<'a> Reader<'a> {
                         Ok(())
                     }
                     Member::Enter(inner) => reader.scan(inner, depth, scanned),
-                    Member::Skip => reader.skip_item(depth),
+                    Member::Skip => reader.skip_deferring_keys(depth),
                 })
             }
             Header::Array(len) if spot == Spot::Rows && !nested => {

@@ -8,7 +8,8 @@
 //! JSON body's UTF-8 and syntax are checked at once (serde_json walks every byte of it, and the
 //! body is checked for UTF-8 as a whole); escapes inside skipped strings are checked for syntax
 //! only, and a lone UTF-16 surrogate there is reported when the item is decoded. A CBOR body is
-//! checked by every rule of the full decoder. Anything the fast pass does not take (a repeated
+//! checked by every rule of the full decoder but one: in the members of an item the pass steps
+//! over, a repeated map key is reported when the item is decoded. Anything the fast pass does not take (a repeated
 //! top-level member, an item that is not an object or is a server-side Table, a list whose kind
 //! does not end in `List`, trailing bytes) goes to the full decoder, whose result (or error)
 //! is the answer: [`read_list`] gives what [`ObjectList::from_document`] gives for the decoded
@@ -216,14 +217,14 @@ impl<'de> Visitor<'de> for TopSeed {
 
 /// The fast pass over a CBOR list body; `None` when the full decoder must decide.
 fn scan_cbor_list(body: &[u8]) -> Option<ScannedList> {
-    let mut reader = Reader { input: body, pos: 0 };
+    let mut reader = Reader::new(body);
     let (at, header) = reader.pull().ok()?;
     let (_, header) = reader.untag(at, header).ok()?;
     let ciborium_ll::Header::Map(len) = header else { return None };
     let mut list = ScannedList::default();
     let mut refused = false;
     let walked = reader.walk_map(len, 0, &mut |reader, key, depth| {
-        let Some(slot) = member(key) else { return reader.skip_item(depth) };
+        let Some(slot) = member(key) else { return reader.skip_deferring_keys(depth) };
         if !list.first(slot) {
             // The full decoder refuses a repeated key in CBOR: let it say so.
             refused = true;

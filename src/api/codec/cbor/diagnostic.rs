@@ -12,7 +12,7 @@ use crate::api::error::DecodeError;
 /// the self-described tag `55799(...)` and byte strings (`h'6b696e64'`, with their text as a
 /// comment) where JSON would have text. The output stops after about `max_chars` characters.
 pub fn diagnostic(input: &[u8], max_chars: usize) -> Result<String, DecodeError> {
-    let mut reader = Reader { input, pos: 0 };
+    let mut reader = Reader::new(input);
     let mut out = String::new();
     while reader.pos < input.len() {
         if !out.is_empty() {

@@ -33,7 +33,7 @@ pub fn decode_cbor(input: &[u8]) -> Result<Value, DecodeError> {
 /// Decodes the first CBOR data item of `input` and says how many bytes it took (the rest may be
 /// the next item of a CBOR sequence).
 pub fn decode_cbor_prefix(input: &[u8]) -> Result<(Value, usize), DecodeError> {
-    let mut reader = Reader { input, pos: 0 };
+    let mut reader = Reader::new(input);
     let value = reader.item(0)?;
     Ok((value, reader.pos))
 }
@@ -44,6 +44,11 @@ pub(crate) struct Reader<'a> {
     pub(crate) input: &'a [u8],
     /// Offset of the next unread byte.
     pub(crate) pos: usize,
+    /// The keys of the maps being walked (see [`Reader::walk_map`]), each map's on top of its
+    /// parent's: one buffer for the whole input, no map needs its own.
+    keys: Vec<(u32, &'a [u8])>,
+    /// The arrays and maps open in [`Reader::skip_deferring_keys`]: items left, and whether a map.
+    frames: Vec<(usize, bool)>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -53,6 +58,11 @@ pub(crate) enum StringKind {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `input`.
+    pub(crate) fn new(input: &'a [u8]) -> Reader<'a> {
+        Reader { input, pos: 0, keys: Vec::new(), frames: Vec::new() }
+    }
+
     pub(crate) fn error(&self, expected: impl Into<String>, found: impl Into<String>, offset: usize) -> DecodeError {
         DecodeError::new(Format::Cbor, expected, found, offset)
     }
@@ -279,7 +289,7 @@ impl<'a> Reader<'a> {
 pub(crate) type MapEntry<'e, 'a> = dyn FnMut(&mut Reader<'a>, &[u8], usize) -> Result<(), DecodeError> + 'e;
 
 /// Up to this many keys of a map are checked for repeats by comparison, beyond it by hashing.
-const LINEAR_KEYS: usize = 16;
+const LINEAR_KEYS: usize = 48;
 
 impl<'a> Reader<'a> {
     /// `header` (read at `at`), or the first head after the self-described tags it starts
@@ -352,6 +362,53 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Steps over the next item at `depth` as [`Reader::skip_item`] does, except that the keys of
+    /// the maps inside it are not checked for repeats (nor, when they are byte strings, for
+    /// UTF-8): those are found when the item is decoded, as a JSON body's lone surrogates are.
+    /// The fast passes step over what they do not keep this way. Iterative over definite-length
+    /// arrays and maps, strings stepped over by their length; anything else (tags, text,
+    /// indefinite lengths, floats, simple values) by the rules of [`Reader::skip`].
+    pub(crate) fn skip_deferring_keys(&mut self, depth: usize) -> Result<(), DecodeError> {
+        let base = self.frames.len();
+        let skipped = self.skip_frames(depth, base);
+        self.frames.truncate(base);
+        skipped
+    }
+
+    fn skip_frames(&mut self, depth: usize, base: usize) -> Result<(), DecodeError> {
+        // Items left in the innermost open array or map (a map's keys and values both count).
+        let (mut left, mut in_map) = (1usize, false);
+        loop {
+            while left == 0 {
+                if self.frames.len() == base {
+                    return Ok(());
+                }
+                (left, in_map) = self.frames.pop().unwrap_or((0, false));
+            }
+            let key = in_map && left % 2 == 0;
+            left -= 1;
+            let level = depth + (self.frames.len() - base);
+            let (at, header) = self.pull()?;
+            match header {
+                Header::Bytes(Some(len)) => self.advance(len)?,
+                Header::Text(_) | Header::Bytes(None) if key => self.skip(at, header, level)?,
+                other if key => return Err(self.error("a byte or text string map key", describe_header(other), at)),
+                Header::Array(Some(len)) | Header::Map(Some(len)) if level < MAX_DEPTH => {
+                    let map = matches!(header, Header::Map(_));
+                    let items = if map { len.checked_mul(2) } else { Some(len) };
+                    // Every item takes a byte at least: more than the input holds cannot be.
+                    let Some(items) = items.filter(|n| *n <= self.remaining().saturating_mul(2)) else {
+                        return Err(self.error(format!("{len} items"), END_OF_INPUT, self.input.len()));
+                    };
+                    self.frames.push((left, in_map));
+                    (left, in_map) = (items, map);
+                }
+                Header::Positive(n) | Header::Negative(n) if n <= i64::MAX as u64 => {}
+                other => self.skip(at, other, level)?,
+            }
+        }
+    }
+
     /// Steps over `len` bytes of string data.
     pub(crate) fn advance(&mut self, len: usize) -> Result<(), DecodeError> {
         self.take(len).map(drop)
@@ -367,78 +424,87 @@ impl<'a> Reader<'a> {
         depth: usize,
         entry: &mut MapEntry<'_, 'a>,
     ) -> Result<(), DecodeError> {
-        // The keys seen: those read in place (most) on the stack, the few others beside them,
-        // a hash index once the map is large.
+        // The keys seen: those read in place (most) on the reader's key stack above the maps
+        // around this one, the few others beside them, a hash index once the map is large.
         // Each with a tag of its length, first and last byte, compared before the bytes are (a
         // pod's event has a few hundred keys: comparing each with the keys before it, byte by
         // byte, was a good part of reading the event).
         let tag = |key: &[u8]| {
             (key.len() as u32) << 16 | u32::from(*key.first().unwrap_or(&0)) << 8 | u32::from(*key.last().unwrap_or(&0))
         };
-        let mut small: [(u32, &'a [u8]); LINEAR_KEYS] = [(0, &[]); LINEAR_KEYS];
-        let mut small_len = 0;
+        let base = self.keys.len();
         let mut owned: Vec<Vec<u8>> = Vec::new();
         // (The same map type as `MapBuilder`'s index: no new hashing code in the bundle.)
         let mut index: Option<std::collections::HashMap<String, usize>> = None;
         let mut count = 0;
-        loop {
+        let walked = loop {
             if len == Some(count) {
-                return Ok(());
+                break Ok(());
             }
             let (at, header) = self.pull()?;
             let key: std::borrow::Cow<'a, [u8]> = match header {
-                Header::Break if len.is_none() => return Ok(()),
+                Header::Break if len.is_none() => break Ok(()),
                 Header::Bytes(Some(n)) | Header::Text(Some(n)) if n <= self.remaining() => {
                     let start = self.pos;
                     let bytes = &self.input[start..start + n];
                     self.advance(n)?;
-                    match (std::str::from_utf8(bytes).is_ok(), header) {
+                    // Keys are ASCII but for the rare label or annotation: the word-at-a-time
+                    // check first.
+                    match (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok(), header) {
                         (true, _) => std::borrow::Cow::Borrowed(bytes),
                         (false, Header::Bytes(_)) => go_lossy_utf8(bytes.to_vec()).into_bytes().into(),
                         (false, _) => {
-                            return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at))
+                            break Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at))
                         }
                     }
                 }
-                Header::Bytes(len) => go_lossy_utf8(self.string(at, len, StringKind::Bytes)?).into_bytes().into(),
-                Header::Text(len) => match String::from_utf8(self.string(at, len, StringKind::Text)?) {
-                    Ok(key) => key.into_bytes().into(),
-                    Err(_) => return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at)),
+                Header::Bytes(len) => match self.string(at, len, StringKind::Bytes) {
+                    Ok(bytes) => go_lossy_utf8(bytes).into_bytes().into(),
+                    Err(e) => break Err(e),
                 },
-                other => return Err(self.error("a byte or text string map key", describe_header(other), at)),
+                Header::Text(len) => match self.string(at, len, StringKind::Text).map(String::from_utf8) {
+                    Ok(Ok(key)) => key.into_bytes().into(),
+                    Ok(Err(_)) => {
+                        break Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at))
+                    }
+                    Err(e) => break Err(e),
+                },
+                other => break Err(self.error("a byte or text string map key", describe_header(other), at)),
             };
-            entry(self, &key, depth + 1)?;
+            if let Err(e) = entry(self, &key, depth + 1) {
+                break Err(e);
+            }
             let repeated = match &mut index {
                 Some(index) => index.insert(String::from_utf8_lossy(&key).into_owned(), 0).is_some(),
                 None => {
                     let key_tag = tag(&key);
-                    small[..small_len].iter().any(|(t, k)| *t == key_tag && **k == *key)
+                    self.keys[base..].iter().any(|(t, k)| *t == key_tag && **k == *key)
                         || owned.iter().any(|k| **k == *key)
                 }
             };
             if repeated {
                 let key = String::from_utf8_lossy(&key).into_owned();
-                return Err(self.error("unique map keys", format!("key {key:?} again"), at));
+                break Err(self.error("unique map keys", format!("key {key:?} again"), at));
             }
             if index.is_none() {
                 match key {
-                    std::borrow::Cow::Borrowed(key) if small_len < LINEAR_KEYS => {
-                        small[small_len] = (tag(key), key);
-                        small_len += 1;
-                    }
+                    std::borrow::Cow::Borrowed(key) => self.keys.push((tag(key), key)),
                     key => owned.push(key.into_owned()),
                 }
-                if small_len + owned.len() > LINEAR_KEYS {
+                if self.keys.len() - base + owned.len() > LINEAR_KEYS {
                     let mut large = std::collections::HashMap::new();
-                    for key in small[..small_len].iter().map(|(_, key)| *key).chain(owned.iter().map(Vec::as_slice)) {
+                    for key in self.keys[base..].iter().map(|(_, key)| *key).chain(owned.iter().map(Vec::as_slice)) {
                         large.insert(String::from_utf8_lossy(key).into_owned(), 0);
                     }
                     index = Some(large);
                     owned.clear();
+                    self.keys.truncate(base);
                 }
             }
             count += 1;
-        }
+        };
+        self.keys.truncate(base);
+        walked
     }
 }
 

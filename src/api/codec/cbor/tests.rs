@@ -10,7 +10,7 @@ fn every_item_head_reads_as_ciborium_reads_it() {
     for initial in 0..=255u8 {
         for available in 0..=argument.len() {
             let input: Vec<u8> = std::iter::once(initial).chain(argument[..available].iter().copied()).collect();
-            let mut reader = Reader { input: &input, pos: 0 };
+            let mut reader = Reader::new(&input);
             let ours = reader.pull().map(|(at, header)| (at, format!("{header:?}"), reader.pos));
             let mut decoder = Decoder::from(&input[..]);
             let theirs = decoder.pull().map(|header| (0, format!("{header:?}"), decoder.offset()));
@@ -23,7 +23,7 @@ fn every_item_head_reads_as_ciborium_reads_it() {
     }
     // A head after others is read at its offset.
     let input = [0x82, 0x19, 0x01, 0x00, 0x7a, 0, 0, 0, 0];
-    let mut reader = Reader { input: &input, pos: 0 };
+    let mut reader = Reader::new(&input);
     assert!(matches!(reader.pull(), Ok((0, Header::Array(Some(2))))));
     assert!(matches!(reader.pull(), Ok((1, Header::Positive(256)))));
     assert!(matches!(reader.pull(), Ok((4, Header::Text(Some(0))))));
@@ -326,4 +326,45 @@ fn a_document_written_piece_by_piece_is_the_document() {
             assert_eq!(members, ["kind", "items", "count"], "the wire order is kept");
         }
     }
+}
+
+#[test]
+fn stepping_over_an_item_deferring_its_keys_agrees_with_the_full_rules_but_for_repeated_keys() {
+    let step = |input: &[u8], deferring: bool| {
+        let mut reader = Reader::new(input);
+        let stepped = if deferring { reader.skip_deferring_keys(0) } else { reader.skip_item(0) };
+        stepped.map(|()| reader.pos)
+    };
+    let mut inputs = Vec::new();
+    for file in ["kube/vectors/pod.cbor", "kube/vectors/podlist.cbor", "kube/cbor/podlist_kube-system.cbor"] {
+        let bytes = shared_file(file);
+        for at in (0..bytes.len()).step_by(7).take(150) {
+            for replacement in [0x00, 0x18, 0x5f, 0x7f, 0x9f, 0xbf, 0xa1, 0x41, 0xc2, 0xf7, 0xfb, 0xff] {
+                let mut mutated = bytes.clone();
+                mutated[at] = replacement;
+                inputs.push(mutated);
+            }
+            inputs.push(bytes[..at].to_vec());
+        }
+        inputs.push(bytes);
+    }
+    inputs.push(vec![0xa2, 0x41, b'a', 0x01, 0x41, b'a', 0x02]);
+    let mut agreed = 0;
+    for input in &inputs {
+        match (step(input, false), step(input, true)) {
+            (Ok(full), Ok(deferring)) => {
+                assert_eq!(full, deferring, "{input:02x?}");
+                agreed += 1;
+            }
+            (Err(full), Ok(_)) => {
+                assert!(full.to_string().contains("unique map keys"), "only repeated keys are deferred: {full}")
+            }
+            (Ok(_), Err(deferring)) => panic!("refused what the rules allow: {deferring}"),
+            (Err(_), Err(_)) => agreed += 1,
+        }
+    }
+    assert!(agreed > inputs.len() / 2, "the mutations were mostly decided alike: {agreed} of {}", inputs.len());
+    let repeated = [0xa2, 0x41, b'a', 0x01, 0x41, b'a', 0x02];
+    assert!(step(&repeated, false).is_err());
+    assert_eq!(step(&repeated, true), Ok(repeated.len()));
 }
