@@ -1,6 +1,7 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
-//! (with its structural and line diff) is only needed once a user asks for a diff. Trunk builds
+//! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
+//! Access view, a page of its own, or a 403's explanation. Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
 //! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
 //! first time an object or a collection shows its actions, or a live view's history shows a diff
@@ -11,7 +12,8 @@
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::discovery::ResourceType;
+use crate::api::discovery::{Discovery, ResourceType};
+use crate::api::view::status::Status;
 
 /// A part of the interface that could not be fetched (a network failure while loading its wasm).
 #[derive(Clone, Debug)]
@@ -114,6 +116,21 @@ pub fn HistoryDiffOnDemand(old: Value, new: Value) -> impl IntoView {
     on_demand("diff view", split::preload_history_diff, move || at_once!(split::history_diff(old.clone(), new.clone())))
 }
 
+/// The Access view (`ui::access_view::AccessView`: what the user may do, type by type and verb by
+/// verb), loaded on demand: few open it, and its matrix is a good part of the authorization code.
+#[component]
+pub fn AccessViewOnDemand(discovery: Discovery) -> impl IntoView {
+    on_demand("Access view", split::preload_access_view, move || at_once!(split::access_view(discovery.clone())))
+}
+
+/// A 403 explained (`ui::forbidden::ForbiddenExplanation`), loaded on demand: the RBAC objects it
+/// writes as YAML to ask an administrator for bring their serializers, which nothing else on a
+/// page load needs.
+#[component]
+pub fn ForbiddenExplanationOnDemand(status: Status) -> impl IntoView {
+    on_demand("403 explanation", split::preload_forbidden, move || at_once!(split::forbidden(status.clone())))
+}
+
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
 /// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
 /// if it cannot; without it, a plain function.
@@ -121,9 +138,12 @@ mod split {
     use leptos::prelude::*;
 
     use crate::api::codec::value::Value;
-    use crate::api::discovery::ResourceType;
+    use crate::api::discovery::{Discovery, ResourceType};
+    use crate::api::view::status::Status;
+    use crate::ui::access_view::AccessView;
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
+    use crate::ui::forbidden::ForbiddenExplanation;
     use crate::ui::lazy::LoadFailed;
     use crate::ui::object_actions::ObjectActions;
 
@@ -170,6 +190,32 @@ mod split {
         Ok(view! { <DiffView old new name="history" /> }.into_any())
     }
 
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            access_view,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_access_view),
+            fallible
+        )
+    )]
+    pub fn access_view(discovery: Discovery) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <AccessView discovery /> }.into_any())
+    }
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            forbidden,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_forbidden),
+            fallible
+        )
+    )]
+    pub fn forbidden(status: Status) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <ForbiddenExplanation status /> }.into_any())
+    }
+
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
@@ -185,6 +231,12 @@ mod split {
             Ok(())
         }
         pub async fn preload_history_diff() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_access_view() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_forbidden() -> Result<(), LoadFailed> {
             Ok(())
         }
     }

@@ -337,7 +337,7 @@ fn Explorer(
                             .into_any()
                     }
                     None if navigation.state.with(|s| s.access) => {
-                        view! { <access_view::AccessView discovery=info.discovery.clone() /> }.into_any()
+                        view! { <lazy::AccessViewOnDemand discovery=info.discovery.clone() /> }.into_any()
                     }
                     None => {
                         view! {
