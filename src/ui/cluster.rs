@@ -4,6 +4,8 @@ use leptos::prelude::*;
 
 use crate::api::discovery::{ApiGroup, Scope};
 use crate::client::discovery::ClusterInfo;
+use crate::model::view_state::{ResourceKey, ViewState};
+use crate::ui::location::ViewLink;
 
 /// Shows the server version and every API group with its versions and resource types.
 #[component]
@@ -73,7 +75,21 @@ fn GroupCard(
                             Scope::Cluster => "cluster-scoped",
                         };
                         let title = format!("{} ({}), {}", r.kind, r.api_version(), scope);
-                        view! { <li title=title>{r.plural}</li> }
+                        let key = ResourceKey { group: r.group.clone(), version: r.version.clone(), plural: r.plural.clone() };
+                        let change = std::sync::Arc::new(move |s: &mut ViewState| {
+                            s.resource = Some(key.clone());
+                            s.name = None;
+                            s.access = false;
+                            s.label_selector.clear();
+                            s.field_selector.clear();
+                        });
+                        view! {
+                            <li>
+                                <ViewLink change title testid="group-resource">
+                                    {r.plural}
+                                </ViewLink>
+                            </li>
+                        }
                     })
                     .collect_view()}
             </ul>

@@ -218,7 +218,7 @@ pub fn CreatePanel(
                                 Err(text) => view! {
                                     <li data-ok="false">
                                         <span class="warning">{format!("{}: {text}", c.label)}</span>
-                                        {c.forbidden.map(|status| view! { <crate::ui::lazy::ForbiddenExplanationOnDemand status /> })}
+                                        {c.forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
                                     </li>
                                 }
                                 .into_any(),

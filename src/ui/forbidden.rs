@@ -6,6 +6,41 @@ use leptos::prelude::*;
 
 use crate::api::view::status::Status;
 use crate::model::access::{Forbidden, Target};
+use crate::ui::on_demand::{at_once, on_demand};
+
+/// [`ForbiddenExplanation`] loaded on demand: the RBAC objects it writes as YAML to ask an
+/// administrator for bring k8s-openapi's serializers, which nothing else on a page load needs.
+#[component]
+pub fn ForbiddenExplanationOnDemand(status: Status) -> impl IntoView {
+    on_demand("403 explanation", split::preload_forbidden, move || at_once!(split::forbidden(status.clone())))
+}
+
+/// The split point (see [`crate::ui::lazy`]).
+mod split {
+    use leptos::prelude::*;
+
+    use crate::api::view::status::Status;
+    use crate::ui::forbidden::ForbiddenExplanation;
+    use crate::ui::on_demand::LoadFailed;
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            forbidden,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_forbidden),
+            fallible
+        )
+    )]
+    pub fn forbidden(status: Status) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <ForbiddenExplanation status /> }.into_any())
+    }
+
+    #[cfg(not(feature = "split"))]
+    pub async fn preload_forbidden() -> Result<(), LoadFailed> {
+        Ok(())
+    }
+}
 
 /// The explanation of a 403; nothing when the Status is not kube-apiserver's Forbidden wording
 /// (an admission webhook's 403, say), whose message then speaks for itself.

@@ -1,7 +1,8 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
 //! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
-//! Access view, a page of its own, or a 403's explanation. Trunk builds
+//! Access view, a page of its own. (A 403's explanation is split off beside it, in
+//! `ui::forbidden`; the fetching is `ui::on_demand`'s.) Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
 //! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
 //! first time an object or a collection shows its actions, or a live view's history shows a diff
@@ -13,83 +14,7 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::{Discovery, ResourceType};
-use crate::api::view::status::Status;
-
-/// A part of the interface that could not be fetched (a network failure while loading its wasm).
-#[derive(Clone, Debug)]
-pub struct LoadFailed(String);
-
-#[cfg(feature = "split")]
-impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
-    fn from(error: leptos::wasm_split::SplitLoaderError) -> LoadFailed {
-        LoadFailed(error.to_string())
-    }
-}
-
-/// Fetches a part's module (`preload`) as soon as it is rendered, shows nothing until it has
-/// arrived, then builds the part (`build`, which finishes at once once the module is there), or a
-/// retryable alert naming `what` if the download failed. The download runs as a task of its own and
-/// only sets a signal (ignored if the view is gone by then): no `Suspend` is involved, so it never
-/// counts as pending work of a `Suspense` up the tree, which would re-render the view around it.
-fn on_demand<P, Fut, E, B>(what: &'static str, preload: P, build: B) -> impl IntoView
-where
-    P: Fn() -> Fut + Send + Sync + 'static,
-    Fut: std::future::Future<Output = Result<(), E>> + 'static,
-    E: Into<LoadFailed>,
-    B: Fn() -> Option<Result<AnyView, LoadFailed>> + Send + Sync + 'static,
-{
-    let arrived = RwSignal::new(None::<Result<(), String>>);
-    let fetch = move || {
-        let download = preload();
-        leptos::task::spawn_local(async move {
-            let result = download.await.map_err(|error| error.into().0);
-            arrived.try_set(Some(result));
-        });
-    };
-    fetch();
-    let fetch = std::sync::Arc::new(fetch);
-    move || {
-        let failed = |reason: String| {
-            let fetch = fetch.clone();
-            view! {
-                <span class="warning" role="alert" data-testid="load-failed">
-                    {format!("Could not load the {what} (a file the app fetches on first use): {reason}. ")}
-                    <button
-                        class="button button--quiet"
-                        on:click=move |_| {
-                            arrived.set(None);
-                            fetch();
-                        }
-                    >
-                        "Retry"
-                    </button>
-                </span>
-            }
-            .into_any()
-        };
-        match arrived.get() {
-            None => ().into_any(),
-            Some(Err(reason)) => failed(reason),
-            Some(Ok(())) => match build() {
-                Some(Ok(view)) => view,
-                Some(Err(LoadFailed(reason))) => failed(reason),
-                None => ().into_any(),
-            },
-        }
-    }
-}
-
-/// A split function's result, which is there at once when its module has arrived: with the
-/// `split` feature the call is a future that finishes on its first poll; without it, a value.
-macro_rules! at_once {
-    ($call:expr) => {{
-        #[cfg(feature = "split")]
-        let built = futures::FutureExt::now_or_never($call);
-        #[cfg(not(feature = "split"))]
-        let built = Some($call);
-        built
-    }};
-}
+use crate::ui::on_demand::{at_once, on_demand};
 
 /// The Edit and Delete entries of an object view (`ui::object_actions::ObjectActions`), loaded on demand.
 #[component]
@@ -123,14 +48,6 @@ pub fn AccessViewOnDemand(discovery: Discovery) -> impl IntoView {
     on_demand("Access view", split::preload_access_view, move || at_once!(split::access_view(discovery.clone())))
 }
 
-/// A 403 explained (`ui::forbidden::ForbiddenExplanation`), loaded on demand: the RBAC objects it
-/// writes as YAML to ask an administrator for bring their serializers, which nothing else on a
-/// page load needs.
-#[component]
-pub fn ForbiddenExplanationOnDemand(status: Status) -> impl IntoView {
-    on_demand("403 explanation", split::preload_forbidden, move || at_once!(split::forbidden(status.clone())))
-}
-
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
 /// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
 /// if it cannot; without it, a plain function.
@@ -139,13 +56,11 @@ mod split {
 
     use crate::api::codec::value::Value;
     use crate::api::discovery::{Discovery, ResourceType};
-    use crate::api::view::status::Status;
     use crate::ui::access_view::AccessView;
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
-    use crate::ui::forbidden::ForbiddenExplanation;
-    use crate::ui::lazy::LoadFailed;
     use crate::ui::object_actions::ObjectActions;
+    use crate::ui::on_demand::LoadFailed;
 
     #[cfg_attr(
         feature = "split",
@@ -203,26 +118,13 @@ mod split {
         Ok(view! { <AccessView discovery /> }.into_any())
     }
 
-    #[cfg_attr(
-        feature = "split",
-        leptos::wasm_split::wasm_split(
-            forbidden,
-            wasm_split_path = ::leptos::wasm_split,
-            preload(preload_forbidden),
-            fallible
-        )
-    )]
-    pub fn forbidden(status: Status) -> Result<AnyView, LoadFailed> {
-        Ok(view! { <ForbiddenExplanation status /> }.into_any())
-    }
-
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
     pub use direct::*;
     #[cfg(not(feature = "split"))]
     mod direct {
-        use crate::ui::lazy::LoadFailed;
+        use crate::ui::on_demand::LoadFailed;
 
         pub async fn preload_object_actions() -> Result<(), LoadFailed> {
             Ok(())
@@ -234,9 +136,6 @@ mod split {
             Ok(())
         }
         pub async fn preload_access_view() -> Result<(), LoadFailed> {
-            Ok(())
-        }
-        pub async fn preload_forbidden() -> Result<(), LoadFailed> {
             Ok(())
         }
     }

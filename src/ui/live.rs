@@ -477,7 +477,7 @@ pub fn LiveView(
                         })
                 }}
             </dl>
-            {move || forbidden.get().map(|status| view! { <crate::ui::lazy::ForbiddenExplanationOnDemand status /> })}
+            {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             <div class="live__panes">
                 <GridView grid=signals.grid wide />
                 <section class="timeline" aria-label="Event timeline">

@@ -64,10 +64,63 @@ impl Navigation {
         self.go(next);
     }
 
+    /// The address of `target`, for a link to open in a new tab or copy (the host parameters
+    /// kept); a click on the link navigates in place instead ([`ViewLink`]).
+    pub fn href(&self, target: &ViewState) -> String {
+        let search = match self.host_query.get_value() {
+            Some(host_query) => join_search(&target.to_search(), &host_query),
+            None => target.to_search(),
+        };
+        if search.is_empty() {
+            "?".to_owned()
+        } else {
+            search
+        }
+    }
+
     /// The link to the explorer's start view (the host parameters kept), when the view is in
     /// the URL.
     pub fn home_href(&self) -> Option<String> {
         self.host_query.get_value().map(|q| join_search("", &q)).map(|s| if s.is_empty() { "?".to_owned() } else { s })
+    }
+}
+
+/// A link to another view: the current one changed by `change`. Its address opens it in a new tab
+/// (or is copied); a plain click moves there in place, a click with a modifier key is the
+/// browser's.
+#[component]
+pub fn ViewLink(
+    /// How the target differs from the current view (applied again when the view changes).
+    change: std::sync::Arc<dyn Fn(&mut ViewState) + Send + Sync>,
+    #[prop(optional)] testid: Option<&'static str>,
+    #[prop(optional, into)] title: Option<String>,
+    children: Children,
+) -> impl IntoView {
+    let navigation = use_navigation();
+    let target = {
+        let change = change.clone();
+        move || {
+            let mut target = navigation.state.get();
+            change(&mut target);
+            target
+        }
+    };
+    let href = move || navigation.href(&target());
+    view! {
+        <a
+            href=href
+            data-testid=testid
+            title=title
+            on:click=move |e: web_sys::MouseEvent| {
+                if e.button() != 0 || e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key() {
+                    return;
+                }
+                e.prevent_default();
+                navigation.update(|s| change(s));
+            }
+        >
+            {children()}
+        </a>
     }
 }
 

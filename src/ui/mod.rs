@@ -27,6 +27,7 @@ pub mod mount_api;
 mod namespaces;
 mod object;
 mod object_actions;
+mod on_demand;
 mod response_info;
 mod scale;
 mod sidebar;

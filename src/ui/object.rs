@@ -11,12 +11,12 @@ use crate::client::fetched::Fetched;
 use crate::client::handle::use_client;
 use crate::model::messages::Selected;
 use crate::model::page::{Page, PageBody};
-use crate::model::view_state::ResourceKey;
+use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
 use crate::ui::host::Host;
 use crate::ui::lazy::ObjectActionsOnDemand;
-use crate::ui::location::use_navigation;
+use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
 use crate::ui::subresource::SubresourcePanel;
@@ -155,7 +155,6 @@ fn MetadataSummary(document: Value) -> impl IntoView {
         .iter()
         .filter_map(|f| f.as_str().map(str::to_owned))
         .collect();
-    let navigation = use_navigation();
     let discovery = use_discovery();
     let owners = meta
         .get("ownerReferences")
@@ -171,30 +170,26 @@ fn MetadataSummary(document: Value) -> impl IntoView {
             );
             match discovery.find_kind(&api_version, &kind) {
                 Some(owner_type) => {
-                    let mut target = navigation.state.get_untracked();
-                    target.resource = Some(ResourceKey {
+                    let key = ResourceKey {
                         group: owner_type.group.clone(),
                         version: owner_type.version.clone(),
                         plural: owner_type.plural.clone(),
+                    };
+                    let cluster_scoped = owner_type.scope == Scope::Cluster;
+                    let owner = owner.clone();
+                    let change = std::sync::Arc::new(move |target: &mut ViewState| {
+                        target.resource = Some(key.clone());
+                        target.name = Some(owner.clone());
+                        target.watch = false;
+                        if cluster_scoped {
+                            target.namespace = None;
+                        }
                     });
-                    target.name = Some(owner.clone());
-                    target.watch = false;
-                    if owner_type.scope == Scope::Cluster {
-                        target.namespace = None;
-                    }
-                    let href = if target.to_search().is_empty() { "?".to_owned() } else { target.to_search() };
                     view! {
                         <li>
-                            <a
-                                href=href
-                                data-testid="owner-link"
-                                on:click=move |e| {
-                                    e.prevent_default();
-                                    navigation.go(target.clone());
-                                }
-                            >
+                            <ViewLink change testid="owner-link">
                                 {label}
-                            </a>
+                            </ViewLink>
                         </li>
                     }
                     .into_any()

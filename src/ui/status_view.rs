@@ -23,7 +23,7 @@ pub fn StatusView(
             </h3>
             <p data-testid="status-message">{status.message.clone()}</p>
             {retry.map(|s| view! { <p class="muted">{format!("The server asks to retry after {s} s.")}</p> })}
-            {forbidden.map(|status| view! { <crate::ui::lazy::ForbiddenExplanationOnDemand status /> })}
+            {forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             {(!causes.is_empty())
                 .then(|| {
                     view! {

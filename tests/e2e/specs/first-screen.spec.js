@@ -25,3 +25,22 @@ test('tells which discovery the server answered and how much it found', async ({
     /^\d+ API groups, \d+ resource types, from (aggregated|legacy) discovery$/,
   );
 });
+
+test('the resource types in the API group cards are links: a click opens the type, the address opens it anew', async ({ page, context }) => {
+  await page.goto('./');
+  const apps = page.getByRole('list', { name: 'API groups' }).getByTestId('api-group').filter({ hasText: /^apps/ });
+  const deployments = apps.getByRole('link', { name: 'deployments', exact: true });
+  await expect(deployments).toHaveAttribute('title', /^Deployment \(apps\/v1\), namespaced$/);
+  const href = await deployments.getAttribute('href');
+  expect(href).toContain('resource=deployments');
+  await deployments.click();
+  await expect(page).toHaveURL(/resource=deployments/);
+  await expect(page.getByTestId('grid-row').filter({ hasText: 'web' }).first()).toBeVisible();
+  // Back returns to the first screen; the link's address alone opens the same view.
+  await page.goBack();
+  await expect(page.getByTestId('api-group').first()).toBeVisible();
+  const other = await context.newPage();
+  await other.goto(new URL(href, page.url()).toString());
+  await expect(other.getByTestId('grid-row').filter({ hasText: 'web' }).first()).toBeVisible();
+  await other.close();
+});

@@ -1,0 +1,82 @@
+//! Fetching a part of the interface on demand (see [`crate::ui::lazy`] for which parts): a view
+//! shows nothing until the part's module has arrived, then the part; a failed download is an alert
+//! with Retry.
+
+use leptos::prelude::*;
+
+/// A part of the interface that could not be fetched (a network failure while loading its wasm).
+#[derive(Clone, Debug)]
+pub struct LoadFailed(String);
+
+#[cfg(feature = "split")]
+impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
+    fn from(error: leptos::wasm_split::SplitLoaderError) -> LoadFailed {
+        LoadFailed(error.to_string())
+    }
+}
+
+/// Fetches a part's module (`preload`) as soon as it is rendered, shows nothing until it has
+/// arrived, then builds the part (`build`, which finishes at once once the module is there), or a
+/// retryable alert naming `what` if the download failed. The download runs as a task of its own and
+/// only sets a signal (ignored if the view is gone by then): no `Suspend` is involved, so it never
+/// counts as pending work of a `Suspense` up the tree, which would re-render the view around it.
+pub fn on_demand<P, Fut, E, B>(what: &'static str, preload: P, build: B) -> impl IntoView
+where
+    P: Fn() -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<(), E>> + 'static,
+    E: Into<LoadFailed>,
+    B: Fn() -> Option<Result<AnyView, LoadFailed>> + Send + Sync + 'static,
+{
+    let arrived = RwSignal::new(None::<Result<(), String>>);
+    let fetch = move || {
+        let download = preload();
+        leptos::task::spawn_local(async move {
+            let result = download.await.map_err(|error| error.into().0);
+            arrived.try_set(Some(result));
+        });
+    };
+    fetch();
+    let fetch = std::sync::Arc::new(fetch);
+    move || {
+        let failed = |reason: String| {
+            let fetch = fetch.clone();
+            view! {
+                <span class="warning" role="alert" data-testid="load-failed">
+                    {format!("Could not load the {what} (a file the app fetches on first use): {reason}. ")}
+                    <button
+                        class="button button--quiet"
+                        on:click=move |_| {
+                            arrived.set(None);
+                            fetch();
+                        }
+                    >
+                        "Retry"
+                    </button>
+                </span>
+            }
+            .into_any()
+        };
+        match arrived.get() {
+            None => ().into_any(),
+            Some(Err(reason)) => failed(reason),
+            Some(Ok(())) => match build() {
+                Some(Ok(view)) => view,
+                Some(Err(LoadFailed(reason))) => failed(reason),
+                None => ().into_any(),
+            },
+        }
+    }
+}
+
+/// A split function's result, which is there at once when its module has arrived: with the
+/// `split` feature the call is a future that finishes on its first poll; without it, a value.
+macro_rules! at_once_impl {
+    ($call:expr) => {{
+        #[cfg(feature = "split")]
+        let built = futures::FutureExt::now_or_never($call);
+        #[cfg(not(feature = "split"))]
+        let built = Some($call);
+        built
+    }};
+}
+pub(crate) use at_once_impl as at_once;
