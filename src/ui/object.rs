@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::discovery::{ResourceType, Scope};
+use crate::api::discovery::{Discovery, ResourceType, Scope};
 use crate::client::fetched::Fetched;
 use crate::client::handle::use_client;
 use crate::model::messages::Selected;
@@ -168,36 +168,21 @@ fn MetadataSummary(document: Value) -> impl IntoView {
                 "{kind} {owner}{}",
                 if o.get("controller").and_then(Value::as_bool) == Some(true) { " (controller)" } else { "" }
             );
-            match discovery.find_kind(&api_version, &kind) {
-                Some(owner_type) => {
-                    let key = ResourceKey {
-                        group: owner_type.group.clone(),
-                        version: owner_type.version.clone(),
-                        plural: owner_type.plural.clone(),
-                    };
-                    let cluster_scoped = owner_type.scope == Scope::Cluster;
-                    let owner = owner.clone();
-                    let change = std::sync::Arc::new(move |target: &mut ViewState| {
-                        target.resource = Some(key.clone());
-                        target.name = Some(owner.clone());
-                        target.watch = false;
-                        if cluster_scoped {
-                            target.namespace = None;
-                        }
-                    });
-                    view! {
-                        <li>
-                            <ViewLink change testid="owner-link">
-                                {label}
-                            </ViewLink>
-                        </li>
-                    }
-                    .into_any()
-                }
-                None => view! { <li>{format!("{label} ({api_version}: not in discovery)")}</li> }.into_any(),
-            }
+            view! { <li>{object_link(&discovery, &api_version, &kind, owner, None, label, "owner-link")}</li> }
         })
         .collect_view();
+    // An Event's object (`involvedObject` in core/v1, `regarding` in events.k8s.io/v1).
+    let involved = document.get("involvedObject").or_else(|| document.get("regarding")).and_then(|o| {
+        let field = |key: &str| o.get(key).and_then(Value::as_str).map(str::to_owned);
+        let (kind, name) = (field("kind")?, field("name")?);
+        let api_version = field("apiVersion").unwrap_or_else(|| "v1".to_owned());
+        let namespace = field("namespace").filter(|n| !n.is_empty());
+        let label = match &namespace {
+            Some(namespace) => format!("{kind} {namespace}/{name}"),
+            None => format!("{kind} {name}"),
+        };
+        Some(object_link(&discovery, &api_version, &kind, name, Some(namespace), label, "involved-object-link"))
+    });
     let generation = meta.get("generation").and_then(Value::as_i64);
     let chips = |items: Vec<(String, String)>| {
         items.into_iter().map(|(k, v)| view! { <li class="chip">{format!("{k}={v}")}</li> }).collect_view()
@@ -238,11 +223,57 @@ fn MetadataSummary(document: Value) -> impl IntoView {
                 <dd>
                     <ul class="owners">{owners}</ul>
                 </dd>
+                {involved
+                    .map(|link| {
+                        view! {
+                            <dt>"Involved object"</dt>
+                            <dd>{link}</dd>
+                        }
+                    })}
                 <dt>"Finalizers"</dt>
                 <dd>{finalizers.join(", ")}</dd>
             </dl>
         </section>
     }
+}
+
+/// A link to the object `name` of `kind` in `api_version` (in `namespace` when given: `Some(None)`
+/// is cluster-scoped; `None` keeps the view's), or its label and why not when discovery does not
+/// know the kind.
+fn object_link(
+    discovery: &Discovery,
+    api_version: &str,
+    kind: &str,
+    name: String,
+    namespace: Option<Option<String>>,
+    label: String,
+    testid: &'static str,
+) -> AnyView {
+    let Some(target_type) = discovery.find_kind(api_version, kind) else {
+        return format!("{label} ({api_version}: not in discovery)").into_any();
+    };
+    let key = ResourceKey {
+        group: target_type.group.clone(),
+        version: target_type.version.clone(),
+        plural: target_type.plural.clone(),
+    };
+    let cluster_scoped = target_type.scope == Scope::Cluster;
+    let change = Arc::new(move |target: &mut ViewState| {
+        target.resource = Some(key.clone());
+        target.name = Some(name.clone());
+        target.watch = false;
+        if cluster_scoped {
+            target.namespace = None;
+        } else if let Some(namespace) = &namespace {
+            target.namespace = namespace.clone();
+        }
+    });
+    view! {
+        <ViewLink change testid>
+            {label}
+        </ViewLink>
+    }
+    .into_any()
 }
 
 /// `status.conditions` as a table.

@@ -187,3 +187,17 @@ test('a Table asks for columns only (includeObject=None); across namespaces the 
   await expect(page.getByTestId('object-title')).toHaveText(`Pod ${otherName}`);
   await expect(page).toHaveURL(new RegExp(`namespace=${namespaces[other]}`));
 });
+
+test("an event links to the object it is about (core/v1 involvedObject)", async ({ page }) => {
+  await page.goto('./?namespace=demo&group=&version=v1&resource=events');
+  await page.getByTestId('grid-row').first().click();
+  await expect(page.getByTestId('object-title')).toHaveText(/^Event /);
+  const link = page.getByTestId('involved-object-link');
+  await expect(link).toHaveText(/^Pod demo\/\S+$/);
+  const name = (await link.textContent()).split('/')[1];
+  expect(await link.getAttribute('href')).toContain(`name=${name}`);
+  await saveScreen(page, 'event-involved-object');
+  await link.click();
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${name}`);
+  await expect(page).toHaveURL(/resource=pods/);
+});
