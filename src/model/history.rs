@@ -54,6 +54,18 @@ impl TimelineEntry {
         (entry, name)
     }
 
+    /// The namespace (when namespaced) and name of the object the event is about, read back
+    /// from `what` (a kind, names and namespaces hold no space or slash); `None` without one.
+    pub fn object_name(&self) -> Option<(Option<&str>, &str)> {
+        let (_, rest) = self.what.split_once(' ')?;
+        match rest.split_once('/') {
+            Some((namespace, name)) if !namespace.is_empty() && !name.is_empty() => Some((Some(namespace), name)),
+            Some(_) => None,
+            None if rest.is_empty() => None,
+            None => Some((None, rest)),
+        }
+    }
+
     /// How a version recorded from this event is labelled: "MODIFIED rv 42".
     pub fn version_label(&self) -> String {
         format!("{} rv {}", self.event_type, self.resource_version)
@@ -136,6 +148,22 @@ impl ObjectHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timeline_entry_names_its_object() {
+        let entry = |what: &str| TimelineEntry {
+            seq: 1,
+            event_type: "ADDED",
+            what: Arc::from(what),
+            resource_version: String::new(),
+            at_ms: 0.0,
+        };
+        assert_eq!(entry("Pod demo/web-1").object_name(), Some((Some("demo"), "web-1")));
+        assert_eq!(entry("Node node-1").object_name(), Some((None, "node-1")));
+        assert_eq!(entry("").object_name(), None, "a bookmark names nothing");
+        assert_eq!(entry("Pod ").object_name(), None);
+        assert_eq!(entry("Pod /x").object_name(), None);
+    }
     use crate::api::codec::json::decode_json;
 
     fn pod(name: &str, rv: u32) -> Arc<LazyObject> {

@@ -27,6 +27,7 @@ use crate::model::history::{ObjectHistory as History, TimelineEntry};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::grid::GridView;
 use crate::ui::lazy::HistoryDiffOnDemand;
+use crate::ui::location::{use_navigation, Navigation};
 
 /// How many timeline entries are kept.
 const TIMELINE: usize = 500;
@@ -404,6 +405,7 @@ pub fn LiveView(
             LiveObserver(view)
         });
     let (timeline_filter, set_timeline_filter) = signal(String::new());
+    let navigation = use_navigation();
     let (timeline_paused, set_timeline_paused) = signal(false);
     let (watch_paused, set_watch_paused) = signal(false);
     let toggle_watch = move |_| {
@@ -506,11 +508,12 @@ pub fn LiveView(
                                         || e.event_type.to_lowercase().contains(&needle)
                                 })
                                 .map(|e| {
+                                    let what = timeline_link(&e, navigation);
                                     view! {
                                         <li data-testid="timeline-entry" data-type=e.event_type>
                                             <span class="timeline__type">{e.event_type}</span>
                                             " "
-                                            <span>{e.what.to_string()}</span>
+                                            {what}
                                             " "
                                             <code class="muted">{format!("rv {}", e.resource_version)}</code>
                                             " "
@@ -526,6 +529,39 @@ pub fn LiveView(
             <ObjectHistory live tick=signals.history_tick />
         </div>
     }
+}
+
+/// What a timeline entry is about: a link that opens the object (its address computed once, not
+/// kept up to date: the timeline is redrawn often), or plain text for a deleted object or an
+/// event without one.
+fn timeline_link(entry: &TimelineEntry, navigation: Navigation) -> AnyView {
+    let what = entry.what.to_string();
+    let Some((namespace, name)) = entry.object_name().filter(|_| entry.event_type != "DELETED") else {
+        return view! { <span>{what}</span> }.into_any();
+    };
+    let mut target = navigation.state.get_untracked();
+    target.name = Some(name.to_owned());
+    target.watch = false;
+    if let Some(namespace) = namespace {
+        target.namespace = Some(namespace.to_owned());
+    }
+    let href = navigation.href(&target);
+    view! {
+        <a
+            href=href
+            data-testid="timeline-link"
+            on:click=move |e: web_sys::MouseEvent| {
+                if e.button() != 0 || e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key() {
+                    return;
+                }
+                e.prevent_default();
+                navigation.go(target.clone());
+            }
+        >
+            {what}
+        </a>
+    }
+    .into_any()
 }
 
 /// The versions of one watched object, and the diff between any two of them.

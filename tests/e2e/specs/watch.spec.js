@@ -111,3 +111,20 @@ test('with CBOR picked, the watch streams a CBOR sequence', async ({ page, reque
   await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/cbor-live`);
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
 });
+
+test("a timeline entry opens the object it is about; a deleted object's entry is plain text", async ({ page, request }) => {
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('timeline-link') });
+  await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('timeline-gone') });
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/timeline-gone`);
+  const deleted = page.getByTestId('timeline-entry').filter({ hasText: `ConfigMap ${NS}/timeline-gone` }).and(page.locator('[data-type=DELETED]'));
+  await expect(deleted).toHaveCount(1);
+  await expect(deleted.getByTestId('timeline-link')).toHaveCount(0);
+  const added = page.getByTestId('timeline-entry').filter({ hasText: `ConfigMap ${NS}/timeline-link` }).first();
+  const link = added.getByTestId('timeline-link');
+  expect(await link.getAttribute('href')).toContain('name=timeline-link');
+  await link.click();
+  await expect(page.getByTestId('object-title')).toHaveText('ConfigMap timeline-link');
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/timeline-link`);
+});
