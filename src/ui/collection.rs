@@ -25,7 +25,9 @@ use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
-use crate::ui::load_all::{read_lazy_page, Following, LoadAllBar, LoadAllProgress, PageRead, EXPIRED_EXPLANATION};
+use crate::ui::load_all::{
+    read_lazy_page, status_stop, Following, LoadAllBar, LoadAllProgress, PageRead, EXPIRED_EXPLANATION,
+};
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
 use crate::ui::response_info::ResponseInfo;
@@ -196,12 +198,7 @@ fn read_grid_page(
 ) -> PageRead<PageBody> {
     Box::pin(async move {
         match load_page(client, &resource, &state, Some(token), RowObjects::AsNeeded).await {
-            Ok((_, Page { body: PageBody::Status(status), .. })) if status.is_expired() => {
-                Err(EXPIRED_EXPLANATION.to_owned())
-            }
-            Ok((_, Page { body: PageBody::Status(status), .. })) => {
-                Err(format!("{} {}: {}", status.code, status.reason, status.message))
-            }
+            Ok((_, Page { body: PageBody::Status(status), .. })) => Err(status_stop(&status)),
             Ok((_, Page { body, list, .. })) => Ok((list.unwrap_or_default(), body)),
             Err(failure) => Err(format!("{}: {failure}", failure.heading())),
         }

@@ -27,7 +27,7 @@ use crate::model::history::{ObjectHistory as History, TimelineEntry};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::grid::GridView;
 use crate::ui::lazy::HistoryDiffOnDemand;
-use crate::ui::location::{use_navigation, Navigation};
+use crate::ui::location::{is_plain_click, use_navigation, Navigation};
 
 /// How many timeline entries are kept.
 const TIMELINE: usize = 500;
@@ -551,11 +551,10 @@ fn timeline_link(entry: &TimelineEntry, navigation: Navigation) -> AnyView {
             href=href
             data-testid="timeline-link"
             on:click=move |e: web_sys::MouseEvent| {
-                if e.button() != 0 || e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key() {
-                    return;
+                if is_plain_click(&e) {
+                    e.prevent_default();
+                    navigation.go(target.clone());
                 }
-                e.prevent_default();
-                navigation.go(target.clone());
             }
         >
             {what}

@@ -12,7 +12,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::api::discovery::ResourceType;
 use crate::api::view::list::{ContinueToken, ListMeta};
-use crate::api::view::status::StatusExt;
+use crate::api::view::status::{Status, StatusExt};
 use crate::api::watch::lazy_list::LazyList;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
@@ -135,9 +135,17 @@ pub fn read_lazy_page(
 /// Why a failed page stops "Load all", in the words the view uses.
 pub fn stop_reason(error: &ApiError) -> String {
     match error.status() {
-        Some(status) if status.is_expired() => EXPIRED_EXPLANATION.to_owned(),
-        Some(status) => format!("{} {}: {}", status.code, status.reason, status.message),
+        Some(status) => status_stop(status),
         None => error.to_string(),
+    }
+}
+
+/// Why a page whose answer is `status` stops "Load all".
+pub fn status_stop(status: &Status) -> String {
+    if status.is_expired() {
+        EXPIRED_EXPLANATION.to_owned()
+    } else {
+        format!("{} {}: {}", status.code, status.reason, status.message)
     }
 }
 

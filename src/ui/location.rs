@@ -112,16 +112,21 @@ pub fn ViewLink(
             data-testid=testid
             title=title
             on:click=move |e: web_sys::MouseEvent| {
-                if e.button() != 0 || e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key() {
-                    return;
+                if is_plain_click(&e) {
+                    e.prevent_default();
+                    navigation.update(|s| change(s));
                 }
-                e.prevent_default();
-                navigation.update(|s| change(s));
             }
         >
             {children()}
         </a>
     }
+}
+
+/// Whether a click on a link is a plain left click, for the app to navigate in place; with a
+/// modifier key or another button it is the browser's (a new tab, a download).
+pub fn is_plain_click(e: &web_sys::MouseEvent) -> bool {
+    e.button() == 0 && !(e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key())
 }
 
 /// The navigation provided by the app.
