@@ -369,6 +369,61 @@ async fn pod_logs_and_follow() {
     assert!(matches!(more, Err(ref e) if e.contains("not JSON")), "a followed log keeps sending lines: {more:?}");
 }
 
+async fn log_text(sim: &Sim, path: &str) -> (u16, String) {
+    let resp = sim.get(path).await;
+    (resp.status().as_u16(), resp.text().await.expect("log"))
+}
+
+#[tokio::test]
+async fn a_log_reads_the_same_from_since_time_and_a_previous_run_comes_from_the_status() {
+    let sim = Sim::start(&[]);
+    let (_, pods) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dweb").await;
+    let pod = pods["items"][0].clone();
+    let name = pod["metadata"]["name"].as_str().expect("pod").to_string();
+    let base = format!("/api/v1/namespaces/demo/pods/{name}/log");
+    let (code, all) = log_text(&sim, &format!("{base}?timestamps=true")).await;
+    assert_eq!(code, 200, "{all}");
+    let lines: Vec<&str> = all.lines().collect();
+    assert!(lines.len() >= 3, "a started container has written its first lines: {all}");
+    // Resuming from the second line's second gives that line and the ones after it, the same.
+    let (stamp, _) = lines[1].split_once(' ').expect("stamped");
+    let second = &stamp[..19];
+    let (code, since) = log_text(&sim, &format!("{base}?timestamps=true&sinceTime={second}Z")).await;
+    assert_eq!(code, 200, "{since}");
+    let resumed: Vec<&str> = since.lines().collect();
+    assert!(resumed.len() >= lines.len() - 1, "{since}");
+    assert!(lines.iter().all(|l| resumed.contains(l) || l.split_once(' ').unwrap().0 < second), "{all} vs {since}");
+    let (code, both) = log_text(&sim, &format!("{base}?sinceTime={second}Z&sinceSeconds=5")).await;
+    assert_eq!((code, both.contains("at most one of sinceTime or sinceSeconds")), (400, true), "{both}");
+    let (code, bad) = log_text(&sim, &format!("{base}?sinceTime=yesterday")).await;
+    assert_eq!((code, bad.contains("parsing time \\\"yesterday\\\"")), (400, true), "{bad}");
+
+    // No restart: no previous run, in the kubelet's words.
+    let (code, none) = log_text(&sim, &format!("{base}?previous=true")).await;
+    assert_eq!(code, 400, "{none}");
+    let container = pod["spec"]["containers"][0]["name"].as_str().unwrap().to_string();
+    assert!(
+        none.contains(&format!("previous terminated container \\\"{container}\\\" in pod \\\"{name}\\\" not found")),
+        "{none}"
+    );
+    // A status that records a terminated run: its log ends with the exit.
+    let mut status = pod.clone();
+    status["status"]["containerStatuses"][0]["restartCount"] = json!(1);
+    status["status"]["containerStatuses"][0]["lastState"] = json!({"terminated": {"exitCode": 1, "reason": "Error",
+        "startedAt": "2026-11-24T09:00:00Z", "finishedAt": "2026-11-24T09:00:10Z"}});
+    let (code, body) = json_of(
+        sim.send("PUT", &format!("/api/v1/namespaces/demo/pods/{name}/status"), "application/json", status.to_string())
+            .await,
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let (code, previous) = log_text(&sim, &format!("{base}?previous=true&timestamps=true&follow=true")).await;
+    assert_eq!(code, 200, "{previous}");
+    let last = previous.lines().last().expect("lines");
+    assert!(last.starts_with("2026-11-24T09:00:10Z ") && last.contains("exiting"), "{previous}");
+    assert_eq!(previous.lines().count(), 13, "three at the start and one a second until the exit: {previous}");
+}
+
 /// One request/response pair of the k8s-openapi recordings.
 fn recorded_steps(file: &str) -> Vec<Value> {
     common::shared_json(&format!("recordings/k8s-openapi-v1-34/{file}")).as_array().cloned().unwrap_or_default()

@@ -429,6 +429,9 @@ pub struct LogOptions {
     pub previous: bool,
     /// Only lines newer than this many seconds.
     pub since_seconds: Option<u32>,
+    /// Only lines from this time on (RFC 3339, whole seconds: the API reads a `metav1.Time`); a
+    /// follow that dropped resumes from its last line's time this way.
+    pub since_time: Option<String>,
     /// Keep the response open and stream new lines.
     pub follow: bool,
 }
@@ -448,6 +451,9 @@ impl LogOptions {
         }
         if let Some(seconds) = self.since_seconds {
             query.push(("sinceSeconds".to_string(), seconds.to_string()));
+        }
+        if let Some(time) = self.since_time.as_deref().filter(|t| !t.is_empty()) {
+            query.push(("sinceTime".to_string(), time.to_string()));
         }
         if let Some(lines) = self.tail_lines {
             query.push(("tailLines".to_string(), lines.to_string()));
@@ -642,12 +648,21 @@ mod tests {
             timestamps: true,
             previous: true,
             since_seconds: Some(60),
+            since_time: Some("2026-11-24T10:00:02Z".into()),
             follow: true,
         };
         let query: Vec<String> = all.query().into_iter().map(|(k, v)| format!("{k}={v}")).collect();
         assert_eq!(
             query,
-            ["container=web", "follow=true", "previous=true", "sinceSeconds=60", "tailLines=20", "timestamps=true"]
+            [
+                "container=web",
+                "follow=true",
+                "previous=true",
+                "sinceSeconds=60",
+                "sinceTime=2026-11-24T10:00:02Z",
+                "tailLines=20",
+                "timestamps=true"
+            ]
         );
     }
 

@@ -122,6 +122,21 @@ impl Stream {
         Ok(Some(value.dyn_into::<Uint8Array>().map_err(describe)?.to_vec()))
     }
 
+    /// The whole response, once the rest of the body has arrived (a stream the server refused is
+    /// read as the answer it is). The timings are not measured for a stream.
+    pub async fn into_response(mut self, url: String) -> Result<Response, String> {
+        let body = self.read_to_end().await?;
+        Ok(Response {
+            url,
+            status: self.status,
+            status_text: std::mem::take(&mut self.status_text),
+            headers: std::mem::take(&mut self.headers),
+            body: body.into(),
+            time_to_headers_ms: 0.0,
+            total_ms: 0.0,
+        })
+    }
+
     /// The whole remaining body.
     pub async fn read_to_end(&mut self) -> Result<Vec<u8>, String> {
         let mut body = Vec::new();
@@ -222,4 +237,14 @@ thread_local! {
 /// Milliseconds since the page started (`performance.now()`; `Instant` panics on wasm32).
 pub fn now_ms() -> f64 {
     PERFORMANCE.with(|p| p.as_ref().map(|p| p.now()).unwrap_or(0.0))
+}
+
+/// Waits `duration` (a `setTimeout` promise).
+pub async fn sleep(duration: std::time::Duration) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, duration.as_millis() as i32);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
 }

@@ -198,7 +198,7 @@ pub fn navigated(current: &ViewState, key: ResourceKey, route: &Route) -> ViewSt
         label_selector: String::new(),
         field_selector: String::new(),
         ignored: Vec::new(),
-        watch: false,
+        watch: None,
         ..current.clone()
     }
 }

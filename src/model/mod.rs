@@ -7,12 +7,14 @@
 pub mod access;
 pub mod cells;
 pub mod commands;
+pub mod goto;
 pub mod highlight;
 pub mod history;
 pub mod host;
 pub mod joined;
 pub mod lines;
 pub mod live_rows;
+pub mod logs;
 pub mod messages;
 pub mod page;
 pub mod sniff;

@@ -190,6 +190,18 @@ pub fn namespaces_request() -> Request {
     Request::list(&Collection::namespaces(), &params, &Accept::only(MediaType::json())).pretty(false)
 }
 
+/// How many objects the go-to box reads the names of, per type and namespace.
+const NAMES_READ: NonZeroU32 = NonZeroU32::MIN.saturating_add(499);
+
+/// The names of `resource`'s objects (in `namespace`, or all) the go-to box offers: the first
+/// page of a metadata-only list.
+pub fn names_request(resource: &ResourceType, namespace: Option<&str>) -> Result<Request, RequestError> {
+    let namespace = if resource.scope == Scope::Namespaced { namespace } else { None };
+    let params = ListParams::first_page(NAMES_READ);
+    Ok(Request::list(&Collection::new(resource, namespace)?, &params, &Representation::Metadata.accept(true))
+        .pretty(false))
+}
+
 /// The names of the items of a list document, in its order.
 pub fn namespace_names(list: &Value) -> Vec<String> {
     list.get("items")
@@ -334,5 +346,14 @@ mod tests {
         assert_eq!(status.path_and_query(), "/api/v1/nodes/n1/status?pretty=false");
         assert_eq!(status.header_value("accept"), Some("application/json"));
         assert!(subresource_request(&pods(), Some("demo"), "web-1", "a/b", &options).is_err());
+        let names = names_request(&pods(), Some("demo")).expect("names");
+        assert_eq!(names.path_and_query(), "/api/v1/namespaces/demo/pods?limit=500&pretty=false");
+        assert!(names
+            .header_value("accept")
+            .is_some_and(|a| a.starts_with("application/json;as=PartialObjectMetadataList")));
+        assert_eq!(
+            names_request(&nodes(), Some("demo")).expect("names").path_and_query(),
+            "/api/v1/nodes?limit=500&pretty=false"
+        );
     }
 }

@@ -158,8 +158,9 @@ pub struct ViewState {
     pub limit: u32,
     /// Priority-1 columns shown (`kubectl get -o wide`).
     pub wide: bool,
-    /// The collection is kept live by a watch instead of paged.
-    pub watch: bool,
+    /// Whether the collection is kept live by a watch (`Some(true)`) or read a page at a time
+    /// (`Some(false)`); `None` leaves it to [`ViewState::is_live`]'s default.
+    pub watch: Option<bool>,
     /// `resourceVersion` of the first page (empty: unset, the most recent state).
     pub resource_version: String,
     /// `resourceVersionMatch` of the first page.
@@ -204,7 +205,11 @@ impl ViewState {
                     _ => state.ignored.push(format!("limit={value}: expected a positive whole number")),
                 },
                 "wide" => state.wide = value == "1" || value == "true",
-                "watch" => state.watch = value == "1" || value == "true",
+                "watch" => match value {
+                    "1" | "true" => state.watch = Some(true),
+                    "0" | "false" => state.watch = Some(false),
+                    _ => state.ignored.push(format!("watch={value}: expected 1 (live) or 0 (a page at a time)")),
+                },
                 "access" => state.access = value == "1" || value == "true",
                 "resourceVersion" => state.resource_version = value.to_owned(),
                 "resourceVersionMatch" => match VersionMatch::parse(value) {
@@ -259,8 +264,8 @@ impl ViewState {
         if self.wide {
             query.push(("wide", "1".to_owned()));
         }
-        if self.watch {
-            query.push(("watch", "1".to_owned()));
+        if let Some(live) = self.watch {
+            query.push(("watch", if live { "1" } else { "0" }.to_owned()));
         }
         if self.access {
             query.push(("access", "1".to_owned()));
@@ -275,6 +280,33 @@ impl ViewState {
             query.push(("fallback", "0".to_owned()));
         }
         query
+    }
+
+    /// Opens the collection of `resource` as the sidebar and the group cards do: no object, the
+    /// selectors cleared and live or paged left to the default; the namespace, representation and
+    /// page size are kept.
+    pub fn open_collection(&mut self, resource: ResourceKey) {
+        self.resource = Some(resource);
+        self.name = None;
+        self.access = false;
+        self.watch = None;
+        self.label_selector.clear();
+        self.field_selector.clear();
+    }
+
+    /// Whether the collection is shown live (list, then watch) rather than a page at a time. The
+    /// user's choice in the URL wins; without one a collection opens live when
+    /// `live_by_default` (the user's setting) and the view is the grid of the default Table
+    /// representation read at the most recent state. A document representation (JSON, YAML,
+    /// CBOR, metadata, protobuf) shows the page's text, which a watch cannot keep, and a read at a
+    /// given resourceVersion asks for a snapshot: both open paged.
+    pub fn is_live(&self, live_by_default: bool) -> bool {
+        self.watch.unwrap_or(
+            live_by_default
+                && self.representation == Representation::Table
+                && self.resource_version.trim().is_empty()
+                && self.resource_version_match.is_none(),
+        )
     }
 
     /// The list parameters of the page after `token` (the first page without one). The first page
@@ -364,7 +396,34 @@ mod tests {
         check_round_trip("?group=&version=v1&resource=pods");
         check_round_trip("?group=&version=v1&resource=pods&resourceVersion=42&resourceVersionMatch=Exact&fallback=0");
         check_round_trip("?namespace=demo&access=1");
+        check_round_trip("?group=&version=v1&resource=pods&watch=0");
         check_round_trip("");
+    }
+
+    #[test]
+    fn a_collection_opens_live_unless_read_by_pages_or_asked_for_a_snapshot_or_a_document() {
+        let opened = ViewState::from_search("?group=&version=v1&resource=pods");
+        assert!(opened.is_live(true));
+        assert!(!opened.is_live(false), "the setting turns the default off");
+        let pages = ViewState::from_search("?group=&version=v1&resource=pods&watch=0");
+        assert_eq!(pages.watch, Some(false));
+        assert!(!pages.is_live(true));
+        assert_eq!(pages.to_search(), "?group=&version=v1&resource=pods&watch=0");
+        let live = ViewState::from_search("?group=&version=v1&resource=pods&as=cbor&watch=1");
+        assert!(live.is_live(false), "an explicit choice wins over the setting");
+        for document in ["json", "yaml", "cbor", "metadata", "protobuf"] {
+            let state = ViewState::from_search(&format!("?group=&version=v1&resource=pods&as={document}"));
+            assert!(!state.is_live(true), "as={document} shows the page's text");
+        }
+        let snapshot = ViewState::from_search("?group=&version=v1&resource=pods&resourceVersion=42");
+        assert!(!snapshot.is_live(true), "a read at a resourceVersion is a snapshot");
+        let mut other = pages.clone();
+        other.label_selector = "app=web".into();
+        other.open_collection(ResourceKey { group: "apps".into(), version: "v1".into(), plural: "deployments".into() });
+        assert_eq!(other.to_search(), "?group=apps&version=v1&resource=deployments", "opened at the default again");
+        let bad = ViewState::from_search("?watch=yes");
+        assert_eq!(bad.watch, None);
+        assert!(bad.ignored[0].contains("expected 1 (live) or 0 (a page at a time)"), "{:?}", bad.ignored);
     }
 
     #[test]

@@ -76,13 +76,7 @@ fn GroupCard(
                         };
                         let title = format!("{} ({}), {}", r.kind, r.api_version(), scope);
                         let key = ResourceKey { group: r.group.clone(), version: r.version.clone(), plural: r.plural.clone() };
-                        let change = std::sync::Arc::new(move |s: &mut ViewState| {
-                            s.resource = Some(key.clone());
-                            s.name = None;
-                            s.access = false;
-                            s.label_selector.clear();
-                            s.field_selector.clear();
-                        });
+                        let change = std::sync::Arc::new(move |s: &mut ViewState| s.open_collection(key.clone()));
                         view! {
                             <li>
                                 <ViewLink change title testid="group-resource">

@@ -31,6 +31,7 @@ use crate::ui::load_all::{
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
 use crate::ui::response_info::ResponseInfo;
+use crate::ui::settings::use_settings;
 use crate::ui::status_view::{RetryCountdown, StatusView};
 
 /// What one request for a page produced.
@@ -65,11 +66,147 @@ impl std::fmt::Display for Failure {
     }
 }
 
-/// A collection of `resource`, following the view state in the URL.
+/// A collection of `resource`, following the view state in the URL: live (list, then watch) by
+/// default, or a page at a time.
 #[component]
 pub fn CollectionView(
     /// The resource type listed.
     resource: ResourceType,
+) -> impl IntoView {
+    let navigation = use_navigation();
+    let state = navigation.state;
+    let settings = use_settings();
+    let namespaced = resource.scope == Scope::Namespaced;
+    let live_refused = {
+        let resource = resource.clone();
+        refusal(
+            move || vec![Question::on("watch", &resource, state.with(|s| s.namespace.clone()).as_deref())],
+            namespaced,
+        )
+    };
+    // Live unless read by pages; a collection opened live by default is read a page at a time when the
+    // user may not watch it (one opened from a link that asks for live shows the watch's 403). Once
+    // refused in a namespace it stays so: a 403 makes the access model ask again, and while it
+    // waits for the answer the refusal is unknown; flipping back to live then would loop.
+    let refused_in = StoredValue::new(Vec::<Option<String>>::new());
+    let live = Memo::new(move |_| {
+        let namespace = state.with(|s| s.namespace.clone());
+        let refused = live_refused.with(Option::is_some) || refused_in.with_value(|r| r.contains(&namespace));
+        if refused {
+            refused_in.update_value(|r| {
+                if !r.contains(&namespace) {
+                    r.push(namespace);
+                }
+            });
+        }
+        state.with(|s| s.is_live(settings.open_live.get()) && (s.watch.is_some() || !refused))
+    });
+    let live_key = Memo::new(move |_| {
+        state.with(|s| {
+            (
+                s.resource.clone(),
+                s.namespace.clone(),
+                s.representation,
+                s.label_selector.clone(),
+                s.field_selector.clone(),
+                s.no_fallback,
+            )
+        })
+    });
+    // Bumped when an action changed the collection, so a paged view reads its page again (a live
+    // one sees the change in its watch).
+    let changed = RwSignal::new(0u64);
+    let kind = resource.kind.clone();
+    let live_resource = resource.clone();
+    let page_resource = resource.clone();
+    let api_version = resource.api_version();
+    let actions_resource = resource.clone();
+    view! {
+        <section class="collection" aria-label=format!("{} collection", resource.plural)>
+            <header class="collection__header">
+                <h2>
+                    {resource.plural.clone()}
+                    <span class="muted">{format!("  {kind} · {api_version}")}</span>
+                </h2>
+                <Toolbar namespaced />
+                <LiveSwitch live=live.into() refused=live_refused />
+                <RefusalList entries=vec![("Live".to_owned(), live_refused)] />
+                <CollectionActionsOnDemand
+                    resource=actions_resource
+                    on_changed=Callback::new(move |_| changed.update(|n| *n += 1))
+                />
+            </header>
+            {move || {
+                if live.get() {
+                    // What the watch depends on: Wide or the page size do not restart it.
+                    live_key.track();
+                    let s = state.get_untracked();
+                    match s.collection_target(&live_resource) {
+                        Ok(target) => view! { <LiveView config=s.watch_config(&target) across_namespaces=target.across_namespaces /> }.into_any(),
+                        Err(error) => view! { <p class="status-error" role="alert">{error.to_string()}</p> }.into_any(),
+                    }
+                } else {
+                    view! { <PagedCollection resource=page_resource.clone() changed /> }.into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// Live (list, then watch) or a page at a time, and the remembered setting that makes collections
+/// open live. A live view pauses its watch itself ("Pause watch").
+#[component]
+fn LiveSwitch(
+    /// Whether the collection is live now.
+    live: Signal<bool>,
+    /// Why the user may not watch the collection, if the server says so.
+    refused: Signal<Option<Refusal>>,
+) -> impl IntoView {
+    let navigation = use_navigation();
+    let settings = use_settings();
+    view! {
+        <div class="toolbar live-switch">
+            <div class="segmented" role="group" aria-label="Reading">
+                <button
+                    class="segmented__item"
+                    data-testid="mode-live"
+                    title="List, then watch: the grid follows every change as it happens (watch=1)"
+                    aria-pressed=move || live.get().to_string()
+                    disabled=move || !live.get() && refused.with(Option::is_some)
+                    on:click=move |_| navigation.update(|s| s.watch = Some(true))
+                >
+                    "Live"
+                </button>
+                <button
+                    class="segmented__item"
+                    data-testid="mode-pages"
+                    title="Read a page at a time with limit and continue, in any representation (watch=0)"
+                    aria-pressed=move || (!live.get()).to_string()
+                    on:click=move |_| navigation.update(|s| s.watch = Some(false))
+                >
+                    "Pages"
+                </button>
+            </div>
+            <label class="toolbar__field" title="Remembered in this browser; a link that says watch=1 or watch=0 still wins">
+                <input
+                    type="checkbox"
+                    prop:checked=move || settings.open_live.get()
+                    on:change=move |e| settings.open_live.set(event_target_checked(&e))
+                />
+                " Open collections live"
+            </label>
+        </div>
+    }
+}
+
+/// The collection read a page at a time with `limit` and `continue`, in the representation the
+/// user picked.
+#[component]
+fn PagedCollection(
+    /// The resource type listed.
+    resource: ResourceType,
+    /// Bumped when the collection was changed from here: the page is read again.
+    changed: RwSignal<u64>,
 ) -> impl IntoView {
     let navigation = use_navigation();
     let state = navigation.state;
@@ -90,75 +227,34 @@ pub fn CollectionView(
             s.no_fallback,
         )
     });
-    Effect::new(move |_| {
+    Effect::new(move |previous: Option<()>| {
         collection_key.track();
-        tokens.set(Vec::new());
+        if previous.is_some() {
+            tokens.set(Vec::new());
+        }
     });
-
-    let namespaced = resource.scope == Scope::Namespaced;
     let resource_for_fetch = resource.clone();
     let page = LocalResource::new(move || {
+        changed.track();
         let state = state.get();
         let token = tokens.get().last().cloned();
         let resource = resource_for_fetch.clone();
         let client = client.clone();
         async move { load_page(client, &resource, &state, token, RowObjects::ColumnsOnly).await }
     });
-
-    let live_refused = {
-        let resource = resource.clone();
-        refusal(
-            move || vec![Question::on("watch", &resource, state.with(|s| s.namespace.clone()).as_deref())],
-            namespaced,
-        )
-    };
-    let kind = resource.kind.clone();
-    let live_resource = resource.clone();
-    let page_resource = resource.clone();
-    let api_version = resource.api_version();
-    let actions_resource = resource.clone();
     view! {
-        <section class="collection" aria-label=format!("{} collection", resource.plural)>
-            <header class="collection__header">
-                <h2>
-                    {resource.plural.clone()}
-                    <span class="muted">{format!("  {kind} · {api_version}")}</span>
-                </h2>
-                <Toolbar namespaced />
-                <StateToggle label=" Live (list, then watch)" get=|s| s.watch set=|s, on| s.watch = on refused=live_refused />
-                <RefusalList entries=vec![("Live".to_owned(), live_refused)] />
-                <CollectionActionsOnDemand resource=actions_resource on_changed=Callback::new(move |_| page.refetch()) />
-            </header>
+        <Transition fallback=|| {
+            view! { <p class="loading" aria-busy="true">"Loading…"</p> }
+        }>
             {move || {
-                let s = state.get();
-                if s.watch {
-                    match s.collection_target(&live_resource) {
-                        Ok(target) => view! { <LiveView config=s.watch_config(&target) across_namespaces=target.across_namespaces /> }.into_any(),
-                        Err(error) => view! { <p class="status-error" role="alert">{error.to_string()}</p> }.into_any(),
-                    }
-                } else {
-                    let page_resource = page_resource.clone();
-                    view! {
-                        <Transition fallback=|| {
-                            view! { <p class="loading" aria-busy="true">"Loading…"</p> }
-                        }>
-                            {
-                                let page_resource = page_resource.clone();
-                                move || {
-                                    let resource = page_resource.clone();
-                                    Suspend::new(async move {
-                                        let loaded = page.await;
-                                        let retry = Callback::new(move |()| page.refetch());
-                                        view! { <PageView loaded tokens resource retry /> }
-                                    })
-                                }
-                            }
-                        </Transition>
-                    }
-                        .into_any()
-                }
+                let resource = resource.clone();
+                Suspend::new(async move {
+                    let loaded = page.await;
+                    let retry = Callback::new(move |()| page.refetch());
+                    view! { <PageView loaded tokens resource retry /> }
+                })
             }}
-        </section>
+        </Transition>
     }
 }
 

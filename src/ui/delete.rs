@@ -13,6 +13,7 @@ use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{ListOptions, ListParams};
 use crate::api::request::{Collection, ObjectRef, Request};
 use crate::client::answer::{read_object, send_write, Answer};
+use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
 use crate::ui::status_view::StatusView;
@@ -359,14 +360,4 @@ pub fn DeleteCollectionPanel(
             }}
         </section>
     }
-}
-
-/// Waits `duration` (a `setTimeout` promise).
-async fn sleep(duration: Duration) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, duration.as_millis() as i32);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

@@ -1,13 +1,17 @@
 //! A virtualized table: only the rows in view are in the DOM, so 10,000 rows scroll smoothly.
 //! Sortable by any column (click a header), with a quick text filter; rows are focusable and open
-//! their object on click or Enter. The grid may change while shown (a live view): filter, sort and
+//! their object on click or Enter; `j`/`k` (or the arrows on a row) move between rows, scrolling
+//! as needed, and `e`/`l` open the row's object in the editor or at its log. The grid may change while shown (a live view): filter, sort and
 //! scroll stay, and a row's element is kept until its object's resourceVersion changes, so a row
 //! marked `highlight` is tinted (CSS on `data-changed`) while it is new or just changed.
 
 use leptos::prelude::*;
 
+use crate::api::discovery::Discovery;
 use crate::model::cells::{Grid, Row};
-use crate::ui::location::use_navigation;
+use crate::model::goto::{kind_slash_name, Target};
+use crate::ui::keys::{modified, typing, Intent, Intents};
+use crate::ui::location::{use_navigation, Navigation, ViewLink};
 
 /// Row height in pixels; fixed so that the visible range is arithmetic.
 const ROW_HEIGHT: f64 = 30.0;
@@ -37,7 +41,90 @@ pub fn GridView(
     // Memos compare: a live grid whose columns stay the same does not redraw the header.
     let column_list = Memo::new(move |_| grid.try_with(|g| g.columns.clone()).unwrap_or_default());
     let total = move || grid.try_with(|g| g.rows.len()).unwrap_or_default();
+    // An Event's Object column (`pod/web-1`, as kubectl prints it) links the object it is about.
+    let discovery = use_context::<std::sync::Arc<Discovery>>();
+    let object_column = Memo::new(move |_| {
+        let events = navigation.state.with(|s| s.resource.as_ref().is_some_and(|r| r.plural == "events"));
+        column_list.with(|all| all.iter().position(|c| events && c.name.eq_ignore_ascii_case("object")))
+    });
     let hidden = move || grid.try_with(|g| g.columns.len() - g.visible_columns(false).len()).unwrap_or_default();
+    // The row the keys act on (its object's identity), and the element that scrolls.
+    let cursor = RwSignal::new(None::<String>);
+    let viewport = NodeRef::<leptos::html::Div>::new();
+    let move_cursor = move |step: isize| {
+        let Some((position, identity)) = grid
+            .try_with(|g| {
+                order.with_untracked(|order| {
+                    let at = cursor.with_untracked(|c| {
+                        c.as_ref().and_then(|c| {
+                            order.iter().position(|&i| g.rows.get(i).is_some_and(|r| &row_identity(r) == c))
+                        })
+                    });
+                    let next = match at {
+                        Some(at) => at.saturating_add_signed(step).min(order.len().saturating_sub(1)),
+                        None => 0,
+                    };
+                    order.get(next).and_then(|&i| g.rows.get(i)).map(|r| (next, row_identity(r)))
+                })
+            })
+            .flatten()
+        else {
+            return;
+        };
+        cursor.set(Some(identity.clone()));
+        if let Some(element) = viewport.get_untracked() {
+            let top = position as f64 * ROW_HEIGHT;
+            let (shown_top, height) = (element.scroll_top() as f64, element.client_height() as f64);
+            // The header row takes a row's height at the top of the viewport.
+            if top < shown_top {
+                element.set_scroll_top(top as i32);
+            } else if top + 2.0 * ROW_HEIGHT > shown_top + height {
+                element.set_scroll_top((top + 2.0 * ROW_HEIGHT - height) as i32);
+            }
+            set_scroll_top.set(element.scroll_top() as f64);
+            request_animation_frame(move || {
+                let selector = format!("tr[data-identity=\"{}\"]", identity.replace('"', "\\\""));
+                if let Ok(Some(row)) = element.query_selector(&selector) {
+                    if let Some(row) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&row) {
+                        let _ = row.focus();
+                    }
+                }
+            });
+        }
+    };
+    let intents = Intents::here();
+    let open_cursor = move |intent: Intent| {
+        let row = cursor.with_untracked(|c| {
+            let c = c.as_ref()?;
+            grid.try_with(|g| g.rows.iter().find(|r| &row_identity(r) == c).cloned()).flatten()
+        });
+        if let Some(row) = row {
+            if let Some(intents) = intents {
+                intents.leave(intent);
+            }
+            open_row(navigation, &row);
+        }
+    };
+    let handle = window_event_listener(leptos::ev::keydown, move |event| {
+        if typing(&event) || modified(&event) {
+            return;
+        }
+        let on_row = event
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|e| e.closest(".grid__row").ok().flatten().is_some());
+        match event.key().as_str() {
+            "j" => move_cursor(1),
+            "k" => move_cursor(-1),
+            "ArrowDown" if on_row => move_cursor(1),
+            "ArrowUp" if on_row => move_cursor(-1),
+            "e" => open_cursor(Intent::Edit),
+            "l" => open_cursor(Intent::Log),
+            _ => return,
+        }
+        event.prevent_default();
+    });
+    on_cleanup(move || handle.remove());
 
     let header = {
         move || {
@@ -98,28 +185,27 @@ pub fn GridView(
         })
     };
     let row_view = move |(_, row): (String, Row)| {
-        let (namespace, name) = (row.namespace.clone(), row.name.clone());
-        let open = move || {
-            let (namespace, name) = (namespace.clone(), name.clone());
-            navigation.update(move |s| {
-                s.name = Some(name);
-                if namespace.is_some() {
-                    s.namespace = namespace;
-                }
-            });
-        };
+        let identity = row_identity(&row);
+        let (on_focus, at_cursor) = (identity.clone(), identity.clone());
+        let open_row_data = row.clone();
+        let open = move || open_row(navigation, &open_row_data);
         let open_on_key = open.clone();
         let cells = row.cells;
+        let (row_namespace, discovery) = (row.namespace.clone(), discovery.clone());
         view! {
             <tr
                 class="grid__row"
                 tabindex="0"
                 data-testid="grid-row"
+                data-identity=identity
+                class:grid__row--cursor=move || cursor.with(|c| c.as_deref() == Some(at_cursor.as_str()))
+                on:focus=move |_| cursor.set(Some(on_focus.clone()))
                 data-rv=row.resource_version
                 data-changed=row.highlight.then_some("true")
                 on:click=move |_| open()
                 on:keydown=move |e| {
-                    if e.key() == "Enter" {
+                    // Enter on a link inside the row is the link's.
+                    if e.key() == "Enter" && e.target() == e.current_target() {
                         open_on_key();
                     }
                 }
@@ -131,7 +217,33 @@ pub fn GridView(
                         .map(|c| {
                             let cell = cells.get(c).cloned();
                             let (text, title) = cell.map(|c| (c.text, c.title)).unwrap_or_default();
-                            view! { <td title=title>{text}</td> }
+                            let target = (object_column.get() == Some(c))
+                                .then_some(discovery.as_ref())
+                                .flatten()
+                                .and_then(|d| kind_slash_name(d, &text, row_namespace.as_deref()));
+                            match target {
+                                Some(Target::Object { key, namespace, name }) => {
+                                    let change = std::sync::Arc::new(move |s: &mut crate::model::view_state::ViewState| {
+                                        s.open_collection(key.clone());
+                                        s.name = Some(name.clone());
+                                        if namespace.is_some() {
+                                            s.namespace = namespace.clone();
+                                        }
+                                    });
+                                    view! {
+                                        <td title=title>
+                                            // The row opens the Event; the link, its object.
+                                            <span on:click=|e| e.stop_propagation()>
+                                                <ViewLink change testid="cell-link">
+                                                    {text}
+                                                </ViewLink>
+                                            </span>
+                                        </td>
+                                    }
+                                        .into_any()
+                                }
+                                _ => view! { <td title=title>{text}</td> }.into_any(),
+                            }
                         })
                         .collect_view()
                 }}
@@ -147,7 +259,7 @@ pub fn GridView(
             >
                 <td colspan=span></td>
             </tr>
-            <For each=visible_rows key=|(key, _)| key.clone() children=row_view />
+            <For each=visible_rows key=|(key, _)| key.clone() children=row_view.clone() />
             <tr
                 aria-hidden="true"
                 class="grid__spacer"
@@ -200,6 +312,7 @@ pub fn GridView(
             <div
                 class="grid__viewport"
                 data-testid="grid-viewport"
+                node_ref=viewport
                 on:scroll=move |e| {
                     let target: web_sys::Element = event_target(&e);
                     set_scroll_top.set(target.scroll_top() as f64);
@@ -213,6 +326,25 @@ pub fn GridView(
                 </table>
             </div>
         </div>
+    }
+}
+
+/// Opens `row`'s object (in its namespace, when it has one).
+fn open_row(navigation: Navigation, row: &Row) {
+    let (namespace, name) = (row.namespace.clone(), row.name.clone());
+    navigation.update(move |s| {
+        s.name = Some(name);
+        if namespace.is_some() {
+            s.namespace = namespace;
+        }
+    });
+}
+
+/// Which object a row shows, whatever its version: its uid, else namespace/name.
+fn row_identity(row: &Row) -> String {
+    match &row.uid {
+        Some(uid) => uid.clone(),
+        None => format!("{}/{}", row.namespace.as_deref().unwrap_or_default(), row.name),
     }
 }
 

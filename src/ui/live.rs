@@ -422,7 +422,7 @@ pub fn LiveView(
             }
         });
     };
-    let wide = Signal::derive(|| false);
+    let wide = Signal::derive(move || navigation.state.with(|s| s.wide));
     view! {
         <div class="live" data-testid="live-view">
             <dl class="response-info" data-testid="live-status">
@@ -541,7 +541,7 @@ fn timeline_link(entry: &TimelineEntry, navigation: Navigation) -> AnyView {
     };
     let mut target = navigation.state.get_untracked();
     target.name = Some(name.to_owned());
-    target.watch = false;
+    target.watch = None;
     if let Some(namespace) = namespace {
         target.namespace = Some(namespace.to_owned());
     }

@@ -15,14 +15,17 @@ mod document;
 mod editor;
 mod error_state;
 mod forbidden;
+mod goto;
 mod grid;
 pub mod host;
 pub mod identity;
 mod inspector;
+mod keys;
 mod lazy;
 mod live;
 mod load_all;
 mod location;
+mod logs;
 pub mod mount_api;
 mod namespaces;
 mod object;
@@ -30,6 +33,7 @@ mod object_actions;
 mod on_demand;
 mod response_info;
 mod scale;
+mod settings;
 mod sidebar;
 mod status_view;
 mod subresource;
@@ -94,6 +98,8 @@ pub fn App(
     }
     WireLog::install(&client);
     write::WriteSettings::install();
+    settings::Settings::install();
+    keys::Intents::install();
     let inspector_open = RwSignal::new(false);
     let identity = base_error.is_none().then(|| identity::Identity::install(&client));
     if base_error.is_none() {
@@ -326,7 +332,14 @@ fn Explorer(
     let embed = host.embed;
     view! {
         <div class=if embed { "layout layout--embed" } else { "layout" }>
-            {(!embed).then(|| view! { <Sidebar discovery=sidebar_discovery /> })}
+            {(!embed)
+                .then(|| {
+                    view! {
+                        <Sidebar discovery=sidebar_discovery />
+                        <goto::GotoBox />
+                        <keys::KeysHelp />
+                    }
+                })}
             <div class="layout__main">
                 {move || match target.get() {
                     None if embed => {

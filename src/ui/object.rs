@@ -61,6 +61,9 @@ pub fn ObjectView(
         on_cleanup(move || host.forget_selection());
     }
     let (actions_resource, actions_name) = (resource.clone(), name.clone());
+    // `l` on a row opens its pod at the log. Taken here, once: the panel below is built again
+    // whenever the object is read again.
+    let open_log = crate::ui::keys::Intents::take(crate::ui::keys::Intent::Log);
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -110,6 +113,7 @@ pub fn ObjectView(
                                             namespace
                                             name=panel_name.clone()
                                             document=document.clone()
+                                            open_log
                                         />
                                         <DocumentView document raw=binary.then_some(raw) cbor />
                                     }
@@ -261,7 +265,7 @@ fn object_link(
     let change = Arc::new(move |target: &mut ViewState| {
         target.resource = Some(key.clone());
         target.name = Some(name.clone());
-        target.watch = false;
+        target.watch = None;
         if cluster_scoped {
             target.namespace = None;
         } else if let Some(namespace) = &namespace {

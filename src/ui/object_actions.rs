@@ -20,7 +20,8 @@ pub fn ObjectActions(
     on_written: Callback<()>,
 ) -> impl IntoView {
     let navigation = crate::ui::location::use_navigation();
-    let open = RwSignal::new(None::<&'static str>);
+    // `e` on a row opens its object in the editor.
+    let open = RwSignal::new(crate::ui::keys::Intents::take(crate::ui::keys::Intent::Edit).then_some("edit"));
     let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
     let object = {
         let (resource, name) = (resource.clone(), name.clone());

@@ -9,6 +9,7 @@ use crate::api::discovery::{Discovery, ResourceType, Scope};
 use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
 use crate::ui::access::use_access;
+use crate::ui::keys::{modified, typing};
 use crate::ui::location::use_navigation;
 
 /// Lists the resource types discovery found, as links that open their collection.
@@ -21,15 +22,24 @@ pub fn Sidebar(
     let access = use_access();
     let (filter, set_filter) = signal(String::new());
     let input: NodeRef<html::Input> = NodeRef::new();
+    // `/` filters: the rows on screen when a grid is shown, else the resource types.
     let handle = window_event_listener(leptos::ev::keydown, move |event| {
-        let typing = event
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if event.key() == "/" && !typing {
+        if event.key() == "/" && !typing(&event) && !modified(&event) {
             event.prevent_default();
-            if let Some(input) = input.get_untracked() {
-                let _ = input.focus();
+            let grid_filter = document()
+                .query_selector(".grid__filter")
+                .ok()
+                .flatten()
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+            match grid_filter {
+                Some(filter) => {
+                    let _ = filter.focus();
+                }
+                None => {
+                    if let Some(input) = input.get_untracked() {
+                        let _ = input.focus();
+                    }
+                }
             }
         }
     });
@@ -142,13 +152,7 @@ pub fn Sidebar(
                                                         on:click=move |_| {
                                                             let key = key.clone();
                                                             navigation
-                                                                .update(move |s| {
-                                                                    s.resource = Some(key);
-                                                                    s.name = None;
-                                                                    s.access = false;
-                                                                    s.label_selector.clear();
-                                                                    s.field_selector.clear();
-                                                                })
+                                                                .update(move |s| s.open_collection(key))
                                                         }
                                                     >
                                                         {label}

@@ -1,6 +1,6 @@
 //! An object's subresources (`status`, `scale`, `log`, ...): each one discovery lists with the
-//! `get` verb can be read from the object view; a pod's `log` is shown as text, with the
-//! container, `tailLines` and `timestamps` options of the concepts page's log subresource.
+//! `get` verb can be read from the object view; a pod's `log` opens the log view
+//! ([`crate::ui::logs`]), read once or followed.
 
 use std::sync::Arc;
 
@@ -16,12 +16,14 @@ use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
+use crate::ui::logs::LogView;
 use crate::ui::status_view::StatusView;
 
 /// What reading a subresource gave.
 #[derive(Debug, Clone)]
 enum Read {
-    Text(String),
+    /// The pod's log view.
+    Log,
     Document(Value),
     Failed(Arc<Fetched>),
     Error(String),
@@ -38,49 +40,36 @@ pub fn SubresourcePanel(
     name: String,
     /// The object (its containers name the pod log's choices).
     document: Value,
+    /// Open at the log (`l` on a row), when the type has one.
+    #[prop(optional)]
+    open_log: bool,
 ) -> impl IntoView {
     let subresources = resource.subresources.clone();
     if subresources.is_empty() {
         return ().into_any();
     }
-    let containers: Vec<String> = document
-        .at(&["spec", "containers"])
-        .and_then(Value::as_array)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_owned))
-        .collect();
     let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
     let (question_resource, question_namespace, question_name) = (resource.clone(), namespace.clone(), name.clone());
-    let chosen = RwSignal::new(None::<String>);
-    let container = RwSignal::new(containers.first().cloned().unwrap_or_default());
-    let tail = RwSignal::new(String::from("100"));
-    let timestamps = RwSignal::new(false);
-    let result = RwSignal::new(None::<Read>);
+    let at_log = open_log && subresources.iter().any(|s| s.name == "log");
+    let chosen = RwSignal::new(at_log.then(|| "log".to_owned()));
+    let result = RwSignal::new(at_log.then_some(Read::Log));
     let client = use_client();
+    let (log_resource, log_namespace, log_name) = (resource.clone(), namespace.clone(), name.clone());
     let read = move |sub: Subresource| {
         chosen.set(Some(sub.name.clone()));
+        if sub.name == "log" {
+            return result.set(Some(Read::Log));
+        }
         result.set(None);
         let (resource, namespace, name, client) = (resource.clone(), namespace.clone(), name.clone(), client.clone());
-        let (container, tail, timestamps) =
-            (container.get_untracked(), tail.get_untracked(), timestamps.get_untracked());
         leptos::task::spawn_local(async move {
-            let options = LogOptions {
-                container: Some(container),
-                tail_lines: tail.trim().parse::<u32>().ok(),
-                timestamps,
-                ..LogOptions::default()
-            };
+            let options = LogOptions::default();
             let request = match subresource_request(&resource, namespace.as_deref(), &name, &sub.name, &options) {
                 Ok(request) => request,
                 Err(e) => return result.set(Some(Read::Error(e.to_string()))),
             };
-            let is_log = sub.name == "log";
             let read = match client.send(request).await {
                 Err(e) => Read::Error(e.to_string()),
-                Ok(fetched) if is_log && fetched.response.is_success() => {
-                    Read::Text(String::from_utf8_lossy(&fetched.response.body).into_owned())
-                }
                 Ok(fetched) => match fetched.decoded() {
                     Ok(decoded) => match Page::from_decoded(decoded, false, 0).body {
                         PageBody::Document(document) if fetched.response.is_success() => Read::Document(document),
@@ -92,7 +81,6 @@ pub fn SubresourcePanel(
             result.set(Some(read));
         });
     };
-    let has_log = subresources.iter().any(|s| s.name == "log");
     let mut refusals = Vec::new();
     let buttons = subresources
         .into_iter()
@@ -131,56 +119,16 @@ pub fn SubresourcePanel(
                 {buttons}
             </div>
             <RefusalList entries=refusals />
-            {has_log
-                .then(|| {
-                    view! {
-                        <div class="toolbar" aria-label="Log options">
-                            {(containers.len() > 1)
-                                .then(|| {
-                                    view! {
-                                        <label class="toolbar__field">
-                                            "Container "
-                                            <select
-                                                aria-label="Container"
-                                                on:change=move |e| container.set(event_target_value(&e))
-                                            >
-                                                {containers
-                                                    .iter()
-                                                    .map(|c| view! { <option value=c.clone()>{c.clone()}</option> })
-                                                    .collect_view()}
-                                            </select>
-                                        </label>
-                                    }
-                                })}
-                            <label class="toolbar__field">
-                                "tailLines "
-                                <input
-                                    type="number"
-                                    min="1"
-                                    size="6"
-                                    aria-label="tailLines"
-                                    prop:value=tail
-                                    on:input=move |e| tail.set(event_target_value(&e))
-                                />
-                            </label>
-                            <label class="toolbar__field">
-                                <input
-                                    type="checkbox"
-                                    prop:checked=timestamps
-                                    on:change=move |e| timestamps.set(event_target_checked(&e))
-                                />
-                                " timestamps"
-                            </label>
-                        </div>
-                    }
-                })}
             {move || match result.get() {
                 None => ().into_any(),
-                Some(Read::Text(text)) => {
+                Some(Read::Log) => {
                     view! {
-                        <pre class="document__text log-text" data-testid="log-text" tabindex="0">
-                            {if text.is_empty() { "(the log is empty)".to_owned() } else { text }}
-                        </pre>
+                        <LogView
+                            resource=log_resource.clone()
+                            namespace=log_namespace.clone()
+                            name=log_name.clone()
+                            document=document.clone()
+                        />
                     }
                         .into_any()
                 }

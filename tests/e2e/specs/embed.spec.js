@@ -230,10 +230,18 @@ test('mounted through the mount API: configured, navigated, heard, and unmounted
   await page.getByLabel('Resource', { exact: true }).fill('configmaps');
   await page.getByRole('button', { name: 'Navigate' }).click();
   await expect(mounted.getByRole('region', { name: 'configmaps collection' })).toBeVisible();
-  const before = (await serverJson(request, `${wwwOrigin()}/_sim/state`)).openStreams;
-  await mounted.getByLabel('Live (list, then watch)').check();
+  // Collections open live: the configmaps are watched at once; Pages ends the watch, Live opens
+  // one again.
   await expect(mounted.getByTestId('live-state')).toHaveText(/^watching/);
-  await expect.poll(async () => (await serverJson(request, `${wwwOrigin()}/_sim/state`)).openStreams).toBe(before + 1);
+  const openStreams = async () => (await serverJson(request, `${wwwOrigin()}/_sim/state`)).openStreams;
+  const live = await openStreams();
+  await mounted.getByTestId('mode-pages').click();
+  await expect(mounted.getByTestId('live-view')).toHaveCount(0);
+  await expect.poll(openStreams).toBe(live - 1);
+  await mounted.getByTestId('mode-live').click();
+  await expect(mounted.getByTestId('live-state')).toHaveText(/^watching/);
+  await expect.poll(openStreams).toBe(live);
+  const before = live - 1;
   await saveScreen(page, 'embed-mount');
 
   // The handle takes the postMessage format too.

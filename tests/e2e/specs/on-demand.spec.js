@@ -65,7 +65,8 @@ test('the Access view is fetched when it is first opened, and reading a collecti
   await page.goto('./?namespace=demo');
   await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^configmaps/ }).click();
   await expect(page.getByTestId('grid-row').first()).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  // (Not networkidle: the collection opens live, and its watch stays open.)
+  await expect(page.getByTestId('live-state')).toContainText('watching');
   expect(access).toEqual([]);
   expect(forbidden).toEqual([], 'no 403 was shown, so its explanation was not fetched');
   await page.goto('./?namespace=demo&access=1');

@@ -1,10 +1,11 @@
 // More of the read path: the resourceVersion controls, 406 without a fallback, Retry-After,
-// owner links, subresources (a pod's log), and discovery in the wire inspector.
+// owner links, subresources (a pod's log), and discovery in the wire inspector. Collections open
+// live; the specs about a page's request and answer read them a page at a time (watch=0).
 const { test, expect } = require('@playwright/test');
 const { saveScreen, simUrl } = require('./helpers');
 
 test('resourceVersion controls refuse invalid combinations before sending, quoting the rule', async ({ page }) => {
-  await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo&watch=0');
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
   const sent = [];
   page.on('request', (r) => { if (r.url().includes('resourceVersionMatch')) sent.push(r.url()); });
@@ -41,7 +42,7 @@ test('without the JSON fallback, a protobuf request the server cannot serve is 4
 });
 
 test('a 429 with Retry-After counts down visibly, then the list comes', async ({ page, request }) => {
-  await page.goto('./?group=&version=v1&resource=configmaps');
+  await page.goto('./?group=&version=v1&resource=configmaps&watch=0');
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
   const fail = await request.post(`${simUrl()}/_sim/fail?status=429&count=1&retryAfter=3`);
   expect(fail.ok()).toBeTruthy();
@@ -117,7 +118,7 @@ test('an object\'s YAML is highlighted, numbered and folds block by block', asyn
 });
 
 test('an empty list says so', async ({ page }) => {
-  await page.goto('./?group=&version=v1&resource=pods&labelSelector=app%3Dno-such-app');
+  await page.goto('./?group=&version=v1&resource=pods&labelSelector=app%3Dno-such-app&watch=0');
   await expect(page.getByTestId('response-status')).toHaveText('200 OK');
   await expect(page.getByTestId('empty-state')).toContainText('empty list');
   await expect(page.getByTestId('row-count')).toHaveText('0 rows');
@@ -152,7 +153,7 @@ test('load all joins the pages of a JSON list into one list, as kubectl get -o j
 test('a Table asks for columns only (includeObject=None); across namespaces the rows get their namespaces from a metadata-only list of the same page', async ({ page }) => {
   const lists = [];
   page.on('request', (r) => { if (r.url().includes('/pods?')) lists.push({ url: r.url(), accept: r.headers().accept }); });
-  await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo&watch=0');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   expect(lists.at(-1).url).toContain('includeObject=None');
   const first = page.getByTestId('grid-row').first();
@@ -164,7 +165,7 @@ test('a Table asks for columns only (includeObject=None); across namespaces the 
   // All namespaces: the columns come first, then the same page as PartialObjectMetadataList at
   // the Table's resourceVersion (Exact), which gives the Namespace column (as kubectl get -A).
   lists.length = 0;
-  await page.goto('./?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods&watch=0');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   await expect(page.getByTestId('rows-metadata')).toHaveText('Namespaces read from a metadata-only list of this page.');
   expect(lists[0].url).toContain('includeObject=None');
@@ -190,7 +191,8 @@ test('a Table asks for columns only (includeObject=None); across namespaces the 
 
 test("an event links to the object it is about (core/v1 involvedObject)", async ({ page }) => {
   await page.goto('./?namespace=demo&group=&version=v1&resource=events');
-  await page.getByTestId('grid-row').first().click();
+  // (The row's first cell: its Object cell is a link of its own.)
+  await page.getByTestId('grid-row').first().locator('td').first().click();
   await expect(page.getByTestId('object-title')).toHaveText(/^Event /);
   const link = page.getByTestId('involved-object-link');
   await expect(link).toHaveText(/^Pod demo\/\S+$/);
@@ -200,4 +202,15 @@ test("an event links to the object it is about (core/v1 involvedObject)", async 
   await link.click();
   await expect(page.getByTestId('object-title')).toHaveText(`Pod ${name}`);
   await expect(page).toHaveURL(/resource=pods/);
+
+  // In the list, the Object column (kind/name, as kubectl prints it) links the object too; the
+  // rest of the row opens the Event.
+  await page.goto('./?namespace=demo&group=&version=v1&resource=events');
+  const cell = page.getByTestId('grid-row').first().getByTestId('cell-link');
+  await expect(cell).toHaveText(/^pod\/\S+$/);
+  const object = (await cell.textContent()).split('/')[1];
+  expect(await cell.getAttribute('href')).toMatch(new RegExp(`resource=pods.*name=${object}`));
+  await saveScreen(page, 'events-object-links');
+  await cell.click();
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${object}`);
 });

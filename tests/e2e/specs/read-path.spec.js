@@ -1,5 +1,7 @@
 // The read path as a new user meets it: find a resource type, list it in every representation,
-// page through it, open an object, and share a link that reproduces the view.
+// page through it, open an object, and share a link that reproduces the view. A collection opens
+// live (list, then watch); the specs about pages and representations read it a page at a time
+// (watch=0, the "Pages" button).
 const { test, expect } = require('@playwright/test');
 const { saveScreen, simUrl } = require('./helpers');
 
@@ -21,17 +23,26 @@ test('the sidebar filter finds types by short name and opens their Table', async
   await nav.getByRole('button', { name: /^deployments/ }).click();
 
   await expect(page).toHaveURL(/group=apps&version=v1&resource=deployments/);
-  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  // It opens live: the server's Table columns, kept up to date by a Table watch.
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await expect(page.getByTestId('mode-live')).toHaveAttribute('aria-pressed', 'true');
   const deployments = await serverList(request, '/apis/apps/v1/deployments');
   await expect(page.getByTestId('grid-row')).toHaveCount(deployments.items.length);
   // Across all namespaces the Namespace column comes first, as in kubectl get -A.
   await expect(page.getByRole('columnheader').first()).toContainText('Namespace');
   await expect(page.getByRole('columnheader', { name: 'Name', exact: true })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Ready', exact: true })).toBeVisible();
   await saveScreen(page, 'deployments-table');
+  // "Pages" reads the same collection a page at a time, as a Table.
+  await page.getByTestId('mode-pages').click();
+  await expect(page).toHaveURL(/watch=0/);
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  await expect(page.getByTestId('live-view')).toHaveCount(0);
+  await expect(page.getByTestId('grid-row')).toHaveCount(deployments.items.length);
 });
 
 test('wide shows the priority columns, and headers sort the rows', async ({ page }) => {
-  await page.goto('./?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods&watch=0');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   const narrow = await page.getByRole('columnheader').count();
   await page.getByLabel('Wide (priority columns)').check();
@@ -111,7 +122,7 @@ test('an expired continue token offers to restart from the first page', async ({
 });
 
 test('a selector syntax error is caught before sending, and the server\'s Status shown when sent anyway', async ({ page }) => {
-  await page.goto('./?group=&version=v1&resource=pods');
+  await page.goto('./?group=&version=v1&resource=pods&watch=0');
   await expect(page.getByTestId('response-kind')).toHaveText('Table');
   const sent = [];
   page.on('request', (r) => { if (r.url().includes('labelSelector')) sent.push(r.url()); });
@@ -142,8 +153,15 @@ test('a custom resource lists with its printer columns', async ({ page }) => {
   await page.goto('./');
   await page.getByRole('searchbox', { name: 'Filter resource types' }).fill('widget');
   await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^widgets/ }).click();
-  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  await expect(page.getByTestId('live-state')).toContainText('watching');
   await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  for (const column of ['Size', 'Replicas', 'Phase', 'Age']) {
+    await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+  }
+  // Color has priority 1: shown with Wide, as kubectl get -o wide.
+  await expect(page.getByRole('columnheader', { name: 'Color', exact: true })).toHaveCount(0);
+  await page.getByLabel('Wide (priority columns)').check();
+  await expect(page.getByRole('columnheader', { name: 'Color', exact: true })).toBeVisible();
   await saveScreen(page, 'widgets-table');
 });
 
@@ -175,7 +193,7 @@ test('the namespace selector lists namespaces and narrows the collection', async
 
 test('load all follows every page with a progress bar and ends with every object', async ({ page, request }) => {
   const all = await serverList(request, '/api/v1/pods');
-  await page.goto('./?group=&version=v1&resource=pods&limit=2');
+  await page.goto('./?group=&version=v1&resource=pods&limit=2&watch=0');
   await expect(page.getByTestId('grid-row')).toHaveCount(2);
   await page.getByRole('button', { name: 'Load all pages' }).click();
   await expect(page.getByTestId('load-all-progress')).toHaveText(`All ${all.items.length} loaded`);

@@ -55,6 +55,39 @@ function trackWatches(page) {
   return track;
 }
 
+test('a collection opens live; the setting turns that off and is remembered; a link that says watch=0 or watch=1 wins', async ({ page }) => {
+  const track = trackWatches(page);
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await expect(page.getByTestId('mode-live')).toHaveAttribute('aria-pressed', 'true');
+  // A Table watch (as kubectl get -w), the grid's representation.
+  expect(track.urls.at(-1).accept).toContain('as=Table');
+  // A document representation shows a page's text, which a watch cannot keep: it is read by pages.
+  await page.getByRole('group', { name: 'Representation' }).getByRole('button', { name: 'YAML', exact: true }).click();
+  await expect(page.getByTestId('document-text')).toContainText('kind: ConfigMapList');
+  await expect(page.getByTestId('mode-pages')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('group', { name: 'Representation' }).getByRole('button', { name: 'Table', exact: true }).click();
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+
+  // Turned off: collections open a page at a time, also after a reload.
+  await page.getByLabel('Open collections live').uncheck();
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  await expect(page.getByTestId('live-view')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  await expect(page.getByLabel('Open collections live')).not.toBeChecked();
+  await saveScreen(page, 'live-setting-off');
+  // A link that asks for live still opens live.
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await page.getByLabel('Open collections live').check();
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=0`);
+  await expect(page.getByTestId('response-kind')).toHaveText('Table');
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await saveScreen(page, 'live-by-default');
+});
+
 test('a Table watch shows the server columns and follows a Deployment scaled up, down and deleted', async ({ page, request }) => {
   const name = 'live-web';
   const track = trackWatches(page);
@@ -163,11 +196,10 @@ test('ordinary requests complete while a watch is open, and the page never holds
   page.on('requestfailed', (r) => gets.has(r) && gets.set(r, 'failed'));
   await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toContainText('watching');
-  // Live off and on again, quickly, in the same page: each switch aborts a watch and opens one.
-  const liveSwitch = page.getByLabel('Live (list, then watch)');
+  // Pages and live again, quickly, in the same page: each switch aborts a watch and opens one.
   for (let i = 0; i < 4; i++) {
-    await liveSwitch.uncheck();
-    await liveSwitch.check();
+    await page.getByTestId('mode-pages').click();
+    await page.getByTestId('mode-live').click();
   }
   await expect(page.getByTestId('live-state')).toContainText('watching');
   await expect(page.getByTestId('live-streams')).toHaveText(`1 of ${WATCH_BUDGET} open, 0 waiting`);

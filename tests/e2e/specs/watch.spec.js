@@ -21,7 +21,8 @@ function configMap(name) {
 }
 
 test('rows follow creates and deletes without a reload, and survive a dropped watch', async ({ page, request }) => {
-  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  // Live by default: no watch=1 needed.
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
 

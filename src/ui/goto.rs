@@ -1,0 +1,312 @@
+//! The go-to box: `:` (or Ctrl/⌘-K, also while typing) opens it; what is typed matches resource
+//! types, namespaces and objects ([`crate::model::goto`]); arrows move, Enter goes, Esc closes.
+//! Object names come from a metadata-only list of the type (one page, read once per type and
+//! namespace while the page is open).
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+
+use crate::api::discovery::ResourceType;
+use crate::api::view::metadata::PartialObjectMetadataList;
+use crate::client::handle::use_client;
+use crate::model::goto::{matches, object_type, Match, ObjectName, Query, Target};
+use crate::model::target::{names_request, namespace_names, namespaces_request};
+use crate::model::view_state::ResourceKey;
+use crate::ui::discovered::use_discovery;
+use crate::ui::keys::{modified, typing};
+use crate::ui::location::use_navigation;
+
+/// What is known of one type's object names in one namespace.
+#[derive(Debug, Clone, PartialEq)]
+enum Names {
+    Reading,
+    Read(Vec<ObjectName>),
+    Failed(String),
+}
+
+type NamesKey = (ResourceKey, Option<String>);
+
+fn key_of(resource: &ResourceType) -> ResourceKey {
+    ResourceKey { group: resource.group.clone(), version: resource.version.clone(), plural: resource.plural.clone() }
+}
+
+/// The box, closed until its key is pressed.
+#[component]
+pub fn GotoBox() -> impl IntoView {
+    let navigation = use_navigation();
+    let discovery = use_discovery();
+    let client = use_client();
+    let open = RwSignal::new(false);
+    let text = RwSignal::new(String::new());
+    let active = RwSignal::new(0usize);
+    let namespaces = RwSignal::new(None::<Vec<String>>);
+    let names = RwSignal::new(HashMap::<NamesKey, Names>::new());
+    let input = NodeRef::<leptos::html::Input>::new();
+    // Where the focus was, to give it back on close.
+    let before = StoredValue::new_local(None::<web_sys::HtmlElement>);
+
+    let close = move || {
+        open.set(false);
+        if let Some(Some(element)) = before.try_get_value() {
+            let _ = element.focus();
+        }
+    };
+    let handle = window_event_listener(leptos::ev::keydown, move |event| {
+        let shortcut = (event.ctrl_key() || event.meta_key()) && event.key().eq_ignore_ascii_case("k");
+        let colon = event.key() == ":" && !modified(&event) && !typing(&event);
+        if (shortcut || colon) && !open.get_untracked() {
+            event.prevent_default();
+            let focused = document().active_element().and_then(|e| wasm_bindgen::JsCast::dyn_into(e).ok());
+            before.set_value(focused);
+            text.set(String::new());
+            active.set(0);
+            open.set(true);
+        }
+    });
+    on_cleanup(move || handle.remove());
+    Effect::new(move |_| {
+        if open.get() {
+            if let Some(input) = input.get() {
+                let _ = input.focus();
+            }
+        }
+    });
+
+    // The names of a type's objects, read when first needed.
+    let want_names = {
+        let client = client.clone();
+        move |resource: ResourceType, namespace: Option<String>| {
+            let key = (key_of(&resource), namespace.clone());
+            if names.with_untracked(|n| n.contains_key(&key)) {
+                return;
+            }
+            names.update(|n| {
+                n.insert(key.clone(), Names::Reading);
+            });
+            let client = client.clone();
+            leptos::task::spawn_local(async move {
+                let read = match names_request(&resource, namespace.as_deref()) {
+                    Err(e) => Names::Failed(e.to_string()),
+                    Ok(request) => match client.document(request).await {
+                        Err(e) => Names::Failed(e.to_string()),
+                        Ok((_, document)) => match PartialObjectMetadataList::from_document(&document) {
+                            Err(e) => Names::Failed(e.to_string()),
+                            Ok(list) => Names::Read(
+                                list.items
+                                    .into_iter()
+                                    .filter_map(|item| {
+                                        let name = item.metadata.name?;
+                                        Some(ObjectName { namespace: item.metadata.namespace, name })
+                                    })
+                                    .collect(),
+                            ),
+                        },
+                    },
+                };
+                names.try_update(|n| {
+                    n.insert(key, read);
+                });
+            });
+        }
+    };
+    // The namespaces, read when the box first opens.
+    {
+        let client = client.clone();
+        Effect::new(move |_| {
+            if open.get() && namespaces.with_untracked(Option::is_none) {
+                namespaces.set(Some(Vec::new()));
+                let client = client.clone();
+                leptos::task::spawn_local(async move {
+                    if let Ok((_, list)) = client.document(namespaces_request()).await {
+                        namespaces.try_set(Some(namespace_names(&list)));
+                    }
+                });
+            }
+        });
+    }
+    let find = {
+        let discovery = discovery.clone();
+        move |key: &ResourceKey| {
+            discovery
+                .preferred_resources()
+                .chain(discovery.groups.iter().flat_map(|g| g.versions.iter()).flat_map(|v| v.resources.iter()))
+                .find(|r| r.group == key.group && r.version == key.version && r.plural == key.plural)
+                .cloned()
+        }
+    };
+    // The type on screen, and the type a two-word query names: their names are read.
+    let current = {
+        let find = find.clone();
+        Memo::new(move |_| navigation.state.with(|s| s.resource.as_ref().and_then(&find)))
+    };
+    let query = Memo::new(move |_| text.with(|t| Query::parse(t)));
+    let named_type = {
+        let discovery = discovery.clone();
+        Memo::new(move |_| query.with(|q| q.as_ref().and_then(|q| object_type(&discovery, q).cloned())))
+    };
+    Effect::new(move |_| {
+        if !open.get() {
+            return;
+        }
+        let namespace = navigation.state.with(|s| s.namespace.clone());
+        if let Some(resource) = current.get() {
+            want_names(resource, namespace.clone());
+        }
+        if let Some(resource) = named_type.get() {
+            want_names(resource, namespace);
+        }
+    });
+    let names_of = move |resource: &ResourceType| -> (Vec<ObjectName>, Option<Names>) {
+        let key = (key_of(resource), navigation.state.with(|s| s.namespace.clone()));
+        names.with(|n| match n.get(&key) {
+            Some(Names::Read(list)) => (list.clone(), None),
+            other => (Vec::new(), other.cloned()),
+        })
+    };
+    let found = {
+        let discovery = discovery.clone();
+        Memo::new(move |_| {
+            let Some(query) = query.get() else { return (Vec::new(), None) };
+            let namespaces = namespaces.get().unwrap_or_default();
+            let current = current.get();
+            let (current_names, _) = current.as_ref().map(names_of).unwrap_or_default();
+            let named = named_type.get();
+            let (objects, state) = named.as_ref().map(names_of).unwrap_or_default();
+            let found = matches(
+                &discovery,
+                &namespaces,
+                current.as_ref().map(|r| (r, current_names.as_slice())),
+                &objects,
+                &query,
+            );
+            let note = match (named, state) {
+                (Some(r), Some(Names::Reading)) => Some(format!("reading the names of {}…", r.plural)),
+                (Some(r), Some(Names::Failed(e))) => Some(format!("the names of {} could not be read: {e}", r.plural)),
+                (None, _) if query.rest.is_some() => Some(format!("no resource type is called {}", query.first)),
+                _ => None,
+            };
+            (found, note)
+        })
+    };
+    let go = move |target: Target| {
+        navigation.update(move |s| match target {
+            Target::Type(key) => s.open_collection(key),
+            Target::Namespace(namespace) => {
+                s.namespace = Some(namespace);
+                s.name = None;
+            }
+            Target::Object { key, namespace, name } => {
+                s.open_collection(key);
+                s.name = Some(name);
+                if namespace.is_some() {
+                    s.namespace = namespace;
+                }
+            }
+        });
+        close();
+    };
+    let on_key = move |e: web_sys::KeyboardEvent| {
+        let count = found.with_untracked(|(f, _)| f.len());
+        match e.key().as_str() {
+            "ArrowDown" => {
+                e.prevent_default();
+                active.update(|a| *a = if count == 0 { 0 } else { (*a + 1) % count });
+            }
+            "ArrowUp" => {
+                e.prevent_default();
+                active.update(|a| *a = if count == 0 { 0 } else { (*a + count - 1) % count });
+            }
+            "Enter" => {
+                e.prevent_default();
+                if let Some(m) = found.with_untracked(|(f, _)| f.get(active.get_untracked()).cloned()) {
+                    go(m.target);
+                }
+            }
+            "Escape" => {
+                e.prevent_default();
+                close();
+            }
+            _ => {}
+        }
+    };
+    let option_id = |i: usize| format!("goto-option-{i}");
+    move || {
+        open.get().then(|| {
+            view! {
+                <div class="dialog-backdrop" on:click=move |_| close()>
+                    <div
+                        class="dialog goto"
+                        role="dialog"
+                        aria-modal="true"
+                        aria-label="Go to"
+                        on:click=|e| e.stop_propagation()
+                    >
+                        <input
+                            class="goto__input"
+                            type="text"
+                            role="combobox"
+                            aria-label="Go to"
+                            aria-autocomplete="list"
+                            aria-expanded="true"
+                            aria-controls="goto-list"
+                            aria-activedescendant=move || {
+                                found.with(|(f, _)| (!f.is_empty()).then(|| option_id(active.get())))
+                            }
+                            placeholder="a type (deploy), a namespace, or a type and a name (deploy web)"
+                            autocomplete="off"
+                            spellcheck="false"
+                            node_ref=input
+                            prop:value=text
+                            on:input=move |e| {
+                                text.set(event_target_value(&e));
+                                active.set(0);
+                            }
+                            on:keydown=on_key
+                        />
+                        {move || {
+                            found.with(|(_, note)| note.clone()).map(|note| {
+                                view! { <p class="muted goto__note" data-testid="goto-note">{note}</p> }
+                            })
+                        }}
+                        <ul class="goto__list" id="goto-list" role="listbox" aria-label="Matches">
+                            {move || {
+                                let (found, _) = found.get();
+                                if found.is_empty() && query.with(Option::is_some) {
+                                    return view! { <li class="muted goto__empty">"Nothing matches."</li> }.into_any();
+                                }
+                                found
+                                    .into_iter()
+                                    .enumerate()
+                                    .map(|(i, m): (usize, Match)| {
+                                        let target = m.target.clone();
+                                        view! {
+                                            <li
+                                                id=option_id(i)
+                                                class="goto__option"
+                                                role="option"
+                                                data-testid="goto-option"
+                                                aria-selected=move || (active.get() == i).to_string()
+                                                on:mousemove=move |_| {
+                                                    if active.get_untracked() != i {
+                                                        active.set(i);
+                                                    }
+                                                }
+                                                on:click=move |_| go(target.clone())
+                                            >
+                                                <span class="goto__label">{m.label}</span>
+                                                <span class="muted goto__detail">{m.detail}</span>
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()
+                                    .into_any()
+                            }}
+                        </ul>
+                        <p class="muted goto__hint">"↑ ↓ to move, Enter to go, Esc to close · ? lists every key"</p>
+                    </div>
+                </div>
+            }
+        })
+    }
+}

@@ -1,0 +1,140 @@
+//! The keyboard: which keys do what ([`KEYS`], listed by `?`), the rule that no key fires while
+//! the user types in a field or a dialog is open, and the intent a key leaves for the view it
+//! opens (`e` opens an object in the editor, `l` at its log).
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The keys, as `?` lists them.
+pub const KEYS: [(&str, &str); 10] = [
+    (":  or  Ctrl/⌘ K", "Go to a resource type, a namespace or an object (deploy web)"),
+    ("/", "Filter: the rows on screen, or the resource types"),
+    ("j  or  ↓", "Next row"),
+    ("k  or  ↑", "Previous row"),
+    ("Enter", "Open the row's object"),
+    ("e", "Edit the row's object"),
+    ("l", "The row's pod log"),
+    ("Esc", "Close the dialog"),
+    ("?", "These keys"),
+    ("Tab", "Everything else: every control is reachable and shows its focus"),
+];
+
+/// Whether a key event comes from a field the user types in (or a dialog is open), where the
+/// page's keys must not fire.
+pub fn typing(event: &web_sys::KeyboardEvent) -> bool {
+    let in_field = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|e| {
+        matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+            || e.closest("[contenteditable=true], .cm-editor").ok().flatten().is_some()
+    });
+    in_field || dialog_open()
+}
+
+/// Whether a modal dialog of the app is open (its own keys handle everything then).
+pub fn dialog_open() -> bool {
+    document().query_selector("[aria-modal=true]").ok().flatten().is_some()
+}
+
+/// Whether the event carries a modifier that makes it someone else's shortcut.
+pub fn modified(event: &web_sys::KeyboardEvent) -> bool {
+    event.ctrl_key() || event.meta_key() || event.alt_key()
+}
+
+/// What the view opened by a key should do first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// Open the editor (`e`).
+    Edit,
+    /// Open the pod's log (`l`).
+    Log,
+}
+
+/// The intent left by the last key, until a view takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Intents(RwSignal<Option<Intent>>);
+
+impl Intents {
+    pub fn install() {
+        provide_context(Intents(RwSignal::new(None)));
+    }
+
+    /// The app's intents; read while a component is built (a key handler runs outside any).
+    pub fn here() -> Option<Intents> {
+        use_context::<Intents>()
+    }
+
+    /// Leaves `intent` for the next view.
+    pub fn leave(self, intent: Intent) {
+        self.0.set(Some(intent));
+    }
+
+    /// Takes the intent if it is `intent` (a view that does it calls this once, when built).
+    pub fn take(intent: Intent) -> bool {
+        let Some(intents) = use_context::<Intents>() else { return false };
+        let found = intents.0.get_untracked() == Some(intent);
+        if found {
+            intents.0.set(None);
+        }
+        found
+    }
+}
+
+/// The list of keys, opened with `?` (and closed with Esc, `?` or its button).
+#[component]
+pub fn KeysHelp() -> impl IntoView {
+    let open = RwSignal::new(false);
+    let handle = window_event_listener(leptos::ev::keydown, move |event| {
+        if event.key() == "Escape" && open.get_untracked() {
+            open.set(false);
+        } else if event.key() == "?" && !modified(&event) && !typing(&event) {
+            event.prevent_default();
+            open.set(true);
+        }
+    });
+    on_cleanup(move || handle.remove());
+    let close = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if open.get() {
+            if let Some(button) = close.get() {
+                let _ = button.focus();
+            }
+        }
+    });
+    move || {
+        open.get().then(|| {
+            view! {
+                <div class="dialog-backdrop" on:click=move |_| open.set(false)>
+                    <div
+                        class="dialog keys-help"
+                        role="dialog"
+                        aria-modal="true"
+                        aria-labelledby="keys-help-title"
+                        on:click=|e| e.stop_propagation()
+                    >
+                        <h2 id="keys-help-title">"Keys"</h2>
+                        <table class="keys-help__table">
+                            <tbody>
+                                {KEYS
+                                    .iter()
+                                    .map(|(key, what)| {
+                                        view! {
+                                            <tr>
+                                                <th scope="row">
+                                                    <kbd>{*key}</kbd>
+                                                </th>
+                                                <td>{*what}</td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                        <p class="muted">"No key fires while you type in a field."</p>
+                        <button class="button" node_ref=close on:click=move |_| open.set(false)>
+                            "Close"
+                        </button>
+                    </div>
+                </div>
+            }
+        })
+    }
+}
