@@ -84,10 +84,9 @@ pub struct Resume {
 }
 
 impl Resume {
-    /// The `sinceTime` to ask for: `after` cut to the second, as RFC 3339.
+    /// The `sinceTime` to ask for: `after` cut to the second, as RFC 3339 in UTC.
     pub fn since_time(&self) -> String {
-        let seconds = Timestamp::from_second(self.after.as_second()).unwrap_or(self.after);
-        seconds.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+        rfc3339_seconds(self.after.as_second())
     }
 
     /// Whether `line` of the resumed stream was kept before (the server sends everything since
@@ -105,6 +104,24 @@ impl Resume {
         }
         false
     }
+}
+
+/// `seconds` since the Unix epoch as RFC 3339 in UTC (`2026-11-24T10:00:02Z`). Written out here
+/// (the civil-from-days algorithm) rather than with jiff's `strftime`, which made the page's
+/// wasm several kilobytes larger for this one line.
+fn rfc3339_seconds(seconds: i64) -> String {
+    let (days, second_of_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    let (hour, minute, second) = (second_of_day / 3_600, second_of_day % 3_600 / 60, second_of_day % 60);
+    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z")
 }
 
 /// The lines kept, oldest first, in time order across containers.
@@ -343,6 +360,27 @@ mod tests {
         let search = LogDisplay { search: " error ".into(), timestamps: true, containers: true };
         assert_eq!(search.count(&buffer), 1);
         assert_eq!(search.text(&buffer), "[sidecar] 2026-11-24T10:00:02Z ERROR upstream refused\n");
+    }
+
+    #[test]
+    fn since_time_is_the_seconds_in_utc_as_jiff_reads_them() {
+        for text in [
+            "1970-01-01T00:00:00Z",
+            "2000-02-29T23:59:59Z",
+            "2026-11-24T10:00:02Z",
+            "2100-03-01T00:00:00Z",
+            "1969-12-31T23:59:59Z",
+        ] {
+            let time: Timestamp = text.parse().unwrap();
+            assert_eq!(rfc3339_seconds(time.as_second()), text);
+        }
+        // Every day over four centuries agrees with jiff.
+        let start: Timestamp = "1900-01-01T12:34:56Z".parse().unwrap();
+        for day in (0..146_097).step_by(7) {
+            let seconds = start.as_second() + day * 86_400;
+            let text = rfc3339_seconds(seconds);
+            assert_eq!(text.parse::<Timestamp>().unwrap().as_second(), seconds, "{text}");
+        }
     }
 
     #[test]

@@ -198,7 +198,7 @@ pub fn DeletePanel(
                 Ok(r) => {
                     let body = r.body.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
                     view! {
-                        <pre class="document__text write__request" data-testid="delete-preview">
+                        <pre class="document__text write__request" data-testid="delete-preview" tabindex="0">
                             {format!("{} {}\n\n{body}", r.method, r.path_and_query())}
                         </pre>
                     }

@@ -1,7 +1,8 @@
 //! The go-to box: `:` (or Ctrl/⌘-K, also while typing) opens it; what is typed matches resource
 //! types, namespaces and objects ([`crate::model::goto`]); arrows move, Enter goes, Esc closes.
 //! Object names come from a metadata-only list of the type (one page, read once per type and
-//! namespace while the page is open).
+//! namespace while the box is open). The box itself is loaded on demand, the first time it opens;
+//! its key is always listened for.
 
 use std::collections::HashMap;
 
@@ -31,27 +32,12 @@ fn key_of(resource: &ResourceType) -> ResourceKey {
     ResourceKey { group: resource.group.clone(), version: resource.version.clone(), plural: resource.plural.clone() }
 }
 
-/// The box, closed until its key is pressed.
+/// The go-to key's listener; the box (loaded on demand) while open.
 #[component]
 pub fn GotoBox() -> impl IntoView {
-    let navigation = use_navigation();
-    let discovery = use_discovery();
-    let client = use_client();
     let open = RwSignal::new(false);
-    let text = RwSignal::new(String::new());
-    let active = RwSignal::new(0usize);
-    let namespaces = RwSignal::new(None::<Vec<String>>);
-    let names = RwSignal::new(HashMap::<NamesKey, Names>::new());
-    let input = NodeRef::<leptos::html::Input>::new();
     // Where the focus was, to give it back on close.
     let before = StoredValue::new_local(None::<web_sys::HtmlElement>);
-
-    let close = move || {
-        open.set(false);
-        if let Some(Some(element)) = before.try_get_value() {
-            let _ = element.focus();
-        }
-    };
     let handle = window_event_listener(leptos::ev::keydown, move |event| {
         let shortcut = (event.ctrl_key() || event.meta_key()) && event.key().eq_ignore_ascii_case("k");
         let colon = event.key() == ":" && !modified(&event) && !typing(&event);
@@ -59,17 +45,37 @@ pub fn GotoBox() -> impl IntoView {
             event.prevent_default();
             let focused = document().active_element().and_then(|e| wasm_bindgen::JsCast::dyn_into(e).ok());
             before.set_value(focused);
-            text.set(String::new());
-            active.set(0);
             open.set(true);
         }
     });
     on_cleanup(move || handle.remove());
+    let close = Callback::new(move |()| {
+        open.set(false);
+        if let Some(Some(element)) = before.try_get_value() {
+            let _ = element.focus();
+        }
+    });
+    move || open.get().then(|| view! { <crate::ui::lazy::GotoDialogOnDemand close /> })
+}
+
+/// The box: what is typed, its matches, and where Enter goes. Built when the box opens.
+#[component]
+pub fn GotoDialog(
+    /// Closes the box (and gives the focus back).
+    close: Callback<()>,
+) -> impl IntoView {
+    let navigation = use_navigation();
+    let discovery = use_discovery();
+    let client = use_client();
+    let text = RwSignal::new(String::new());
+    let active = RwSignal::new(0usize);
+    let namespaces = RwSignal::new(None::<Vec<String>>);
+    let names = RwSignal::new(HashMap::<NamesKey, Names>::new());
+    let input = NodeRef::<leptos::html::Input>::new();
+    let close = move || close.run(());
     Effect::new(move |_| {
-        if open.get() {
-            if let Some(input) = input.get() {
-                let _ = input.focus();
-            }
+        if let Some(input) = input.get() {
+            let _ = input.focus();
         }
     });
 
@@ -110,18 +116,12 @@ pub fn GotoBox() -> impl IntoView {
             });
         }
     };
-    // The namespaces, read when the box first opens.
+    // The namespaces, read when the box opens.
     {
         let client = client.clone();
-        Effect::new(move |_| {
-            if open.get() && namespaces.with_untracked(Option::is_none) {
-                namespaces.set(Some(Vec::new()));
-                let client = client.clone();
-                leptos::task::spawn_local(async move {
-                    if let Ok((_, list)) = client.document(namespaces_request()).await {
-                        namespaces.try_set(Some(namespace_names(&list)));
-                    }
-                });
+        leptos::task::spawn_local(async move {
+            if let Ok((_, list)) = client.document(namespaces_request()).await {
+                namespaces.try_set(Some(namespace_names(&list)));
             }
         });
     }
@@ -146,9 +146,6 @@ pub fn GotoBox() -> impl IntoView {
         Memo::new(move |_| query.with(|q| q.as_ref().and_then(|q| object_type(&discovery, q).cloned())))
     };
     Effect::new(move |_| {
-        if !open.get() {
-            return;
-        }
         let namespace = navigation.state.with(|s| s.namespace.clone());
         if let Some(resource) = current.get() {
             want_names(resource, namespace.clone());
@@ -231,9 +228,7 @@ pub fn GotoBox() -> impl IntoView {
         }
     };
     let option_id = |i: usize| format!("goto-option-{i}");
-    move || {
-        open.get().then(|| {
-            view! {
+    view! {
                 <div class="dialog-backdrop" on:click=move |_| close()>
                     <div
                         class="dialog goto"
@@ -306,7 +301,5 @@ pub fn GotoBox() -> impl IntoView {
                         <p class="muted goto__hint">"↑ ↓ to move, Enter to go, Esc to close · ? lists every key"</p>
                     </div>
                 </div>
-            }
-        })
     }
 }

@@ -1,7 +1,8 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
 //! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
-//! Access view, a page of its own. (A 403's explanation is split off beside it, in
+//! Access view, a page of its own, nor a pod's log view (follow, search, download; only pods have
+//! logs). (A 403's explanation is split off beside it, in
 //! `ui::forbidden`; the fetching is `ui::on_demand`'s.) Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
 //! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
@@ -48,6 +49,25 @@ pub fn AccessViewOnDemand(discovery: Discovery) -> impl IntoView {
     on_demand("Access view", split::preload_access_view, move || at_once!(split::access_view(discovery.clone())))
 }
 
+/// A pod's log (`ui::logs::LogView`), loaded on demand: only a pod's view opens it.
+#[component]
+pub fn LogViewOnDemand(
+    resource: ResourceType,
+    namespace: Option<String>,
+    name: String,
+    document: Value,
+) -> impl IntoView {
+    on_demand("log view", split::preload_log_view, move || {
+        at_once!(split::log_view(resource.clone(), namespace.clone(), name.clone(), document.clone()))
+    })
+}
+
+/// The go-to box (`ui::goto::GotoDialog`), loaded the first time it opens.
+#[component]
+pub fn GotoDialogOnDemand(close: Callback<()>) -> impl IntoView {
+    on_demand("go-to box", split::preload_goto, move || at_once!(split::goto(close)))
+}
+
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
 /// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
 /// if it cannot; without it, a plain function.
@@ -59,6 +79,8 @@ mod split {
     use crate::ui::access_view::AccessView;
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
+    use crate::ui::goto::GotoDialog;
+    use crate::ui::logs::LogView;
     use crate::ui::object_actions::ObjectActions;
     use crate::ui::on_demand::LoadFailed;
 
@@ -118,6 +140,32 @@ mod split {
         Ok(view! { <AccessView discovery /> }.into_any())
     }
 
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            log_view,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_log_view),
+            fallible
+        )
+    )]
+    pub fn log_view(
+        resource: ResourceType,
+        namespace: Option<String>,
+        name: String,
+        document: Value,
+    ) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <LogView resource namespace name document /> }.into_any())
+    }
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(goto, wasm_split_path = ::leptos::wasm_split, preload(preload_goto), fallible)
+    )]
+    pub fn goto(close: Callback<()>) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <GotoDialog close /> }.into_any())
+    }
+
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
@@ -136,6 +184,12 @@ mod split {
             Ok(())
         }
         pub async fn preload_access_view() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_log_view() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_goto() -> Result<(), LoadFailed> {
             Ok(())
         }
     }

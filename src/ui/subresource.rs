@@ -16,7 +16,7 @@ use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
-use crate::ui::logs::LogView;
+use crate::ui::lazy::LogViewOnDemand;
 use crate::ui::status_view::StatusView;
 
 /// What reading a subresource gave.
@@ -123,7 +123,7 @@ pub fn SubresourcePanel(
                 None => ().into_any(),
                 Some(Read::Log) => {
                     view! {
-                        <LogView
+                        <LogViewOnDemand
                             resource=log_resource.clone()
                             namespace=log_namespace.clone()
                             name=log_name.clone()

@@ -403,7 +403,6 @@ pub fn EditPanel(
                 class="segmented__item"
                 role="tab"
                 aria-selected=move || (method.get() == m).to_string()
-                aria-pressed=move || (method.get() == m).to_string()
                 disabled=move || refused.with(Option::is_some)
                 title=move || refused.get().map(|r| format!("{}: {}", r.words, r.command))
                 on:click=move |_| {
@@ -468,7 +467,7 @@ pub fn EditPanel(
             view! {
                 <div class="write__preview" data-testid="request-preview">
                     <h4>"The request"</h4>
-                    <pre class="document__text write__request">
+                    <pre class="document__text write__request" tabindex="0">
                         <span data-testid="preview-method">{shown.method.clone()}</span>
                         " "
                         <span data-testid="preview-url">{shown.url.clone()}</span>

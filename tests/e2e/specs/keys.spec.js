@@ -30,7 +30,7 @@ test('the go-to box opens a type by short name, a namespace, and an object by ty
   // Ctrl-K works even from a field; a namespace by name.
   await page.getByLabel('Label selector').click();
   await page.keyboard.press('Control+k');
-  await expect(box).toBeVisible();
+  await expect(input).toBeFocused();
   await page.keyboard.type('shop');
   await expect(options.filter({ hasText: 'namespace' }).first()).toContainText('shop');
   await options.filter({ hasText: 'namespace' }).first().click();
@@ -41,6 +41,7 @@ test('the go-to box opens a type by short name, a namespace, and an object by ty
   await expect(page.getByLabel('Label selector')).toBeFocused();
   // A type, then a name: the objects of that type (read as a metadata-only list).
   await page.keyboard.press('Control+k');
+  await expect(input).toBeFocused();
   await page.keyboard.type('deploy ca');
   await expect(options.first()).toContainText('cart');
   await expect(options.first()).toContainText('Deployment in shop');
@@ -50,6 +51,7 @@ test('the go-to box opens a type by short name, a namespace, and an object by ty
 
   // Arrows move the choice; Esc closes and gives the focus back.
   await page.keyboard.press(':');
+  await expect(input).toBeFocused();
   await page.keyboard.type('config');
   await expect(options.first()).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowDown');
@@ -57,6 +59,7 @@ test('the go-to box opens a type by short name, a namespace, and an object by ty
   await page.keyboard.press('Escape');
   await expect(box).toHaveCount(0);
   await page.keyboard.press(':');
+  await expect(input).toBeFocused();
   await page.keyboard.type('nosuchthing');
   await expect(box).toContainText('Nothing matches.');
   await page.keyboard.type(' web');

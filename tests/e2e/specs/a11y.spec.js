@@ -1,0 +1,107 @@
+// Accessibility: axe-core (WCAG 2.1 A and AA rules) on every main screen, in the light and the dark
+// theme; no serious or critical violation. Everything here is reached the way a keyboard user
+// would, where that is the point.
+const { test, expect } = require('@playwright/test');
+const AxeBuilder = require('@axe-core/playwright').default;
+const { saveScreen } = require('./helpers');
+
+/** The serious and critical violations on the page, as readable lines. */
+async function violations(page, include) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${v.help} at ${n.target.join(' ')} (${n.failureSummary.split('\n').slice(1).join(' ')})`));
+}
+
+async function setTheme(page, theme) {
+  await page.getByLabel('Theme').selectOption(theme);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+for (const theme of ['light', 'dark']) {
+  test.describe(`${theme} theme`, () => {
+    test('the first screen, the decode tool and the keys dialogs', async ({ page }) => {
+      await page.goto('./');
+      await expect(page.getByTestId('cluster-version')).not.toHaveText('connecting…');
+      await setTheme(page, theme);
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('?');
+      await expect(page.getByRole('dialog', { name: 'Keys' })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press(':');
+      await expect(page.getByRole('combobox', { name: 'Go to' })).toBeFocused();
+      await page.keyboard.type('dep');
+      await expect(page.getByTestId('goto-option').first()).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-goto-${theme}`);
+    });
+
+    test('a live collection with its timeline, and the same read by pages', async ({ page }) => {
+      await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo');
+      await setTheme(page, theme);
+      await expect(page.getByTestId('live-state')).toContainText('watching');
+      await expect(page.getByTestId('timeline').locator('li').first()).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await page.getByTestId('mode-pages').click();
+      await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+      expect(await violations(page)).toEqual([]);
+      await page.getByRole('group', { name: 'Representation' }).getByRole('button', { name: 'YAML', exact: true }).click();
+      await expect(page.getByTestId('document-text')).toContainText('kind: DeploymentList');
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-collection-${theme}`);
+    });
+
+    test('an object, its log, the editor and the wire inspector', async ({ page }) => {
+      await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo&name=web');
+      await setTheme(page, theme);
+      await expect(page.getByTestId('object-title')).toHaveText('Deployment web');
+      expect(await violations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      await expect(page.getByRole('textbox', { name: 'Object editor' })).toHaveValue(/kind: Deployment/);
+      expect(await violations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Wire inspector' }).click();
+      await expect(page.getByRole('complementary', { name: 'Wire inspector' })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-editor-${theme}`);
+
+      await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
+      await page.getByTestId('grid-row').first().locator('td').first().click();
+      await page.getByRole('region', { name: 'Subresources' }).getByRole('button', { name: 'log', exact: true }).click();
+      await expect(page.getByRole('region', { name: 'Pod log' }).getByTestId('log-state')).toContainText('lines read');
+      expect(await violations(page)).toEqual([]);
+    });
+
+    test('the Access view', async ({ page }) => {
+      await page.goto('./?namespace=demo&access=1');
+      await setTheme(page, theme);
+      await expect(page.getByTestId('access-rules')).toContainText('*.*');
+      expect(await violations(page)).toEqual([]);
+    });
+  });
+}
+
+test('every control is reached with Tab and shows a visible focus ring', async ({ page }) => {
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  const seen = new Set();
+  for (let i = 0; i < 200 && !(seen.size > 30 && [...seen].some((x) => x.includes('Pages'))); i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const e = document.activeElement;
+      if (!e || e === document.body) return null;
+      const style = getComputedStyle(e);
+      const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+      return { tag: e.tagName, label: e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30), ring };
+    });
+    if (!focused) continue;
+    expect(focused.ring, `${focused.tag} "${focused.label}" shows where the focus is`).toBe(true);
+    seen.add(`${focused.tag} ${focused.label}`);
+  }
+  // The sidebar, the toolbar and the rows are all on the way.
+  expect([...seen].some((s) => s.startsWith('INPUT Filter resource types'))).toBe(true);
+  expect([...seen].some((s) => s.includes('Pages'))).toBe(true);
+  expect(seen.size).toBeGreaterThan(30);
+});
