@@ -15,6 +15,7 @@ pub mod lines;
 pub mod live_rows;
 pub mod messages;
 pub mod page;
+pub mod search;
 pub mod sniff;
 pub mod streams;
 pub mod target;

@@ -1,7 +1,7 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
 //! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
-//! Access view, a page of its own. (A 403's explanation is split off beside it, in
+//! Access view, a page of its own, nor the Search screen. (A 403's explanation is split off beside it, in
 //! `ui::forbidden`; the fetching is `ui::on_demand`'s.) Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
 //! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
@@ -48,6 +48,13 @@ pub fn AccessViewOnDemand(discovery: Discovery) -> impl IntoView {
     on_demand("Access view", split::preload_access_view, move || at_once!(split::access_view(discovery.clone())))
 }
 
+/// The Search screen (`ui::search::SearchView`: objects of every type by name and labels), loaded
+/// on demand: a screen of its own, with its model and driver.
+#[component]
+pub fn SearchViewOnDemand(discovery: Discovery) -> impl IntoView {
+    on_demand("Search screen", split::preload_search_view, move || at_once!(split::search_view(discovery.clone())))
+}
+
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
 /// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
 /// if it cannot; without it, a plain function.
@@ -61,6 +68,7 @@ mod split {
     use crate::ui::diff_view::DiffView;
     use crate::ui::object_actions::ObjectActions;
     use crate::ui::on_demand::LoadFailed;
+    use crate::ui::search::SearchView;
 
     #[cfg_attr(
         feature = "split",
@@ -118,6 +126,19 @@ mod split {
         Ok(view! { <AccessView discovery /> }.into_any())
     }
 
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            search_view,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_search_view),
+            fallible
+        )
+    )]
+    pub fn search_view(discovery: Discovery) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <SearchView discovery /> }.into_any())
+    }
+
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
@@ -136,6 +157,9 @@ mod split {
             Ok(())
         }
         pub async fn preload_access_view() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_search_view() -> Result<(), LoadFailed> {
             Ok(())
         }
     }
