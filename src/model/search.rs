@@ -193,8 +193,9 @@ pub struct SearchPlan {
     pub skipped: Vec<Skipped>,
 }
 
-/// The types to search: each group's preferred version's types (the other versions serve the
-/// same objects) that allow `list`, namespaced ones only in a namespace; a type `decide` says the
+/// The types to search: each type once, from its group's preferred version where that serves it
+/// (other versions serve the same objects), as `kubectl api-resources` lists them, that allow
+/// `list`, namespaced ones only in a namespace; a type `decide` says the
 /// user may not list is skipped, anything else (allowed, unknown, not answered yet) is listed and
 /// a 403 then skips it.
 pub fn plan(
@@ -204,7 +205,7 @@ pub fn plan(
 ) -> SearchPlan {
     let mut targets = Vec::new();
     let mut skipped = Vec::new();
-    for resource in discovery.preferred_resources() {
+    for resource in discovery.every_type() {
         if !resource.supports("list") || (namespace.is_some() && resource.scope != Scope::Namespaced) {
             continue;
         }

@@ -18,6 +18,7 @@ fn discovery() -> Discovery {
         resource_type("authorization.k8s.io", "v1", "selfsubjectaccessreviews", Scope::Cluster),
         listable("apps", "v1", "deployments", Scope::Namespaced),
         listable("apps", "v1beta1", "deployments", Scope::Namespaced),
+        listable("apps", "v1beta1", "oldsets", Scope::Namespaced),
     ])
 }
 
@@ -100,14 +101,14 @@ fn names_match_by_substring_without_regard_to_case_and_labels_by_the_selector() 
 }
 
 #[test]
-fn the_plan_lists_each_groups_preferred_listable_types_and_in_a_namespace_only_namespaced_ones() {
+fn the_plan_lists_each_listable_type_once_preferred_version_first_and_in_a_namespace_only_namespaced_ones() {
     let names = |plan: &SearchPlan| {
         plan.targets.iter().map(|t| format!("{}/{}", t.api_version(), t.plural)).collect::<Vec<_>>()
     };
     let cluster = plan(&discovery(), None, allow_all);
-    assert_eq!(names(&cluster), ["v1/pods", "v1/nodes", "v1/secrets", "apps/v1/deployments"]);
+    assert_eq!(names(&cluster), ["v1/pods", "v1/nodes", "v1/secrets", "apps/v1/deployments", "apps/v1beta1/oldsets"]);
     let demo = plan(&discovery(), Some("demo"), allow_all);
-    assert_eq!(names(&demo), ["v1/pods", "v1/secrets", "apps/v1/deployments"]);
+    assert_eq!(names(&demo), ["v1/pods", "v1/secrets", "apps/v1/deployments", "apps/v1beta1/oldsets"]);
     assert!(demo.skipped.is_empty());
 }
 
@@ -119,7 +120,7 @@ fn types_the_rules_refuse_are_skipped_before_anything_is_sent_and_the_unknown_on
         _ => Decision::Unknown,
     };
     let demo = plan(&discovery(), Some("demo"), decide);
-    assert_eq!(demo.targets.iter().map(|t| t.plural.as_str()).collect::<Vec<_>>(), ["pods", "deployments"]);
+    assert_eq!(demo.targets.iter().map(|t| t.plural.as_str()).collect::<Vec<_>>(), ["pods", "deployments", "oldsets"]);
     let [skipped] = demo.skipped.as_slice() else { panic!("{:?}", demo.skipped) };
     assert_eq!(skipped.when, SkipWhen::Known);
     assert_eq!(skipped.reason, "you may not list secrets in demo");
@@ -175,6 +176,7 @@ fn each_type_is_listed_as_metadata_only_pages_with_the_label_selector_sent_and_t
     assert_eq!((run.types[0].matched, run.types[0].listed, run.types[0].pages), (2, 2, 2));
     assert_eq!(run.next_job().map(|j| j.request.path), Some("/api/v1/namespaces/demo/secrets".to_owned()));
     assert_eq!(run.next_job().map(|j| j.request.path), Some("/apis/apps/v1/namespaces/demo/deployments".to_owned()));
+    assert_eq!(run.next_job().map(|j| j.request.path), Some("/apis/apps/v1beta1/namespaces/demo/oldsets".to_owned()));
     assert_eq!(run.next_job(), None);
     assert!(run.is_running());
 }
@@ -234,7 +236,7 @@ fn a_403_skips_the_type_with_the_servers_reason_and_other_failures_keep_what_was
     assert!(skipped.reason.starts_with("nodes is forbidden"));
     assert_eq!(skipped.command, "kubectl auth can-i list nodes");
     let progress = run.progress();
-    assert_eq!((progress.total, progress.finished, progress.listing, progress.failed), (4, 3, 0, 1));
+    assert_eq!((progress.total, progress.finished, progress.listing, progress.failed), (5, 3, 0, 1));
     assert_eq!((progress.skipped, progress.matched, progress.types_with_matches), (1, 1, 1));
     // Groups: the type with a match (which failed later); the secrets without one are listed apart.
     assert_eq!(run.groups().map(|(i, _)| i).collect::<Vec<_>>(), [0]);
@@ -255,7 +257,7 @@ fn stopping_keeps_what_was_found_starts_nothing_more_and_ignores_late_pages() {
     assert_eq!(run.types[0].state, TypeState::Stopped);
     assert_eq!(run.types[1].matched, 0, "a page after the stop changes nothing");
     let progress = run.progress();
-    assert_eq!((progress.finished, progress.stopped, progress.matched), (0, 4, 1));
+    assert_eq!((progress.finished, progress.stopped, progress.matched), (0, 5, 1));
     assert_eq!(run.groups().map(|(i, _)| i).collect::<Vec<_>>(), [0], "a stopped type with matches shows");
 }
 
@@ -277,7 +279,7 @@ fn a_namespace_no_request_path_may_carry_fails_each_type_unsent() {
     assert!(run.types.iter().all(
         |t| matches!(&t.state, TypeState::Failed(why) if why.starts_with("Not sent: expected a name without '/'"))
     ));
-    assert_eq!(run.progress().failed, 3);
+    assert_eq!(run.progress().failed, 4);
 }
 
 #[test]

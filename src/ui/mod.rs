@@ -194,8 +194,6 @@ pub fn App(
                                         "Access"
                                     </button>
                                 </dd>
-                            </div>
-                            <div>
                                 <dd>
                                     <button
                                         class="button button--quiet topbar__search"
