@@ -371,7 +371,11 @@ fn Results(driver: Driver) -> impl IntoView {
                 <progress
                     aria-label="Search progress"
                     max=move || progress().total.max(1).to_string()
-                    value=move || progress().finished.to_string()
+                    value=move || {
+                        let p = progress();
+                        // Nothing to list (every type skipped) is a search done, not one not begun.
+                        if p.total == 0 { 1 } else { p.finished }.to_string()
+                    }
                 ></progress>
                 <span data-testid="search-progress">{summary}</span>
                 <span class="muted" data-testid="search-timing">{timing}</span>
