@@ -43,6 +43,14 @@ async function once(page, query) {
     shown: document.querySelectorAll('[data-testid=search-hit]').length,
     bytes: performance.getEntriesByType('resource').filter((e) => e.name.includes('limit=500')).reduce((a, e) => a + e.decodedBodySize, 0),
     held: window.wasmBindings && window.wasmBindings.heapInUse ? window.wasmBindings.heapInUse() : NaN,
+    // The pods' pages follow each other (each needs the last one's continue token): on the wire,
+    // and between one page's last byte and the next page's request (the page's own share).
+    pods: (() => {
+      const pages = performance.getEntriesByType('resource').filter((e) => /\/pods\?.*limit=500/.test(e.name)).sort((a, b) => a.startTime - b.startTime);
+      const wire = pages.reduce((a, e) => a + (e.responseEnd - e.startTime), 0);
+      const gaps = pages.slice(1).reduce((a, e, i) => a + (e.startTime - pages[i].responseEnd), 0);
+      return { n: pages.length, wire, gaps };
+    })(),
   }));
   return { ms, lists: lists.length, ...facts };
 }
@@ -57,7 +65,7 @@ async function once(page, query) {
       runs.sort((a, b) => a.ms - b.ms);
       const r = runs[1];
       const mb = (n) => (n / 1048576).toFixed(1);
-      console.log(`BENCH search, ${what} (?${query}): median ${r.ms.toFixed(0)} ms of 3 (min ${runs[0].ms.toFixed(0)}, max ${runs[2].ms.toFixed(0)}) to the end; the page: "${r.progress}" ${r.timing}; ${r.shown} matches shown; ${r.lists} list requests, ${mb(r.bytes)} MB of pages; wasm heap in use after it ${mb(r.held)} MB`);
+      console.log(`BENCH search, ${what} (?${query}): median ${r.ms.toFixed(0)} ms of 3 (min ${runs[0].ms.toFixed(0)}, max ${runs[2].ms.toFixed(0)}) to the end; the page: "${r.progress}" ${r.timing}; ${r.shown} matches shown; ${r.lists} list requests, ${mb(r.bytes)} MB of pages; wasm heap in use after it ${mb(r.held)} MB (the wire inspector keeps its last 200 exchanges' bodies); the pods' ${r.pods.n} pages: ${r.pods.wire.toFixed(0)} ms on the wire, ${r.pods.gaps.toFixed(0)} ms between one's end and the next's request`);
     }
   } finally {
     await browser.close();
