@@ -20,7 +20,7 @@ use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
 use crate::model::access::Decision;
 use crate::model::search::{
-    plan, read_page, QueryError, SearchQuery, SearchRun, SkipWhen, TypeFailure, TypeState, PARALLEL_TYPES,
+    plan, read_page, QueryError, SearchQuery, SearchRun, SkipWhen, TypeFailure, TypeState, PAGE_SIZE, PARALLEL_TYPES,
     SHOWN_PER_TYPE,
 };
 use crate::model::view_state::ViewState;
@@ -228,7 +228,9 @@ pub fn SearchView(discovery: Discovery) -> impl IntoView {
             <header class="collection__header">
                 <h2>"Search"</h2>
                 <p class="muted">
-                    "Objects of every resource type you may list, by part of their name and/or a label selector. Each type is read as metadata-only pages (PartialObjectMetadataList, 500 a page), three types at a time. The label selector is sent to the server; the API has no filter by part of a name, so names are matched here, in the page, after each page arrives (without regard to case). All namespaces searches every type, cluster-scoped ones included; a namespace, only namespaced types."
+                    {format!(
+                        "Objects of every resource type you may list, by part of their name and/or a label selector. Each type is read as metadata-only pages (PartialObjectMetadataList, {PAGE_SIZE} a page), {PARALLEL_TYPES} types at a time. The label selector is sent to the server; the API has no filter by part of a name, so names are matched here, in the page, as each page arrives (in any case). All namespaces searches every type, cluster-scoped ones included; a namespace, its namespaced types. At most {SHOWN_PER_TYPE} matches a type are shown."
+                    )}
                 </p>
                 <SearchForm again />
             </header>
