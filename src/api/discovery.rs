@@ -178,6 +178,17 @@ impl Discovery {
         self.groups.iter().filter_map(|g| g.versions.first()).flat_map(|v| v.resources.iter())
     }
 
+    /// Every resource type once, as `kubectl api-resources` lists them: from its group's
+    /// preferred version, or, for a type that version does not serve (a `v1beta1`-only
+    /// `leasecandidates` beside `v1` `leases`), from the first other version that does.
+    /// Subresources excluded.
+    pub fn every_type(&self) -> impl Iterator<Item = &ResourceType> {
+        self.groups.iter().flat_map(|group| {
+            let mut seen = std::collections::HashSet::new();
+            group.versions.iter().flat_map(|v| &v.resources).filter(move |r| seen.insert(r.plural.as_str()))
+        })
+    }
+
     /// The resource type of objects of `kind` in `api_version` (`apps/v1`, `v1`), as an owner
     /// reference or an `involvedObject` names them.
     pub fn find_kind(&self, api_version: &str, kind: &str) -> Option<&ResourceType> {
@@ -403,6 +414,25 @@ mod tests {
             apps.versions[0].resources.iter().map(|r| r.plural.clone()).collect()
         };
         assert_eq!(plural(&legacy), plural(&aggregated()));
+    }
+
+    #[test]
+    fn every_type_is_taken_once_from_the_preferred_version_or_else_the_first_that_serves_it() {
+        use crate::api::testdata::{discovery_of, resource_type};
+        let discovery = discovery_of(vec![
+            resource_type("coordination.k8s.io", "v1", "leases", Scope::Namespaced),
+            resource_type("coordination.k8s.io", "v1beta1", "leasecandidates", Scope::Namespaced),
+            resource_type("coordination.k8s.io", "v1beta1", "leases", Scope::Namespaced),
+            resource_type("coordination.k8s.io", "v1alpha2", "leasecandidates", Scope::Namespaced),
+            resource_type("example.com", "v1", "leases", Scope::Namespaced),
+        ]);
+        let types: Vec<String> = discovery.every_type().map(|r| format!("{}/{}", r.api_version(), r.plural)).collect();
+        assert_eq!(
+            types,
+            ["coordination.k8s.io/v1/leases", "coordination.k8s.io/v1beta1/leasecandidates", "example.com/v1/leases"]
+        );
+        let real = aggregated();
+        assert!(real.every_type().count() >= real.preferred_resources().count());
     }
 
     #[test]

@@ -108,6 +108,15 @@ impl Client {
         Client { scope: Some(SendWrapper::new(scope)), ..self.clone() }
     }
 
+    /// Aborts the requests of this handle that are still in flight (a search's Stop, or a new
+    /// search replacing it); the handle stays usable. The app's own handle, which no owner ends,
+    /// has none to abort.
+    pub fn abort_in_flight(&self) {
+        if let Some(scope) = &self.scope {
+            scope.abort_all();
+        }
+    }
+
     /// Sends `request`, reads the whole body, decodes it by its `Content-Type`, and shows the
     /// exchange to the observers. A write is refused, unsent, while the gate is closed.
     pub async fn send(&self, request: Request) -> Result<Arc<Fetched>, ClientError> {

@@ -17,6 +17,7 @@ pub mod live_rows;
 pub mod logs;
 pub mod messages;
 pub mod page;
+pub mod search;
 pub mod sniff;
 pub mod streams;
 pub mod target;

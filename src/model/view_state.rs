@@ -171,6 +171,12 @@ pub struct ViewState {
     /// The Access view (what the user may do here) instead of the overview; only without a
     /// resource.
     pub access: bool,
+    /// The Search screen (objects of every type, by part of their name and/or a label selector),
+    /// with the part of a name searched for (possibly empty); only without a resource.
+    pub search: Option<String>,
+    /// The Search screen's label selector (`searchLabels`: the collection views' own
+    /// `labelSelector` stays theirs).
+    pub search_labels: String,
     /// Parameters that were present but not understood, with why.
     pub ignored: Vec<String>,
 }
@@ -211,6 +217,8 @@ impl ViewState {
                     _ => state.ignored.push(format!("watch={value}: expected 1 (live) or 0 (a page at a time)")),
                 },
                 "access" => state.access = value == "1" || value == "true",
+                "search" => state.search = Some(value.to_owned()),
+                "searchLabels" => state.search_labels = value.to_owned(),
                 "resourceVersion" => state.resource_version = value.to_owned(),
                 "resourceVersionMatch" => match VersionMatch::parse(value) {
                     Some(m) => state.resource_version_match = Some(m),
@@ -221,6 +229,9 @@ impl ViewState {
                 other if crate::model::host::HOST_PARAMS.contains(&other) => {}
                 other => state.ignored.push(format!("{other}: not a parameter of the explorer")),
             }
+        }
+        if state.search.is_none() && !state.search_labels.is_empty() {
+            state.search = Some(String::new());
         }
         state.resource = match (group, version, plural) {
             (group, Some(version), Some(plural)) => {
@@ -269,6 +280,14 @@ impl ViewState {
         }
         if self.access {
             query.push(("access", "1".to_owned()));
+        }
+        // The search belongs to the Search screen, which shows no resource: a link to an object
+        // found does not carry it.
+        if let (Some(search), None) = (&self.search, &self.resource) {
+            query.push(("search", search.clone()));
+            if !self.search_labels.is_empty() {
+                query.push(("searchLabels", self.search_labels.clone()));
+            }
         }
         if !self.resource_version.is_empty() {
             query.push(("resourceVersion", self.resource_version.clone()));
@@ -397,6 +416,8 @@ mod tests {
         check_round_trip("?group=&version=v1&resource=pods&resourceVersion=42&resourceVersionMatch=Exact&fallback=0");
         check_round_trip("?namespace=demo&access=1");
         check_round_trip("?group=&version=v1&resource=pods&watch=0");
+        check_round_trip("?namespace=demo&search=web&searchLabels=app+in+%28web%2Capi%29");
+        check_round_trip("?search=");
         check_round_trip("");
     }
 
@@ -424,6 +445,20 @@ mod tests {
         let bad = ViewState::from_search("?watch=yes");
         assert_eq!(bad.watch, None);
         assert!(bad.ignored[0].contains("expected 1 (live) or 0 (a page at a time)"), "{:?}", bad.ignored);
+    }
+
+    #[test]
+    fn the_search_screen_is_open_with_either_of_its_parameters_and_only_without_a_resource() {
+        let state = ViewState::from_search("?searchLabels=app%3Dweb");
+        assert_eq!(state.search.as_deref(), Some(""));
+        assert_eq!(state.search_labels, "app=web");
+        assert_eq!(state.to_search(), "?search=&searchLabels=app%3Dweb");
+        assert_eq!(ViewState::from_search("").search, None);
+
+        let mut found = ViewState::from_search("?search=web&searchLabels=app%3Dweb&namespace=demo");
+        found.resource = Some(ResourceKey { group: "apps".into(), version: "v1".into(), plural: "deployments".into() });
+        found.name = Some("web".into());
+        assert_eq!(found.to_search(), "?group=apps&version=v1&resource=deployments&namespace=demo&name=web");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! of each namespace in view (one request per namespace, cached, dropped on a 403 and on demand)
 //! and the SelfSubjectAccessReview of each precise question asked where the rules are incomplete
 //! or refused (and, on demand, the Access view's cluster-scoped cells), and decides a [`Question`]
-//! from them.
+//! from them. A 403 drops what is known only when it contradicts it (the answers said allowed).
 //!
 //! Invariants: deciding never blocks anything and never writes a signal while a view reads it
 //! (answers arrive from tasks); an action is disabled only on a [`Decision::Denied`] the server
@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use crate::api::access::{is_review, RulesReview};
 use crate::client::access::{can_i, rules_of};
 use crate::client::handle::Client;
-use crate::model::access::{decide, decide_cluster_scope, Decision, Question};
+use crate::model::access::{decide, decide_cluster_scope, Decision, Forbidden, Question};
 
 /// Precise questions in flight at once: enough to fill a sidebar quickly, few enough to leave
 /// the browser's six connections per host to the views' own requests.
@@ -52,8 +52,8 @@ pub struct Access {
 }
 
 impl Access {
-    /// Provides the context; a 403 to any request but a review drops what is known, so that the
-    /// views ask again.
+    /// Provides the context; a 403 to any request but a review that the answers known said was
+    /// allowed drops what is known (the rules changed), so that the views ask again.
     pub fn install(client: &Client) -> Access {
         let access = Access {
             client: StoredValue::new(client.clone()),
@@ -66,9 +66,17 @@ impl Access {
             generation: StoredValue::new(0),
         };
         client.subscribe(Callback::new(move |exchange: crate::client::handle::Exchange| {
-            let forbidden = matches!(&exchange.outcome, Ok(fetched) if fetched.response.status == 403);
-            if forbidden && !is_review(&exchange.request.path) {
-                access.refresh();
+            let Ok(fetched) = &exchange.outcome else { return };
+            if fetched.response.status != 403 || is_review(&exchange.request.path) {
+                return;
+            }
+            // A 403 the answers known foresaw (a "no", or no answer either way) says nothing new:
+            // only one they said was allowed shows them stale. (A search across types meets
+            // dozens of the first kind in a second; each would have asked every review again.)
+            let refused = fetched.status_body().and_then(Result::ok).as_ref().and_then(Forbidden::from_status);
+            match refused.and_then(|forbidden| forbidden.question()) {
+                Some(question) if access.known(&question) != Decision::Allowed => {}
+                _ => access.refresh(),
             }
         }));
         provide_context(access);
@@ -115,6 +123,28 @@ impl Access {
                 Some(Rules::Known(review)) => decide_cluster_scope(&review, question),
                 Some(Rules::Unavailable(_)) => Decision::Unknown,
             },
+        }
+    }
+
+    /// Whether the rules that decide questions in `namespace` (`None`: the cluster scope, decided
+    /// from the rules of [`REFERENCE_NAMESPACE`]) have come, or failed; asked for if not.
+    pub fn rules_known(self, namespace: Option<&str>) -> bool {
+        self.rules(namespace.unwrap_or(REFERENCE_NAMESPACE)).is_some()
+    }
+
+    /// What the answers already here say about `question`, asking nothing and tracking nothing:
+    /// a precise answer if there is one, else the rules (pending while they have not come).
+    fn known(self, question: &Question) -> Decision {
+        let precise = self.answers.with_untracked(|answers| answers.get(question).map(|(d, _)| *d));
+        if let Some(decision @ (Decision::Allowed | Decision::Denied)) = precise {
+            return decision;
+        }
+        let namespace = question.namespace.as_deref().unwrap_or(REFERENCE_NAMESPACE);
+        match self.rules.with_untracked(|rules| rules.get(namespace).cloned()) {
+            Some(Rules::Known(review)) if question.namespace.is_some() => decide(&review, question),
+            Some(Rules::Known(review)) => decide_cluster_scope(&review, question),
+            Some(Rules::Unavailable(_)) => Decision::Unknown,
+            None => Decision::Pending,
         }
     }
 

@@ -1,8 +1,8 @@
 //! The go-to box: `:` (or Ctrl/⌘-K, also while typing) opens it; what is typed matches resource
 //! types, namespaces and objects ([`crate::model::goto`]); arrows move, Enter goes, Esc closes.
 //! Object names come from a metadata-only list of the type (one page, read once per type and
-//! namespace while the box is open). The box itself is loaded on demand, the first time it opens;
-//! its key is always listened for.
+//! namespace while the box is open). The box is loaded on demand, the first time it opens; its key
+//! is listened for by `ui::goto_key`.
 
 use std::collections::HashMap;
 
@@ -15,7 +15,6 @@ use crate::model::goto::{matches, object_type, Match, ObjectName, Query, Target}
 use crate::model::target::{names_request, namespace_names, namespaces_request};
 use crate::model::view_state::ResourceKey;
 use crate::ui::discovered::use_discovery;
-use crate::ui::keys::{modified, typing};
 use crate::ui::location::use_navigation;
 
 /// What is known of one type's object names in one namespace.
@@ -30,32 +29,6 @@ type NamesKey = (ResourceKey, Option<String>);
 
 fn key_of(resource: &ResourceType) -> ResourceKey {
     ResourceKey { group: resource.group.clone(), version: resource.version.clone(), plural: resource.plural.clone() }
-}
-
-/// The go-to key's listener; the box (loaded on demand) while open.
-#[component]
-pub fn GotoBox() -> impl IntoView {
-    let open = RwSignal::new(false);
-    // Where the focus was, to give it back on close.
-    let before = StoredValue::new_local(None::<web_sys::HtmlElement>);
-    let handle = window_event_listener(leptos::ev::keydown, move |event| {
-        let shortcut = (event.ctrl_key() || event.meta_key()) && event.key().eq_ignore_ascii_case("k");
-        let colon = event.key() == ":" && !modified(&event) && !typing(&event);
-        if (shortcut || colon) && !open.get_untracked() {
-            event.prevent_default();
-            let focused = document().active_element().and_then(|e| wasm_bindgen::JsCast::dyn_into(e).ok());
-            before.set_value(focused);
-            open.set(true);
-        }
-    });
-    on_cleanup(move || handle.remove());
-    let close = Callback::new(move |()| {
-        open.set(false);
-        if let Some(Some(element)) = before.try_get_value() {
-            let _ = element.focus();
-        }
-    });
-    move || open.get().then(|| view! { <crate::ui::lazy::GotoDialogOnDemand close /> })
 }
 
 /// The box: what is typed, its matches, and where Enter goes. Built when the box opens.

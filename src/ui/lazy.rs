@@ -1,8 +1,8 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
 //! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
-//! Access view, a page of its own, nor a pod's log view (follow, search, download; only pods have
-//! logs). (A 403's explanation is split off beside it, in
+//! Access view, a page of its own, the Search screen, nor a pod's log view (follow, search,
+//! download; only pods have logs). (A 403's explanation is split off beside it, in
 //! `ui::forbidden`; the fetching is `ui::on_demand`'s.) Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
 //! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
@@ -68,6 +68,13 @@ pub fn GotoDialogOnDemand(close: Callback<()>) -> impl IntoView {
     on_demand("go-to box", split::preload_goto, move || at_once!(split::goto(close)))
 }
 
+/// The Search screen (`ui::search::SearchView`: objects of every type by name and labels), loaded
+/// on demand: a screen of its own, with its model and driver.
+#[component]
+pub fn SearchViewOnDemand(discovery: Discovery) -> impl IntoView {
+    on_demand("Search screen", split::preload_search_view, move || at_once!(split::search_view(discovery.clone())))
+}
+
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
 /// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
 /// if it cannot; without it, a plain function.
@@ -83,6 +90,7 @@ mod split {
     use crate::ui::logs::LogView;
     use crate::ui::object_actions::ObjectActions;
     use crate::ui::on_demand::LoadFailed;
+    use crate::ui::search::SearchView;
 
     #[cfg_attr(
         feature = "split",
@@ -166,6 +174,19 @@ mod split {
         Ok(view! { <GotoDialog close /> }.into_any())
     }
 
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            search_view,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_search_view),
+            fallible
+        )
+    )]
+    pub fn search_view(discovery: Discovery) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <SearchView discovery /> }.into_any())
+    }
+
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
@@ -190,6 +211,9 @@ mod split {
             Ok(())
         }
         pub async fn preload_goto() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_search_view() -> Result<(), LoadFailed> {
             Ok(())
         }
     }

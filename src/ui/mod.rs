@@ -16,6 +16,7 @@ mod editor;
 mod error_state;
 mod forbidden;
 mod goto;
+mod goto_key;
 mod grid;
 pub mod host;
 pub mod identity;
@@ -33,6 +34,7 @@ mod object_actions;
 mod on_demand;
 mod response_info;
 mod scale;
+mod search;
 mod settings;
 mod sidebar;
 mod status_view;
@@ -180,17 +182,43 @@ pub fn App(
                                 <dd>
                                     <button
                                         class="button button--quiet topbar__access"
-                                        aria-pressed=move || navigation.state.with(|s| s.access && s.resource.is_none()).to_string()
+                                        aria-pressed=move || {
+                                            navigation
+                                                .state
+                                                .with(|s| s.access && s.search.is_none() && s.resource.is_none())
+                                                .to_string()
+                                        }
                                         on:click=move |_| {
                                             navigation
                                                 .update(|s| {
                                                     s.resource = None;
                                                     s.name = None;
+                                                    s.search = None;
                                                     s.access = true;
                                                 })
                                         }
                                     >
                                         "Access"
+                                    </button>
+                                </dd>
+                                <dd>
+                                    <button
+                                        class="button button--quiet topbar__search"
+                                        title="Find objects of any type by part of their name or a label selector"
+                                        aria-pressed=move || {
+                                            navigation.state.with(|s| s.search.is_some() && s.resource.is_none()).to_string()
+                                        }
+                                        on:click=move |_| {
+                                            navigation
+                                                .update(|s| {
+                                                    s.resource = None;
+                                                    s.name = None;
+                                                    s.access = false;
+                                                    s.search.get_or_insert_with(String::new);
+                                                })
+                                        }
+                                    >
+                                        "Search"
                                     </button>
                                 </dd>
                             </div>
@@ -336,7 +364,7 @@ fn Explorer(
                 .then(|| {
                     view! {
                         <Sidebar discovery=sidebar_discovery />
-                        <goto::GotoBox />
+                        <goto_key::GotoBox />
                         <keys::KeysHelp />
                     }
                 })}
@@ -349,6 +377,9 @@ fn Explorer(
                             </p>
                         }
                             .into_any()
+                    }
+                    None if navigation.state.with(|s| s.search.is_some()) => {
+                        view! { <lazy::SearchViewOnDemand discovery=info.discovery.clone() /> }.into_any()
                     }
                     None if navigation.state.with(|s| s.access) => {
                         view! { <lazy::AccessViewOnDemand discovery=info.discovery.clone() /> }.into_any()

@@ -20,24 +20,39 @@ impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
 /// retryable alert naming `what` if the download failed. The download runs as a task of its own and
 /// only sets a signal (ignored if the view is gone by then): no `Suspend` is involved, so it never
 /// counts as pending work of a `Suspense` up the tree, which would re-render the view around it.
-pub fn on_demand<P, Fut, E, B>(what: &'static str, preload: P, build: B) -> impl IntoView
+pub fn on_demand<P, Fut, E, B>(what: &'static str, preload: P, build: B) -> AnyView
 where
     P: Fn() -> Fut + Send + Sync + 'static,
     Fut: std::future::Future<Output = Result<(), E>> + 'static,
     E: Into<LoadFailed>,
     B: Fn() -> Option<Result<AnyView, LoadFailed>> + Send + Sync + 'static,
 {
+    // The generic part only boxes: the view is compiled once for all the split points, not once
+    // for each (every copy was in the module a page load fetches: about 1 KB gzip for six).
+    let preload: Preload = std::sync::Arc::new(move || {
+        let download = preload();
+        Box::pin(async move { download.await.map_err(Into::into) })
+    });
+    shown_on_demand(what, preload, std::sync::Arc::new(build))
+}
+
+type Preload = std::sync::Arc<
+    dyn Fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), LoadFailed>>>> + Send + Sync,
+>;
+type Build = std::sync::Arc<dyn Fn() -> Option<Result<AnyView, LoadFailed>> + Send + Sync>;
+
+fn shown_on_demand(what: &'static str, preload: Preload, build: Build) -> AnyView {
     let arrived = RwSignal::new(None::<Result<(), String>>);
     let fetch = move || {
         let download = preload();
         leptos::task::spawn_local(async move {
-            let result = download.await.map_err(|error| error.into().0);
+            let result = download.await.map_err(|error| error.0);
             arrived.try_set(Some(result));
         });
     };
     fetch();
     let fetch = std::sync::Arc::new(fetch);
-    move || {
+    (move || {
         let failed = |reason: String| {
             let fetch = fetch.clone();
             view! {
@@ -65,7 +80,8 @@ where
                 None => ().into_any(),
             },
         }
-    }
+    })
+    .into_any()
 }
 
 /// A split function's result, which is there at once when its module has arrived: with the

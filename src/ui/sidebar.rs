@@ -1,6 +1,7 @@
 //! The discovery sidebar: every group's resource types (preferred version first), filtered by
 //! name, kind or short name; `/` focuses the filter from anywhere on the page. A type the server
-//! says the user may not list in the namespace in view is marked.
+//! says the user may not list in the namespace in view is marked. A filter that names no type
+//! offers to search for objects of that name instead (the Search screen).
 
 use leptos::html;
 use leptos::prelude::*;
@@ -10,7 +11,7 @@ use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
 use crate::ui::access::use_access;
 use crate::ui::keys::{modified, typing};
-use crate::ui::location::use_navigation;
+use crate::ui::location::{use_navigation, ViewLink};
 
 /// Lists the resource types discovery found, as links that open their collection.
 #[component]
@@ -46,7 +47,7 @@ pub fn Sidebar(
     on_cleanup(move || handle.remove());
 
     let groups = discovery.groups;
-    let entries = move || {
+    let entries = Memo::new(move |_| {
         let query = filter.get();
         groups
             .iter()
@@ -60,8 +61,30 @@ pub fn Sidebar(
                 })
             })
             .collect::<Vec<_>>()
-    };
+    });
 
+    // A filter that names no type may be the name of an object: offer to search for it.
+    let no_type = move || {
+        let query = filter.get().trim().to_owned();
+        (!query.is_empty() && entries.with(Vec::is_empty)).then(|| {
+            let searched = query.clone();
+            let change = std::sync::Arc::new(move |s: &mut crate::model::view_state::ViewState| {
+                s.resource = None;
+                s.name = None;
+                s.access = false;
+                s.search = Some(searched.clone());
+                s.search_labels.clear();
+            });
+            view! {
+                <p class="sidebar__none muted">
+                    {format!("No resource type is named like \"{query}\". ")}
+                    <ViewLink change testid="sidebar-search">
+                        {format!("Search objects named like \"{query}\" in every type")}
+                    </ViewLink>
+                </p>
+            }
+        })
+    };
     view! {
         <nav class="sidebar" aria-label="Resource types">
             <input
@@ -73,8 +96,10 @@ pub fn Sidebar(
                 prop:value=filter
                 on:input=move |e| set_filter.set(event_target_value(&e))
             />
+            {no_type}
             {move || {
-                entries()
+                entries
+                    .get()
                     .into_iter()
                     .map(|(heading, others, resources)| {
                         view! {

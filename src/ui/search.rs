@@ -1,0 +1,648 @@
+//! The Search screen: objects of every listable type, by part of their name and/or a label
+//! selector, in one namespace or the whole cluster (`?search=…&searchLabels=…&namespace=…`).
+//!
+//! The view renders a [`SearchRun`] (`model::search`, where the plan, the matching and the counts
+//! live) and drives it: [`PARALLEL_TYPES`] tasks each take the next type and follow its pages
+//! until the last, a 403 or another failure. A new search, Stop, or leaving the screen aborts the
+//! requests in flight (the screen's client handle) and bumps a generation that every task checks
+//! after each await, so nothing of an old search lands in a new one. The last search is kept for
+//! the back button: opening a match and coming back shows it again without listing anything.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::api::discovery::{group_version, Discovery, Scope};
+use crate::api::view::metadata::ObjectHeadList;
+use crate::client::fetch::ClientError;
+use crate::client::fetched::Fetched;
+use crate::client::handle::{use_client, Client};
+use crate::model::access::Decision;
+use crate::model::search::{
+    plan, read_page, QueryError, SearchQuery, SearchRun, SkipWhen, TypeFailure, TypeState, PAGE_SIZE, PARALLEL_TYPES,
+    SHOWN_PER_TYPE,
+};
+use crate::model::view_state::ViewState;
+use crate::ui::access::use_access;
+use crate::ui::load_all::stop_reason;
+use crate::ui::location::{use_navigation, ViewLink};
+use crate::ui::namespaces::NamespaceSelect;
+
+/// When a search ran.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Timing {
+    /// `Date.now()` when it started and when its last type finished (or it was stopped).
+    started: f64,
+    finished: Option<f64>,
+    /// Shown again from [`LAST`] rather than run now.
+    kept: bool,
+}
+
+thread_local! {
+    /// The last search that ended, for the back button (the screen is unmounted while an object
+    /// found is open).
+    static LAST: RefCell<Option<(SearchRun, Timing)>> = const { RefCell::new(None) };
+}
+
+/// The search the screen runs: its state, when it ran, and which run is current.
+#[derive(Clone, Copy)]
+struct Driver {
+    /// The screen's handle: its requests end with the screen, or on Stop.
+    client: StoredValue<Client>,
+    run: RwSignal<Option<SearchRun>>,
+    timing: RwSignal<Option<Timing>>,
+    generation: StoredValue<u64>,
+}
+
+impl Driver {
+    fn is_current(self, generation: u64) -> bool {
+        self.generation.try_get_value() == Some(generation)
+    }
+
+    /// Ends the current search's requests; its state stays as it is.
+    fn abandon(self) -> u64 {
+        self.generation.update_value(|g| *g += 1);
+        self.client.with_value(Client::abort_in_flight);
+        self.generation.get_value()
+    }
+
+    fn start(self, run: SearchRun) {
+        let generation = self.abandon();
+        self.run.set(Some(run));
+        self.timing.set(Some(Timing { started: js_sys::Date::now(), finished: None, kept: false }));
+        for _ in 0..PARALLEL_TYPES {
+            leptos::task::spawn_local(self.work(generation));
+        }
+    }
+
+    fn show_kept(self, run: SearchRun, timing: Timing) {
+        self.abandon();
+        self.run.set(Some(run));
+        self.timing.set(Some(Timing { kept: true, ..timing }));
+    }
+
+    fn stop(self) {
+        self.abandon();
+        self.run.update(|run| {
+            if let Some(run) = run {
+                run.stop();
+            }
+        });
+        self.finish();
+    }
+
+    /// Records the end of the search and keeps it for the back button.
+    fn finish(self) {
+        self.timing.update(|timing| {
+            if let Some(timing) = timing.as_mut().filter(|t| t.finished.is_none()) {
+                timing.finished = Some(js_sys::Date::now());
+            }
+        });
+        if let (Some(run), Some(timing)) = (self.run.get_untracked(), self.timing.get_untracked()) {
+            LAST.with(|last| *last.borrow_mut() = Some((run, timing)));
+        }
+    }
+
+    /// One of the tasks: takes the next type and follows its pages to the end, then the next.
+    async fn work(self, generation: u64) {
+        loop {
+            if !self.is_current(generation) {
+                return;
+            }
+            let Some(job) = self.run.try_update(|run| run.as_mut().and_then(SearchRun::next_job)).flatten() else {
+                break;
+            };
+            let mut request = job.request;
+            loop {
+                let Some(client) = self.client.try_get_value() else { return };
+                let outcome = client.send_undecoded(request).await;
+                if !self.is_current(generation) {
+                    return;
+                }
+                let next = match read_answer(outcome) {
+                    Ok(page) => self
+                        .run
+                        .try_update(|run| run.as_mut().and_then(|run| run.apply_page(job.index, page)))
+                        .flatten(),
+                    Err(failure) => {
+                        self.run.try_update(|run| {
+                            if let Some(run) = run {
+                                run.fail(job.index, failure);
+                            }
+                        });
+                        None
+                    }
+                };
+                match next {
+                    Some(next) => request = next,
+                    None => break,
+                }
+            }
+        }
+        let over = self.run.try_with_untracked(|run| run.as_ref().is_some_and(|run| !run.is_running()));
+        if self.is_current(generation) && over == Some(true) {
+            self.finish();
+        }
+    }
+}
+
+/// A type's page as the model takes it: the objects' heads, or why there are none.
+fn read_answer(outcome: Result<Arc<Fetched>, ClientError>) -> Result<ObjectHeadList, TypeFailure> {
+    let fetched = outcome
+        .map_err(|e| TypeFailure::Failed(format!("Network failure: no HTTP response (not an API error): {e}")))?;
+    if !fetched.response.is_success() {
+        return Err(match fetched.error() {
+            Some(error) if error.is_forbidden() => {
+                TypeFailure::Forbidden(error.status().map(|s| s.message.clone()).unwrap_or_else(|| error.to_string()))
+            }
+            Some(error) => TypeFailure::Failed(stop_reason(&error)),
+            None => TypeFailure::Failed(format!("HTTP {} {}", fetched.response.status, fetched.response.status_text)),
+        });
+    }
+    read_page(fetched.content_type.as_ref(), &fetched.response.body)
+        .map_err(|e| TypeFailure::Failed(format!("{} answered {}: {e}", fetched.response.url, fetched.response.status)))
+}
+
+/// The Search screen of the view in the URL.
+#[component]
+pub fn SearchView(discovery: Discovery) -> impl IntoView {
+    let navigation = use_navigation();
+    let access = use_access();
+    let driver = Driver {
+        client: StoredValue::new(use_client()),
+        run: RwSignal::new(None),
+        timing: RwSignal::new(None),
+        generation: StoredValue::new(0),
+    };
+    // Bumped by Search on the search already shown: run it again.
+    let again = RwSignal::new(0_u64);
+    let wanted = Memo::new(move |_| navigation.state.with(SearchQuery::from_view));
+    let waiting = RwSignal::new(false);
+
+    Effect::new(move |started: Option<Option<(SearchQuery, u64)>>| {
+        let started = started.flatten();
+        let query = match wanted.get() {
+            Some(Ok(query)) => query,
+            _ => {
+                driver.abandon();
+                driver.run.set(None);
+                waiting.set(false);
+                return None;
+            }
+        };
+        let key = (query.clone(), again.get());
+        if started.as_ref() == Some(&key) {
+            return started;
+        }
+        // What the user may list is known first, so that refused types are skipped unsent.
+        if let Some(access) = access {
+            if !access.rules_known(query.namespace.as_deref()) {
+                driver.abandon();
+                driver.run.set(None);
+                waiting.set(true);
+                return None;
+            }
+        }
+        waiting.set(false);
+        let kept = (key.1 == 0)
+            .then(|| LAST.with(|last| last.borrow().clone()))
+            .flatten()
+            .filter(|(run, _)| run.query == query);
+        match kept {
+            Some((run, timing)) => driver.show_kept(run, timing),
+            None => {
+                let plan = untrack(|| {
+                    plan(&discovery, query.namespace.as_deref(), |q| {
+                        access.map_or(Decision::Unknown, |access| access.decide(q))
+                    })
+                });
+                driver.start(SearchRun::new(query, plan));
+            }
+        }
+        Some(key)
+    });
+
+    view! {
+        <section class="search" aria-label="Search">
+            <header class="collection__header">
+                <h2>"Search"</h2>
+                <p class="muted">
+                    {format!(
+                        "Objects of every resource type you may list, by part of their name and/or a label selector. Each type is read as metadata-only pages (PartialObjectMetadataList, {PAGE_SIZE} a page), {PARALLEL_TYPES} types at a time. The label selector is sent to the server; the API has no filter by part of a name, so names are matched here, in the page, as each page arrives (in any case). All namespaces searches every type, cluster-scoped ones included; a namespace, its namespaced types. At most {SHOWN_PER_TYPE} matches a type are shown."
+                    )}
+                </p>
+                <SearchForm again />
+            </header>
+            {move || match wanted.get() {
+                Some(Err(error)) => view! { <QueryProblem error /> }.into_any(),
+                _ if waiting.get() => {
+                    view! {
+                        <p class="loading" aria-busy="true" data-testid="search-waiting">
+                            "Asking what you may list here (SelfSubjectRulesReview)…"
+                        </p>
+                    }
+                        .into_any()
+                }
+                _ => ().into_any(),
+            }}
+            {move || driver.run.with(Option::is_some).then(|| view! { <Results driver /> })}
+        </section>
+    }
+}
+
+/// The search fields: part of a name, a label selector, the namespace; Search and Stop live in
+/// [`Results`]' bar and here.
+#[component]
+fn SearchForm(again: RwSignal<u64>) -> impl IntoView {
+    let navigation = use_navigation();
+    let in_url =
+        Memo::new(move |_| navigation.state.with(|s| (s.search.clone().unwrap_or_default(), s.search_labels.clone())));
+    let name = RwSignal::new(String::new());
+    let labels = RwSignal::new(String::new());
+    // The fields follow the URL (back and forward), not every change of the view.
+    Effect::new(move |_| {
+        let (in_name, in_labels) = in_url.get();
+        name.set(in_name);
+        labels.set(in_labels);
+    });
+    let submit = move |e: leptos::ev::SubmitEvent| {
+        e.prevent_default();
+        let (name, labels) = (name.get_untracked(), labels.get_untracked());
+        let current = navigation.state.get_untracked();
+        if current.search.as_deref() == Some(name.as_str()) && current.search_labels == labels {
+            again.update(|n| *n += 1);
+        } else {
+            navigation.update(move |s| {
+                s.search = Some(name);
+                s.search_labels = labels;
+            });
+        }
+    };
+    view! {
+        <form class="toolbar search__form" role="search" on:submit=submit>
+            <label class="toolbar__field">
+                "Name contains "
+                <input
+                    type="search"
+                    class="search__name"
+                    aria-label="Name contains"
+                    placeholder="part of a name, e.g. web"
+                    prop:value=name
+                    on:input=move |e| name.set(event_target_value(&e))
+                />
+            </label>
+            <label class="toolbar__field">
+                "Label selector "
+                <input
+                    type="search"
+                    class="search__labels"
+                    aria-label="Label selector"
+                    placeholder="app=web,tier in (front,back)"
+                    prop:value=labels
+                    on:input=move |e| labels.set(event_target_value(&e))
+                />
+            </label>
+            <NamespaceSelect />
+            <button type="submit" class="button">
+                "Search"
+            </button>
+        </form>
+    }
+}
+
+/// Why the search in the URL cannot run.
+#[component]
+fn QueryProblem(error: QueryError) -> impl IntoView {
+    let alert = !matches!(error, QueryError::Nothing);
+    view! {
+        <p
+            class=if alert { "warning" } else { "muted" }
+            role=alert.then_some("alert")
+            data-testid="search-problem"
+        >
+            {error.to_string()}
+        </p>
+    }
+}
+
+/// The progress, the skipped types and the matches, grouped by type.
+#[component]
+fn Results(driver: Driver) -> impl IntoView {
+    let run = driver.run;
+    let progress = move || run.with(|r| r.as_ref().map(SearchRun::progress).unwrap_or_default());
+    let running = move || run.with(|r| r.as_ref().is_some_and(SearchRun::is_running));
+    let summary = move || {
+        let p = progress();
+        let found = format!(
+            "{} {} in {} {}",
+            p.matched,
+            plural(p.matched, "match", "matches"),
+            p.types_with_matches,
+            plural(p.types_with_matches, "type", "types")
+        );
+        let read = format!("{} {} read", p.listed, plural(p.listed, "object", "objects"));
+        if running() {
+            format!("{} of {} types searched, {} listing · {found} so far · {read}", p.finished, p.total, p.listing)
+        } else if p.stopped > 0 {
+            format!("Stopped: {} of {} types searched · {found} · {read}", p.finished, p.total)
+        } else {
+            format!("{found} · {} {} searched · {read}", p.total, plural(p.total, "type", "types"))
+        }
+    };
+    let timing = move || {
+        driver.timing.get().map(|t| match (t.finished, t.kept) {
+            (Some(finished), true) => format!(
+                "Shown again: this search ended {} s ago (it took {:.1} s); Search lists everything anew.",
+                ((js_sys::Date::now() - finished) / 1000.0).round(),
+                (finished - t.started) / 1000.0
+            ),
+            (Some(finished), false) => format!("in {:.2} s", (finished - t.started) / 1000.0),
+            (None, _) => String::new(),
+        })
+    };
+    let describe = move || run.with(|r| r.as_ref().map(|r| r.query.describe()).unwrap_or_default());
+    let groups = move || {
+        run.with(|r| {
+            r.as_ref().map(|r| r.groups().map(|(i, t)| (i, t.revision)).collect::<Vec<_>>()).unwrap_or_default()
+        })
+    };
+    view! {
+        <div class="search__status" aria-live="polite">
+            <div class="toolbar">
+                <progress
+                    aria-label="Search progress"
+                    max=move || progress().total.max(1).to_string()
+                    value=move || {
+                        let p = progress();
+                        // Nothing to list (every type skipped) is a search done, not one not begun.
+                        if p.total == 0 { 1 } else { p.finished }.to_string()
+                    }
+                ></progress>
+                <span data-testid="search-progress">{summary}</span>
+                <span class="muted" data-testid="search-timing">{timing}</span>
+                <button
+                    class="button button--quiet"
+                    type="button"
+                    disabled=move || !running()
+                    on:click=move |_| driver.stop()
+                >
+                    "Stop"
+                </button>
+            </div>
+            <p class="muted" data-testid="search-describes">{describe}</p>
+            <Skipped run />
+        </div>
+        <For each=groups key=|entry| *entry children=move |(index, _)| view! { <Group run index /> } />
+        <WithoutMatches run />
+    }
+}
+
+/// The types skipped for lack of permission: how many, and on demand which and why.
+#[component]
+fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
+    move || {
+        let skipped = run.with(|r| r.as_ref().map(|r| r.skipped.clone()).unwrap_or_default());
+        (!skipped.is_empty()).then(|| {
+            let known = skipped.iter().filter(|s| s.when == SkipWhen::Known).count();
+            let answered = skipped.len() - known;
+            view! {
+                <details class="search__skipped" data-testid="search-skipped">
+                    <summary>
+                        <span data-testid="search-skipped-count">
+                            {format!("{} {} skipped", skipped.len(), plural(skipped.len(), "type", "types"))}
+                        </span>
+                        {format!(
+                            " for lack of permission ({known} known from your access rules, not asked; {answered} answered 403 Forbidden)"
+                        )}
+                    </summary>
+                    <table class="causes">
+                        <thead>
+                            <tr>
+                                <th>"Type"</th>
+                                <th>"Why"</th>
+                                <th>"Check"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {skipped
+                                .into_iter()
+                                .map(|s| {
+                                    view! {
+                                        <tr data-resource=s.resource.plural.clone()>
+                                            <td>
+                                                {s.resource.kind.clone()}
+                                                <span class="muted">{format!(" {}", type_label(&s.resource.group, &s.resource.version, &s.resource.plural))}</span>
+                                            </td>
+                                            <td>
+                                                {match s.when {
+                                                    SkipWhen::Known => "not asked: ",
+                                                    SkipWhen::Answered => "403: ",
+                                                }}
+                                                {s.reason}
+                                            </td>
+                                            <td>
+                                                <code>{s.command}</code>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </details>
+            }
+        })
+    }
+}
+
+/// One type's matches.
+#[component]
+fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
+    let Some(entry) = run.with_untracked(|r| r.as_ref().and_then(|r| r.types.get(index).cloned())) else {
+        return ().into_any();
+    };
+    let query = run.with_untracked(|r| r.as_ref().map(|r| r.query.clone()));
+    let Some(query) = query else { return ().into_any() };
+    let namespaced = entry.resource.scope == Scope::Namespaced;
+    let label = type_label(&entry.resource.group, &entry.resource.version, &entry.resource.plural);
+    let list_link = {
+        let key = entry.key();
+        let labels = query.label_text.clone();
+        let namespace = query.namespace.clone();
+        Arc::new(move |s: &mut ViewState| {
+            open_collection(s);
+            s.resource = Some(key.clone());
+            s.namespace = namespace.clone();
+            s.label_selector = labels.clone();
+        })
+    };
+    let hits = entry
+        .hits
+        .iter()
+        .map(|hit| {
+            let key = entry.key();
+            let name = hit.name.clone();
+            let namespace = hit.namespace.clone();
+            let change = Arc::new(move |s: &mut ViewState| {
+                open_collection(s);
+                s.resource = Some(key.clone());
+                s.name = Some(name.clone());
+                if namespaced {
+                    s.namespace = namespace.clone();
+                }
+            });
+            let text = match (&hit.namespace, namespaced) {
+                (Some(namespace), true) => format!("{namespace}/{}", hit.name),
+                _ => hit.name.clone(),
+            };
+            let labels = query.shown_labels(hit);
+            view! {
+                <li>
+                    <ViewLink change testid="search-hit">
+                        {text}
+                    </ViewLink>
+                    {labels
+                        .into_iter()
+                        .map(|(k, v)| view! { <span class="badge search__label">{format!("{k}={v}")}</span> })
+                        .collect_view()}
+                </li>
+            }
+        })
+        .collect_view();
+    let state_note = match &entry.state {
+        TypeState::Listing => Some(("muted", format!("listing… {} objects read so far", entry.listed))),
+        TypeState::Stopped => Some(("muted", format!("Stopped after {} objects read: more may match.", entry.listed))),
+        TypeState::Failed(reason) if entry.pages > 0 => Some((
+            "warning",
+            format!("Failed after {} objects read (the matches above were found before): {reason}", entry.listed),
+        )),
+        TypeState::Failed(reason) => Some(("warning", format!("Failed: {reason}"))),
+        _ => None,
+    };
+    let failed = matches!(entry.state, TypeState::Failed(_));
+    let more = entry.more();
+    let region = format!("{} {label}", entry.resource.kind);
+    view! {
+        <section
+            class="search__group"
+            aria-label=region
+            data-testid="search-group"
+            data-resource=entry.resource.plural.clone()
+            data-group=entry.resource.group.clone()
+        >
+            <h3 class="search__heading">
+                {entry.resource.kind.clone()}
+                <span class="muted search__type">{label}</span>
+                <span class="badge" data-testid="search-count" title="matches">
+                    {entry.matched}
+                </span>
+                {(entry.matched > 0)
+                    .then(|| {
+                        view! {
+                            <ViewLink change=list_link title="Open the list of this type (the label selector kept)">
+                                "open the list"
+                            </ViewLink>
+                        }
+                    })}
+            </h3>
+            <ul class="search__hits">{hits}</ul>
+            {(more > 0)
+                .then(|| {
+                    view! {
+                        <p class="muted" data-testid="search-more">
+                            {format!(
+                                "and {more} more not shown (the first {SHOWN_PER_TYPE} of each type are): narrow the search, or open the list."
+                            )}
+                        </p>
+                    }
+                })}
+            {(entry.unselected > 0)
+                .then(|| {
+                    view! {
+                        <p class="muted">
+                            {format!(
+                                "The server sent {} objects the label selector does not select (it may ignore labelSelector for this type): they were left out here.",
+                                entry.unselected,
+                            )}
+                        </p>
+                    }
+                })}
+            {state_note
+                .map(|(class, text)| {
+                    view! {
+                        <p class=class role=failed.then_some("alert") data-testid="search-type-state">
+                            {text}
+                        </p>
+                    }
+                })}
+        </section>
+    }
+    .into_any()
+}
+
+/// The types searched to the end without a match, on demand.
+#[component]
+fn WithoutMatches(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
+    move || {
+        let names: Vec<(String, String, usize)> = run.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    r.without_matches()
+                        .map(|t| {
+                            (
+                                t.resource.kind.clone(),
+                                type_label(&t.resource.group, &t.resource.version, &t.resource.plural),
+                                t.listed,
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        });
+        (!names.is_empty()).then(|| {
+            view! {
+                <details class="search__none" data-testid="search-without-matches">
+                    <summary>{format!("{} {} without a match", names.len(), plural(names.len(), "type", "types"))}</summary>
+                    <ul class="search__counts">
+                        {names
+                            .into_iter()
+                            .map(|(kind, label, listed)| {
+                                view! {
+                                    <li>
+                                        {kind}
+                                        <span class="muted">{format!(" {label}: {listed} read")}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                </details>
+            }
+        })
+    }
+}
+
+/// Leaves the Search screen for a collection or an object view: the search stays in the history
+/// entry left behind, the collection's own selectors start empty.
+fn open_collection(state: &mut ViewState) {
+    state.search = None;
+    state.search_labels.clear();
+    state.access = false;
+    state.name = None;
+    state.label_selector.clear();
+    state.field_selector.clear();
+}
+
+/// `apps/v1 deployments`, `v1 pods`.
+fn type_label(group: &str, version: &str, plural: &str) -> String {
+    format!("{} · {plural}", group_version(group, version))
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
