@@ -74,6 +74,16 @@ for (const theme of ['light', 'dark']) {
       expect(await violations(page)).toEqual([]);
     });
 
+    test('the Search screen with its results', async ({ page }) => {
+      await page.goto('./?search=web');
+      await setTheme(page, theme);
+      const progress = page.getByRole('progressbar', { name: 'Search progress' });
+      await expect(progress).toHaveAttribute('max', /\d+/);
+      await expect(progress).toHaveAttribute('value', await progress.getAttribute('max'), { timeout: 30_000 });
+      await expect(page.getByText('demo/web-config')).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+    });
+
     test('the Access view', async ({ page }) => {
       await page.goto('./?namespace=demo&access=1');
       await setTheme(page, theme);

@@ -6,24 +6,10 @@
 // kube-sim's default admin may impersonate).
 const { spawnSync } = require('node:child_process');
 const { test, expect } = require('@playwright/test');
-const { saveScreen, simUrl } = require('./helpers');
+const { saveScreen, simUrl, asUser } = require('./helpers');
 
-const TOKENS = { admin: 'admin-token', dev: 'dev-token', viewer: 'viewer-token' };
 const REVIEW = /\/apis\/(authorization|authentication)\.k8s\.io\/v1\/self[a-z]*reviews$/;
 
-/** Every API request of the page carries USER's token; returns the requests sent, as sent. */
-async function asUser(page, user) {
-  const sent = [];
-  await page.route(
-    (url) => /^\/(api|apis)(\/|$)|^\/version$/.test(url.pathname),
-    async (route) => {
-      const request = route.request();
-      sent.push({ method: request.method(), path: new URL(request.url()).pathname });
-      await route.continue({ headers: { ...request.headers(), authorization: `Bearer ${TOKENS[user]}` } });
-    },
-  );
-  return sent;
-}
 
 /** The requests that could change something: every non-GET but the self reviews. */
 function writes(sent) {

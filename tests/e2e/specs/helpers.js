@@ -39,4 +39,22 @@ function behindKubectlProxy() {
   return Boolean(project().metadata.kubectlProxy);
 }
 
-module.exports = { saveScreen, simUrl, wwwUrl, behindKubectlProxy };
+/** The bearer tokens of kube-sim's demo users (admin, dev, viewer). */
+const TOKENS = { admin: 'admin-token', dev: 'dev-token', viewer: 'viewer-token' };
+
+/** Every API request of the page carries USER's token (as a browser behind an authenticating
+ * proxy would send it); returns the requests sent, as sent. */
+async function asUser(page, user) {
+  const sent = [];
+  await page.route(
+    (url) => /^\/(api|apis)(\/|$)|^\/version$/.test(url.pathname),
+    async (route) => {
+      const request = route.request();
+      sent.push({ method: request.method(), path: new URL(request.url()).pathname });
+      await route.continue({ headers: { ...request.headers(), authorization: `Bearer ${TOKENS[user]}` } });
+    },
+  );
+  return sent;
+}
+
+module.exports = { saveScreen, simUrl, wwwUrl, behindKubectlProxy, asUser, TOKENS };

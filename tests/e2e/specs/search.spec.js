@@ -5,9 +5,8 @@
 // same kube-sim.
 const { spawnSync } = require('node:child_process');
 const { test, expect } = require('@playwright/test');
-const { saveScreen, simUrl } = require('./helpers');
+const { saveScreen, simUrl, asUser } = require('./helpers');
 
-const TOKENS = { dev: 'dev-token', viewer: 'viewer-token' };
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 
 /** The real kubectl against the same kube-sim (as its default admin, or `--as user`). */
@@ -46,20 +45,6 @@ function listRequests(page) {
       sent.push({ path: url.pathname, query: url.searchParams });
     }
   });
-  return sent;
-}
-
-/** Every API request of the page carries USER's token (as behind an authenticating proxy). */
-async function asUser(page, user) {
-  const sent = [];
-  await page.route(
-    (url) => /^\/(api|apis)(\/|$)|^\/version$/.test(url.pathname),
-    async (route) => {
-      const request = route.request();
-      sent.push({ method: request.method(), path: new URL(request.url()).pathname });
-      await route.continue({ headers: { ...request.headers(), authorization: `Bearer ${TOKENS[user]}` } });
-    },
-  );
   return sent;
 }
 
