@@ -7,9 +7,16 @@
 //! `#/components/schemas/` instead of `#/definitions/`. v3 also carries `default`, and custom
 //! resource schemas `nullable`, which v2 leaves out (real-apiserver 153 against 155).
 //!
+//! Custom resource schemas lose in v2 what kubectl's v2 reader cannot take, as apiextensions'
+//! `ToStructuralOpenAPIV2` does: `allOf`, `anyOf`, `oneOf` and `not`, and the type, items and
+//! properties of a `nullable` or `x-kubernetes-preserve-unknown-fields` schema.
+//!
 //! Operations: v3 parameters hold a `schema`, v2 ones the type itself; a v3 `requestBody`
-//! becomes the v2 `body` parameter and `consumes`; the content types of the responses become
-//! `produces`; v2 has `schemes: ["https"]` and no `401` response (real-apiserver 153).
+//! becomes the v2 `body` parameter (required for create, update and patch) and `consumes`; the
+//! content types of the responses become `produces`; v2 has `schemes: ["https"]`. The real
+//! 1.36.3 server (real-apiserver 153) writes a built-in operation without its `401` response and
+//! with `consumes: ["*/*"]` when it takes no body, a custom resource's with both its `401` and
+//! `consumes: ["application/json", "application/yaml"]`.
 
 use std::collections::BTreeSet;
 
@@ -53,12 +60,19 @@ pub fn schema_to_v2(schema: &Value) -> Value {
     match schema {
         Value::Object(m) => {
             let mut out = Map::new();
+            let untyped = m.get("nullable") == Some(&Value::Bool(true))
+                || m.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
             for (k, v) in m {
                 let v = match (k.as_str(), v) {
-                    ("default" | "nullable", _) => continue,
+                    ("default" | "nullable" | "anyOf" | "oneOf" | "not", _) => continue,
+                    ("type" | "items" | "properties", _) if untyped => continue,
                     ("$ref", Value::String(r)) => json!(r.replacen(V3_PREFIX, V2_PREFIX, 1)),
-                    ("allOf", Value::Array(all)) if all.len() == 1 && all[0].get("$ref").is_some() => {
-                        out.insert("$ref".into(), json!(text(&all[0]["$ref"]).replacen(V3_PREFIX, V2_PREFIX, 1)));
+                    ("allOf", Value::Array(all)) => {
+                        if let [only] = all.as_slice() {
+                            if let Some(r) = only["$ref"].as_str() {
+                                out.insert("$ref".into(), json!(r.replacen(V3_PREFIX, V2_PREFIX, 1)));
+                            }
+                        }
                         continue;
                     }
                     ("enum" | "required" | "x-kubernetes-group-version-kind" | "x-kubernetes-list-map-keys", _) => {
@@ -78,36 +92,48 @@ pub fn schema_to_v2(schema: &Value) -> Value {
     }
 }
 
+/// Who serves an operation: its v2 form differs (see the module's comment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Served {
+    BuiltIn,
+    CustomResource,
+}
+
 /// A v3 path item (operations by method, and the parameters they share) in its v2 form.
-pub fn path_item_to_v2(item: &Value) -> Value {
+pub fn path_item_to_v2(item: &Value, by: Served) -> Value {
     let mut out = Map::new();
     for (key, value) in item.as_object().into_iter().flatten() {
         let converted = match key.as_str() {
             "parameters" => Value::Array(value.as_array().into_iter().flatten().map(parameter_to_v2).collect()),
-            _ => operation_to_v2(value),
+            method => operation_to_v2(method, value, by),
         };
         out.insert(key.clone(), converted);
     }
     Value::Object(out)
 }
 
-fn operation_to_v2(op: &Value) -> Value {
+fn operation_to_v2(method: &str, op: &Value, by: Served) -> Value {
     let mut out = Map::new();
     let mut params: Vec<Value> = Vec::new();
     let consumes: Vec<String> = match op["requestBody"]["content"].as_object() {
         Some(content) => {
             if let Some(schema) = content.values().next().map(|c| &c["schema"]) {
-                params.push(json!({"name": "body", "in": "body", "required": true, "schema": schema_to_v2(schema)}));
+                let mut body = json!({"name": "body", "in": "body", "schema": schema_to_v2(schema)});
+                if matches!(method, "post" | "put" | "patch") {
+                    body["required"] = json!(true);
+                }
+                params.push(body);
             }
             content.keys().cloned().collect()
         }
+        None if by == Served::CustomResource => vec!["application/json".into(), "application/yaml".into()],
         None => vec!["*/*".into()],
     };
     params.extend(op["parameters"].as_array().into_iter().flatten().map(parameter_to_v2));
     let mut produces: Vec<String> = Vec::new();
     let mut responses = Map::new();
     for (code, response) in op["responses"].as_object().into_iter().flatten() {
-        if code == "401" {
+        if code == "401" && by == Served::BuiltIn {
             continue;
         }
         let mut r = Map::new();
@@ -174,10 +200,6 @@ pub fn collect_refs(value: &Value, names: &mut BTreeSet<String>) {
     }
 }
 
-fn text(v: &Value) -> &str {
-    v.as_str().unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,7 +228,19 @@ mod tests {
 
     #[test]
     fn defaults_are_left_out_of_v2() {
-        assert_eq!(schema_to_v2(&json!({"type": "integer", "default": 1, "nullable": true})), json!({"type": "integer"}));
+        assert_eq!(schema_to_v2(&json!({"type": "integer", "default": 1})), json!({"type": "integer"}));
+    }
+
+    #[test]
+    fn schemas_kubectl_cannot_read_in_v2_lose_their_type() {
+        assert_eq!(
+            schema_to_v2(
+                &json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true, "properties": {"a": {}}})
+            ),
+            json!({"x-kubernetes-preserve-unknown-fields": true})
+        );
+        assert_eq!(schema_to_v2(&json!({"type": "string", "nullable": true})), json!({}));
+        assert_eq!(schema_to_v2(&json!({"anyOf": [{"type": "integer"}], "type": "string"})), json!({"type": "string"}));
     }
 
     #[test]
@@ -221,7 +255,7 @@ mod tests {
             }
         });
         assert_eq!(
-            operation_to_v2(&op),
+            operation_to_v2("patch", &op, Served::BuiltIn),
             json!({
                 "operationId": "patchX",
                 "consumes": ["application/merge-patch+json"],

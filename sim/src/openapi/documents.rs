@@ -18,7 +18,7 @@
 //! as CustomResourceDefinitions come and go.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
 use axum::body::Bytes;
@@ -35,6 +35,9 @@ const OPENAPI_APPS: &str = include_str!("../../data/openapi-v3-apis-apps-v1.json
 const OPENAPI_BATCH: &str = include_str!("../../data/openapi-v3-apis-batch-v1.json");
 /// The 1.36.3 server's document of the widgets CRD's v1 (real-apiserver 155).
 const OPENAPI_CRD: &str = include_str!("../../data/openapi-v3-apis-example.com-v1.json");
+/// The 1.36.3 server's swagger 2.0 document (real-apiserver 153): the paths of discovery and
+/// `/version/` come from it.
+const OPENAPI_V2_RECORDED: &str = include_str!("../../data/openapi-v2-apiextensions-server.json");
 
 /// The vendored OpenAPI v3 documents of the built-in groups, by path after `/openapi/v3/`.
 pub fn builtin_openapi(path: &str) -> Option<&'static str> {
@@ -65,11 +68,16 @@ pub fn hash(bytes: &[u8]) -> String {
     Sha512::digest(bytes).iter().map(|b| format!("{b:02X}")).collect()
 }
 
-/// The swagger 2.0 document, as JSON and as a tree (for its protobuf form).
+/// The swagger 2.0 document, as JSON and as a tree, and its protobuf form once asked for.
 pub struct SwaggerV2 {
     pub served: Served,
     pub tree: Value,
+    pub protobuf: OnceLock<Bytes>,
 }
+
+/// The last swagger 2.0 document made, with the custom resource parts it was made with: it is
+/// made again only when those change.
+static V2: Mutex<Option<(String, Arc<SwaggerV2>)>> = Mutex::new(None);
 
 /// Everything made once: the built-in documents and the pieces the others are made of.
 struct Builtin {
@@ -115,18 +123,47 @@ impl Builtin {
                 let (served, doc) = match builtin_openapi(&path) {
                     Some(text) => (Served::new(Bytes::from_static(text.as_bytes())), parse(&path, text)?),
                     None => {
-                        let doc = builtin_document(&defs, &apps, &namespaced, &cluster, &group.name, &gv.version, &types);
+                        let doc =
+                            builtin_document(&defs, &apps, &namespaced, &cluster, &group.name, &gv.version, &types);
                         (Served::new(Bytes::from(serde_json::to_vec(&doc).map_err(|e| e.to_string())?)), doc)
                     }
                 };
                 for (p, item) in doc["paths"].as_object().into_iter().flatten() {
-                    v2_paths.insert(p.clone(), convert::path_item_to_v2(item));
+                    v2_paths.insert(p.clone(), convert::path_item_to_v2(item, convert::Served::BuiltIn));
                 }
                 docs.insert(path, served);
             }
         }
+        let v2_recorded = parse("openapi-v2-apiextensions-server.json", OPENAPI_V2_RECORDED)?["paths"].take();
+        for p in ["/apis/", "/version/"] {
+            let item = v2_recorded.get(p).ok_or_else(|| format!("the recorded v2 document has no {p}"))?;
+            v2_paths.insert(p.to_string(), item.clone());
+        }
+        for group in registry
+            .groups()
+            .iter()
+            .filter(|g| !g.name.is_empty() && g.versions.iter().any(|v| v.resources.iter().any(|r| !r.is_custom())))
+        {
+            if let Some((p, item)) = v2_group_path(&v2_recorded, &group.name) {
+                v2_paths.insert(p, item);
+            }
+        }
         Ok(Builtin { defs, docs, v2_paths, crd, crd_template })
     }
+}
+
+/// The v2 path of a built-in group's discovery (`/apis/GROUP/`, `getAppsAPIGroup`), made from
+/// the recorded apiextensions.k8s.io one (custom resource groups have none, as recorded).
+fn v2_group_path(recorded: &Value, group: &str) -> Option<(String, Value)> {
+    let item = recorded.get("/apis/apiextensions.k8s.io/")?;
+    let tag = paths::tag(group, "");
+    let tag = tag.trim_end_matches('_');
+    let infix = paths::infix(group, "");
+    let text = item
+        .to_string()
+        .replace("getApiextensionsAPIGroup", &format!("get{infix}APIGroup"))
+        .replace("[\"apiextensions\"]", &format!("[\"{tag}\"]"));
+    Some((format!("/apis/{group}/"), serde_json::from_str(&text).ok()?))
 }
 
 /// `api/v1`, `apis/apps/v1`: a group version's path under `/openapi/v3/`.
@@ -211,7 +248,10 @@ fn crd_parts(b: &Builtin, types: &[&ResourceType]) -> (Map<String, Value>, Map<S
                     props.insert(field.into(), widget["properties"][field].clone());
                 }
             }
-            m.insert("x-kubernetes-group-version-kind".into(), json!([{"group": rt.group, "kind": rt.kind, "version": rt.version}]));
+            m.insert(
+                "x-kubernetes-group-version-kind".into(),
+                json!([{"group": rt.group, "kind": rt.kind, "version": rt.version}]),
+            );
         }
         let mut list = widget_list.clone();
         if let Some(m) = list.as_object_mut() {
@@ -290,7 +330,10 @@ pub fn v3_index(registry: &Registry) -> Result<Value, String> {
         for gv in &group.versions {
             let path = gv_path(&group.name, &gv.version);
             if let Some(doc) = v3_document(registry, &path)? {
-                paths.insert(path.clone(), json!({"serverRelativeURL": format!("/openapi/v3/{path}?hash={}", doc.hash)}));
+                paths.insert(
+                    path.clone(),
+                    json!({"serverRelativeURL": format!("/openapi/v3/{path}?hash={}", doc.hash)}),
+                );
             }
         }
     }
@@ -298,9 +341,9 @@ pub fn v3_index(registry: &Registry) -> Result<Value, String> {
 }
 
 /// The swagger 2.0 document of every served type.
-pub fn v2_document(registry: &Registry) -> Result<SwaggerV2, String> {
+pub fn v2_document(registry: &Registry) -> Result<Arc<SwaggerV2>, String> {
     let b = builtin(registry)?;
-    let mut paths = b.v2_paths.clone();
+    let mut crd_paths = Map::new();
     let mut crd_definitions = Map::new();
     for group in registry.groups() {
         for gv in &group.versions {
@@ -309,15 +352,24 @@ pub fn v2_document(registry: &Registry) -> Result<SwaggerV2, String> {
                 continue;
             }
             let refs: Vec<&ResourceType> = types.iter().map(|t| t.as_ref()).collect();
-            let (schemas, crd_paths) = crd_parts(b, &refs);
-            for (p, item) in &crd_paths {
-                paths.insert(p.clone(), convert::path_item_to_v2(item));
+            let (schemas, paths) = crd_parts(b, &refs);
+            for (p, item) in &paths {
+                crd_paths.insert(p.clone(), convert::path_item_to_v2(item, convert::Served::CustomResource));
             }
             for (name, schema) in schemas {
                 crd_definitions.insert(name, convert::schema_to_v2(&schema));
             }
         }
     }
+    let key = serde_json::to_string(&(&crd_paths, &crd_definitions)).map_err(|e| e.to_string())?;
+    let mut last = V2.lock().map_err(|_| "the OpenAPI v2 cache is poisoned".to_string())?;
+    if let Some((made_with, doc)) = last.as_ref() {
+        if *made_with == key {
+            return Ok(doc.clone());
+        }
+    }
+    let mut paths = b.v2_paths.clone();
+    paths.extend(crd_paths);
     let mut names = BTreeSet::new();
     convert::collect_refs(&Value::Object(paths.clone()), &mut names);
     convert::collect_refs(&Value::Object(crd_definitions.clone()), &mut names);
@@ -334,7 +386,9 @@ pub fn v2_document(registry: &Registry) -> Result<SwaggerV2, String> {
         "security": [{"BearerToken": []}],
     });
     let json = serde_json::to_vec(&tree).map_err(|e| e.to_string())?;
-    Ok(SwaggerV2 { served: Served::new(Bytes::from(json)), tree })
+    let doc = Arc::new(SwaggerV2 { served: Served::new(Bytes::from(json)), tree, protobuf: OnceLock::new() });
+    *last = Some((key, doc.clone()));
+    Ok(doc)
 }
 
 #[cfg(test)]

@@ -70,7 +70,8 @@ pub fn document(doc: &Value) -> Vec<u8> {
 
 fn path_item(item: &Value) -> Msg {
     let mut m = Msg::default();
-    for (method, tag) in [("get", 2), ("put", 3), ("post", 4), ("delete", 5), ("options", 6), ("head", 7), ("patch", 8)] {
+    for (method, tag) in [("get", 2), ("put", 3), ("post", 4), ("delete", 5), ("options", 6), ("head", 7), ("patch", 8)]
+    {
         if let Some(op) = item.get(method) {
             m.message(tag, operation(op));
         }

@@ -41,7 +41,13 @@ pub struct Target<'a> {
 
 impl Template {
     /// The paths of `plural` in `doc`, a real group version document.
-    pub fn from_document(doc: &Value, group: &str, version: &str, plural: &str, kind: &str) -> Result<Template, String> {
+    pub fn from_document(
+        doc: &Value,
+        group: &str,
+        version: &str,
+        plural: &str,
+        kind: &str,
+    ) -> Result<Template, String> {
         let prefix = prefix(group, version);
         let all = doc["paths"].as_object().ok_or("an OpenAPI document without paths")?;
         let mut paths = Vec::new();
@@ -59,9 +65,11 @@ impl Template {
             schemas
                 .iter()
                 .find(|(_, s)| {
-                    s["x-kubernetes-group-version-kind"].as_array().into_iter().flatten().any(|gvk| {
-                        gvk["group"] == group && gvk["version"] == version && gvk["kind"] == k
-                    })
+                    s["x-kubernetes-group-version-kind"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|gvk| gvk["group"] == group && gvk["version"] == version && gvk["kind"] == k)
                 })
                 .map(|(name, _)| name.clone())
                 .ok_or_else(|| format!("no schema of {group}/{version} {k}"))
@@ -160,10 +168,8 @@ impl Template {
                             rename_subresource(&mut item, from, &s.name);
                         }
                         if let Some(item) = keep_allowed(item, &s.verbs) {
-                            let path = replace_plural(path, &self.plural, &rt.plural).replace(
-                                &format!("{{name}}/{from}"),
-                                &format!("{{name}}/{}", s.name),
-                            );
+                            let path = replace_plural(path, &self.plural, &rt.plural)
+                                .replace(&format!("{{name}}/{from}"), &format!("{{name}}/{}", s.name));
                             out.push((format!("{prefix}{path}"), item));
                         }
                     }
@@ -176,7 +182,9 @@ impl Template {
     /// The group version's own path (`getAppsV1APIResources`) for `group`/`version`.
     pub fn root(&self, group: &str, version: &str) -> Option<(String, Value)> {
         let root = self.root.as_ref()?;
-        let item = replace_strings(root, &|s| s.replace(&self.infix, &infix(group, version)).replace(&self.tag, &tag(group, version)));
+        let item = replace_strings(root, &|s| {
+            s.replace(&self.infix, &infix(group, version)).replace(&self.tag, &tag(group, version))
+        });
         Some((format!("{}/", prefix(group, version)), item))
     }
 }
@@ -271,7 +279,9 @@ fn replace_strings(v: &Value, f: &dyn Fn(&str) -> String) -> Value {
     match v {
         Value::String(s) => Value::String(f(s)),
         Value::Array(items) => Value::Array(items.iter().map(|i| replace_strings(i, f)).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), replace_strings(v, f))).collect::<Map<_, _>>()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, v)| (k.clone(), replace_strings(v, f))).collect::<Map<_, _>>())
+        }
         other => other.clone(),
     }
 }

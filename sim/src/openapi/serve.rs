@@ -43,7 +43,9 @@ pub fn negotiate(accept: Option<&str>, protobuf: bool) -> Option<Wanted> {
     accept.split(',').find_map(|clause| {
         let mut parts = clause.split(';');
         let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-        let refused = parts.any(|p| matches!(p.trim().split_once('='), Some(("q", q)) if q.trim().parse::<f32>().is_ok_and(|q| q == 0.0)));
+        let refused = parts.any(
+            |p| matches!(p.trim().split_once('='), Some(("q", q)) if q.trim().parse::<f32>().is_ok_and(|q| q == 0.0)),
+        );
         if refused {
             return None;
         }
@@ -144,7 +146,7 @@ pub fn v2_document(registry: &Registry, ctx: &Ctx) -> ApiResult<Response> {
     let resp = match wanted {
         Wanted::Json => content(ctx, JSON, doc.served.json.clone(), &doc.served.hash, doc.served.modified),
         Wanted::Protobuf => {
-            let body = Bytes::from(gnostic::document(&doc.tree));
+            let body = doc.protobuf.get_or_init(|| Bytes::from(gnostic::document(&doc.tree))).clone();
             content(ctx, V2_PROTOBUF_NEW, body, &doc.served.hash, doc.served.modified)
         }
     };
