@@ -68,11 +68,11 @@ pub fn hash(bytes: &[u8]) -> String {
     Sha512::digest(bytes).iter().map(|b| format!("{b:02X}")).collect()
 }
 
-/// The swagger 2.0 document, as JSON and as a tree, and its protobuf form once asked for.
+/// The swagger 2.0 document as JSON, and its protobuf form once asked for (made from the JSON
+/// then: the document's tree is not kept, it is tens of MB).
 pub struct SwaggerV2 {
     pub served: Served,
-    pub tree: Value,
-    pub protobuf: OnceLock<Bytes>,
+    pub protobuf: OnceLock<Result<Bytes, String>>,
 }
 
 /// The last swagger 2.0 document made, with the custom resource parts it was made with: it is
@@ -84,8 +84,9 @@ struct Builtin {
     defs: Definitions,
     /// Built-in group version documents by path (`apis/apps/v1`).
     docs: BTreeMap<String, Served>,
-    /// The v2 paths of all built-in group versions.
-    v2_paths: Map<String, Value>,
+    /// The v2 paths of all built-in group versions, as JSON (parsed when the v2 document is
+    /// made, which is rare, rather than kept as a tree).
+    v2_paths: String,
     /// The real CRD document: template of custom resource paths and source of their meta schemas.
     crd: Value,
     crd_template: Template,
@@ -148,6 +149,7 @@ impl Builtin {
                 v2_paths.insert(p, item);
             }
         }
+        let v2_paths = serde_json::to_string(&v2_paths).map_err(|e| e.to_string())?;
         Ok(Builtin { defs, docs, v2_paths, crd, crd_template })
     }
 }
@@ -368,7 +370,7 @@ pub fn v2_document(registry: &Registry) -> Result<Arc<SwaggerV2>, String> {
             return Ok(doc.clone());
         }
     }
-    let mut paths = b.v2_paths.clone();
+    let mut paths: Map<String, Value> = serde_json::from_str(&b.v2_paths).map_err(|e| e.to_string())?;
     paths.extend(crd_paths);
     let mut names = BTreeSet::new();
     convert::collect_refs(&Value::Object(paths.clone()), &mut names);
@@ -386,7 +388,7 @@ pub fn v2_document(registry: &Registry) -> Result<Arc<SwaggerV2>, String> {
         "security": [{"BearerToken": []}],
     });
     let json = serde_json::to_vec(&tree).map_err(|e| e.to_string())?;
-    let doc = Arc::new(SwaggerV2 { served: Served::new(Bytes::from(json)), tree, protobuf: OnceLock::new() });
+    let doc = Arc::new(SwaggerV2 { served: Served::new(Bytes::from(json)), protobuf: OnceLock::new() });
     *last = Some((key, doc.clone()));
     Ok(doc)
 }
@@ -430,7 +432,8 @@ mod tests {
             }
         }
         let v2 = v2_document(&registry).expect("v2");
-        assert_eq!(dangling_refs(&v2.tree), Vec::<String>::new(), "/openapi/v2");
+        let tree: Value = serde_json::from_slice(&v2.served.json).expect("JSON");
+        assert_eq!(dangling_refs(&tree), Vec::<String>::new(), "/openapi/v2");
     }
 
     #[test]

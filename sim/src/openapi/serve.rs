@@ -146,7 +146,15 @@ pub fn v2_document(registry: &Registry, ctx: &Ctx) -> ApiResult<Response> {
     let resp = match wanted {
         Wanted::Json => content(ctx, JSON, doc.served.json.clone(), &doc.served.hash, doc.served.modified),
         Wanted::Protobuf => {
-            let body = doc.protobuf.get_or_init(|| Bytes::from(gnostic::document(&doc.tree))).clone();
+            let body = doc
+                .protobuf
+                .get_or_init(|| {
+                    serde_json::from_slice(&doc.served.json)
+                        .map(|tree| Bytes::from(gnostic::document(&tree)))
+                        .map_err(|e| e.to_string())
+                })
+                .clone()
+                .map_err(internal)?;
             content(ctx, V2_PROTOBUF_NEW, body, &doc.served.hash, doc.served.modified)
         }
     };
