@@ -22,7 +22,7 @@ use crate::negotiate::{Protobuf, Target};
 use crate::read::{get_response, list_response};
 use crate::status::{bad_request, method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
 use crate::App;
-use crate::{access, access_log, cors, faults, logs, watch, write};
+use crate::{access, access_log, cors, faults, logs, openapi, watch, write};
 
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
@@ -120,11 +120,9 @@ async fn route(app: &Arc<App>, ctx: &Ctx, body: Bytes) -> ApiResult<Response> {
         ["apis", group, version] => {
             plain_get(ctx, || app.registry.group_version(group, version).map(|gv| discovery::resource_list(group, &gv)))
         }
-        ["openapi", "v3"] => plain_get(ctx, || Some(discovery::openapi_index(&app.registry))),
-        ["openapi", "v3", rest @ ..] => {
-            let doc = discovery::openapi_document(&app.registry, &rest.join("/")).ok_or(ApiError::PageNotFound)?;
-            Ok(bytes_response(StatusCode::OK, "application/json", Bytes::from(doc)))
-        }
+        ["openapi", "v2"] => openapi::serve::v2_document(&app.registry, ctx),
+        ["openapi", "v3"] => openapi::serve::v3_index(&app.registry, ctx),
+        ["openapi", "v3", rest @ ..] => openapi::serve::v3_document(&app.registry, ctx, &rest.join("/")),
         ["api", "v1", rest @ ..] => resource(app, ctx, "", "v1", rest, body).await,
         ["apis", group, version, rest @ ..] => resource(app, ctx, group, version, rest, body).await,
         _ => Err(ApiError::PageNotFound),

@@ -1,16 +1,12 @@
 //! Discovery documents generated from the registry: `/version`, `/api`, `/api/v1`, `/apis`,
 //! `/apis/GROUP`, `/apis/GROUP/VERSION`, the aggregated `APIGroupDiscoveryList` (v2 only, as
 //! kube-apiserver 1.36: an Accept that asks for v2beta1 gets its fallback, with Etag and
-//! `If-None-Match`), and the OpenAPI v3 index and per-group-version documents.
+//! `If-None-Match`). The OpenAPI documents are `openapi`'s.
 
 use serde_json::{json, Map, Value};
 
 use crate::registry::{Group, GroupVersion, Registry, ResourceType};
 use kube_api_explorer::api::media_type::Essence;
-
-const OPENAPI_CORE: &str = include_str!("../data/openapi-v3-api-v1.json");
-const OPENAPI_APPS: &str = include_str!("../data/openapi-v3-apis-apps-v1.json");
-const OPENAPI_BATCH: &str = include_str!("../data/openapi-v3-apis-batch-v1.json");
 
 pub fn version() -> Value {
     json!({
@@ -226,85 +222,4 @@ pub fn etag(body: &[u8]) -> String {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     format!("\"{h:016X}\"")
-}
-
-/// The vendored OpenAPI v3 documents of the built-in groups, by path after `/openapi/v3/`.
-pub fn builtin_openapi(path: &str) -> Option<&'static str> {
-    match path {
-        "api/v1" => Some(OPENAPI_CORE),
-        "apis/apps/v1" => Some(OPENAPI_APPS),
-        "apis/batch/v1" => Some(OPENAPI_BATCH),
-        _ => None,
-    }
-}
-
-/// Every served OpenAPI v3 document (built-in and custom resource group versions) by path.
-pub fn openapi_document(registry: &Registry, path: &str) -> Option<String> {
-    if let Some(doc) = builtin_openapi(path) {
-        return Some(doc.to_string());
-    }
-    let rest = path.strip_prefix("apis/")?;
-    let (group, version) = rest.split_once('/')?;
-    let gv = registry.group_version(group, version)?;
-    let custom: Vec<&ResourceType> = gv.resources.iter().filter(|r| r.is_custom()).map(|r| r.as_ref()).collect();
-    (!custom.is_empty()).then(|| crd_openapi(&custom).to_string())
-}
-
-pub fn openapi_index(registry: &Registry) -> Value {
-    let mut paths = Map::new();
-    let mut served: Vec<String> = vec!["api/v1".into(), "apis/apps/v1".into(), "apis/batch/v1".into()];
-    for g in registry.groups() {
-        for v in &g.versions {
-            if v.resources.iter().any(|r| r.is_custom()) {
-                served.push(format!("apis/{}/{}", g.name, v.version));
-            }
-        }
-    }
-    for p in served {
-        let hash = openapi_document(registry, &p).map(|d| etag(d.as_bytes())).unwrap_or_default();
-        paths.insert(
-            p.clone(),
-            json!({"serverRelativeURL": format!("/openapi/v3/{p}?hash={}", hash.trim_matches('"'))}),
-        );
-    }
-    json!({"paths": paths})
-}
-
-/// The OpenAPI document of custom resource types, built from their structural schemas as the
-/// real server does, with ObjectMeta and its dependencies from the core document.
-pub fn crd_openapi(types: &[&ResourceType]) -> Value {
-    let mut schemas = Map::new();
-    for rt in types {
-        let Some(custom) = &rt.custom else { continue };
-        let mut schema = custom.schema.clone();
-        if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-            props.insert("apiVersion".into(), json!({"type": "string"}));
-            props.insert("kind".into(), json!({"type": "string"}));
-            props.insert(
-                "metadata".into(),
-                json!({"allOf": [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}]}),
-            );
-        }
-        if let Some(m) = schema.as_object_mut() {
-            m.insert(
-                "x-kubernetes-group-version-kind".into(),
-                json!([{"group": rt.group, "kind": rt.kind, "version": rt.version}]),
-            );
-        }
-        let reversed: Vec<&str> = rt.group.split('.').rev().collect();
-        schemas.insert(format!("{}.{}.{}", reversed.join("."), rt.version, rt.kind), schema);
-    }
-    if let Ok(core) = serde_json::from_str::<Value>(OPENAPI_CORE) {
-        if let Some(all) = core["components"]["schemas"].as_object() {
-            for (name, schema) in all.iter().filter(|(n, _)| n.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.")) {
-                schemas.insert(name.clone(), schema.clone());
-            }
-        }
-    }
-    json!({
-        "openapi": "3.0.0",
-        "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
-        "paths": {},
-        "components": {"schemas": schemas},
-    })
 }

@@ -26,6 +26,7 @@ mod list;
 mod logs;
 mod negotiate;
 mod object;
+mod openapi;
 mod ordered;
 mod patch;
 mod policy;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::discovery;
+use crate::openapi::documents;
 use crate::registry::ResourceType;
 use crate::status::FieldError;
 use crate::typed::Types;
@@ -30,7 +30,7 @@ impl Schemas {
         let mut components = HashMap::new();
         let mut by_gvk = HashMap::new();
         for path in ["api/v1", "apis/apps/v1", "apis/batch/v1"] {
-            let text = discovery::builtin_openapi(path).ok_or_else(|| format!("no OpenAPI document for {path}"))?;
+            let text = documents::builtin_openapi(path).ok_or_else(|| format!("no OpenAPI document for {path}"))?;
             let doc: Value = serde_json::from_str(text).map_err(|e| format!("OpenAPI {path}: {e}"))?;
             if let Some(schemas) = doc["components"]["schemas"].as_object() {
                 for (name, schema) in schemas {
