@@ -165,6 +165,11 @@ async function simStreams(request) {
 }
 
 test('a hidden tab closes its watch, and showing it again resumes from the resourceVersion without a relist', async ({ page, request }) => {
+  // Collections open live, so earlier tests' pages left watches behind; behind kubectl proxy
+  // kube-sim sees such a stream end only at its next write. Cut them first: this test counts the
+  // streams kube-sim holds.
+  await request.post(`${simUrl()}/_sim/drop-watches`);
+  await expect.poll(() => simStreams(request)).toBe(0);
   const track = trackWatches(page);
   await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toContainText('watching');
