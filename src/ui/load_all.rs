@@ -123,8 +123,12 @@ pub fn read_lazy_page(
             .send_undecoded(plan.request)
             .await
             .map_err(|e| format!("Network failure: no HTTP response (not an API error): {e}"))?;
-        if let Some(error) = fetched.error().filter(|_| !fetched.response.is_success()) {
-            return Err(stop_reason(&error));
+        // Only a failure is read as a tree (its Status): `error()` decodes the body, and a
+        // success's body is read lazily below, not decoded whole and kept beside it.
+        if !fetched.response.is_success() {
+            if let Some(error) = fetched.error() {
+                return Err(stop_reason(&error));
+            }
         }
         let list = lazy_list(fetched.content_type.as_ref(), &fetched.response.body)
             .map_err(|e| format!("{} answered {}: {e}", fetched.response.url, fetched.response.status))?;
