@@ -3,15 +3,11 @@
 //! and `remainingItemCount`, which described one page) and every page's items in order.
 //!
 //! The items stay lazy (bytes of their page's body, see [`crate::api::watch::lazy_list`]), so a
-//! 10,000-pod list is held in about its wire size. The text the document view shows first (YAML
-//! without managedFields) is written a page at a time as pages arrive, while the next page is
-//! on the wire; any other text (JSON, or with managedFields) is written from the items when it
-//! is asked for, each item decoded and dropped in turn.
+//! 10,000-pod list is held in about its wire size. Nothing is decoded while pages arrive: the
+//! document view writes the items it shows ([`ListText`], [`crate::model::segments`]), each
+//! decoded and dropped in turn.
 
 use std::sync::Arc;
-
-use serde::ser::{Error as _, SerializeSeq};
-use serde::Serialize;
 
 use crate::api::body::{decode_body, Decoded};
 use crate::api::codec::value::{Map, Value};
@@ -20,7 +16,8 @@ use crate::api::media_type::MediaType;
 use crate::api::view::list::ObjectList;
 use crate::api::watch::lazy::LazyObject;
 use crate::api::watch::lazy_list::{read_list, LazyList};
-use crate::model::page::{json_text, yaml_text, MembersShown, Shown, ShownItems, TextFormat};
+use crate::model::list_text::{Items, ListText};
+use crate::model::page::TextFormat;
 
 /// A list body's items, lazily for JSON and CBOR (the formats the fast pass reads), decoded
 /// for the others (YAML).
@@ -43,11 +40,8 @@ pub struct JoinedList {
     /// The first page's members, `items` included (empty: the items are below).
     head: Map,
     items: Vec<LazyObject>,
-    /// The YAML of every item without managedFields, as a sequence, while pages are added.
-    yaml_items: String,
-    /// The whole list's YAML without managedFields, once [`JoinedList::finish`] wrote it (the
-    /// items' YAML is then dropped: the text is held once, shared with the view).
-    yaml: Option<Arc<String>>,
+    /// The items, shared with the texts written of them, once the last page is in.
+    finished: Option<Arc<[LazyObject]>>,
 }
 
 impl JoinedList {
@@ -75,114 +69,57 @@ impl JoinedList {
             };
             head.insert(key, value);
         }
-        let mut joined = JoinedList { head, items: Vec::new(), yaml_items: String::new(), yaml: None };
-        joined.push(items)?;
+        let mut joined = JoinedList { head, items: Vec::new(), finished: None };
+        joined.push(items);
         Ok(joined)
     }
 
-    /// Appends a page's items, writing their YAML. Answers how many items the list has now, or
-    /// why an item cannot be shown.
-    pub fn push(&mut self, page: LazyList) -> Result<usize, String> {
-        let trees = page
-            .items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| item.value_unkept().map_err(|e| format!("item {} of the list: {e}", self.items.len() + i)))
-            .collect::<Result<Vec<Arc<Value>>, String>>()?;
-        if !trees.is_empty() {
-            let yaml = serde_yaml::to_string(&ShownItems { items: &trees, managed: false })
-                .map_err(|e| format!("cannot show as YAML: {e}"))?;
-            self.yaml_items.push_str(&yaml);
-        }
+    /// Appends a page's items (still bytes of the page: nothing is decoded or written until it
+    /// is shown). Answers how many items the list has now.
+    pub fn push(&mut self, page: LazyList) -> usize {
         self.items.extend(page.items);
-        Ok(self.items.len())
+        self.items.len()
     }
 
-    /// Ends the list (the last page is in): its default text is written once, and shared.
+    /// Ends the list (the last page is in): its items are shared from now on.
     pub fn finish(&mut self) {
-        self.yaml = Some(Arc::new(self.yaml_without_managed_fields()));
-        self.yaml_items = String::new();
+        if self.finished.is_none() {
+            self.finished = Some(std::mem::take(&mut self.items).into());
+        }
+    }
+
+    fn items(&self) -> Arc<[LazyObject]> {
+        match &self.finished {
+            Some(items) => items.clone(),
+            None => self.items.clone().into(),
+        }
     }
 
     /// How many items the list has.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.finished.as_ref().map_or(self.items.len(), |items| items.len())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.len() == 0
     }
 
-    /// The list as text in `format` (YAML or JSON; the others are of one body's bytes and
-    /// answer an empty text), without managedFields unless `managed`.
-    pub fn text(&self, format: TextFormat, managed: bool) -> Arc<String> {
-        Arc::new(match format {
-            TextFormat::Yaml if !managed => match &self.yaml {
-                Some(yaml) => return yaml.clone(),
-                None => self.yaml_without_managed_fields(),
+    /// The list's text in `format` (YAML or JSON), without managedFields unless `managed`, to
+    /// be written item by item.
+    pub fn list_text(&self, format: TextFormat, managed: bool) -> Result<ListText, String> {
+        ListText::new(&self.head, Items::Lazy(self.items()), format, managed)
+    }
+
+    /// The whole list as text in `format` (YAML or JSON; the others are of one body's bytes and
+    /// answer an empty text), every item written in turn.
+    pub fn text(&self, format: TextFormat, managed: bool) -> String {
+        match format {
+            TextFormat::Yaml | TextFormat::Json => match self.list_text(format, managed) {
+                Ok(text) => text.text(),
+                Err(e) => format!("# cannot show the list: {e}"),
             },
-            TextFormat::Yaml => yaml_text(&self.serialized(managed)),
-            TextFormat::Json => json_text(&self.serialized(managed)),
             TextFormat::Hex | TextFormat::Diagnostic => String::new(),
-        })
-    }
-
-    /// The head's YAML with its `items: []` line replaced by the items written so far. Only a
-    /// top-level key starts a line at column 0 (nested keys, block scalars and folded strings
-    /// are indented), so the line is the list's own `items`.
-    fn yaml_without_managed_fields(&self) -> String {
-        if let Some(yaml) = &self.yaml {
-            return yaml.to_string();
         }
-        let head = yaml_text(&Shown { document: &Value::Object(self.head.clone()), managed: false });
-        if self.yaml_items.is_empty() {
-            return head;
-        }
-        let at = if head.starts_with("items: []\n") { Some(0) } else { head.find("\nitems: []\n").map(|i| i + 1) };
-        match at {
-            Some(at) => {
-                let mut text = String::with_capacity(head.len() + self.yaml_items.len());
-                text.push_str(&head[..at]);
-                text.push_str("items:\n");
-                text.push_str(&self.yaml_items);
-                text.push_str(&head[at + "items: []\n".len()..]);
-                text
-            }
-            None => format!("# cannot show as YAML: the list's items key was not written as expected\n{head}"),
-        }
-    }
-
-    fn serialized(&self, managed: bool) -> Serialized<'_> {
-        Serialized { list: self, managed }
-    }
-}
-
-/// The joined list serialized in one pass, each item decoded and dropped in turn.
-struct Serialized<'a> {
-    list: &'a JoinedList,
-    managed: bool,
-}
-
-impl Serialize for Serialized<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let items = Items { items: &self.list.items, managed: self.managed };
-        MembersShown { members: &self.list.head, items: &items, managed: self.managed }.serialize(serializer)
-    }
-}
-
-struct Items<'a> {
-    items: &'a [LazyObject],
-    managed: bool,
-}
-
-impl Serialize for Items<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.items.len()))?;
-        for (i, item) in self.items.iter().enumerate() {
-            let tree = item.value_unkept().map_err(|e| S::Error::custom(format!("item {i} of the list: {e}")))?;
-            seq.serialize_element(&Shown { document: &tree, managed: self.managed })?;
-        }
-        seq.end()
     }
 }
 
@@ -242,25 +179,24 @@ mod tests {
             let (whole, pages) = pages(2);
             let mut joined = JoinedList::start(&pages[0], lazy(&pages[0], format)).expect("first page");
             for page in &pages[1..] {
-                joined.push(lazy(page, format)).expect("a page");
+                joined.push(lazy(page, format));
             }
             assert_eq!(joined.len(), whole.get("items").and_then(Value::as_array).unwrap().len());
             for text_format in [TextFormat::Yaml, TextFormat::Json] {
                 for managed in [false, true] {
                     assert_eq!(
-                        *joined.text(text_format, managed),
+                        joined.text(text_format, managed),
                         document_text(&whole, text_format, None, managed),
                         "{format} {text_format:?} managed={managed}"
                     );
                 }
             }
-            assert_eq!(*joined.text(TextFormat::Hex, false), "");
+            assert_eq!(joined.text(TextFormat::Hex, false), "");
             let before = joined.text(TextFormat::Yaml, false);
             joined.finish();
-            let finished = joined.text(TextFormat::Yaml, false);
-            assert_eq!(finished, before);
-            assert!(Arc::ptr_eq(&finished, &joined.text(TextFormat::Yaml, false)), "written once, then shared");
-            assert_eq!(*joined.text(TextFormat::Json, true), document_text(&whole, TextFormat::Json, None, true));
+            assert_eq!(joined.text(TextFormat::Yaml, false), before);
+            assert_eq!(joined.len(), whole.get("items").and_then(Value::as_array).unwrap().len());
+            assert_eq!(joined.text(TextFormat::Json, true), document_text(&whole, TextFormat::Json, None, true));
         }
     }
 
@@ -275,13 +211,13 @@ mod tests {
             let first = json(first);
             let mut joined = JoinedList::start(&first, lazy(&first, Format::Json)).expect("first page");
             let next = json(r#"{"kind":"XList","metadata":{},"items":[{"b":{"c":[1,2]}}]}"#);
-            joined.push(lazy(&next, Format::Json)).expect("a page");
+            joined.push(lazy(&next, Format::Json));
             let mut whole = first.clone();
             if let Value::Object(members) = &mut whole {
                 members.insert("items", json(r#"[{"a":1},{"b":{"c":[1,2]}}]"#));
                 members.insert("metadata", json(r#"{"resourceVersion":"1"}"#));
             }
-            assert_eq!(*joined.text(TextFormat::Yaml, false), document_text(&whole, TextFormat::Yaml, None, false));
+            assert_eq!(joined.text(TextFormat::Yaml, false), document_text(&whole, TextFormat::Yaml, None, false));
         }
     }
 
@@ -290,7 +226,7 @@ mod tests {
         let empty = json(r#"{"kind":"XList","metadata":{"resourceVersion":"1"},"items":[]}"#);
         let joined = JoinedList::start(&empty, lazy(&empty, Format::Json)).expect("empty");
         assert!(joined.is_empty());
-        assert_eq!(*joined.text(TextFormat::Yaml, false), document_text(&empty, TextFormat::Yaml, None, false));
+        assert_eq!(joined.text(TextFormat::Yaml, false), document_text(&empty, TextFormat::Yaml, None, false));
         let pod = json(r#"{"kind":"Pod","metadata":{"name":"a"}}"#);
         let error = JoinedList::start(&pod, lazy(&empty, Format::Json)).expect_err("not a list");
         assert!(error.contains("no items array"), "{error}");
@@ -319,14 +255,14 @@ mod tests {
     }
 
     #[test]
-    fn an_item_that_cannot_be_decoded_is_named() {
+    fn an_item_that_cannot_be_decoded_is_named_in_its_place() {
         // A lone surrogate inside a string: the fast pass checks escapes for syntax only.
         let body = br#"{"kind":"XList","metadata":{},"items":[{"a":1},{"b":"\ud800"}]}"#;
         let list = read_list(Format::Json, Arc::from(&body[..])).expect("scanned");
         let first = json(r#"{"kind":"XList","metadata":{},"items":[]}"#);
         let mut joined = JoinedList::start(&first, lazy(&first, Format::Json)).expect("first page");
-        let error = joined.push(list).expect_err("the second item is not UTF-16");
-        assert!(error.starts_with("item 1 of the list:"), "{error}");
-        assert!(joined.is_empty(), "a page that cannot be shown is not half-added");
+        assert_eq!(joined.push(list), 2, "items are joined as bytes, not decoded");
+        let text = joined.text(TextFormat::Yaml, false);
+        assert!(text.contains("- a: 1\n# item 1 of the list cannot be decoded:"), "{text}");
     }
 }

@@ -1,7 +1,9 @@
 //! Highlighted, foldable text for YAML and JSON documents, with line numbers. Tokens and fold
 //! ranges come from `model::highlight`; this only renders them. Documents longer than
-//! [`MAX_RICH_LINES`] are virtualized ([`VirtualCode`]): only the lines in view are in the page,
-//! highlighted as they scroll in, with folds and a search over the whole text.
+//! [`MAX_RICH_LINES`], and lists of more than [`WHOLE_LIST_ITEMS`] items, are virtualized
+//! ([`VirtualCode`]): only the lines in view are in the page, highlighted as they scroll in, with
+//! folds and a search over the whole text; a list's items are written only as they come into
+//! view (`model::segments`).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -9,8 +11,10 @@ use std::sync::Arc;
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::model::highlight::{fold_ends, highlight, highlight_line, looks_like_json};
-use crate::model::lines::{find_lines, reveal, shown_lines, window, Lines};
+use crate::client::fetch::sleep;
+use crate::model::highlight::{fold_ends, highlight, highlight_line};
+use crate::model::lines::window;
+use crate::model::segments::{LineAt, Segmented, Source};
 
 /// Above this many lines a document is virtualized.
 pub const MAX_RICH_LINES: usize = 4000;
@@ -20,23 +24,34 @@ pub const MAX_RICH_LINES: usize = 4000;
 const LINE_HEIGHT: f64 = 18.0;
 /// Lines rendered beyond each edge of the viewport.
 const OVERSCAN: usize = 30;
+/// A list of at most this many items is written whole (a short list reads best with every
+/// fold, the `items` key's included); a longer one item by item as it comes into view.
+pub const WHOLE_LIST_ITEMS: usize = 50;
+/// Segments a search reads between two turns of the event loop.
+const SEARCH_CHUNK: usize = 100;
 
-/// `text` highlighted as YAML or JSON, each block foldable.
+/// `source` highlighted as YAML or JSON, each block foldable.
 #[component]
 pub fn CodeView(
-    /// The document's text.
+    /// The document: a text, or a list written item by item.
     #[prop(into)]
-    text: Signal<Arc<String>>,
+    source: Signal<Source>,
     /// Whether it is YAML or JSON to highlight (false: plain text, e.g. a hex dump).
     #[prop(into)]
     rich: Signal<bool>,
 ) -> impl IntoView {
-    let long = Memo::new(move |_| text.with(|t| memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1 > MAX_RICH_LINES));
+    // A short list is written whole; a text is drawn whole unless it is long.
     move || {
-        if long.get() {
-            view! { <VirtualCode text rich /> }.into_any()
+        let rich = rich.get();
+        let text = match source.get() {
+            Source::Text(text) => text,
+            Source::List(list) if list.item_count() <= WHOLE_LIST_ITEMS => Arc::new(list.text()),
+            list => return view! { <VirtualCode source=list rich /> }.into_any(),
+        };
+        if memchr::memchr_iter(b'\n', text.as_bytes()).count() < MAX_RICH_LINES {
+            view! { <ShortCode text=Signal::stored(text) rich=Signal::stored(rich) /> }.into_any()
         } else {
-            view! { <ShortCode text rich /> }.into_any()
+            view! { <VirtualCode source=Source::Text(text) rich /> }.into_any()
         }
     }
 }
@@ -116,49 +131,72 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
     }
 }
 
-/// A long document: only the lines in view are in the page (each highlighted as it scrolls in),
-/// inside a scrolling box as tall as all the lines shown; folds and a search work on the whole
-/// text. Heights and offsets are set through the CSSOM (the page allows no style attributes).
+/// What a long document's box shows at a scroll position.
+#[derive(Debug, Clone, PartialEq)]
+struct Frame {
+    /// The first row drawn.
+    start: usize,
+    /// Rows in all (the box's height).
+    rows: usize,
+    lines: Vec<LineAt>,
+    /// The heights' version: line numbers may move when it changes.
+    version: u64,
+}
+
+/// A long document: only the lines in view are in the page (each highlighted as it scrolls in,
+/// and for a list each item written as it comes into view), inside a scrolling box as tall as
+/// all the lines shown; folds and a search work on the whole text. Heights and offsets are set
+/// through the CSSOM (the page allows no style attributes). A new source is a new component.
 #[component]
-fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
-    let lines = Memo::new(move |_| text.with(|t| Lines::new(t)));
-    // Rows are keyed by the text they come from as well as their line number: a new text (the
-    // joined list after "Load all") redraws the lines in view, which read the text untracked.
-    let generation = Memo::new(move |previous: Option<&u64>| {
-        text.track();
-        previous.map_or(0, |g| g + 1)
-    });
-    let json = Memo::new(move |_| text.with(|t| looks_like_json(t)));
-    let ends = Memo::new(move |_| if rich.get() { text.with(|t| fold_ends(t)) } else { Vec::new() });
-    let folded = RwSignal::new(BTreeSet::<usize>::new());
-    let shown = Memo::new(move |_| {
-        let count = lines.with(Lines::count);
-        ends.with(|ends| if ends.len() == count { folded.with(|f| shown_lines(ends, f)) } else { (0..count).collect() })
-    });
+fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
+    let json = source.is_json();
+    let list = match &source {
+        Source::List(list) => Some(list.item_count()),
+        Source::Text(_) => None,
+    };
+    let doc = StoredValue::new_local(Segmented::new(source, rich));
+    // Bumped when a fold changes what is shown.
+    let folds = RwSignal::new(0_u64);
     let (view_top, set_view_top) = signal(0.0_f64);
     let (view_height, set_view_height) = signal(600.0_f64);
-    let rows =
-        Memo::new(move |_| shown.with(|s| window(view_top.get(), view_height.get(), LINE_HEIGHT, s.len(), OVERSCAN)));
+    let frame = Memo::new(move |_| {
+        folds.track();
+        let (top, height) = (view_top.get(), view_height.get());
+        doc.try_update_value(|doc| {
+            doc.ensure(window(top, height, LINE_HEIGHT, doc.rows(), OVERSCAN));
+            let rows = window(top, height, LINE_HEIGHT, doc.rows(), OVERSCAN);
+            Frame { start: rows.start, rows: doc.rows(), lines: doc.visible(rows), version: doc.version() }
+        })
+        .unwrap_or(Frame { start: 0, rows: 0, lines: Vec::new(), version: 0 })
+    });
     let scroller: NodeRef<html::Div> = NodeRef::new();
     let spacer: NodeRef<html::Div> = NodeRef::new();
     let slab: NodeRef<html::Pre> = NodeRef::new();
-    Effect::new(move |_| {
-        text.track();
-        folded.set(BTreeSet::new());
-    });
-    // The box's scroll height: all the lines shown.
+    // The box's scroll height: all the rows shown.
     let size_spacer = move |rows: usize| {
         if let Some(spacer) = spacer.get_untracked() {
             let total = rows as f64 * LINE_HEIGHT;
             let _ = web_sys::HtmlElement::style(&spacer).set_property("height", &format!("{total}px"));
         }
     };
+    // Scrolled to the end, the box stays at the end as the items there are written (their
+    // heights replace estimates, and the end moves).
+    let at_end = StoredValue::new(false);
     Effect::new(move |_| {
         spacer.track();
-        size_spacer(shown.with(Vec::len));
+        size_spacer(frame.with(|f| f.rows));
+        if at_end.get_value() {
+            if let Some(scroller) = scroller.get_untracked() {
+                let end = scroller.scroll_height() - scroller.client_height();
+                if scroller.scroll_top() < end {
+                    scroller.set_scroll_top(end);
+                    set_view_top.set(f64::from(end));
+                }
+            }
+        }
     });
     Effect::new(move |_| {
-        let top = rows.get().start as f64 * LINE_HEIGHT;
+        let top = frame.with(|f| f.start) as f64 * LINE_HEIGHT;
         if let Some(slab) = slab.get() {
             let _ = web_sys::HtmlElement::style(&slab).set_property("transform", &format!("translateY({top}px)"));
         }
@@ -170,21 +208,28 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
     });
     let on_scroll = move |_| {
         if let Some(scroller) = scroller.get() {
+            at_end.set_value(
+                scroller.scroll_top() > 0
+                    && scroller.scroll_top() + scroller.client_height() + 2 >= scroller.scroll_height(),
+            );
             set_view_top.set(f64::from(scroller.scroll_top()));
             set_view_height.set(f64::from(scroller.client_height()).max(LINE_HEIGHT));
         }
     };
-    // Search: the lines matching, and which of them is current.
-    let (query, set_query) = signal(String::new());
-    let matches = Memo::new(move |_| query.with(|q| text.with(|t| lines.with(|l| find_lines(t, l, q.trim())))));
+    // Search: the lines matching, which of them is current, and how far a search has read.
+    let matches = RwSignal::new(Vec::<LineAt>::new());
     let current = RwSignal::new(None::<usize>);
+    let (query, set_query) = signal(String::new());
+    let searching = RwSignal::new(None::<(usize, usize)>);
+    let search_turn = StoredValue::new(0_u64);
     let go_to = move |index: usize| {
-        let Some(line) = matches.with_untracked(|m| m.get(index).copied()) else { return };
+        let Some(at) = matches.with_untracked(|m| m.get(index).copied()) else { return };
         current.set(Some(index));
-        ends.with_untracked(|ends| folded.update(|f| reveal(ends, f, line)));
-        let row = shown.with_untracked(|s| s.partition_point(|&l| l < line));
+        let Some(row) = doc.try_update_value(|doc| doc.reveal(at)) else { return };
+        folds.update(|f| *f += 1);
         // Unfolding grew the box: size it now, or the scroll below would stop at its old end.
-        size_spacer(shown.with_untracked(Vec::len));
+        size_spacer(doc.try_with_value(Segmented::rows).unwrap_or(0));
+        at_end.set_value(false);
         if let Some(scroller) = scroller.get_untracked() {
             let top = (row as f64 * LINE_HEIGHT - f64::from(scroller.client_height()) / 3.0).max(0.0);
             scroller.set_scroll_top(top as i32);
@@ -203,9 +248,50 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         };
         go_to(next);
     };
+    // Reads every segment a chunk at a time, yielding between chunks; a newer search ends it.
+    let search = move |needle: String| {
+        let turn = search_turn.get_value() + 1;
+        search_turn.set_value(turn);
+        current.set(None);
+        matches.set(Vec::new());
+        if needle.is_empty() {
+            searching.set(None);
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let Some(count) = doc.try_with_value(Segmented::segment_count) else { return };
+            let mut found = Vec::new();
+            let mut at = 0;
+            while at < count {
+                if search_turn.try_get_value() != Some(turn) {
+                    return;
+                }
+                let end = (at + SEARCH_CHUNK).min(count);
+                if doc.try_update_value(|doc| doc.find(&needle, at..end, &mut found)).is_none() {
+                    return;
+                }
+                at = end;
+                if at < count {
+                    searching.set(Some((at, count)));
+                    sleep(std::time::Duration::ZERO).await;
+                }
+            }
+            searching.set(None);
+            matches.set(found);
+            // The search learned heights: the box and the line numbers follow.
+            folds.update(|f| *f += 1);
+            step(true);
+        });
+    };
     let current_line = move || current.get().and_then(|i| matches.with(|m| m.get(i).copied()));
     let summary = move || {
         let count = matches.with(Vec::len);
+        if let Some((done, of)) = searching.get() {
+            return match list {
+                Some(_) => format!("Searching… {} of {} items read", done.saturating_sub(1), of - 2),
+                None => "Searching…".to_owned(),
+            };
+        }
         match (query.with(|q| q.trim().is_empty()), current.get()) {
             (true, _) => String::new(),
             (false, _) if count == 0 => "no match".to_owned(),
@@ -214,31 +300,58 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         }
     };
     let note = move || {
-        let count = lines.with(Lines::count);
-        format!("{count} lines: only the lines in view are drawn; search finds lines anywhere in the text.")
+        frame.track();
+        let (lines, exact) = doc.try_with_value(Segmented::lines).unwrap_or((0, true));
+        match list {
+            None => format!("{lines} lines: only the lines in view are drawn; search finds lines anywhere in the text."),
+            Some(items) => format!(
+                "{items} items, {}{lines} lines: only the items in view are written and drawn; search reads every item.",
+                if exact { "" } else { "about " }
+            ),
+        }
     };
-    let row_view = move |line: usize| {
-        let number = line + 1;
-        let end = ends.with_untracked(|e| e.get(line).copied().flatten());
-        let is_folded = move || folded.with(|f| f.contains(&line));
+    let row_view = move |at: LineAt| {
+        let (content, end) =
+            doc.try_with_value(|doc| (doc.line_text(at).to_owned(), doc.fold_end(at))).unwrap_or_default();
+        let number = move || {
+            frame.track();
+            match doc.try_with_value(|doc| doc.number(at)) {
+                Some((number, true)) => number.to_string(),
+                Some((number, false)) => format!("~{number}"),
+                None => String::new(),
+            }
+        };
+        let is_folded = move || {
+            folds.track();
+            doc.try_with_value(|doc| doc.is_folded(at)).unwrap_or(false)
+        };
         let toggle = end.map(|end| {
+            let hidden = end - at.line;
+            let label = move || {
+                frame.track();
+                match doc.try_with_value(|doc| doc.number(at)) {
+                    Some((n, exact)) => {
+                        let about = if exact { "" } else { "about " };
+                        format!("Fold lines {about}{} to {}", n + 1, n + hidden)
+                    }
+                    None => String::new(),
+                }
+            };
             view! {
                 <button
                     class="code__fold"
                     aria-expanded=move || (!is_folded()).to_string()
-                    aria-label=format!("Fold lines {} to {}", number + 1, end + 1)
-                    title=move || format!("{} {} lines", if is_folded() { "Unfold" } else { "Fold" }, end - line)
-                    on:click=move |_| folded.update(|f| {
-                        if !f.remove(&line) {
-                            f.insert(line);
-                        }
-                    })
+                    aria-label=label
+                    title=move || format!("{} {hidden} lines", if is_folded() { "Unfold" } else { "Fold" })
+                    on:click=move |_| {
+                        doc.try_update_value(|doc| doc.toggle_fold(at));
+                        folds.update(|f| *f += 1);
+                    }
                 ></button>
             }
         });
-        let content = text.with_untracked(|t| lines.with_untracked(|l| l.line(t, line).to_owned()));
-        let tokens = if rich.get_untracked() {
-            highlight_line(&content, json.get_untracked())
+        let tokens = if rich {
+            highlight_line(&content, json)
                 .into_iter()
                 .map(|t| view! { <span class=format!("tok--{}", t.kind.class())>{t.text}</span> })
                 .collect_view()
@@ -248,14 +361,14 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         };
         let ellipsis = end.map(|end| {
             move || {
-                is_folded().then(|| view! { <span class="code__folded">{format!(" … {} lines", end - line)}</span> })
+                is_folded().then(|| view! { <span class="code__folded">{format!(" … {} lines", end - at.line)}</span> })
             }
         });
         view! {
             <span
                 class="code__line"
-                class:code__line--match=move || current_line() == Some(line)
-                data-line=number.to_string()
+                class:code__line--match=move || current_line() == Some(at)
+                data-line=number
             >
                 {toggle}
                 {tokens}
@@ -271,9 +384,9 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                 placeholder="Search the document"
                 data-testid="document-search"
                 on:change=move |e| {
-                    current.set(None);
-                    set_query.set(event_target_value(&e));
-                    step(true);
+                    let value = event_target_value(&e);
+                    search(value.trim().to_owned());
+                    set_query.set(value);
                 }
             />
             <button class="button button--quiet" on:click=move |_| step(false) aria-label="Previous match">"↑"</button>
@@ -285,20 +398,16 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
             class="document__text code code--virtual"
             data-testid="document-text"
             tabindex="0"
+            data-items-written=move || {
+                frame.track();
+                list.and_then(|_| doc.try_with_value(|doc| doc.written_count().saturating_sub(2).to_string()))
+            }
             node_ref=scroller
             on:scroll=on_scroll
         >
             <div class="code__spacer" node_ref=spacer></div>
             <pre class="code__slab" node_ref=slab>
-                <For
-                    each=move || {
-                        let range = rows.get();
-                        let generation = generation.get();
-                        shown.with(|s| s[range].iter().map(|&line| (generation, line)).collect::<Vec<_>>())
-                    }
-                    key=|row| *row
-                    children=move |(_, line)| row_view(line)
-                />
+                <For each=move || frame.with(|f| f.lines.clone()) key=|at| *at children=row_view />
             </pre>
         </div>
     }

@@ -728,9 +728,8 @@ fn PageView(
             let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
             let has_next = first_next.is_some();
             let all = RwSignal::new(document.clone());
-            // Pages are joined out of sight (items kept as bytes of their bodies, the text written
-            // a page at a time) and shown once at the end: re-rendering a growing 10,000-object
-            // document after every page would cost seconds a page.
+            // Pages are joined out of sight (items kept as bytes of their bodies) and shown once
+            // at the end, written an item at a time as they come into view.
             let joining = StoredValue::new(None::<JoinedList>);
             let joined = RwSignal::new(None::<Arc<JoinedList>>);
             let progress = RwSignal::new(None::<LoadAllProgress>);
@@ -769,7 +768,7 @@ fn PageView(
                     let mut appended = Err("the list was dropped".to_owned());
                     joining.update_value(|list| {
                         if let Some(list) = list {
-                            appended = list.push(more);
+                            appended = Ok(list.push(more));
                         }
                     });
                     appended

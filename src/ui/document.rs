@@ -7,8 +7,10 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::model::joined::JoinedList;
+use crate::model::list_text::ListText;
 use crate::model::page::{document_text, TextFormat};
-use crate::ui::code::CodeView;
+use crate::model::segments::Source;
+use crate::ui::code::{CodeView, WHOLE_LIST_ITEMS};
 
 /// Shows `document` as text. `raw` (the body's bytes) enables the hex view.
 #[component]
@@ -23,23 +25,38 @@ pub fn DocumentView(
     #[prop(optional)]
     cbor: bool,
     /// A list joined by "Load all": when set, it is what is shown (its text is written from
-    /// its lazy items, the default view's a page at a time).
+    /// its lazy items, those in view only).
     #[prop(optional, into)]
     joined: Option<Signal<Option<Arc<JoinedList>>>>,
 ) -> impl IntoView {
     let (format, set_format) = signal(TextFormat::Yaml);
     let (managed, set_managed) = signal(false);
     let has_raw = move || raw.with(Option::is_some);
-    let text = Memo::new(move |_| {
+    // A list in YAML or JSON is written item by item as its items come into view; anything
+    // else (an object, a short list, the raw bytes) is written whole.
+    let source = Memo::new(move |_| {
         let (format, managed) = (format.get(), managed.get());
-        match joined.and_then(|j| j.get()) {
-            Some(list) => list.text(format, managed),
-            None => Arc::new(document.with(|d| raw.with(|r| document_text(d, format, r.as_deref(), managed)))),
+        let by_items = matches!(format, TextFormat::Yaml | TextFormat::Json);
+        let listed = match joined.and_then(|j| j.get()) {
+            Some(list) if by_items => Some(list.list_text(format, managed)),
+            Some(_) => return Source::Text(Arc::new(String::new())),
+            None if by_items => document.with(|d| {
+                let long = d.get("items").and_then(Value::as_array).is_some_and(|items| items.len() > WHOLE_LIST_ITEMS);
+                long.then(|| ListText::of_document(Arc::new(d.clone()), format, managed)).flatten()
+            }),
+            None => None,
+        };
+        match listed {
+            Some(Ok(list)) => Source::List(Arc::new(list)),
+            Some(Err(e)) => Source::Text(Arc::new(format!("# cannot show the list item by item: {e}"))),
+            None => {
+                Source::Text(Arc::new(document.with(|d| raw.with(|r| document_text(d, format, r.as_deref(), managed)))))
+            }
         }
     });
     let copy = move |_| {
         let clipboard = window().navigator().clipboard();
-        let _ = clipboard.write_text(&text.get_untracked());
+        let _ = clipboard.write_text(&source.with_untracked(Source::text));
     };
     let choice = move |f: TextFormat, label: &'static str| {
         view! {
@@ -74,7 +91,7 @@ pub fn DocumentView(
                 </button>
             </div>
             <CodeView
-                text=text
+                source=source
                 rich=Signal::derive(move || matches!(format.get(), TextFormat::Yaml | TextFormat::Json))
             />
         </div>

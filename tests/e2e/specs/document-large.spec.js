@@ -96,3 +96,71 @@ test('when a long document is replaced (load all joins the pages), the lines in 
     await request.delete(`${simUrl()}/api/v1/namespaces/${ns}`);
   }
 });
+
+test('a long list is written item by item: the items in view only, with search, folds and both formats over all of them', async ({ page, request }) => {
+  const ns = `items-${Date.now()}`;
+  expect((await request.post(`${simUrl()}/api/v1/namespaces`, { data: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } })).status()).toBe(201);
+  const COUNT = 120;
+  const name = (i) => `cm-${String(i).padStart(3, '0')}`;
+  for (let i = 0; i < COUNT; i++) {
+    const data = { index: String(i) };
+    // Items of different heights: the estimate of an item not yet written is off.
+    for (let k = 0; k < i % 7; k++) data[`extra-${k}`] = `x${k}`;
+    const created = await request.post(`${simUrl()}/api/v1/namespaces/${ns}/configmaps`, {
+      data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: name(i) }, data },
+    });
+    expect(created.status()).toBe(201);
+  }
+  try {
+    await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${ns}&as=yaml`);
+    const doc = page.getByTestId('document-text');
+    await doc.scrollIntoViewIfNeeded();
+    const note = page.getByTestId('document-virtual-note');
+    await expect(note).toContainText(/^120 items, about \d+ lines: only the items in view are written and drawn/);
+    const written = async () => Number(await doc.getAttribute('data-items-written'));
+    expect(await written()).toBeGreaterThan(0);
+    expect(await written()).toBeLessThan(40);
+    await expect(doc.locator('.code__line', { hasText: /^items:$/ })).toHaveCount(1);
+    await expect(doc.locator('.code__line', { hasText: `name: ${name(0)}` })).toBeVisible();
+
+    // The end of the list: its last item, and still only the items around it written.
+    await doc.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await expect(doc.locator('.code__line', { hasText: `name: ${name(COUNT - 1)}` })).toBeInViewport();
+    expect(await written()).toBeLessThan(80);
+    await expect(doc.locator('.code__line', { hasText: `name: ${name(0)}` })).toHaveCount(0);
+
+    // A search reads every item; the line count is then exact.
+    const search = page.getByTestId('document-search');
+    await search.fill(`NAME: ${name(77)}`);
+    await search.press('Enter');
+    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 1 matching lines');
+    const match = doc.locator('.code__line--match');
+    await expect(match).toHaveText(new RegExp(`^\\s+name: ${name(77)}$`));
+    await expect(match).toBeInViewport();
+    await expect(note).toContainText(/^120 items, \d+ lines: only the items in view/);
+    await search.fill('extra-5');
+    await search.press('Enter');
+    // Items 6, 13, ... 118 have extra-0..5: 17 of them.
+    await expect(page.getByTestId('document-search-status')).toHaveText('1 of 17 matching lines');
+    await expect(match).toHaveText(/^\s+extra-5: x5$/);
+
+    // An item folds whole from its first line.
+    await doc.evaluate((el) => { el.scrollTop = 0; });
+    const first = doc.locator('.code__line', { hasText: /^- / }).first();
+    await first.getByRole('button').click();
+    await expect(first.locator('.code__folded')).toHaveText(/^ … \d+ lines$/);
+    await expect(doc.locator('.code__line', { hasText: `name: ${name(0)}` })).toHaveCount(0);
+    await expect(doc.locator('.code__line', { hasText: `name: ${name(1)}` })).toBeVisible();
+    await saveScreen(page, 'document-list-items');
+
+    // JSON: the same list item by item, commas and all.
+    await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'JSON' }).click();
+    await expect(note).toContainText(/^120 items, about \d+ lines/);
+    await expect(doc.locator('.code__line', { hasText: /^  "items": \[$/ })).toHaveCount(1);
+    await doc.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await expect(doc.locator('.code__line').last()).toHaveText('}');
+    await expect(doc.locator('.code__line', { hasText: /^  \]$/ })).toHaveCount(1);
+  } finally {
+    await request.delete(`${simUrl()}/api/v1/namespaces/${ns}`);
+  }
+});
