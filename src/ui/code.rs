@@ -9,8 +9,11 @@ use std::sync::Arc;
 use leptos::html;
 use leptos::prelude::*;
 
+use crate::i18n::Msg;
 use crate::model::highlight::{fold_ends, highlight, highlight_line, looks_like_json};
 use crate::model::lines::{find_lines, reveal, shown_lines, window, Lines};
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 
 /// Above this many lines a document is virtualized.
 pub const MAX_RICH_LINES: usize = 4000;
@@ -71,8 +74,10 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                                 <button
                                     class="code__fold"
                                     aria-expanded=(!is_folded).to_string()
-                                    aria-label=format!("Fold lines {} to {}", number + 1, end + 1)
-                                    title=if is_folded { format!("Unfold {hidden} lines") } else { format!("Fold {hidden} lines") }
+                                    aria-label=move || tf(Msg::FoldLines, &[("from", &(number + 1)), ("to", &(end + 1))])
+                                    title=move || {
+                                        tf(if is_folded { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)])
+                                    }
                                     on:click=move |_| {
                                         folded
                                             .update(|f| {
@@ -91,7 +96,7 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                         let ellipsis = (is_folded && end.is_some())
                             .then(|| {
                                 let hidden = end.unwrap_or(i) - i;
-                                view! { <span class="code__folded">{format!(" … {hidden} lines")}</span> }
+                                view! { <span class="code__folded">{move || tf(Msg::FoldedLines, &[("count", &hidden)])}</span> }
                             });
                         let newline = if i + 1 < lines.len() { "\n" } else { "" };
                         out.push(
@@ -208,14 +213,14 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         let count = matches.with(Vec::len);
         match (query.with(|q| q.trim().is_empty()), current.get()) {
             (true, _) => String::new(),
-            (false, _) if count == 0 => "no match".to_owned(),
-            (false, Some(i)) => format!("{} of {count} matching lines", i + 1),
-            (false, None) => format!("{count} matching lines"),
+            (false, _) if count == 0 => tr(Msg::NoMatch),
+            (false, Some(i)) => tf(Msg::MatchOf, &[("index", &intl::count(i + 1)), ("count", &intl::count(count))]),
+            (false, None) => tf(Msg::Matches, &[("count", &intl::count(count))]),
         }
     };
     let note = move || {
         let count = lines.with(Lines::count);
-        format!("{count} lines: only the lines in view are drawn; search finds lines anywhere in the text.")
+        tf(Msg::VirtualNote, &[("count", &intl::count(count))])
     };
     let row_view = move |line: usize| {
         let number = line + 1;
@@ -226,8 +231,8 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                 <button
                     class="code__fold"
                     aria-expanded=move || (!is_folded()).to_string()
-                    aria-label=format!("Fold lines {} to {}", number + 1, end + 1)
-                    title=move || format!("{} {} lines", if is_folded() { "Unfold" } else { "Fold" }, end - line)
+                    aria-label=move || tf(Msg::FoldLines, &[("from", &(number + 1)), ("to", &(end + 1))])
+                    title=move || tf(if is_folded() { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &(end - line))])
                     on:click=move |_| folded.update(|f| {
                         if !f.remove(&line) {
                             f.insert(line);
@@ -248,7 +253,9 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         };
         let ellipsis = end.map(|end| {
             move || {
-                is_folded().then(|| view! { <span class="code__folded">{format!(" … {} lines", end - line)}</span> })
+                is_folded().then(
+                    || view! { <span class="code__folded">{tf(Msg::FoldedLines, &[("count", &(end - line))])}</span> },
+                )
             }
         });
         view! {
@@ -267,8 +274,8 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         <div class="code-search" role="search">
             <input
                 type="search"
-                aria-label="Search the document"
-                placeholder="Search the document"
+                aria-label=t(Msg::SearchDocument)
+                placeholder=t(Msg::SearchDocument)
                 data-testid="document-search"
                 on:change=move |e| {
                     current.set(None);
@@ -276,8 +283,8 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                     step(true);
                 }
             />
-            <button class="button button--quiet" on:click=move |_| step(false) aria-label="Previous match">"↑"</button>
-            <button class="button button--quiet" on:click=move |_| step(true) aria-label="Next match">"↓"</button>
+            <button class="button button--quiet" on:click=move |_| step(false) aria-label=t(Msg::PreviousMatch)>"↑"</button>
+            <button class="button button--quiet" on:click=move |_| step(true) aria-label=t(Msg::NextMatch)>"↓"</button>
             <span class="muted" data-testid="document-search-status" role="status">{summary}</span>
         </div>
         <p class="muted" data-testid="document-virtual-note">{note}</p>
