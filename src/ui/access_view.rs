@@ -107,6 +107,7 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
                     <NamespaceSelect />
                     <input
                         type="search"
+                        dir="auto"
                         aria-label=t(Msg::FilterMatrix)
                         placeholder=t(Msg::FilterByResource)
                         prop:value=filter

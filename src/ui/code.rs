@@ -274,6 +274,7 @@ fn VirtualCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         <div class="code-search" role="search">
             <input
                 type="search"
+                dir="auto"
                 aria-label=t(Msg::SearchDocument)
                 placeholder=t(Msg::SearchDocument)
                 data-testid="document-search"

@@ -439,6 +439,7 @@ fn Toolbar(
             >
                 <input
                     type="text"
+                    dir="auto"
                     aria-label=t(Msg::LabelSelector)
                     placeholder=t(Msg::LabelSelectorPlaceholder)
                     prop:value=labels
@@ -446,6 +447,7 @@ fn Toolbar(
                 />
                 <input
                     type="text"
+                    dir="auto"
                     aria-label=t(Msg::FieldSelector)
                     placeholder=t(Msg::FieldSelectorPlaceholder)
                     prop:value=fields
@@ -460,6 +462,7 @@ fn Toolbar(
                         "resourceVersion "
                         <input
                             type="text"
+                            dir="auto"
                             aria-label="resourceVersion"
                             placeholder=t(Msg::ResourceVersionUnset)
                             size="10"

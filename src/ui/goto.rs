@@ -217,6 +217,7 @@ pub fn GotoDialog(
                         <input
                             class="goto__input"
                             type="text"
+                            dir="auto"
                             role="combobox"
                             aria-label=t(Msg::GoTo)
                             aria-autocomplete="list"

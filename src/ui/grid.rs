@@ -281,6 +281,7 @@ pub fn GridView(
             <div class="grid__bar">
                 <input
                     type="search"
+                    dir="auto"
                     class="grid__filter"
                     aria-label=t(Msg::QuickFilter)
                     placeholder=t(Msg::QuickFilterPlaceholder)

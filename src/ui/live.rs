@@ -470,7 +470,14 @@ pub fn LiveView(
                 <dd data-testid="live-streams">
                     {move || {
                         let (open, waiting, limit) = signals.streams.get();
-                        tf(Msg::StreamsOpen, &[("open", &open), ("limit", &limit), ("waiting", &waiting)])
+                        tf(
+                            Msg::StreamsOpen,
+                            &[
+                                ("open", &intl::number(open as f64, 0)),
+                                ("limit", &intl::number(limit as f64, 0)),
+                                ("waiting", &intl::number(waiting as f64, 0)),
+                            ],
+                        )
                     }}
                 </dd>
                 {move || {
@@ -492,6 +499,7 @@ pub fn LiveView(
                         <strong>{t(Msg::EventTimeline)}</strong>
                         <input
                             type="search"
+                            dir="auto"
                             aria-label=t(Msg::FilterEvents)
                             placeholder=t(Msg::FilterEvents)
                             prop:value=timeline_filter

@@ -542,6 +542,7 @@ pub fn LogView(
                     " "
                     <input
                         type="search"
+                        dir="auto"
                         aria-label=t(Msg::SearchTheLog)
                         placeholder=t(Msg::TextInLine)
                         prop:value=move || display.with(|d| d.search.clone())

@@ -74,7 +74,8 @@ pub fn ObjectView(
                     class="button button--quiet"
                     on:click=move |_| navigation.update(|s| s.name = None)
                 >
-                    {format!("← {}", resource.plural)}
+                    <span class="back-arrow">"←"</span>
+                    {format!(" {}", resource.plural)}
                 </button>
                 <h2 data-testid="object-title">{format!("{} {}", resource.kind, name)}</h2>
                 <ObjectActionsOnDemand resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />

@@ -295,6 +295,7 @@ fn SearchForm(again: RwSignal<u64>) -> impl IntoView {
                 " "
                 <input
                     type="search"
+                    dir="auto"
                     class="search__name"
                     aria-label=t(Msg::NameContains)
                     placeholder=t(Msg::NameContainsPlaceholder)
@@ -307,6 +308,7 @@ fn SearchForm(again: RwSignal<u64>) -> impl IntoView {
                 " "
                 <input
                     type="search"
+                    dir="auto"
                     class="search__labels"
                     aria-label=t(Msg::LabelSelector)
                     placeholder=t(Msg::SearchLabelPlaceholder)

@@ -96,6 +96,7 @@ pub fn Sidebar(
                 node_ref=input
                 class="sidebar__filter"
                 type="search"
+                dir="auto"
                 placeholder=t(Msg::FilterResourceTypesPlaceholder)
                 aria-label=t(Msg::FilterResourceTypes)
                 prop:value=filter
