@@ -10,6 +10,7 @@
 //! The simulated cluster `kube-sim` (workspace member `sim/`) reuses [`api`] natively.
 
 pub mod api;
+pub mod i18n;
 pub mod model;
 
 #[cfg(target_arch = "wasm32")]

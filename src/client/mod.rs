@@ -11,6 +11,7 @@
 //! | [`answer`] | the answer to a write (status line, `Warning`s, object or `Status`), and the read before one |
 //! | [`schemas`] | the OpenAPI v3 document of a group version, for the write tools |
 //! | [`base`] | where the API is |
+//! | [`bundle_file`] | files shipped beside the app (the language files), fetched on demand |
 //! | [`stream`] | the page's budget of open streams |
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
@@ -21,6 +22,7 @@
 pub mod access;
 pub mod answer;
 pub mod base;
+pub mod bundle_file;
 pub mod discovery;
 pub mod error;
 pub mod fetch;

@@ -17,7 +17,9 @@ use leptos::prelude::*;
 use crate::api::access::{is_review, RulesReview};
 use crate::client::access::{can_i, rules_of};
 use crate::client::handle::Client;
+use crate::i18n::Msg;
 use crate::model::access::{decide, decide_cluster_scope, Decision, Forbidden, Question};
+use crate::ui::i18n::{t, tf};
 
 /// Precise questions in flight at once: enough to fill a sidebar quickly, few enough to leave
 /// the browser's six connections per host to the views' own requests.
@@ -257,7 +259,10 @@ pub fn refusal(
             let verbs: Vec<&str> = questions.iter().map(|q| q.verb.as_str()).collect();
             let mut asked = first.clone();
             asked.verb = verbs.join(" or ");
-            Refusal { words: format!("you may not {}", asked.words(namespaced)), command: first.kubectl(namespaced) }
+            Refusal {
+                words: tf(Msg::YouMayNotAction, &[("action", &asked.words(namespaced))]),
+                command: first.kubectl(namespaced),
+            }
         })
     })
 }
@@ -265,13 +270,16 @@ pub fn refusal(
 /// The refused actions of a bar, under it: each action's name, the reason in words and the
 /// `kubectl auth can-i` command that checks it. Nothing while every action is allowed.
 #[component]
-pub fn RefusalList(entries: Vec<(String, Signal<Option<Refusal>>)>) -> impl IntoView {
+pub fn RefusalList(
+    /// Each action: its name (in the current language) and why it is refused, if it is.
+    entries: Vec<(Signal<String>, Signal<Option<Refusal>>)>,
+) -> impl IntoView {
     move || {
         let refused: Vec<(String, Refusal)> =
-            entries.iter().filter_map(|(label, refusal)| refusal.get().map(|r| (label.clone(), r))).collect();
+            entries.iter().filter_map(|(label, refusal)| refusal.get().map(|r| (label.get(), r))).collect();
         (!refused.is_empty()).then(|| {
             view! {
-                <ul class="refusals" aria-label="Actions not allowed">
+                <ul class="refusals" aria-label=t(Msg::ActionsNotAllowed)>
                     {refused
                         .into_iter()
                         .map(|(label, r)| {
@@ -280,8 +288,8 @@ pub fn RefusalList(entries: Vec<(String, Signal<Option<Refusal>>)>) -> impl Into
                                     <strong>{label}</strong>
                                     ": "
                                     <span class="refusal__words">{r.words}</span>
-                                    " · check: "
-                                    <code class="refusal__command">{r.command}</code>
+                                    {t(Msg::Check)}
+                                    <code class="refusal__command" dir="ltr">{r.command}</code>
                                 </li>
                             }
                         })
@@ -298,7 +306,7 @@ pub fn RefusalList(entries: Vec<(String, Signal<Option<Refusal>>)>) -> impl Into
 #[component]
 pub fn ActionEntry(
     which: &'static str,
-    label: &'static str,
+    label: Msg,
     /// The panel open in this bar.
     open: RwSignal<Option<&'static str>>,
     refused: Signal<Option<Refusal>>,
@@ -311,10 +319,10 @@ pub fn ActionEntry(
             class=if quiet { "button button--quiet" } else { "button" }
             aria-expanded=move || (open.get() == Some(which)).to_string()
             disabled=move || refused.with(Option::is_some)
-            title=move || refused.get().map(|r| format!("{}: {}", r.words, r.command))
+            title=move || refused.get().map(|r| tf(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
             on:click=move |_| open.update(|o| *o = if *o == Some(which) { None } else { Some(which) })
         >
-            {label}
+            {t(label)}
         </button>
     }
 }

@@ -7,8 +7,10 @@ use leptos::prelude::*;
 
 use crate::api::access::RulesReview;
 use crate::api::discovery::{Discovery, ResourceType, Scope};
+use crate::i18n::Msg;
 use crate::model::access::{decide, matrix, Decision, MatrixRow, Question, VERBS};
 use crate::ui::access::{use_access, Rules};
+use crate::ui::i18n::{t, tf, tr};
 use crate::ui::identity::Identity;
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
@@ -26,7 +28,7 @@ fn preferred_types(discovery: &Discovery) -> Vec<ResourceType> {
 pub fn AccessView(discovery: Discovery) -> impl IntoView {
     let navigation = use_navigation();
     let Some(access) = use_access() else {
-        return view! { <p class="warning" role="alert">"No API to ask."</p> }.into_any();
+        return view! { <p class="warning" role="alert">{t(Msg::NoApiToAsk)}</p> }.into_any();
     };
     let identity = use_context::<Identity>();
     let filter = RwSignal::new(String::new());
@@ -37,31 +39,27 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
     let rules = move || access.rules(&namespace());
     let user = move || match identity.and_then(|i| i.user.get()) {
         Some(Ok(user)) => user.username,
-        Some(Err(_)) => "the user (unknown: the SelfSubjectReview failed)".to_owned(),
-        None => "the user".to_owned(),
+        Some(Err(_)) => tr(Msg::TheUserUnknown),
+        None => tr(Msg::TheUser),
     };
-    let rules_state = move || {
-        match rules() {
-        None => view! { <p class="loading" aria-busy="true">"Asking SelfSubjectRulesReview…"</p> }.into_any(),
+    let rules_state = move || match rules() {
+        None => view! { <p class="loading" aria-busy="true">{t(Msg::AskingRulesReview)}</p> }.into_any(),
         Some(Rules::Unavailable(reason)) => view! {
             <p class="warning" role="alert" data-testid="rules-unavailable">
-                {format!(
-                    "The rules could not be read ({reason}). Actions stay enabled; a refusal is explained when the server answers 403."
-                )}
+                {move || tf(Msg::RulesUnavailable, &[("reason", &reason)])}
             </p>
         }
         .into_any(),
         Some(Rules::Known(review)) if review.incomplete => view! {
             <p class="warning" data-testid="rules-incomplete">
-                {format!(
-                    "The server says these rules are incomplete{}: a \"no\" here may still be allowed, so actions ask the server one question at a time.",
-                    review.evaluation_error.map(|e| format!(" ({e})")).unwrap_or_default()
-                )}
+                {
+                    let error = review.evaluation_error.map(|e| format!(" ({e})")).unwrap_or_default();
+                    move || tf(Msg::RulesIncomplete, &[("error", &error)])
+                }
             </p>
         }
         .into_any(),
         Some(Rules::Known(_)) => ().into_any(),
-    }
     };
     let namespaced_rows = move || {
         let review = match rules() {
@@ -96,50 +94,51 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
     let note = move || {
         let shown = namespace();
         match chosen() {
-            Some(_) => format!("What {} may do in {shown}: the rules the server reports (SelfSubjectRulesReview), like kubectl auth can-i --list -n {shown}.", user()),
-            None => format!("What {} may do in {shown} (all namespaces is no scope for rules: {shown} is shown, as kubectl auth can-i --list does; pick a namespace above).", user()),
+            Some(_) => tf(Msg::AccessNote, &[("user", &user()), ("namespace", &shown)]),
+            None => tf(Msg::AccessNoteAll, &[("user", &user()), ("namespace", &shown)]),
         }
     };
     view! {
-        <section class="access" aria-label="Access">
+        <section class="access" aria-label=t(Msg::Access)>
             <header class="collection__header">
-                <h2>"Access"</h2>
+                <h2>{t(Msg::Access)}</h2>
                 <p class="muted" data-testid="access-note">{note}</p>
                 <div class="toolbar">
                     <NamespaceSelect />
                     <input
                         type="search"
-                        aria-label="Filter the matrix"
-                        placeholder="Filter by resource or kind"
+                        dir="auto"
+                        aria-label=t(Msg::FilterMatrix)
+                        placeholder=t(Msg::FilterByResource)
                         prop:value=filter
                         on:input=move |e| filter.set(event_target_value(&e))
                     />
                     <button class="button button--quiet" on:click=move |_| access.refresh() data-testid="access-refresh">
-                        "Ask again"
+                        {t(Msg::AskAgain)}
                     </button>
                 </div>
             </header>
             {rules_state}
-            <MatrixTable rows=Signal::derive(namespaced_rows) label="Namespaced resource types" />
-            <h3>"Cluster-scoped types"</h3>
+            <MatrixTable rows=Signal::derive(namespaced_rows) label=Msg::NamespacedTypes />
+            <h3>{t(Msg::ClusterScopedTypesHeading)}</h3>
             {move || {
                 if cluster_asked.get() {
                     let questions = cluster_questions.clone();
                     let progress = move || {
                         let questions = questions();
                         let answered = questions.iter().filter(|q| access.is_answered(q)).count();
-                        format!("{answered} of {} reviews answered", questions.len())
+                        tf(Msg::ReviewsAnswered, &[("answered", &answered), ("total", &questions.len())])
                     };
                     view! {
                         <p class="muted" data-testid="access-cluster-progress" aria-live="polite">{progress}</p>
-                        <MatrixTable rows=Signal::derive(cluster_rows.clone()) label="Cluster-scoped resource types" />
+                        <MatrixTable rows=Signal::derive(cluster_rows.clone()) label=Msg::ClusterScopedTypes />
                     }
                         .into_any()
                 } else {
                     let questions = cluster_questions.clone();
                     view! {
                         <p class="muted">
-                            "Rules reviews are per namespace, and cluster-scoped types are granted only by ClusterRoleBindings, so each cell is one SelfSubjectAccessReview. "
+                            {t(Msg::ClusterReviewsHelp)}
                             <button
                                 class="button"
                                 data-testid="access-ask-cluster"
@@ -148,14 +147,14 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
                                     cluster_asked.set(true);
                                 }
                             >
-                                {format!("Ask the server ({cluster_count} reviews)")}
+                                {move || tf(Msg::AskServerReviews, &[("count", &cluster_count)])}
                             </button>
                         </p>
                     }
                         .into_any()
                 }
             }}
-            <h3>"Rules"</h3>
+            <h3>{t(Msg::Rules)}</h3>
             {move || match rules() {
                 Some(Rules::Known(review)) => view! { <RulesTable review /> }.into_any(),
                 _ => ().into_any(),
@@ -167,12 +166,12 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
 
 /// A can-i matrix: one row per resource type, one column per verb.
 #[component]
-fn MatrixTable(rows: Signal<Vec<MatrixRow>>, label: &'static str) -> impl IntoView {
+fn MatrixTable(rows: Signal<Vec<MatrixRow>>, label: Msg) -> impl IntoView {
     view! {
-        <table class="causes access__matrix" aria-label=label data-testid="access-matrix">
+        <table class="causes access__matrix" aria-label=t(label) data-testid="access-matrix">
             <thead>
                 <tr>
-                    <th scope="col">"Resource"</th>
+                    <th scope="col">{t(Msg::Resource)}</th>
                     {VERBS.iter().map(|v| view! { <th scope="col">{*v}</th> }).collect_view()}
                 </tr>
             </thead>
@@ -189,7 +188,7 @@ fn MatrixTable(rows: Signal<Vec<MatrixRow>>, label: &'static str) -> impl IntoVi
                                         .into_iter()
                                         .zip(VERBS)
                                         .map(|(cell, verb)| match cell {
-                                            None => view! { <td class="muted" data-verb=verb title="not served">"–"</td> }.into_any(),
+                                            None => view! { <td class="muted" data-verb=verb title=t(Msg::NotServed)>"–"</td> }.into_any(),
                                             Some(d) => {
                                                 let class = match d {
                                                     Decision::Allowed => "access__yes",
@@ -233,10 +232,10 @@ fn RulesTable(review: RulesReview) -> impl IntoView {
         <table class="causes" data-testid="access-rules">
             <thead>
                 <tr>
-                    <th>"Resources"</th>
-                    <th>"Non-Resource URLs"</th>
-                    <th>"Resource Names"</th>
-                    <th>"Verbs"</th>
+                    <th>{t(Msg::Resources)}</th>
+                    <th>{t(Msg::NonResourceUrls)}</th>
+                    <th>{t(Msg::ResourceNames)}</th>
+                    <th>{t(Msg::Verbs)}</th>
                 </tr>
             </thead>
             <tbody>

@@ -4,7 +4,10 @@ use leptos::prelude::*;
 
 use crate::api::discovery::{ApiGroup, Scope};
 use crate::client::discovery::ClusterInfo;
+use crate::i18n::Msg;
 use crate::model::view_state::{ResourceKey, ViewState};
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 use crate::ui::location::ViewLink;
 
 /// Shows the server version and every API group with its versions and resource types.
@@ -13,32 +16,34 @@ pub fn ClusterOverview(
     /// What the first requests found.
     info: ClusterInfo,
 ) -> impl IntoView {
-    let summary = format!(
-        "{} API groups, {} resource types, from {} discovery",
-        info.discovery.groups.len(),
-        info.discovery.resource_count(),
-        if info.aggregated { "aggregated" } else { "legacy" }
-    );
+    let (group_count, type_count) = (info.discovery.groups.len(), info.discovery.resource_count());
+    let kind = if info.aggregated { Msg::DiscoveryAggregated } else { Msg::DiscoveryLegacy };
+    let summary = move || {
+        tf(
+            Msg::DiscoverySummary,
+            &[("groups", &intl::count(group_count)), ("types", &intl::count(type_count)), ("kind", &tr(kind))],
+        )
+    };
     let version = info.version;
     let groups = info.discovery.groups;
     view! {
         <section class="panel" aria-labelledby="version-heading">
-            <h2 id="version-heading">"Server version"</h2>
+            <h2 id="version-heading">{t(Msg::ServerVersion)}</h2>
             <dl class="facts">
-                <dt>"Version"</dt>
+                <dt>{t(Msg::Version)}</dt>
                 <dd data-testid="git-version">{version.git_version.clone()}</dd>
-                <dt>"Major.minor"</dt>
+                <dt>{t(Msg::MajorMinor)}</dt>
                 <dd>{format!("{}.{}", version.major, version.minor)}</dd>
-                <dt>"Platform"</dt>
+                <dt>{t(Msg::Platform)}</dt>
                 <dd>{version.platform.clone()}</dd>
-                <dt>"Built"</dt>
+                <dt>{t(Msg::Built)}</dt>
                 <dd>{version.build_date.clone()}</dd>
             </dl>
         </section>
         <section class="panel" aria-labelledby="groups-heading">
-            <h2 id="groups-heading">"API groups"</h2>
+            <h2 id="groups-heading">{t(Msg::ApiGroups)}</h2>
             <p class="muted" data-testid="discovery-summary">{summary}</p>
-            <ul class="groups" aria-label="API groups">
+            <ul class="groups" aria-label=t(Msg::ApiGroups)>
                 {groups.into_iter().map(|group| view! { <GroupCard group /> }).collect_view()}
             </ul>
         </section>
@@ -55,7 +60,7 @@ fn GroupCard(
     let versions = group.versions.iter().enumerate().map(|(i, v)| {
         let preferred = i == 0;
         view! {
-            <span class="badge" class:badge--preferred=preferred title=if preferred { "preferred version" } else { "" }>
+            <span class="badge" class:badge--preferred=preferred title=move || if preferred { tr(Msg::PreferredVersion) } else { String::new() }>
                 {v.version.clone()}
             </span>
         }
@@ -71,10 +76,13 @@ fn GroupCard(
                     .into_iter()
                     .map(|r| {
                         let scope = match r.scope {
-                            Scope::Namespaced => "namespaced",
-                            Scope::Cluster => "cluster-scoped",
+                            Scope::Namespaced => Msg::Namespaced,
+                            Scope::Cluster => Msg::ClusterScoped,
                         };
-                        let title = format!("{} ({}), {}", r.kind, r.api_version(), scope);
+                        let (kind, api_version) = (r.kind.clone(), r.api_version());
+                        let title = Signal::derive(move || {
+                            tf(Msg::ResourceTypeTitle, &[("kind", &kind), ("api_version", &api_version), ("scope", &tr(scope))])
+                        });
                         let key = ResourceKey { group: r.group.clone(), version: r.version.clone(), plural: r.plural.clone() };
                         let change = std::sync::Arc::new(move |s: &mut ViewState| s.open_collection(key.clone()));
                         view! {

@@ -12,9 +12,12 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::client::fetch::sleep;
+use crate::i18n::Msg;
 use crate::model::highlight::{fold_ends, highlight, highlight_line};
 use crate::model::lines::window;
 use crate::model::segments::{LineAt, Segmented, Source};
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 
 /// Above this many lines a document is virtualized.
 pub const MAX_RICH_LINES: usize = 4000;
@@ -86,8 +89,10 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                                 <button
                                     class="code__fold"
                                     aria-expanded=(!is_folded).to_string()
-                                    aria-label=format!("Fold lines {} to {}", number + 1, end + 1)
-                                    title=if is_folded { format!("Unfold {hidden} lines") } else { format!("Fold {hidden} lines") }
+                                    aria-label=move || tf(Msg::FoldLines, &[("from", &(number + 1)), ("to", &(end + 1))])
+                                    title=move || {
+                                        tf(if is_folded { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)])
+                                    }
                                     on:click=move |_| {
                                         folded
                                             .update(|f| {
@@ -106,7 +111,7 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                         let ellipsis = (is_folded && end.is_some())
                             .then(|| {
                                 let hidden = end.unwrap_or(i) - i;
-                                view! { <span class="code__folded">{format!(" … {hidden} lines")}</span> }
+                                view! { <span class="code__folded">{move || tf(Msg::FoldedLines, &[("count", &hidden)])}</span> }
                             });
                         let newline = if i + 1 < lines.len() { "\n" } else { "" };
                         out.push(
@@ -288,25 +293,28 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
         let count = matches.with(Vec::len);
         if let Some((done, of)) = searching.get() {
             return match list {
-                Some(_) => format!("Searching… {} of {} items read", done.saturating_sub(1), of - 2),
-                None => "Searching…".to_owned(),
+                Some(_) => tf(
+                    Msg::SearchingItems,
+                    &[("done", &intl::count(done.saturating_sub(1))), ("count", &intl::count(of - 2))],
+                ),
+                None => tr(Msg::SearchingText),
             };
         }
         match (query.with(|q| q.trim().is_empty()), current.get()) {
             (true, _) => String::new(),
-            (false, _) if count == 0 => "no match".to_owned(),
-            (false, Some(i)) => format!("{} of {count} matching lines", i + 1),
-            (false, None) => format!("{count} matching lines"),
+            (false, _) if count == 0 => tr(Msg::NoMatch),
+            (false, Some(i)) => tf(Msg::MatchOf, &[("index", &intl::count(i + 1)), ("count", &intl::count(count))]),
+            (false, None) => tf(Msg::Matches, &[("count", &intl::count(count))]),
         }
     };
     let note = move || {
         frame.track();
         let (lines, exact) = doc.try_with_value(Segmented::lines).unwrap_or((0, true));
         match list {
-            None => format!("{lines} lines: only the lines in view are drawn; search finds lines anywhere in the text."),
-            Some(items) => format!(
-                "{items} items, {}{lines} lines: only the items in view are written and drawn; search reads every item.",
-                if exact { "" } else { "about " }
+            None => tf(Msg::VirtualNote, &[("count", &intl::count(lines))]),
+            Some(items) => tf(
+                if exact { Msg::VirtualListNote } else { Msg::VirtualListNoteAbout },
+                &[("items", &intl::count(items)), ("lines", &intl::count(lines))],
             ),
         }
     };
@@ -330,10 +338,10 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
             let label = move || {
                 frame.track();
                 match doc.try_with_value(|doc| doc.number(at)) {
-                    Some((n, exact)) => {
-                        let about = if exact { "" } else { "about " };
-                        format!("Fold lines {about}{} to {}", n + 1, n + hidden)
-                    }
+                    Some((n, exact)) => tf(
+                        if exact { Msg::FoldLines } else { Msg::FoldLinesAbout },
+                        &[("from", &(n + 1)), ("to", &(n + hidden))],
+                    ),
                     None => String::new(),
                 }
             };
@@ -342,7 +350,7 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
                     class="code__fold"
                     aria-expanded=move || (!is_folded()).to_string()
                     aria-label=label
-                    title=move || format!("{} {hidden} lines", if is_folded() { "Unfold" } else { "Fold" })
+                    title=move || tf(if is_folded() { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)])
                     on:click=move |_| {
                         doc.try_update_value(|doc| doc.toggle_fold(at));
                         folds.update(|f| *f += 1);
@@ -361,7 +369,9 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
         };
         let ellipsis = end.map(|end| {
             move || {
-                is_folded().then(|| view! { <span class="code__folded">{format!(" … {} lines", end - at.line)}</span> })
+                is_folded().then(
+                    || view! { <span class="code__folded">{tf(Msg::FoldedLines, &[("count", &(end - at.line))])}</span> },
+                )
             }
         });
         view! {
@@ -380,8 +390,9 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
         <div class="code-search" role="search">
             <input
                 type="search"
-                aria-label="Search the document"
-                placeholder="Search the document"
+                dir="auto"
+                aria-label=t(Msg::SearchDocument)
+                placeholder=t(Msg::SearchDocument)
                 data-testid="document-search"
                 on:change=move |e| {
                     let value = event_target_value(&e);
@@ -389,8 +400,8 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
                     set_query.set(value);
                 }
             />
-            <button class="button button--quiet" on:click=move |_| step(false) aria-label="Previous match">"↑"</button>
-            <button class="button button--quiet" on:click=move |_| step(true) aria-label="Next match">"↓"</button>
+            <button class="button button--quiet" on:click=move |_| step(false) aria-label=t(Msg::PreviousMatch)>"↑"</button>
+            <button class="button button--quiet" on:click=move |_| step(true) aria-label=t(Msg::NextMatch)>"↓"</button>
             <span class="muted" data-testid="document-search-status" role="status">{summary}</span>
         </div>
         <p class="muted" data-testid="document-virtual-note">{note}</p>

@@ -14,6 +14,7 @@ use crate::client::error::ApiError;
 use crate::client::fetch::now_ms;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
+use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::cells::Grid;
 use crate::model::joined::{lazy_list, JoinedList};
@@ -23,6 +24,8 @@ use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZ
 use crate::ui::access::{refusal, Refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::grid::GridView;
+use crate::ui::i18n::{rich, t, tf, tr, ts};
+use crate::ui::intl;
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
 use crate::ui::load_all::{
@@ -49,11 +52,11 @@ enum Failure {
 }
 
 impl Failure {
-    fn heading(&self) -> &'static str {
+    fn heading(&self) -> Msg {
         match self {
-            Failure::NotSent(_) => "Not sent",
-            Failure::Network(_) => "Network failure: no HTTP response (not an API error)",
-            Failure::Unreadable(_) => "The response could not be read",
+            Failure::NotSent(_) => Msg::NotSent,
+            Failure::Network(_) => Msg::NetworkFailure,
+            Failure::Unreadable(_) => Msg::ResponseUnreadable,
         }
     }
 }
@@ -122,7 +125,13 @@ pub fn CollectionView(
     let api_version = resource.api_version();
     let actions_resource = resource.clone();
     view! {
-        <section class="collection" aria-label=format!("{} collection", resource.plural)>
+        <section
+            class="collection"
+            aria-label={
+                let plural = resource.plural.clone();
+                move || tf(Msg::CollectionLabel, &[("resource", &plural)])
+            }
+        >
             <header class="collection__header">
                 <h2>
                     {resource.plural.clone()}
@@ -130,7 +139,7 @@ pub fn CollectionView(
                 </h2>
                 <Toolbar namespaced />
                 <LiveSwitch live=live.into() refused=live_refused />
-                <RefusalList entries=vec![("Live".to_owned(), live_refused)] />
+                <RefusalList entries=vec![(ts(Msg::Live), live_refused)] />
                 <CollectionActionsOnDemand
                     resource=actions_resource
                     on_changed=Callback::new(move |_| changed.update(|n| *n += 1))
@@ -166,34 +175,35 @@ fn LiveSwitch(
     let settings = use_settings();
     view! {
         <div class="toolbar live-switch">
-            <div class="segmented" role="group" aria-label="Reading">
+            <div class="segmented" role="group" aria-label=t(Msg::Reading)>
                 <button
                     class="segmented__item"
                     data-testid="mode-live"
-                    title="List, then watch: the grid follows every change as it happens (watch=1)"
+                    title=t(Msg::LiveTitle)
                     aria-pressed=move || live.get().to_string()
                     disabled=move || !live.get() && refused.with(Option::is_some)
                     on:click=move |_| navigation.update(|s| s.watch = Some(true))
                 >
-                    "Live"
+                    {t(Msg::Live)}
                 </button>
                 <button
                     class="segmented__item"
                     data-testid="mode-pages"
-                    title="Read a page at a time with limit and continue, in any representation (watch=0)"
+                    title=t(Msg::PagesTitle)
                     aria-pressed=move || (!live.get()).to_string()
                     on:click=move |_| navigation.update(|s| s.watch = Some(false))
                 >
-                    "Pages"
+                    {t(Msg::Pages)}
                 </button>
             </div>
-            <label class="toolbar__field" title="Remembered in this browser; a link that says watch=1 or watch=0 still wins">
+            <label class="toolbar__field" title=t(Msg::OpenLiveTitle)>
                 <input
                     type="checkbox"
                     prop:checked=move || settings.open_live.get()
                     on:change=move |e| settings.open_live.set(event_target_checked(&e))
                 />
-                " Open collections live"
+                " "
+                {t(Msg::OpenCollectionsLive)}
             </label>
         </div>
     }
@@ -244,7 +254,7 @@ fn PagedCollection(
     });
     view! {
         <Transition fallback=|| {
-            view! { <p class="loading" aria-busy="true">"Loading…"</p> }
+            view! { <p class="loading" aria-busy="true">{t(Msg::Loading)}</p> }
         }>
             {move || {
                 let resource = resource.clone();
@@ -271,9 +281,9 @@ async fn load_page(
     let mut page = match fetched.decoded() {
         Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
-            return Err(Failure::Unreadable(format!(
-                "{} answered {}: {message}",
-                fetched.response.url, fetched.response.status
+            return Err(Failure::Unreadable(tf(
+                Msg::AnsweredWith,
+                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &message)],
             )))
         }
     };
@@ -296,7 +306,7 @@ fn read_grid_page(
         match load_page(client, &resource, &state, Some(token), RowObjects::AsNeeded).await {
             Ok((_, Page { body: PageBody::Status(status), .. })) => Err(status_stop(&status)),
             Ok((_, Page { body, list, .. })) => Ok((list.unwrap_or_default(), body)),
-            Err(failure) => Err(format!("{}: {failure}", failure.heading())),
+            Err(failure) => Err(tf(Msg::FailureLine, &[("heading", &tr(failure.heading())), ("failure", &failure)])),
         }
     })
 }
@@ -325,7 +335,7 @@ async fn read_rows_metadata(
     let target = state.collection_target(resource).map_err(|e| e.to_string())?;
     let request = state.rows_metadata_request(&target, at.token, at.list_version).map_err(|e| e.to_string())?;
     let (_, document) = client.document(request).await.map_err(|e| match e {
-        ApiError::NotSent(e) => format!("no HTTP response: {e}"),
+        ApiError::NotSent(e) => tf(Msg::NoHttpResponse, &[("error", &e)]),
         other => other.to_string(),
     })?;
     let document = &document;
@@ -355,7 +365,7 @@ fn Toolbar(
     let (version_match, set_version_match) = signal(state.get_untracked().resource_version_match);
     // Problems found before sending: selector syntax (which may still be sent, to see what the
     // server says) and resourceVersion rules (never sent: the API would only answer 400).
-    let selector_problems = RwSignal::new(Vec::<(&'static str, String, SelectorError)>::new());
+    let selector_problems = RwSignal::new(Vec::<(Msg, String, SelectorError)>::new());
     let version_problem = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         let s = state.get();
@@ -389,11 +399,11 @@ fn Toolbar(
         let mut problems = Vec::new();
         let l = labels.get_untracked();
         if let Err(e) = LabelSelector::parse(&l) {
-            problems.push(("Label selector", l, e));
+            problems.push((Msg::LabelSelector, l, e));
         }
         let f = fields.get_untracked();
         if let Err(e) = FieldSelector::parse(&f) {
-            problems.push(("Field selector", f, e));
+            problems.push((Msg::FieldSelector, f, e));
         }
         if problems.is_empty() {
             send();
@@ -404,7 +414,7 @@ fn Toolbar(
     view! {
         <div class="toolbar">
             {namespaced.then(|| view! { <NamespaceSelect /> })}
-            <div class="segmented" role="group" aria-label="Representation">
+            <div class="segmented" role="group" aria-label=t(Msg::Representation)>
                 {Representation::ALL
                     .into_iter()
                     .map(|r| {
@@ -429,20 +439,22 @@ fn Toolbar(
             >
                 <input
                     type="text"
-                    aria-label="Label selector"
-                    placeholder="labelSelector, e.g. app=web,tier!=cache"
+                    dir="auto"
+                    aria-label=t(Msg::LabelSelector)
+                    placeholder=t(Msg::LabelSelectorPlaceholder)
                     prop:value=labels
                     on:input=move |e| set_labels.set(event_target_value(&e))
                 />
                 <input
                     type="text"
-                    aria-label="Field selector"
-                    placeholder="fieldSelector, e.g. status.phase=Running"
+                    dir="auto"
+                    aria-label=t(Msg::FieldSelector)
+                    placeholder=t(Msg::FieldSelectorPlaceholder)
                     prop:value=fields
                     on:input=move |e| set_fields.set(event_target_value(&e))
                 />
                 <button class="button" type="submit">
-                    "Apply selectors"
+                    {t(Msg::ApplySelectors)}
                 </button>
                 <details class="toolbar__advanced">
                     <summary>"resourceVersion"</summary>
@@ -450,8 +462,9 @@ fn Toolbar(
                         "resourceVersion "
                         <input
                             type="text"
+                            dir="auto"
                             aria-label="resourceVersion"
-                            placeholder="unset: most recent"
+                            placeholder=t(Msg::ResourceVersionUnset)
                             size="10"
                             prop:value=version
                             on:input=move |e| set_version.set(event_target_value(&e))
@@ -464,7 +477,7 @@ fn Toolbar(
                             on:change=move |e| set_version_match.set(VersionMatch::parse(&event_target_value(&e)))
                         >
                             <option value="" selected=move || version_match.get().is_none()>
-                                "(unset)"
+                                {t(Msg::Unset)}
                             </option>
                             {[VersionMatch::NotOlderThan, VersionMatch::Exact]
                                 .into_iter()
@@ -484,13 +497,13 @@ fn Toolbar(
                             s.resource_version = version.get();
                             s.resource_version_match = version_match.get();
                             match s.list_params(None) {
-                                Ok(params) => format!("The server reads this as: {}", params.semantics()),
+                                Ok(params) => tf(Msg::ServerReadsThisAs, &[("semantics", &params.semantics())]),
                                 Err(_) => String::new(),
                             }
                         }}
                     </span>
                     <button class="button button--quiet" type="submit">
-                        "Apply"
+                        {t(Msg::Apply)}
                     </button>
                 </details>
             </form>
@@ -500,7 +513,7 @@ fn Toolbar(
                     .map(|rule| {
                         view! {
                             <p class="warning" role="alert" data-testid="version-problem">
-                                {format!("Not sent: {rule}")}
+                                {move || tf(Msg::NotSentBecause, &[("rule", &rule)])}
                             </p>
                         }
                     })
@@ -516,26 +529,32 @@ fn Toolbar(
                                     .map(|(name, text, error)| {
                                         let caret = format!("{}^", " ".repeat(error.at));
                                         view! {
-                                            <p>{format!("{name}: {error}")}</p>
+                                            <p>{move || tf(Msg::SelectorProblem, &[("name", &tr(name)), ("error", &error)])}</p>
                                             <pre class="selector-caret">{format!("{text}\n{caret}")}</pre>
                                         }
                                     })
                                     .collect_view()}
                                 <p>
-                                    "Not sent. "
-                                    <button class="button button--quiet" on:click=move |_| send()>
-                                        "Send anyway"
-                                    </button>
-                                    " to see what the server answers."
+                                    {rich(
+                                        Msg::NotSentSendAnyway,
+                                        move |_: &str| {
+                                            view! {
+                                                <button class="button button--quiet" on:click=move |_| send()>
+                                                    {t(Msg::SendAnyway)}
+                                                </button>
+                                            }
+                                        },
+                                    )}
                                 </p>
                             </div>
                         }
                     })
             }}
             <label class="toolbar__field">
-                "Page size "
+                {t(Msg::PageSize)}
+                " "
                 <select
-                    aria-label="Page size"
+                    aria-label=t(Msg::PageSize)
                     on:change=move |e| {
                         if let Ok(n) = event_target_value(&e).parse::<u32>() {
                             navigation.update(move |s| s.limit = n);
@@ -554,10 +573,10 @@ fn Toolbar(
                         .collect_view()}
                 </select>
             </label>
-            <StateToggle label=" Wide (priority columns)" get=|s| s.wide set=|s, on| s.wide = on />
+            <StateToggle label=Msg::WidePriorityColumns get=|s| s.wide set=|s, on| s.wide = on />
             <StateToggle
-                label=" No JSON fallback"
-                title="Ask for the representation alone: a server that cannot give it answers 406 Not Acceptable"
+                label=Msg::NoJsonFallback
+                title=Msg::NoJsonFallbackTitle
                 get=|s| s.no_fallback
                 set=|s, on| s.no_fallback = on
             />
@@ -569,10 +588,10 @@ fn Toolbar(
 #[component]
 fn StateToggle(
     /// The visible label.
-    label: &'static str,
+    label: Msg,
     /// A longer explanation, on hover.
-    #[prop(optional)]
-    title: &'static str,
+    #[prop(optional, into)]
+    title: Option<Msg>,
     /// Reads the switch.
     get: fn(&ViewState) -> bool,
     /// Sets the switch.
@@ -584,7 +603,7 @@ fn StateToggle(
     let navigation = use_navigation();
     let disabled = move || !navigation.state.with(get) && refused.is_some_and(|r| r.with(Option::is_some));
     view! {
-        <label class="toolbar__field" title=title>
+        <label class="toolbar__field" title=move || title.map(tr)>
             <input
                 type="checkbox"
                 disabled=disabled
@@ -594,7 +613,8 @@ fn StateToggle(
                     navigation.update(move |s| set(s, on));
                 }
             />
-            {label}
+            " "
+            {t(label)}
         </label>
     }
 }
@@ -615,7 +635,7 @@ fn PageView(
         Err(failure) => {
             return view! {
                 <section class="status-error" role="alert" data-testid="request-error">
-                    <h3>{failure.heading()}</h3>
+                    <h3>{t(failure.heading())}</h3>
                     <p>{failure.to_string()}</p>
                 </section>
             }
@@ -626,7 +646,7 @@ fn PageView(
     let next = page.list.as_ref().and_then(|l| l.continue_token.clone());
     let page_number = move || tokens.with(Vec::len) + 1;
     let paging = view! {
-        <div class="paging" role="group" aria-label="Paging">
+        <div class="paging" role="group" aria-label=t(Msg::Paging)>
             <button
                 class="button button--quiet"
                 disabled=move || tokens.with(Vec::is_empty)
@@ -634,9 +654,9 @@ fn PageView(
                     t.pop();
                 })
             >
-                "Previous page"
+                {t(Msg::PreviousPage)}
             </button>
-            <span data-testid="page-number">{move || format!("Page {}", page_number())}</span>
+            <span data-testid="page-number">{move || tf(Msg::PageNumber, &[("number", &intl::count(page_number()))])}</span>
             <button
                 class="button button--quiet"
                 disabled=next.is_none()
@@ -646,7 +666,7 @@ fn PageView(
                     }
                 }
             >
-                "Next page"
+                {t(Msg::NextPage)}
             </button>
         </div>
     };
@@ -695,13 +715,13 @@ fn PageView(
                         all.update(|g| g.rows.extend(more.rows));
                         Ok(all.with_untracked(|g| g.rows.len()))
                     }
-                    _ => Err("a page came back in another representation".to_owned()),
+                    _ => Err(tr(Msg::OtherRepresentation)),
                 });
             };
             view! {
                 <div class="load-all">
                     <button class="button button--quiet" disabled=page.list.as_ref().and_then(|l| l.continue_token.as_ref()).is_none() on:click=load_all>
-                        "Load all pages"
+                        {t(Msg::LoadAllPages)}
                     </button>
                     {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
                 </div>
@@ -710,9 +730,9 @@ fn PageView(
                         view! {
                             <p class="muted" data-testid="rows-metadata" role="status">
                                 {move || match rows_metadata.get() {
-                                    None => "Reading the rows' namespaces (a metadata-only list of this page)…".to_owned(),
-                                    Some(Ok(())) => "Namespaces read from a metadata-only list of this page.".to_owned(),
-                                    Some(Err(why)) => format!("The rows' namespaces could not be read, so they cannot be opened from here: {why}"),
+                                    None => tr(Msg::ReadingRowNamespaces),
+                                    Some(Ok(())) => tr(Msg::RowNamespacesRead),
+                                    Some(Err(why)) => tf(Msg::RowNamespacesFailed, &[("why", &why)]),
                                 }}
                             </p>
                         }
@@ -751,7 +771,7 @@ fn PageView(
                     Ok(first) => first,
                     Err(error) => {
                         let mut failed = LoadAllProgress::started(0, remaining);
-                        failed.error = Some(format!("The first page cannot be joined: {error}"));
+                        failed.error = Some(tf(Msg::FirstPageCannotJoin, &[("error", &error)]));
                         progress.set(Some(failed));
                         return;
                     }
@@ -765,7 +785,7 @@ fn PageView(
                     progress,
                 };
                 following.spawn(token, read_lazy_page, move |more| {
-                    let mut appended = Err("the list was dropped".to_owned());
+                    let mut appended = Err(tr(Msg::ListDropped));
                     joining.update_value(|list| {
                         if let Some(list) = list {
                             appended = Ok(list.push(more));
@@ -780,9 +800,9 @@ fn PageView(
                         view! {
                             <div class="load-all">
                                 <button class="button button--quiet" on:click=load_all>
-                                    "Load all pages"
+                                    {t(Msg::LoadAllPages)}
                                 </button>
-                                <span class="muted">" (joined into one list, as kubectl get -o json does)"</span>
+                                <span class="muted">{t(Msg::JoinedLikeKubectl)}</span>
                                 {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
                             </div>
                         }
@@ -798,7 +818,7 @@ fn PageView(
         }
         PageBody::Envelope(summary) => view! {
             <p class="muted">
-                "A protobuf envelope: the explorer reads its TypeMeta and sizes; the raw object inside is not decoded."
+                {t(Msg::ProtobufEnvelope)}
             </p>
             <DocumentView document=summary raw=None />
         }
@@ -813,9 +833,9 @@ fn PageView(
                     .then(|| {
                         view! {
                             <div class="notice" data-testid="expired-continue">
-                                <p>{EXPIRED_EXPLANATION}</p>
+                                <p>{t(EXPIRED_EXPLANATION)}</p>
                                 <button class="button" on:click=move |_| tokens.set(Vec::new())>
-                                    "Restart from the first page"
+                                    {t(Msg::RestartFromFirstPage)}
                                 </button>
                             </div>
                         }

@@ -9,10 +9,12 @@ use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
 use crate::client::answer::send_write;
 use crate::client::handle::use_client;
+use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::editor::{CodeEditor, TextError};
+use crate::ui::i18n::{t, tf, tr, ts};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
@@ -63,10 +65,10 @@ pub fn CollectionActions(
     close_when_refused(open, vec![("create", create_refused), ("delete", delete_refused)]);
     view! {
         <div class="toolbar">
-            <ActionEntry which="create" label="Create…" open refused=create_refused />
-            <ActionEntry which="delete" label="Delete collection…" open refused=delete_refused quiet=true />
+            <ActionEntry which="create" label=Msg::CreateEntry open refused=create_refused />
+            <ActionEntry which="delete" label=Msg::DeleteCollectionEntry open refused=delete_refused quiet=true />
         </div>
-        <RefusalList entries=vec![("Create".to_owned(), create_refused), ("Delete collection".to_owned(), delete_refused)] />
+        <RefusalList entries=vec![(ts(Msg::Create), create_refused), (ts(Msg::DeleteCollection), delete_refused)] />
         {panel}
     }
 }
@@ -151,7 +153,7 @@ pub fn CreatePanel(
                                 "HTTP {} {}: {} {name}",
                                 answer.status,
                                 answer.status_text,
-                                if dry_run { "would create" } else { "created" }
+                                tr(if dry_run { Msg::WouldCreate } else { Msg::CreatedVerb })
                             ))
                         } else {
                             Err(match (&answer.status_body, &answer.problem) {
@@ -175,12 +177,12 @@ pub fn CreatePanel(
     let send_dry = send.clone();
     let can_send = move || policy.allows_writes() && !running.get() && planned.with(|p| !p.is_empty());
     view! {
-        <section class="panel write" aria-label="Create objects">
-            <h3>"Create from YAML or JSON"</h3>
+        <section class="panel write" aria-label=t(Msg::CreateObjects)>
+            <h3>{t(Msg::CreateHeading)}</h3>
             <p class="muted">
-                "Several documents separated by --- are sent as a series of single-object requests, in order. The API has no transactions: if one fails, the ones before it stay created."
+                {t(Msg::CreateHelp)}
             </p>
-            <CodeEditor text label="Objects to create" error=first_error marks=Signal::derive(Vec::new) testid="create-editor" />
+            <CodeEditor text label=Msg::ObjectsToCreate error=first_error marks=Signal::derive(Vec::new) testid="create-editor" />
             <div class="toolbar">
                 <WriteSettingsFields />
             </div>
@@ -200,11 +202,11 @@ pub fn CreatePanel(
                 }}
             </ol>
             <div class="toolbar">
-                <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>"Dry run"</button>
+                <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>{t(Msg::DryRun)}</button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send(false)>
-                    {move || format!("Create {} object(s)", planned.with(Vec::len))}
+                    {move || tf(Msg::CreateCount, &[("count", &planned.with(Vec::len))])}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
             <ol class="write__results" data-testid="create-results">
                 {move || {

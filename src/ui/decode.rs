@@ -9,19 +9,29 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::api::codec::value::Value;
+use crate::i18n::Msg;
 use crate::model::sniff::decode_captured;
 use crate::ui::document::DocumentView;
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 
 /// The media types a person can pick; "auto" guesses from the first bytes.
-const CHOICES: [(&str, &str); 8] = [
-    ("auto", "Guess from the bytes"),
-    ("application/json", "JSON"),
-    ("application/yaml", "YAML"),
-    ("application/cbor", "CBOR"),
-    ("application/vnd.kubernetes.protobuf", "Protobuf envelope"),
-    ("application/json;stream=watch", "JSON watch stream (one event per line)"),
-    ("application/cbor-seq", "CBOR sequence (watch stream)"),
-    ("application/vnd.kubernetes.protobuf;stream=watch", "Protobuf watch stream"),
+/// How a choice is named: in words of the interface, or by a format's own name.
+#[derive(Clone, Copy)]
+enum Label {
+    Msg(Msg),
+    Term(&'static str),
+}
+
+const CHOICES: [(&str, Label); 8] = [
+    ("auto", Label::Msg(Msg::GuessFromBytes)),
+    ("application/json", Label::Term("JSON")),
+    ("application/yaml", Label::Term("YAML")),
+    ("application/cbor", Label::Term("CBOR")),
+    ("application/vnd.kubernetes.protobuf", Label::Msg(Msg::ProtobufEnvelopeChoice)),
+    ("application/json;stream=watch", Label::Msg(Msg::JsonWatchStream)),
+    ("application/cbor-seq", Label::Msg(Msg::CborSequence)),
+    ("application/vnd.kubernetes.protobuf;stream=watch", Label::Msg(Msg::ProtobufWatchStream)),
 ];
 
 /// What decoding gave.
@@ -42,7 +52,7 @@ pub fn DecodeTool() -> impl IntoView {
     let decode = move || {
         let (source, bytes) = match file_bytes.get_untracked() {
             Some((name, bytes)) => (name, bytes),
-            None => ("pasted text".to_owned(), text.get_untracked().into_bytes()),
+            None => (tr(Msg::PastedText), text.get_untracked().into_bytes()),
         };
         outcome.set(Some(decode_bytes(&choice.get_untracked(), &source, bytes)));
     };
@@ -53,20 +63,20 @@ pub fn DecodeTool() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match JsFuture::from(file.array_buffer()).await {
                 Ok(buffer) => file_bytes.set(Some((name, js_sys::Uint8Array::new(&buffer).to_vec()))),
-                Err(_) => outcome.set(Some(Outcome::Failed(format!("could not read the file {name}")))),
+                Err(_) => outcome.set(Some(Outcome::Failed(tf(Msg::CouldNotReadFile, &[("name", &name)])))),
             }
         });
     };
 
     view! {
         <section class="panel decode" aria-labelledby="decode-heading">
-            <h2 id="decode-heading">"Decode a captured body"</h2>
+            <h2 id="decode-heading">{t(Msg::DecodeHeading)}</h2>
             <p class="muted">
-                "Paste a response body or pick a file (binary CBOR and protobuf need a file). It is decoded here, in the browser, by the same code that reads live responses."
+                {t(Msg::DecodeHelp)}
             </p>
             <textarea
                 class="decode__text"
-                aria-label="Body to decode"
+                aria-label=t(Msg::BodyToDecode)
                 rows="8"
                 prop:value=text
                 on:input=move |e| {
@@ -76,21 +86,36 @@ pub fn DecodeTool() -> impl IntoView {
             ></textarea>
             <div class="toolbar">
                 <label class="toolbar__field">
-                    "File " <input type="file" aria-label="Body file" on:change=on_file />
+                    {t(Msg::File)}
+                    " "
+                    <input type="file" aria-label=t(Msg::BodyFile) on:change=on_file />
                 </label>
                 <label class="toolbar__field">
-                    "Content-Type "
-                    <select aria-label="Content-Type" on:change=move |e| set_choice.set(event_target_value(&e))>
+                    {t(Msg::ContentType)}
+                    " "
+                    <select aria-label=t(Msg::ContentType) on:change=move |e| set_choice.set(event_target_value(&e))>
                         {CHOICES
                             .into_iter()
-                            .map(|(value, label)| view! { <option value=value>{label}</option> })
+                            .map(|(value, label)| {
+                                let label = move || match label {
+                                    Label::Msg(msg) => tr(msg),
+                                    Label::Term(term) => term.to_owned(),
+                                };
+                                view! { <option value=value>{label}</option> }
+                            })
                             .collect_view()}
                     </select>
                 </label>
                 <button class="button" on:click=move |_| decode()>
-                    "Decode"
+                    {t(Msg::Decode)}
                 </button>
-                {move || file_bytes.get().map(|(name, bytes)| view! { <span class="muted">{format!("{name}: {} bytes", bytes.len())}</span> })}
+                {move || {
+                    file_bytes
+                        .get()
+                        .map(|(name, bytes)| {
+                            view! { <span class="muted">{tf(Msg::FileSize, &[("name", &name), ("size", &intl::bytes(bytes.len()))])}</span> }
+                        })
+                }}
             </div>
             {move || match outcome.get() {
                 None => ().into_any(),
@@ -105,7 +130,7 @@ pub fn DecodeTool() -> impl IntoView {
                 Some(Outcome::Document { media_type, document, raw }) => {
                     let cbor = media_type.starts_with("application/cbor");
                     view! {
-                        <p data-testid="decode-media-type">{format!("Decoded as {media_type}")}</p>
+                        <p data-testid="decode-media-type">{move || tf(Msg::DecodedAs, &[("media_type", &media_type)])}</p>
                         <DocumentView document raw=Some(Arc::<[u8]>::from(raw)) cbor />
                     }
                         .into_any()

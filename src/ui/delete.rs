@@ -15,7 +15,9 @@ use crate::api::request::{Collection, ObjectRef, Request};
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
+use crate::i18n::Msg;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
+use crate::ui::i18n::{t, tf, tr};
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
 
@@ -134,8 +136,7 @@ pub fn DeletePanel(
             }
         });
     };
-    let state = move || {
-        match progress.get() {
+    let state = move || match progress.get() {
         Progress::Idle => ().into_any(),
         Progress::Failed(answer) => match answer.status_body {
             Some(status) => view! { <StatusView status /> }.into_any(),
@@ -143,54 +144,63 @@ pub fn DeletePanel(
         },
         Progress::DryRun(answer) => view! {
             <p class="notice" data-testid="delete-state">
-                {format!("Dry run: HTTP {} — the server would delete it; nothing was deleted.", answer.status)}
+                {move || tf(Msg::DryRunWouldDelete, &[("status", &answer.status)])}
             </p>
         }
         .into_any(),
         Progress::Finalizing(since, left) => view! {
             <p class="notice" data-testid="delete-state" aria-live="polite">
-                {format!(
-                    "Being finalized since {since} (deletionTimestamp set): it stays until its finalizers are removed. Remaining: {}",
-                    left.join(", ")
-                )}
+                {
+                    let remaining = left.join(", ");
+                    move || tf(Msg::BeingFinalized, &[("since", &since), ("remaining", &remaining)])
+                }
             </p>
         }
         .into_any(),
         Progress::Gone => view! {
-            <p class="notice" data-testid="delete-state" aria-live="polite">"Deleted: the object is gone."</p>
+            <p class="notice" data-testid="delete-state" aria-live="polite">{t(Msg::DeletedGone)}</p>
         }
         .into_any(),
-    }
     };
     let confirm_title = title.clone();
     view! {
-        <section class="panel write" aria-label="Delete object">
-            <h3>{format!("Delete {title}")}</h3>
+        <section class="panel write" aria-label=t(Msg::DeleteObject)>
+            <h3>
+                {
+                    let title = title.clone();
+                    move || tf(Msg::DeleteTitle, &[("title", &title)])
+                }
+            </h3>
             <div class="toolbar">
                 <label class="toolbar__field">
-                    "Propagation "
-                    <select aria-label="Propagation policy" on:change=move |e| propagation.set(event_target_value(&e))>
-                        <option value="">"(server default)"</option>
+                    {t(Msg::Propagation)}
+                    " "
+                    <select aria-label=t(Msg::PropagationPolicy) on:change=move |e| propagation.set(event_target_value(&e))>
+                        <option value="">{t(Msg::ServerDefault)}</option>
                         <option value="Background">"Background"</option>
                         <option value="Foreground">"Foreground"</option>
                         <option value="Orphan">"Orphan"</option>
                     </select>
                 </label>
                 <label class="toolbar__field">
-                    "Grace period (s) "
-                    <input aria-label="Grace period" size="6" prop:value=move || grace.get() on:input=move |e| grace.set(event_target_value(&e)) />
+                    {t(Msg::GracePeriodSeconds)}
+                    " "
+                    <input aria-label=t(Msg::GracePeriod) size="6" prop:value=move || grace.get() on:input=move |e| grace.set(event_target_value(&e)) />
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || with_uid.get() on:change=move |e| with_uid.set(event_target_checked(&e)) />
-                    {move || format!(" Only if uid is {}", uid().unwrap_or_default())}
+                    " "
+                    {move || tf(Msg::OnlyIfUid, &[("uid", &uid().unwrap_or_default())])}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || with_rv.get() on:change=move |e| with_rv.set(event_target_checked(&e)) />
-                    {move || format!(" Only if resourceVersion is {}", rv().unwrap_or_default())}
+                    " "
+                    {move || tf(Msg::OnlyIfResourceVersion, &[("rv", &rv().unwrap_or_default())])}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || dry_run.get() on:change=move |e| dry_run.set(event_target_checked(&e)) />
-                    " Dry run"
+                    " "
+                    {t(Msg::DryRun)}
                 </label>
             </div>
             {move || match request.get() {
@@ -211,19 +221,27 @@ pub fn DeletePanel(
                     disabled=move || !policy.allows_writes() || request.with(Result::is_err)
                     on:click=move |_| confirming.set(true)
                 >
-                    {format!("Delete {title}…")}
+                    {
+                        let title = title.clone();
+                        move || tf(Msg::DeleteTitleEntry, &[("title", &title)])
+                    }
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
             {move || {
                 let title = confirm_title.clone();
                 let send = send.clone();
                 confirming.get().then(move || {
                     view! {
-                        <div class="confirm" role="alertdialog" aria-label="Confirm delete">
-                            <p>{format!("{} {title}? This cannot be undone.", if dry_run.get() { "Dry-run delete of" } else { "Delete" })}</p>
-                            <button class="button button--danger" on:click=send>{format!("Yes, delete {title}")}</button>
-                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>"Cancel"</button>
+                        <div class="confirm" role="alertdialog" aria-label=t(Msg::ConfirmDelete)>
+                            <p>
+                                {tf(
+                                    if dry_run.get() { Msg::ConfirmDryRunDeleteQuestion } else { Msg::ConfirmDeleteQuestion },
+                                    &[("title", &title)],
+                                )}
+                            </p>
+                            <button class="button button--danger" on:click=send>{tf(Msg::YesDelete, &[("title", &title)])}</button>
+                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>{t(Msg::Cancel)}</button>
                         </div>
                     }
                 })
@@ -260,9 +278,12 @@ pub fn DeleteCollectionPanel(
     let what = format!(
         "{}{}{}{}",
         resource.plural,
-        namespace.as_ref().map(|n| format!(" in namespace {n}")).unwrap_or_else(|| " in all namespaces".into()),
-        label_selector.as_ref().map(|l| format!(" with labels {l}")).unwrap_or_default(),
-        field_selector.as_ref().map(|f| format!(" with fields {f}")).unwrap_or_default(),
+        namespace
+            .as_ref()
+            .map(|n| tf(Msg::InNamespace, &[("namespace", n)]))
+            .unwrap_or_else(|| tr(Msg::InAllNamespaces)),
+        label_selector.as_ref().map(|l| tf(Msg::WithLabels, &[("labels", l)])).unwrap_or_default(),
+        field_selector.as_ref().map(|f| tf(Msg::WithFields, &[("fields", f)])).unwrap_or_default(),
     );
     let targets = match (collection, list_params) {
         (Ok(c), Ok(p)) => Ok((c, p)),
@@ -306,26 +327,32 @@ pub fn DeleteCollectionPanel(
     };
     let what_confirm = what.clone();
     view! {
-        <section class="panel write" aria-label="Delete collection">
-            <h3>{format!("Delete collection: {what}")}</h3>
+        <section class="panel write" aria-label=t(Msg::DeleteCollection)>
+            <h3>
+                {
+                    let what = what.clone();
+                    move || tf(Msg::DeleteCollectionTitle, &[("what", &what)])
+                }
+            </h3>
             <p data-testid="deletecollection-count">
                 {move || match count.get() {
-                    None => "Counting…".to_string(),
-                    Some(Ok(n)) => format!("{n} object(s) match now."),
-                    Some(Err(e)) => format!("Could not count: {e}"),
+                    None => tr(Msg::Counting),
+                    Some(Ok(n)) => tf(Msg::ObjectsMatchNow, &[("count", &n)]),
+                    Some(Err(e)) => tf(Msg::CouldNotCount, &[("error", &e)]),
                 }}
             </p>
             <div class="toolbar">
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || dry_run.get() on:change=move |e| dry_run.set(event_target_checked(&e)) />
-                    " Dry run"
+                    " "
+                    {t(Msg::DryRun)}
                 </label>
                 <button
                     class="button button--danger"
                     disabled=move || !policy.allows_writes() || !matches!(count.get(), Some(Ok(n)) if n > 0)
                     on:click=move |_| confirming.set(true)
                 >
-                    "Delete these…"
+                    {t(Msg::DeleteThese)}
                 </button>
             </div>
             {move || {
@@ -334,10 +361,12 @@ pub fn DeleteCollectionPanel(
                 confirming.get().then(move || {
                     let n = count.get().and_then(Result::ok).unwrap_or(0);
                     view! {
-                        <div class="confirm" role="alertdialog" aria-label="Confirm delete collection">
-                            <p>{format!("Delete {n} object(s): {what}?")}</p>
-                            <button class="button button--danger" on:click=send>{format!("Yes, delete {n} {what}")}</button>
-                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>"Cancel"</button>
+                        <div class="confirm" role="alertdialog" aria-label=t(Msg::ConfirmDeleteCollection)>
+                            <p>{tf(Msg::ConfirmDeleteCollectionQuestion, &[("count", &n), ("what", &what)])}</p>
+                            <button class="button button--danger" on:click=send>
+                                {tf(Msg::YesDeleteCount, &[("count", &n), ("what", &what)])}
+                            </button>
+                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>{t(Msg::Cancel)}</button>
                         </div>
                     }
                 })

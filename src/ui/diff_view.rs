@@ -8,6 +8,8 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::write::diff::{diff_objects, yaml_diff, ChangeKind, DiffOptions, RowKind};
+use crate::i18n::Msg;
+use crate::ui::i18n::{t, tr};
 
 /// The diff of `old` → `new`. Test ids: `{name}-changes` (the structural list) and `{name}-diff`
 /// (the unified text).
@@ -33,7 +35,8 @@ pub fn DiffView(
     let changes = move || {
         let changes = diff_objects(&old_for_changes, &new_for_changes, options()).changes;
         if changes.is_empty() {
-            return view! { <p class="muted" data-testid=format!("{name}-changes")>"No differences."</p> }.into_any();
+            return view! { <p class="muted" data-testid=format!("{name}-changes")>{t(Msg::NoDifferences)}</p> }
+                .into_any();
         }
         view! {
             <ul class="history__changes" data-testid=format!("{name}-changes")>
@@ -42,14 +45,17 @@ pub fn DiffView(
                     .map(|c| {
                         let show = |v: Option<Value>| v.map(|v| v.to_json()).unwrap_or_default();
                         let kind = match c.kind {
-                            ChangeKind::Added => "Added",
-                            ChangeKind::Removed => "Removed",
-                            ChangeKind::Changed => "Changed",
+                            ChangeKind::Added => Msg::Added,
+                            ChangeKind::Removed => Msg::Removed,
+                            ChangeKind::Changed => Msg::Changed,
                         };
                         view! {
-                            <li data-kind=kind>
+                            <li data-kind=kind.english()>
                                 <code>{c.display_path()}</code>
-                                {format!(" {kind}: {} → {}", show(c.old), show(c.new))}
+                                {
+                                    let (old, new) = (show(c.old), show(c.new));
+                                    move || format!(" {}: {old} → {new}", tr(kind))
+                                }
                             </li>
                         }
                     })
@@ -99,29 +105,31 @@ pub fn DiffView(
     view! {
         <div class="diff">
             <div class="toolbar">
-                <div class="segmented" role="group" aria-label="Diff layout">
+                <div class="segmented" role="group" aria-label=t(Msg::DiffLayout)>
                     <button
                         class="segmented__item"
                         aria-pressed=move || (!side_by_side.get()).to_string()
                         on:click=move |_| set_side_by_side.set(false)
                     >
-                        "Unified"
+                        {t(Msg::Unified)}
                     </button>
                     <button
                         class="segmented__item"
                         aria-pressed=move || side_by_side.get().to_string()
                         on:click=move |_| set_side_by_side.set(true)
                     >
-                        "Side by side"
+                        {t(Msg::SideBySide)}
                     </button>
                 </div>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=managed on:change=move |e| set_managed.set(event_target_checked(&e)) />
-                    " Ignore managedFields"
+                    " "
+                    {t(Msg::IgnoreManagedFields)}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=status on:change=move |e| set_status.set(event_target_checked(&e)) />
-                    " Ignore status"
+                    " "
+                    {t(Msg::IgnoreStatus)}
                 </label>
             </div>
             {changes}

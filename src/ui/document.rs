@@ -6,11 +6,13 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
+use crate::i18n::Msg;
 use crate::model::joined::JoinedList;
 use crate::model::list_text::ListText;
 use crate::model::page::{document_text, TextFormat};
 use crate::model::segments::Source;
 use crate::ui::code::{CodeView, WHOLE_LIST_ITEMS};
+use crate::ui::i18n::t;
 
 /// Shows `document` as text. `raw` (the body's bytes) enables the hex view.
 #[component]
@@ -58,25 +60,25 @@ pub fn DocumentView(
         let clipboard = window().navigator().clipboard();
         let _ = clipboard.write_text(&source.with_untracked(Source::text));
     };
-    let choice = move |f: TextFormat, label: &'static str| {
+    let choice = move |f: TextFormat, label: Msg| {
         view! {
             <button
                 class="segmented__item"
                 aria-pressed=move || (format.get() == f).to_string()
                 on:click=move |_| set_format.set(f)
             >
-                {label}
+                {t(label)}
             </button>
         }
     };
     view! {
         <div class="document">
             <div class="document__bar">
-                <div class="segmented" role="group" aria-label="Text format">
-                    {choice(TextFormat::Yaml, "YAML")}
-                    {choice(TextFormat::Json, "JSON")}
-                    {move || has_raw().then(|| choice(TextFormat::Hex, "Hex (raw bytes)"))}
-                    {move || (has_raw() && cbor).then(|| choice(TextFormat::Diagnostic, "CBOR diagnostic"))}
+                <div class="segmented" role="group" aria-label=t(Msg::TextFormat)>
+                    {choice(TextFormat::Yaml, Msg::FormatYaml)}
+                    {choice(TextFormat::Json, Msg::FormatJson)}
+                    {move || has_raw().then(|| choice(TextFormat::Hex, Msg::FormatHex))}
+                    {move || (has_raw() && cbor).then(|| choice(TextFormat::Diagnostic, Msg::FormatCborDiagnostic))}
                 </div>
                 <label>
                     <input
@@ -84,10 +86,11 @@ pub fn DocumentView(
                         prop:checked=managed
                         on:change=move |e| set_managed.set(event_target_checked(&e))
                     />
-                    " Show managedFields"
+                    " "
+                    {t(Msg::ShowManagedFields)}
                 </label>
                 <button class="button button--quiet" on:click=copy>
-                    "Copy"
+                    {t(Msg::CopyText)}
                 </button>
             </div>
             <CodeView

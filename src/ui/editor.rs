@@ -5,7 +5,10 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::Msg;
 use crate::model::highlight::highlight;
+use crate::ui::i18n::t;
+use crate::ui::i18n::tf;
 
 /// A mark in the gutter of one line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -31,7 +34,7 @@ pub struct TextError {
 pub fn CodeEditor(
     text: RwSignal<String>,
     /// The accessible name of the textarea.
-    label: &'static str,
+    label: Msg,
     /// The parse error, if any.
     #[prop(into)]
     error: Signal<Option<TextError>>,
@@ -88,7 +91,7 @@ pub fn CodeEditor(
                     <pre class="editor__highlight" aria-hidden="true">{highlighted}" "</pre>
                     <textarea
                         class="editor__input"
-                        aria-label=label
+                        aria-label=t(label)
                         data-testid=testid
                         spellcheck="false"
                         autocomplete="off"
@@ -104,7 +107,7 @@ pub fn CodeEditor(
                     .map(|e| {
                         view! {
                             <p class="warning editor__error" role="alert" data-testid="editor-error">
-                                {format!("Line {}, column {}: {}", e.line, e.column, e.message)}
+                                {move || tf(Msg::LineColumn, &[("line", &e.line), ("column", &e.column), ("message", &e.message)])}
                             </p>
                         }
                     })

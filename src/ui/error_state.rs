@@ -3,6 +3,8 @@
 use leptos::prelude::*;
 
 use crate::client::discovery::LoadError;
+use crate::i18n::Msg;
+use crate::ui::i18n::{t, with_code};
 
 /// A styled explanation of a failed load, with a retry button.
 #[component]
@@ -13,34 +15,25 @@ pub fn ErrorState(
     on_retry: impl Fn() + 'static,
 ) -> impl IntoView {
     let advice = if error.api_server_missing() {
-        view! {
-            "No Kubernetes API answered behind this page. Start " <code>"kubectl proxy"</code>
-            " (it listens on 127.0.0.1:8001) against your cluster, or run " <code>"scripts/run"</code>
-            " from the repository to start the simulated cluster, then retry."
-        }
-        .into_any()
+        with_code(Msg::AdviceNoApi, &[("proxy", "kubectl proxy"), ("run", "scripts/run")]).into_any()
     } else {
-        view! {
-            "Something answered, but not like a Kubernetes API server. Check that the API address points at "
-            <code>"kubectl proxy"</code> " or kube-sim, and not at another service."
-        }
-        .into_any()
+        with_code(Msg::AdviceNotKubernetes, &[("proxy", "kubectl proxy")]).into_any()
     };
     view! {
         <section class="error-state" role="alert" data-testid="error-state">
-            <h2>"Cannot reach the Kubernetes API"</h2>
+            <h2>{t(Msg::CannotReachApi)}</h2>
             <dl class="facts">
-                <dt>"Tried"</dt>
+                <dt>{t(Msg::Tried)}</dt>
                 <dd>
-                    <code data-testid="error-url">{error.url().to_owned()}</code>
+                    <code data-testid="error-url" dir="ltr">{error.url().to_owned()}</code>
                 </dd>
-                <dt>"Got"</dt>
+                <dt>{t(Msg::Got)}</dt>
                 <dd data-testid="error-got">{error.what_came_back()}</dd>
-                <dt>"What to do"</dt>
+                <dt>{t(Msg::WhatToDo)}</dt>
                 <dd>{advice}</dd>
             </dl>
             <button class="button" on:click=move |_| on_retry()>
-                "Retry"
+                {t(Msg::Retry)}
             </button>
         </section>
     }

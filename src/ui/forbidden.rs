@@ -5,14 +5,16 @@
 use leptos::prelude::*;
 
 use crate::api::view::status::Status;
+use crate::i18n::Msg;
 use crate::model::access::{Forbidden, Target};
+use crate::ui::i18n::{t, tf, tr};
 use crate::ui::on_demand::{at_once, on_demand};
 
 /// [`ForbiddenExplanation`] loaded on demand: the RBAC objects it writes as YAML to ask an
 /// administrator for bring k8s-openapi's serializers, which nothing else on a page load needs.
 #[component]
 pub fn ForbiddenExplanationOnDemand(status: Status) -> impl IntoView {
-    on_demand("403 explanation", split::preload_forbidden, move || at_once!(split::forbidden(status.clone())))
+    on_demand(Msg::PartForbidden, split::preload_forbidden, move || at_once!(split::forbidden(status.clone())))
 }
 
 /// The split point (see [`crate::ui::lazy`]).
@@ -50,25 +52,25 @@ pub fn ForbiddenExplanation(status: Status) -> impl IntoView {
 }
 
 fn explanation(forbidden: Forbidden) -> impl IntoView {
-    let facts: Vec<(&'static str, String)> = match &forbidden.target {
+    let facts: Vec<(Msg, String)> = match &forbidden.target {
         Target::Resource { group, resource, subresource, namespace, name } => {
             let mut facts = vec![
-                ("User", forbidden.user.clone()),
-                ("Verb", forbidden.verb.clone()),
-                ("Resource", resource.clone()),
+                (Msg::User, forbidden.user.clone()),
+                (Msg::Verb, forbidden.verb.clone()),
+                (Msg::Resource, resource.clone()),
             ];
             if let Some(sub) = subresource {
-                facts.push(("Subresource", sub.clone()));
+                facts.push((Msg::Subresource, sub.clone()));
             }
-            facts.push(("API group", if group.is_empty() { "\"\" (core)".to_owned() } else { group.clone() }));
-            facts.push(("Namespace", namespace.clone().unwrap_or_else(|| "(cluster scope)".to_owned())));
+            facts.push((Msg::ApiGroup, if group.is_empty() { tr(Msg::CoreGroup) } else { group.clone() }));
+            facts.push((Msg::Namespace, namespace.clone().unwrap_or_else(|| tr(Msg::ClusterScope))));
             if let Some(name) = name {
-                facts.push(("Name", name.clone()));
+                facts.push((Msg::Name, name.clone()));
             }
             facts
         }
         Target::Path(path) => {
-            vec![("User", forbidden.user.clone()), ("Verb", forbidden.verb.clone()), ("Path", path.clone())]
+            vec![(Msg::User, forbidden.user.clone()), (Msg::Verb, forbidden.verb.clone()), (Msg::Path, path.clone())]
         }
     };
     let command = forbidden.question().map(|q| {
@@ -83,15 +85,19 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
         let _ = clipboard.write_text(&copy_text);
         copied.set(true);
     };
-    let scope_words = match &forbidden.target {
-        Target::Resource { namespace: Some(ns), .. } => format!("a Role and a RoleBinding in {ns}"),
-        _ => "a ClusterRole and a ClusterRoleBinding".to_owned(),
+    let namespace = match &forbidden.target {
+        Target::Resource { namespace: Some(ns), .. } => Some(ns.clone()),
+        _ => None,
+    };
+    let scope_words = move || match &namespace {
+        Some(namespace) => tf(Msg::RoleIn, &[("namespace", namespace)]),
+        None => tr(Msg::ClusterRole),
     };
     view! {
         <div class="forbidden" data-testid="forbidden-explained">
             <p>
-                "The API server's authorizer refused this request: the user has no rule that allows it."
-                {forbidden.reason.clone().map(|r| format!(" The authorizer added: {r}"))}
+                {t(Msg::AuthorizerRefused)}
+                {forbidden.reason.clone().map(|r| move || tf(Msg::AuthorizerAdded, &[("reason", &r)]))}
             </p>
             <dl class="forbidden__facts">
                 {facts
@@ -99,7 +105,7 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
                     .map(|(term, value)| {
                         view! {
                             <div>
-                                <dt>{term}</dt>
+                                <dt>{t(term)}</dt>
                                 <dd>{value}</dd>
                             </div>
                         }
@@ -110,16 +116,16 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
                 .map(|command| {
                     view! {
                         <p>
-                            "Check it yourself: "
-                            <code data-testid="forbidden-command">{command}</code>
+                            {t(Msg::CheckYourself)}
+                            <code data-testid="forbidden-command" dir="ltr">{command}</code>
                         </p>
                     }
                 })}
             <details class="forbidden__grant" open>
-                <summary>{format!("What to ask an administrator for: {scope_words} granting exactly this")}</summary>
+                <summary>{move || tf(Msg::AskAdministrator, &[("scope", &scope_words())])}</summary>
                 <pre class="code" data-testid="forbidden-grant">{grant}</pre>
                 <button class="button button--quiet" on:click=copy>
-                    {move || if copied.get() { "Copied" } else { "Copy YAML" }}
+                    {move || tr(if copied.get() { Msg::Copied } else { Msg::CopyYaml })}
                 </button>
             </details>
         </div>

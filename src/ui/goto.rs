@@ -11,10 +11,12 @@ use leptos::prelude::*;
 use crate::api::discovery::ResourceType;
 use crate::api::view::metadata::PartialObjectMetadataList;
 use crate::client::handle::use_client;
+use crate::i18n::Msg;
 use crate::model::goto::{matches, object_type, Match, ObjectName, Query, Target};
 use crate::model::target::{names_request, namespace_names, namespaces_request};
 use crate::model::view_state::ResourceKey;
 use crate::ui::discovered::use_discovery;
+use crate::ui::i18n::{t, tf};
 use crate::ui::location::use_navigation;
 
 /// What is known of one type's object names in one namespace.
@@ -151,9 +153,11 @@ pub fn GotoDialog(
                 &query,
             );
             let note = match (named, state) {
-                (Some(r), Some(Names::Reading)) => Some(format!("reading the names of {}…", r.plural)),
-                (Some(r), Some(Names::Failed(e))) => Some(format!("the names of {} could not be read: {e}", r.plural)),
-                (None, _) if query.rest.is_some() => Some(format!("no resource type is called {}", query.first)),
+                (Some(r), Some(Names::Reading)) => Some(tf(Msg::ReadingNamesOf, &[("resource", &r.plural)])),
+                (Some(r), Some(Names::Failed(e))) => {
+                    Some(tf(Msg::NamesUnreadable, &[("resource", &r.plural), ("error", &e)]))
+                }
+                (None, _) if query.rest.is_some() => Some(tf(Msg::NoTypeCalled, &[("name", &query.first)])),
                 _ => None,
             };
             (found, note)
@@ -207,21 +211,22 @@ pub fn GotoDialog(
                         class="dialog goto"
                         role="dialog"
                         aria-modal="true"
-                        aria-label="Go to"
+                        aria-label=t(Msg::GoTo)
                         on:click=|e| e.stop_propagation()
                     >
                         <input
                             class="goto__input"
                             type="text"
+                            dir="auto"
                             role="combobox"
-                            aria-label="Go to"
+                            aria-label=t(Msg::GoTo)
                             aria-autocomplete="list"
                             aria-expanded="true"
                             aria-controls="goto-list"
                             aria-activedescendant=move || {
                                 found.with(|(f, _)| (!f.is_empty()).then(|| option_id(active.get())))
                             }
-                            placeholder="a type (deploy), a namespace, or a type and a name (deploy web)"
+                            placeholder=t(Msg::GoToPlaceholder)
                             autocomplete="off"
                             spellcheck="false"
                             node_ref=input
@@ -237,11 +242,11 @@ pub fn GotoDialog(
                                 view! { <p class="muted goto__note" data-testid="goto-note">{note}</p> }
                             })
                         }}
-                        <ul class="goto__list" id="goto-list" role="listbox" aria-label="Matches">
+                        <ul class="goto__list" id="goto-list" role="listbox" aria-label=t(Msg::MatchesLabel)>
                             {move || {
                                 let (found, _) = found.get();
                                 if found.is_empty() && query.with(Option::is_some) {
-                                    return view! { <li class="muted goto__empty">"Nothing matches."</li> }.into_any();
+                                    return view! { <li class="muted goto__empty">{t(Msg::NothingMatches)}</li> }.into_any();
                                 }
                                 found
                                     .into_iter()
@@ -271,7 +276,7 @@ pub fn GotoDialog(
                                     .into_any()
                             }}
                         </ul>
-                        <p class="muted goto__hint">"↑ ↓ to move, Enter to go, Esc to close · ? lists every key"</p>
+                        <p class="muted goto__hint">{t(Msg::GoToHint)}</p>
                     </div>
                 </div>
     }

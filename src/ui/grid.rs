@@ -8,8 +8,11 @@
 use leptos::prelude::*;
 
 use crate::api::discovery::Discovery;
+use crate::i18n::Msg;
 use crate::model::cells::{Grid, Row};
 use crate::model::goto::{kind_slash_name, Target};
+use crate::ui::i18n::{t, tf};
+use crate::ui::intl;
 use crate::ui::keys::{modified, typing, Intent, Intents};
 use crate::ui::location::{use_navigation, Navigation, ViewLink};
 
@@ -278,9 +281,10 @@ pub fn GridView(
             <div class="grid__bar">
                 <input
                     type="search"
+                    dir="auto"
                     class="grid__filter"
-                    aria-label="Quick filter"
-                    placeholder="Quick filter (this page)"
+                    aria-label=t(Msg::QuickFilter)
+                    placeholder=t(Msg::QuickFilterPlaceholder)
                     prop:value=filter
                     on:input=move |e| {
                         set_filter.set(event_target_value(&e));
@@ -290,13 +294,17 @@ pub fn GridView(
                 <span class="muted" data-testid="row-count">
                     {move || {
                         let (shown, total) = (order.with(Vec::len), total());
-                        if shown == total { format!("{total} rows") } else { format!("{shown} of {total} rows") }
+                        if shown == total {
+                            tf(Msg::Rows, &[("total", &intl::count(total))])
+                        } else {
+                            tf(Msg::RowsOf, &[("shown", &intl::count(shown)), ("total", &intl::count(total))])
+                        }
                     }}
                 </span>
                 {move || {
                     let hidden = hidden();
                     (hidden > 0 && !wide.get())
-                        .then(|| view! { <span class="muted">{format!("{hidden} priority columns hidden (Wide shows them)")}</span> })
+                        .then(|| view! { <span class="muted">{move || tf(Msg::HiddenColumns, &[("hidden", &hidden)])}</span> })
                 }}
             </div>
             {move || {
@@ -304,7 +312,7 @@ pub fn GridView(
                     .then(|| {
                         view! {
                             <p class="muted" data-testid="empty-state">
-                                "The server returned an empty list: no objects match this namespace and these selectors."
+                                {t(Msg::EmptyList)}
                             </p>
                         }
                     })

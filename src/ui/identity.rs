@@ -7,6 +7,8 @@ use crate::api::access::UserInfo;
 use crate::client::access::who_am_i;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
+use crate::i18n::Msg;
+use crate::ui::i18n::{t, tf, tr};
 
 /// The user the API server sees, provided as context by the app.
 #[derive(Clone, Copy)]
@@ -32,13 +34,11 @@ impl Identity {
 /// Why the user is unknown, in words.
 fn unknown_reason(error: &ApiError) -> String {
     match error {
-        error if error.is_not_found() => {
-            "the server has no SelfSubjectReview API (authentication.k8s.io/v1, Kubernetes 1.28 and later)".to_owned()
-        }
+        error if error.is_not_found() => tr(Msg::NoSelfSubjectReview),
         ApiError::Status(status) if status.code == 403 => {
-            format!("the SelfSubjectReview was refused: {}", status.message)
+            tf(Msg::SelfSubjectReviewRefused, &[("message", &status.message)])
         }
-        error => format!("the SelfSubjectReview failed: {error}"),
+        error => tf(Msg::SelfSubjectReviewFailed, &[("error", error)]),
     }
 }
 
@@ -49,25 +49,25 @@ pub fn IdentityFact(
     identity: Identity,
 ) -> impl IntoView {
     let shown = move || match identity.user.get() {
-        None => view! { <dd aria-busy="true">"asking…"</dd> }.into_any(),
+        None => view! { <dd aria-busy="true">{t(Msg::Asking)}</dd> }.into_any(),
         Some(Ok(user)) => {
             let groups = user.groups.join(", ");
             let title = match &user.uid {
-                Some(uid) => format!("uid {uid}; groups: {groups}"),
-                None => format!("groups: {groups}"),
+                Some(uid) => tf(Msg::UidAndGroups, &[("uid", uid), ("groups", &groups)]),
+                None => tf(Msg::GroupsOnly, &[("groups", &groups)]),
             };
             view! {
                 <dd data-testid="identity-user" title=title>
                     {user.username.clone()}
                 </dd>
                 <dd class="muted identity__groups" data-testid="identity-groups">
-                    {if groups.is_empty() { "no groups".to_owned() } else { groups }}
+                    {if groups.is_empty() { tr(Msg::NoGroups) } else { groups }}
                 </dd>
             }
             .into_any()
         }
         Some(Err(error)) => view! {
-            <dd data-testid="identity-user">"unknown"</dd>
+            <dd data-testid="identity-user">{t(Msg::UnknownUser)}</dd>
             <dd class="muted identity__groups" data-testid="identity-unknown-reason">
                 {unknown_reason(&error)}
             </dd>
@@ -76,7 +76,7 @@ pub fn IdentityFact(
     };
     view! {
         <div class="identity">
-            <dt>"User"</dt>
+            <dt>{t(Msg::User)}</dt>
             {shown}
         </div>
     }

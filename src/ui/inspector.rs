@@ -7,7 +7,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::client::handle::{Client, Exchange};
+use crate::i18n::Msg;
 use crate::model::commands::{to_curl, to_kubectl_raw};
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
 const KEEP: usize = 200;
@@ -86,7 +89,7 @@ pub fn Inspector(
                             None => format!("{:.0} / {:.0} / –", f.response.time_to_headers_ms, f.response.total_ms),
                         },
                     ),
-                    Err(_) => ("failed".to_owned(), String::new(), String::new(), String::new()),
+                    Err(_) => (tr(Msg::Failed), String::new(), String::new(), String::new()),
                 };
                 view! {
                     <tr
@@ -119,12 +122,12 @@ pub fn Inspector(
         Some(view! { <ExchangeDetail exchange origin=origin.clone() /> })
     };
     view! {
-        <aside class="inspector" aria-label="Wire inspector" hidden=move || !open.get()>
+        <aside class="inspector" aria-label=t(Msg::WireInspector) hidden=move || !open.get()>
                 <header class="inspector__bar">
-                    <h2>"Wire inspector"</h2>
-                    <span class="muted">"Times: headers / body / decode, in ms"</span>
+                    <h2>{t(Msg::WireInspector)}</h2>
+                    <span class="muted">{t(Msg::InspectorTimes)}</span>
                     <button class="button button--quiet" on:click=move |_| open.set(false)>
-                        "Close"
+                        {t(Msg::Close)}
                     </button>
                 </header>
                 <div class="inspector__body">
@@ -132,12 +135,12 @@ pub fn Inspector(
                         <table class="causes">
                             <thead>
                                 <tr>
-                                    <th>"Method"</th>
-                                    <th>"URL"</th>
-                                    <th>"Status"</th>
-                                    <th>"Content-Type"</th>
-                                    <th>"Bytes"</th>
-                                    <th>"Time"</th>
+                                    <th>{t(Msg::Method)}</th>
+                                    <th>{t(Msg::Url)}</th>
+                                    <th>{t(Msg::StatusLabel)}</th>
+                                    <th>{t(Msg::ContentType)}</th>
+                                    <th>{t(Msg::Bytes)}</th>
+                                    <th>{t(Msg::Time)}</th>
                                 </tr>
                             </thead>
                             <tbody>{rows}</tbody>
@@ -172,12 +175,19 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
                 Ok(text) => text.to_owned(),
                 Err(_) => crate::model::page::hex_dump(shown),
             };
-            let truncated =
-                (body.len() > SHOWN_BODY_BYTES).then(|| format!("(first {SHOWN_BODY_BYTES} of {} bytes)", body.len()));
+            let total = body.len();
+            let truncated = (total > SHOWN_BODY_BYTES).then_some(move || {
+                tf(Msg::FirstBytesOf, &[("shown", &intl::count(SHOWN_BODY_BYTES)), ("total", &intl::count(total))])
+            });
             view! {
-                <h3>{format!("Response {} {}", fetched.response.status, fetched.response.status_text)}</h3>
+                <h3>
+                    {
+                        let status = format!("{} {}", fetched.response.status, fetched.response.status_text);
+                        move || tf(Msg::ResponseLine, &[("status", &status)])
+                    }
+                </h3>
                 <ul class="inspector__headers" data-testid="response-headers">{headers(fetched.response.headers.clone())}</ul>
-                <h3>"Body " <span class="muted">{truncated}</span></h3>
+                <h3>{t(Msg::Body)}" " <span class="muted">{truncated}</span></h3>
                 <pre class="document__text" data-testid="inspector-body">{text}</pre>
             }
             .into_any()
@@ -186,21 +196,26 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
     view! {
         <div class="inspector__actions">
             <button class="button button--quiet" on:click=copy(curl.clone())>
-                "Copy as curl"
+                {t(Msg::CopyAsCurl)}
             </button>
             {kubectl
                 .clone()
                 .map(|k| {
                     view! {
                         <button class="button button--quiet" on:click=copy(k)>
-                            "Copy as kubectl get --raw"
+                            {t(Msg::CopyAsKubectlRaw)}
                         </button>
                     }
                 })}
         </div>
         <pre class="inspector__command" data-testid="inspector-curl">{curl}</pre>
         {kubectl.map(|k| view! { <pre class="inspector__command" data-testid="inspector-kubectl">{k}</pre> })}
-        <h3>{format!("Request {} {}", exchange.request.method, exchange.url)}</h3>
+        <h3>
+            {
+                let request = format!("{} {}", exchange.request.method, exchange.url);
+                move || tf(Msg::RequestLine, &[("request", &request)])
+            }
+        </h3>
         <ul class="inspector__headers">{request_headers}</ul>
         {response}
     }

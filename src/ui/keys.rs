@@ -5,18 +5,22 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The keys, as `?` lists them.
-pub const KEYS: [(&str, &str); 10] = [
-    (":  or  Ctrl/⌘ K", "Go to a resource type, a namespace or an object (deploy web)"),
-    ("/", "Filter: the rows on screen, or the resource types"),
-    ("j  or  ↓", "Next row"),
-    ("k  or  ↑", "Previous row"),
-    ("Enter", "Open the row's object"),
-    ("e", "Edit the row's object"),
-    ("l", "The row's pod log"),
-    ("Esc", "Close the dialog"),
-    ("?", "These keys"),
-    ("Tab", "Everything else: every control is reachable and shows its focus"),
+use crate::i18n::Msg;
+use crate::ui::i18n::{t, tf, tr};
+
+/// The keys, as `?` lists them: one key or two alternatives (key names stay as printed on
+/// keyboards), and what they do.
+pub const KEYS: [(&str, Option<&str>, Msg); 10] = [
+    (":", Some("Ctrl/⌘ K"), Msg::KeyGoTo),
+    ("/", None, Msg::KeyFilter),
+    ("j", Some("↓"), Msg::KeyNextRow),
+    ("k", Some("↑"), Msg::KeyPreviousRow),
+    ("Enter", None, Msg::KeyOpenRow),
+    ("e", None, Msg::KeyEditRow),
+    ("l", None, Msg::KeyRowLog),
+    ("Esc", None, Msg::KeyCloseDialog),
+    ("?", None, Msg::KeyTheseKeys),
+    ("Tab", None, Msg::KeyEverythingElse),
 ];
 
 /// Whether a key event comes from a field the user types in (or a dialog is open), where the
@@ -110,27 +114,31 @@ pub fn KeysHelp() -> impl IntoView {
                         aria-labelledby="keys-help-title"
                         on:click=|e| e.stop_propagation()
                     >
-                        <h2 id="keys-help-title">"Keys"</h2>
+                        <h2 id="keys-help-title">{t(Msg::Keys)}</h2>
                         <table class="keys-help__table">
                             <tbody>
                                 {KEYS
                                     .iter()
-                                    .map(|(key, what)| {
+                                    .map(|&(key, other, what)| {
+                                        let keys = move || match other {
+                                            Some(other) => tf(Msg::KeyOr, &[("a", &key), ("b", &other)]),
+                                            None => key.to_owned(),
+                                        };
                                         view! {
                                             <tr>
                                                 <th scope="row">
-                                                    <kbd>{*key}</kbd>
+                                                    <kbd dir="ltr">{keys}</kbd>
                                                 </th>
-                                                <td>{*what}</td>
+                                                <td>{move || tr(what)}</td>
                                             </tr>
                                         }
                                     })
                                     .collect_view()}
                             </tbody>
                         </table>
-                        <p class="muted">"No key fires while you type in a field."</p>
+                        <p class="muted">{t(Msg::NoKeyWhileTyping)}</p>
                         <button class="button" node_ref=close on:click=move |_| open.set(false)>
-                            "Close"
+                            {t(Msg::Close)}
                         </button>
                     </div>
                 </div>

@@ -15,12 +15,13 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::{Discovery, ResourceType};
+use crate::i18n::Msg;
 use crate::ui::on_demand::{at_once, on_demand};
 
 /// The Edit and Delete entries of an object view (`ui::object_actions::ObjectActions`), loaded on demand.
 #[component]
 pub fn ObjectActionsOnDemand(resource: ResourceType, name: String, on_written: Callback<()>) -> impl IntoView {
-    on_demand("write tools", split::preload_object_actions, move || {
+    on_demand(Msg::PartWriteTools, split::preload_object_actions, move || {
         at_once!(split::object_actions(resource.clone(), name.clone(), on_written))
     })
 }
@@ -29,7 +30,7 @@ pub fn ObjectActionsOnDemand(resource: ResourceType, name: String, on_written: C
 /// loaded on demand.
 #[component]
 pub fn CollectionActionsOnDemand(resource: ResourceType, on_changed: Callback<()>) -> impl IntoView {
-    on_demand("write tools", split::preload_collection_actions, move || {
+    on_demand(Msg::PartWriteTools, split::preload_collection_actions, move || {
         at_once!(split::collection_actions(resource.clone(), on_changed))
     })
 }
@@ -39,14 +40,16 @@ pub fn CollectionActionsOnDemand(resource: ResourceType, on_changed: Callback<()
 /// the user asks for a diff.
 #[component]
 pub fn HistoryDiffOnDemand(old: Value, new: Value) -> impl IntoView {
-    on_demand("diff view", split::preload_history_diff, move || at_once!(split::history_diff(old.clone(), new.clone())))
+    on_demand(Msg::PartDiffView, split::preload_history_diff, move || {
+        at_once!(split::history_diff(old.clone(), new.clone()))
+    })
 }
 
 /// The Access view (`ui::access_view::AccessView`: what the user may do, type by type and verb by
 /// verb), loaded on demand: few open it, and its matrix is a good part of the authorization code.
 #[component]
 pub fn AccessViewOnDemand(discovery: Discovery) -> impl IntoView {
-    on_demand("Access view", split::preload_access_view, move || at_once!(split::access_view(discovery.clone())))
+    on_demand(Msg::PartAccessView, split::preload_access_view, move || at_once!(split::access_view(discovery.clone())))
 }
 
 /// A pod's log (`ui::logs::LogView`), loaded on demand: only a pod's view opens it.
@@ -57,7 +60,7 @@ pub fn LogViewOnDemand(
     name: String,
     document: Value,
 ) -> impl IntoView {
-    on_demand("log view", split::preload_log_view, move || {
+    on_demand(Msg::PartLogView, split::preload_log_view, move || {
         at_once!(split::log_view(resource.clone(), namespace.clone(), name.clone(), document.clone()))
     })
 }
@@ -65,14 +68,14 @@ pub fn LogViewOnDemand(
 /// The go-to box (`ui::goto::GotoDialog`), loaded the first time it opens.
 #[component]
 pub fn GotoDialogOnDemand(close: Callback<()>) -> impl IntoView {
-    on_demand("go-to box", split::preload_goto, move || at_once!(split::goto(close)))
+    on_demand(Msg::PartGoTo, split::preload_goto, move || at_once!(split::goto(close)))
 }
 
 /// The Search screen (`ui::search::SearchView`: objects of every type by name and labels), loaded
 /// on demand: a screen of its own, with its model and driver.
 #[component]
 pub fn SearchViewOnDemand(discovery: Discovery) -> impl IntoView {
-    on_demand("Search screen", split::preload_search_view, move || at_once!(split::search_view(discovery.clone())))
+    on_demand(Msg::PartSearch, split::preload_search_view, move || at_once!(split::search_view(discovery.clone())))
 }
 
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its

@@ -22,10 +22,13 @@ use crate::api::watch::{watched_object, WatchEvent};
 use crate::client::fetch::now_ms;
 use crate::client::reflector::{use_reflector, ReflectorObserver, ReflectorStore, UseReflectorReturn};
 use crate::client::stream::budget_use;
+use crate::i18n::Msg;
 use crate::model::cells::{Column, Grid, Row};
 use crate::model::history::{ObjectHistory as History, TimelineEntry};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::grid::GridView;
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 use crate::ui::lazy::HistoryDiffOnDemand;
 use crate::ui::location::{is_plain_click, use_navigation, Navigation};
 
@@ -426,19 +429,19 @@ pub fn LiveView(
     view! {
         <div class="live" data-testid="live-view">
             <dl class="response-info" data-testid="live-status">
-                <dt>"Connection"</dt>
+                <dt>{t(Msg::Connection)}</dt>
                 <dd data-testid="live-state">
                     {move || state.get()}
                     " "
                     <button class="button button--quiet" on:click=toggle_watch>
-                        {move || if watch_paused.get() { "Resume watch" } else { "Pause watch" }}
+                        {move || tr(if watch_paused.get() { Msg::ResumeWatch } else { Msg::PauseWatch })}
                     </button>
                 </dd>
                 <dt>"resourceVersion"</dt>
                 <dd>
                     <code data-testid="live-rv">{move || resource_version.get()}</code>
                 </dd>
-                <dt>"Events"</dt>
+                <dt>{t(Msg::Events)}</dt>
                 <dd
                     data-testid="live-events"
                     data-applied=move || signals.events_applied.get().to_string()
@@ -450,22 +453,31 @@ pub fn LiveView(
                     data-grids=move || signals.costs.get().1.grids.to_string()
                 >
                     {move || {
-                        format!(
-                            "{} applied, {:.1} per second",
-                            signals.events_applied.get(),
-                            signals.events_per_second.get(),
+                        tf(
+                            Msg::EventsApplied,
+                            &[
+                                ("count", &intl::number(signals.events_applied.get() as f64, 0)),
+                                ("rate", &intl::number(signals.events_per_second.get(), 1)),
+                            ],
                         )
                     }}
                 </dd>
-                <dt>"Last bookmark"</dt>
+                <dt>{t(Msg::LastBookmark)}</dt>
                 <dd>
                     <code>{move || signals.last_bookmark.get()}</code>
                 </dd>
-                <dt>"Streams"</dt>
+                <dt>{t(Msg::Streams)}</dt>
                 <dd data-testid="live-streams">
                     {move || {
                         let (open, waiting, limit) = signals.streams.get();
-                        format!("{open} of {limit} open, {waiting} waiting")
+                        tf(
+                            Msg::StreamsOpen,
+                            &[
+                                ("open", &intl::number(open as f64, 0)),
+                                ("limit", &intl::number(limit as f64, 0)),
+                                ("waiting", &intl::number(waiting as f64, 0)),
+                            ],
+                        )
                     }}
                 </dd>
                 {move || {
@@ -473,7 +485,7 @@ pub fn LiveView(
                         .get()
                         .map(|p| {
                             view! {
-                                <dt>"Last problem"</dt>
+                                <dt>{t(Msg::LastProblem)}</dt>
                                 <dd class="warning" data-testid="live-problem">{p}</dd>
                             }
                         })
@@ -482,18 +494,19 @@ pub fn LiveView(
             {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             <div class="live__panes">
                 <GridView grid=signals.grid wide />
-                <section class="timeline" aria-label="Event timeline">
+                <section class="timeline" aria-label=t(Msg::EventTimeline)>
                     <div class="grid__bar">
-                        <strong>"Event timeline"</strong>
+                        <strong>{t(Msg::EventTimeline)}</strong>
                         <input
                             type="search"
-                            aria-label="Filter events"
-                            placeholder="Filter events"
+                            dir="auto"
+                            aria-label=t(Msg::FilterEvents)
+                            placeholder=t(Msg::FilterEvents)
                             prop:value=timeline_filter
                             on:input=move |e| set_timeline_filter.set(event_target_value(&e))
                         />
                         <button class="button button--quiet" on:click=toggle_pause>
-                            {move || if timeline_paused.get() { "Resume timeline" } else { "Pause timeline" }}
+                            {move || tr(if timeline_paused.get() { Msg::ResumeTimeline } else { Msg::PauseTimeline })}
                         </button>
                     </div>
                     <ol class="timeline__list" data-testid="timeline">
@@ -517,7 +530,9 @@ pub fn LiveView(
                                             " "
                                             <code class="muted">{format!("rv {}", e.resource_version)}</code>
                                             " "
-                                            <span class="muted">{format!("#{} at {:.1} s", e.seq, e.at_ms / 1000.0)}</span>
+                                            <span class="muted">
+                                                {move || tf(Msg::EventAt, &[("seq", &e.seq), ("time", &intl::duration_ms(e.at_ms))])}
+                                            </span>
                                         </li>
                                     }
                                 })
@@ -593,44 +608,44 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
         let (old, new) = (tree(a)?, tree(b)?);
         Some(old.and_then(|old| new.map(|new| (old, new))))
     };
-    let version_select = move |label: &'static str,
-                               set: WriteSignal<Option<usize>>,
-                               current: ReadSignal<Option<usize>>,
-                               fallback: usize| {
-        view! {
-            <label class="toolbar__field">
-                {label}
-                <select aria-label=label on:change=move |e| set.set(event_target_value(&e).parse().ok())>
-                    {move || {
-                        let chosen = pick(current.get(), fallback);
-                        versions
-                            .get()
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, (label, _))| {
-                                view! { <option value=i.to_string() selected=chosen == Some(i)>{label}</option> }
-                            })
-                            .collect_view()
-                    }}
-                </select>
-            </label>
-        }
-    };
+    let version_select =
+        move |label: Msg, set: WriteSignal<Option<usize>>, current: ReadSignal<Option<usize>>, fallback: usize| {
+            view! {
+                <label class="toolbar__field">
+                    {t(label)}
+                    " "
+                    <select aria-label=t(label) on:change=move |e| set.set(event_target_value(&e).parse().ok())>
+                        {move || {
+                            let chosen = pick(current.get(), fallback);
+                            versions
+                                .get()
+                                .into_iter()
+                                .enumerate()
+                                .map(|(i, (label, _))| {
+                                    view! { <option value=i.to_string() selected=chosen == Some(i)>{label}</option> }
+                                })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
+            }
+        };
     view! {
-        <section class="panel history" aria-label="Object history">
-            <h3>"Object history"</h3>
+        <section class="panel history" aria-label=t(Msg::ObjectHistory)>
+            <h3>{t(Msg::ObjectHistory)}</h3>
             <div class="toolbar">
                 <label class="toolbar__field">
-                    "Object "
+                    {t(Msg::Object)}
+                    " "
                     <select
-                        aria-label="History of object"
+                        aria-label=t(Msg::HistoryOfObject)
                         on:change=move |e| {
                             set_selected.set(event_target_value(&e));
                             set_from.set(None);
                             set_to.set(None);
                         }
                     >
-                        <option value="">"Pick an object that changed"</option>
+                        <option value="">{t(Msg::PickChangedObject)}</option>
                         {move || {
                             names
                                 .get()
@@ -640,8 +655,8 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
                         }}
                     </select>
                 </label>
-                {version_select("From ", set_from, from, 2)}
-                {version_select("To ", set_to, to, 1)}
+                {version_select(Msg::From, set_from, from, 2)}
+                {version_select(Msg::To, set_to, to, 1)}
             </div>
             {move || {
                 diff()

@@ -16,15 +16,15 @@ use crate::api::view::status::{Status, StatusExt};
 use crate::api::watch::lazy_list::LazyList;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
+use crate::i18n::Msg;
 use crate::model::joined::lazy_list;
 use crate::model::target::RowObjects;
 use crate::model::view_state::ViewState;
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 
 /// The explanation shown when a continue token has expired (from the concepts page).
-pub const EXPIRED_EXPLANATION: &str = "The continue token has expired. The API server keeps a consistent \
-snapshot of a paged list only for a limited time (about five minutes by default, while etcd has not \
-compacted it); after that, asking for the next page answers 410 Gone. Restart from the first page to \
-get a new consistent snapshot.";
+pub const EXPIRED_EXPLANATION: Msg = Msg::ExpiredExplanation;
 
 /// What a page read for "Load all" gives: its list metadata (the next continue token) and what
 /// is joined; or why the list stops there.
@@ -73,7 +73,7 @@ impl Following {
                 let (metadata, page) = match current.await {
                     Ok(Ok(read)) => read,
                     Ok(Err(error)) => break error,
-                    Err(oneshot::Canceled) => break "stopped: the page's request was dropped".to_owned(),
+                    Err(oneshot::Canceled) => break tr(Msg::StoppedRequestDropped),
                 };
                 next = metadata.continue_token.clone().map(&ask);
                 if next.is_some() {
@@ -117,12 +117,11 @@ pub fn read_lazy_page(
     token: ContinueToken,
 ) -> PageRead<LazyList> {
     Box::pin(async move {
-        let target = state.collection_target(&resource).map_err(|e| format!("Not sent: {e}"))?;
-        let plan = state.page_plan(&target, Some(token), RowObjects::AsNeeded).map_err(|e| format!("Not sent: {e}"))?;
-        let fetched = client
-            .send_undecoded(plan.request)
-            .await
-            .map_err(|e| format!("Network failure: no HTTP response (not an API error): {e}"))?;
+        let not_sent = |e: &dyn std::fmt::Display| tf(Msg::NotSentBecause, &[("rule", e)]);
+        let target = state.collection_target(&resource).map_err(|e| not_sent(&e))?;
+        let plan = state.page_plan(&target, Some(token), RowObjects::AsNeeded).map_err(|e| not_sent(&e))?;
+        let fetched =
+            client.send_undecoded(plan.request).await.map_err(|e| tf(Msg::NetworkFailureWith, &[("error", &e)]))?;
         // Only a failure is read as a tree (its Status): `error()` decodes the body, and a
         // success's body is read lazily below, not decoded whole and kept beside it.
         if !fetched.response.is_success() {
@@ -130,8 +129,12 @@ pub fn read_lazy_page(
                 return Err(stop_reason(&error));
             }
         }
-        let list = lazy_list(fetched.content_type.as_ref(), &fetched.response.body)
-            .map_err(|e| format!("{} answered {}: {e}", fetched.response.url, fetched.response.status))?;
+        let list = lazy_list(fetched.content_type.as_ref(), &fetched.response.body).map_err(|e| {
+            tf(
+                Msg::AnsweredWith,
+                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &e)],
+            )
+        })?;
         Ok((list.metadata.clone(), list))
     })
 }
@@ -147,7 +150,7 @@ pub fn stop_reason(error: &ApiError) -> String {
 /// Why a page whose answer is `status` stops "Load all".
 pub fn status_stop(status: &Status) -> String {
     if status.is_expired() {
-        EXPIRED_EXPLANATION.to_owned()
+        tr(EXPIRED_EXPLANATION)
     } else {
         format!("{} {}: {}", status.code, status.reason, status.message)
     }
@@ -156,19 +159,17 @@ pub fn status_stop(status: &Status) -> String {
 /// The progress bar of "load all".
 #[component]
 pub fn LoadAllBar(progress: LoadAllProgress) -> impl IntoView {
-    let text = match (progress.done, progress.estimate) {
-        (true, _) => format!("All {} loaded", progress.loaded),
+    let (done, loaded, estimate) = (progress.done, progress.loaded, progress.estimate);
+    let text = move || match (done, estimate) {
+        (true, _) => tf(Msg::AllLoaded, &[("count", &intl::count(loaded))]),
         (false, Some(total)) => {
-            format!("{} of about {total} loaded (remainingItemCount is an estimate)", progress.loaded)
+            tf(Msg::LoadedOfAbout, &[("count", &intl::count(loaded)), ("total", &intl::number(total as f64, 0))])
         }
-        (false, None) => format!(
-            "{} loaded; the server gives no remainingItemCount (with selectors it never does), so the total is unknown",
-            progress.loaded
-        ),
+        (false, None) => tf(Msg::LoadedTotalUnknown, &[("count", &intl::count(loaded))]),
     };
     let max = if progress.done { progress.loaded } else { progress.estimate.unwrap_or(0) };
     view! {
-        <progress max=max.to_string() value=progress.loaded.to_string() aria-label="Load all progress"></progress>
+        <progress max=max.to_string() value=progress.loaded.to_string() aria-label=t(Msg::LoadAllProgress)></progress>
         <span data-testid="load-all-progress">{text}</span>
         {progress.error.map(|e| view! { <p class="warning" role="alert">{e}</p> })}
     }

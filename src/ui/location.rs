@@ -93,7 +93,9 @@ pub fn ViewLink(
     /// How the target differs from the current view (applied again when the view changes).
     change: std::sync::Arc<dyn Fn(&mut ViewState) + Send + Sync>,
     #[prop(optional)] testid: Option<&'static str>,
-    #[prop(optional, into)] title: Option<String>,
+    /// Said on hover (in the current language: a signal).
+    #[prop(optional, into)]
+    title: Option<Signal<String>>,
     children: Children,
 ) -> impl IntoView {
     let navigation = use_navigation();
@@ -110,7 +112,7 @@ pub fn ViewLink(
         <a
             href=href
             data-testid=testid
-            title=title
+            title=move || title.map(|t| t.get())
             on:click=move |e: web_sys::MouseEvent| {
                 if is_plain_click(&e) {
                     e.prevent_default();

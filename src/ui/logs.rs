@@ -21,10 +21,13 @@ use crate::client::error::ApiError;
 use crate::client::fetch::sleep;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
+use crate::i18n::Msg;
 use crate::model::logs::{
     download_name, reconnect_delay_ms, LineSplitter, LogBuffer, LogDisplay, LogLine, Resume, DEFAULT_CAP,
 };
 use crate::model::target::subresource_request;
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 use crate::ui::status_view::StatusView;
 
 /// The value of the container choice that reads every container, interleaved.
@@ -189,7 +192,7 @@ async fn read_once(reading: Reading, container: String) {
         Err(error) => return reading.set_phase(&container, Phase::Failed(Failure::Text(error.to_string()))),
     };
     if !fetched.response.is_success() {
-        let failure = fetched.error().map_or_else(|| Failure::Text("no failure".into()), Failure::from);
+        let failure = fetched.error().map_or_else(|| Failure::Text(tr(Msg::NoFailure)), Failure::from);
         return reading.set_phase(&container, Phase::Failed(failure));
     }
     let name: Arc<str> = Arc::from(container.as_str());
@@ -198,7 +201,7 @@ async fn read_once(reading: Reading, container: String) {
     raw.extend(splitter.finish());
     let count = raw.len();
     reading.add(raw.into_iter().map(|line| LogLine::parse(&name, line)).collect());
-    reading.set_phase(&container, Phase::Ended(format!("{count} lines read")));
+    reading.set_phase(&container, Phase::Ended(tf(Msg::LinesRead, &[("count", &count)])));
 }
 
 /// Follows `container`'s log, reconnecting after drops until the view stops it or the server
@@ -225,12 +228,14 @@ async fn follow(reading: Reading, container: String) {
                     Ok(response) => Fetched::new(request, response).error().map(Failure::from),
                     Err(message) => Some(Failure::Text(message)),
                 };
-                let failure = error.unwrap_or_else(|| Failure::Text("the server refused the log".into()));
+                let failure = error.unwrap_or_else(|| Failure::Text(tr(Msg::ServerRefusedLog)));
                 // Refused at first: a failure. Refused on a reconnection: the follow is over
                 // (the container stopped, or the pod went away), and the lines stay.
                 let phase = match (resume.is_some(), failure) {
-                    (true, Failure::Status(status)) => Phase::Ended(format!("stopped: {}", status.message)),
-                    (true, Failure::Text(text)) => Phase::Ended(format!("stopped: {text}")),
+                    (true, Failure::Status(status)) => {
+                        Phase::Ended(tf(Msg::StoppedWith, &[("reason", &status.message)]))
+                    }
+                    (true, Failure::Text(text)) => Phase::Ended(tf(Msg::StoppedWith, &[("reason", &text)])),
                     (false, failure) => Phase::Failed(failure),
                 };
                 return reading.set_phase(&container, phase);
@@ -256,7 +261,7 @@ async fn follow(reading: Reading, container: String) {
                             reading.add(fresh);
                         }
                         // A line cut off by the end is not kept: it comes again from sinceTime.
-                        Ok(None) => break "the server ended the stream".to_owned(),
+                        Ok(None) => break tr(Msg::StreamEnded),
                         Err(error) => break error,
                     }
                 }
@@ -405,16 +410,17 @@ pub fn LogView(
     let choices = containers.clone();
     let restarts_for_title = restarts.clone();
     view! {
-        <section class="logs" aria-label="Pod log">
-            <div class="toolbar" aria-label="Log options" role="group">
+        <section class="logs" aria-label=t(Msg::PodLog)>
+            <div class="toolbar" aria-label=t(Msg::LogOptions) role="group">
                 {(choices.len() > 1)
                     .then(|| {
                         let option_changed = option_changed.clone();
                         view! {
                             <label class="toolbar__field">
-                                "Container "
+                                {t(Msg::Container)}
+                                " "
                                 <select
-                                    aria-label="Container"
+                                    aria-label=t(Msg::Container)
                                     on:change=move |e| {
                                         container.set(event_target_value(&e));
                                         if !restarts(&container.get_untracked()) {
@@ -426,16 +432,17 @@ pub fn LogView(
                                     {choices
                                         .iter()
                                         .map(|c| {
-                                            let label = if c.init { format!("{} (init)", c.name) } else { c.name.clone() };
+                                            let (name, init) = (c.name.clone(), c.init);
+                                            let label = move || if init { tf(Msg::InitContainer, &[("name", &name)]) } else { name.clone() };
                                             view! { <option value=c.name.clone()>{label}</option> }
                                         })
                                         .collect_view()}
-                                    {several.then(|| view! { <option value=ALL>"All containers, by time"</option> })}
+                                    {several.then(|| view! { <option value=ALL>{t(Msg::AllContainers)}</option> })}
                                 </select>
                             </label>
                         }
                     })}
-                <label class="toolbar__field" title="follow=true: the response stays open and new lines arrive as they are written">
+                <label class="toolbar__field" title=t(Msg::FollowTitle)>
                     <input
                         type="checkbox"
                         data-testid="log-follow"
@@ -448,16 +455,17 @@ pub fn LogView(
                             }
                         }
                     />
-                    " Follow"
+                    " "
+                    {t(Msg::Follow)}
                 </label>
                 <label
                     class="toolbar__field"
                     title=move || {
-                        if restarts_for_title(&container.get()) {
-                            "previous=true: the log of the run before the last restart"
+                        tr(if restarts_for_title(&container.get()) {
+                            Msg::PreviousTitle
                         } else {
-                            "previous=true: this container has not restarted, so there is no previous run"
-                        }
+                            Msg::PreviousNoRestartTitle
+                        })
                     }
                 >
                     <input
@@ -471,16 +479,17 @@ pub fn LogView(
                             }
                         }
                     />
-                    " Previous run"
+                    " "
+                    {t(Msg::PreviousRun)}
                 </label>
-                <label class="toolbar__field" title="sinceSeconds: only lines written in the last N seconds">
+                <label class="toolbar__field" title=t(Msg::SinceSecondsTitle)>
                     "sinceSeconds "
                     <input
                         type="number"
                         min="1"
                         size="6"
                         aria-label="sinceSeconds"
-                        placeholder="all"
+                        placeholder=t(Msg::All)
                         prop:value=since
                         on:change={
                             let option_changed = option_changed.clone();
@@ -491,14 +500,14 @@ pub fn LogView(
                         }
                     />
                 </label>
-                <label class="toolbar__field" title="tailLines: only the last N lines (empty: all the server kept)">
+                <label class="toolbar__field" title=t(Msg::TailLinesTitle)>
                     "tailLines "
                     <input
                         type="number"
                         min="0"
                         size="6"
                         aria-label="tailLines"
-                        placeholder="all"
+                        placeholder=t(Msg::All)
                         prop:value=tail
                         on:change={
                             let option_changed = option_changed.clone();
@@ -510,28 +519,32 @@ pub fn LogView(
                     />
                 </label>
                 <button class="button" data-testid="log-read" on:click=move |_| option_changed()>
-                    {move || if follow_on.get() { "Follow again" } else { "Read again" }}
+                    {move || tr(if follow_on.get() { Msg::FollowAgain } else { Msg::ReadAgain })}
                 </button>
             </div>
-            <div class="toolbar" aria-label="Log display" role="group">
+            <div class="toolbar" aria-label=t(Msg::LogDisplay) role="group">
                 <label class="toolbar__field">
                     <input
                         type="checkbox"
                         prop:checked=move || display.with(|d| d.timestamps)
                         on:change=move |e| display.update(|d| d.timestamps = event_target_checked(&e))
                     />
-                    " Timestamps"
+                    " "
+                    {t(Msg::Timestamps)}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=wrap on:change=move |e| wrap.set(event_target_checked(&e)) />
-                    " Wrap"
+                    " "
+                    {t(Msg::Wrap)}
                 </label>
                 <label class="toolbar__field">
-                    "Search "
+                    {t(Msg::SearchLabel)}
+                    " "
                     <input
                         type="search"
-                        aria-label="Search the log"
-                        placeholder="text in a line"
+                        dir="auto"
+                        aria-label=t(Msg::SearchTheLog)
+                        placeholder=t(Msg::TextInLine)
                         prop:value=move || display.with(|d| d.search.clone())
                         on:input=move |e| display.update(|d| d.search = event_target_value(&e))
                     />
@@ -540,9 +553,9 @@ pub fn LogView(
                     {move || {
                         let (_, matching, kept, _) = shown.get();
                         if display.with(|d| d.search.trim().is_empty()) {
-                            format!("{kept} lines")
+                            tf(Msg::LogLines, &[("count", &intl::count(kept))])
                         } else {
-                            format!("{matching} matching lines of {kept}")
+                            tf(Msg::MatchingLinesOf, &[("matching", &intl::count(matching)), ("kept", &intl::count(kept))])
                         }
                     }}
                 </span>
@@ -555,7 +568,7 @@ pub fn LogView(
                                     class="button button--quiet"
                                     data-testid="log-pause"
                                     aria-pressed=move || frozen.with(Option::is_some).to_string()
-                                    title="Hold the view still; lines keep arriving and show on Resume"
+                                    title=t(Msg::PauseTitle)
                                     on:click=move |_| {
                                         if frozen.with_untracked(Option::is_some) {
                                             frozen.set(None);
@@ -566,15 +579,15 @@ pub fn LogView(
                                     }
                                 >
                                     {move || match held() {
-                                        Some(n) => format!("Resume ({n} new)"),
-                                        None => "Pause".to_owned(),
+                                        Some(n) => tf(Msg::ResumeNew, &[("count", &n)]),
+                                        None => tr(Msg::Pause),
                                     }}
                                 </button>
                             }
                         })
                 }}
                 <button class="button button--quiet" data-testid="log-download" on:click=download>
-                    "Download"
+                    {t(Msg::Download)}
                 </button>
             </div>
             <p class="muted log-state" data-testid="log-state" aria-live="polite">
@@ -585,10 +598,10 @@ pub fn LogView(
                         .iter()
                         .filter_map(|(c, p)| {
                             let words = match p {
-                                Phase::Reading => "reading".to_owned(),
-                                Phase::Following => "following".to_owned(),
+                                Phase::Reading => tr(Msg::LogReading),
+                                Phase::Following => tr(Msg::LogFollowing),
                                 Phase::Reconnecting { attempt, seconds } => {
-                                    format!("reconnecting in {seconds} s from sinceTime (attempt {attempt})")
+                                    tf(Msg::Reconnecting, &[("seconds", seconds), ("attempt", attempt)])
                                 }
                                 Phase::Ended(why) => why.clone(),
                                 Phase::Failed(_) => return None,
@@ -597,7 +610,10 @@ pub fn LogView(
                         })
                         .collect();
                     if dropped > 0 {
-                        parts.push(format!("{dropped} older lines dropped (at most {DEFAULT_CAP} are kept)"));
+                        parts.push(tf(
+                            Msg::OlderDropped,
+                            &[("dropped", &intl::number(dropped as f64, 0)), ("cap", &intl::count(DEFAULT_CAP))],
+                        ));
                     }
                     parts.join(" · ")
                 }}
@@ -638,9 +654,9 @@ pub fn LogView(
                 {move || {
                     let (text, matching, kept, _) = shown.get();
                     if kept == 0 {
-                        "(the log is empty)".to_owned()
+                        tr(Msg::LogEmpty)
                     } else if matching == 0 {
-                        "(no line matches the search)".to_owned()
+                        tr(Msg::NoLineMatches)
                     } else {
                         text
                     }

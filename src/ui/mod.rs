@@ -19,8 +19,10 @@ mod goto;
 mod goto_key;
 mod grid;
 pub mod host;
+pub mod i18n;
 pub mod identity;
 mod inspector;
+mod intl;
 mod keys;
 mod lazy;
 mod live;
@@ -47,12 +49,14 @@ use leptos::prelude::*;
 use crate::client::base::ApiBase;
 use crate::client::discovery::{load_cluster, ClusterInfo};
 use crate::client::handle::Client;
+use crate::i18n::Msg;
 use crate::model::host::{Source, Theme, MANUAL_MOUNT_ATTRIBUTE};
 use crate::model::messages;
 use crate::model::view_state::ViewState;
 use crate::ui::collection::CollectionView;
 use crate::ui::discovered::provide_discovery;
 use crate::ui::host::{Host, Setup};
+use crate::ui::i18n::{t, tf, tr};
 use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
 use crate::ui::object::ObjectView;
@@ -82,6 +86,7 @@ pub fn App(
 ) -> impl IntoView {
     let policy = write_policy::WritePolicy::install();
     let host = Host::install(&setup, policy);
+    i18n::install(&setup.target);
     let (base, base_error) = match &setup.api_base {
         Ok((base, _)) => (ApiBase::configured(base.clone()), None),
         Err(error) => (ApiBase::same_origin(), Some(error.to_string())),
@@ -116,18 +121,16 @@ pub fn App(
         })
     });
     let version_label = move || match cluster.map(|c| c.get()) {
-        None => "not connected".to_owned(),
+        None => tr(Msg::NotConnected),
         Some(Some(Ok(info))) => info.version.git_version.clone(),
-        Some(Some(Err(_))) => "unreachable".to_owned(),
-        Some(None) => "connecting…".to_owned(),
+        Some(Some(Err(_))) => tr(Msg::Unreachable),
+        Some(None) => tr(Msg::Connecting),
     };
-    let api_base = match &base_error {
-        None => client.base().display(),
-        Some(_) => "invalid (see below)".to_owned(),
-    };
+    // The address is a URL: it stays left to right in a right-to-left page.
+    let api_base = base_error.is_none().then(|| client.base().display());
     let api_source = match host.api_source {
         Source::Default => None,
-        source => Some(format!("from {source}")),
+        source => Some(move || tf(Msg::ApiBaseFrom, &[("source", &source)])),
     };
     let navigation = location::use_navigation();
     let home = navigation.home_href();
@@ -135,8 +138,8 @@ pub fn App(
     let read_only_badge = move || {
         policy.forced_by_host.get().then(|| {
             view! {
-                <span class="badge badge--read-only" data-testid="read-only-host" title="Set by the page that embeds the explorer; writes are refused">
-                    "Read-only (set by the host)"
+                <span class="badge badge--read-only" data-testid="read-only-host" title=t(Msg::ReadOnlyByHostTitle)>
+                    {t(Msg::ReadOnlyByHost)}
                 </span>
             }
         })
@@ -146,8 +149,11 @@ pub fn App(
         (host.listens() || stats != messages::MessageStats::default()).then(|| {
             view! {
                 <div>
-                    <dt>"Messages"</dt>
-                    <dd data-testid="host-messages" title=host.host_origin().map(|o| format!("obeyed only from {o}"))>
+                    <dt>{t(Msg::Messages)}</dt>
+                    <dd
+                        data-testid="host-messages"
+                        title=host.host_origin().map(|o| move || tf(Msg::ObeyedOnlyFrom, &[("origin", &o)]))
+                    >
                         {stats.summary()}
                     </dd>
                 </div>
@@ -160,18 +166,23 @@ pub fn App(
         <header class=if embed { "topbar topbar--embed" } else { "topbar" }>
             <h1 class="topbar__title">
                 {match home.filter(|_| !embed) {
-                    Some(href) => view! { <a href=href class="topbar__home">"Kube API Explorer"</a> }.into_any(),
-                    None => "Kube API Explorer".into_any(),
+                    Some(href) => view! { <a href=href class="topbar__home">{t(Msg::AppTitle)}</a> }.into_any(),
+                    None => t(Msg::AppTitle).into_any(),
                 }}
             </h1>
             <dl class="topbar__facts">
                 <div>
-                    <dt>"Cluster"</dt>
+                    <dt>{t(Msg::Cluster)}</dt>
                     <dd data-testid="cluster-version">{version_label}</dd>
                 </div>
                 <div>
                     <dt>"API"</dt>
-                    <dd data-testid="api-base">{api_base}</dd>
+                    <dd data-testid="api-base">
+                        {match api_base {
+                            Some(base) => view! { <bdi dir="ltr">{base}</bdi> }.into_any(),
+                            None => t(Msg::ApiInvalidSeeBelow).into_any(),
+                        }}
+                    </dd>
                     {api_source.map(|s| view! { <dd class="muted" data-testid="api-base-source">{s}</dd> })}
                 </div>
                 {identity.map(|identity| view! { <identity::IdentityFact identity /> })}
@@ -198,13 +209,13 @@ pub fn App(
                                                 })
                                         }
                                     >
-                                        "Access"
+                                        {t(Msg::Access)}
                                     </button>
                                 </dd>
                                 <dd>
                                     <button
                                         class="button button--quiet topbar__search"
-                                        title="Find objects of any type by part of their name or a label selector"
+                                        title=t(Msg::SearchTitle)
                                         aria-pressed=move || {
                                             navigation.state.with(|s| s.search.is_some() && s.resource.is_none()).to_string()
                                         }
@@ -218,7 +229,7 @@ pub fn App(
                                                 })
                                         }
                                     >
-                                        "Search"
+                                        {t(Msg::Search)}
                                     </button>
                                 </dd>
                             </div>
@@ -228,13 +239,15 @@ pub fn App(
             </dl>
             {read_only_badge}
             <write::ReadOnlyToggle />
+            {(!embed).then(|| view! { <i18n::LanguageSwitch /> })}
             {(!embed)
                 .then(|| {
                     view! {
                         <label class="topbar__theme">
-                            "Theme "
+                            {t(Msg::Theme)}
+                            " "
                             <select
-                                aria-label="Theme"
+                                aria-label=t(Msg::Theme)
                                 prop:value=move || host.theme.get().as_str()
                                 on:change=move |e| {
                                     if let Ok(theme) = Theme::parse(&event_target_value(&e)) {
@@ -242,9 +255,9 @@ pub fn App(
                                     }
                                 }
                             >
-                                <option value="system">"System"</option>
-                                <option value="light">"Light"</option>
-                                <option value="dark">"Dark"</option>
+                                <option value="system">{t(Msg::ThemeSystem)}</option>
+                                <option value="light">{t(Msg::ThemeLight)}</option>
+                                <option value="dark">{t(Msg::ThemeDark)}</option>
                             </select>
                         </label>
                         <button
@@ -252,7 +265,7 @@ pub fn App(
                             aria-expanded=move || inspector_open.get().to_string()
                             on:click=move |_| inspector_open.update(|o| *o = !*o)
                         >
-                            "Wire inspector"
+                            {t(Msg::WireInspector)}
                         </button>
                     }
                 })}
@@ -261,7 +274,7 @@ pub fn App(
             .then(|| {
                 view! {
                     <section class="status-error host-errors" role="alert" data-testid="host-config-errors">
-                        <h3>"Settings from the host page that were not applied"</h3>
+                        <h3>{t(Msg::HostSettingsNotApplied)}</h3>
                         <ul>{config_errors.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
                     </section>
                 }
@@ -272,7 +285,7 @@ pub fn App(
                 .map(|problem| {
                     view! {
                         <p class="warning host-problem" role="alert" data-testid="host-navigation-problem">
-                            {format!("The host asked for a view that cannot be shown: {problem}")}
+                            {move || tf(Msg::HostViewProblem, &[("problem", &problem)])}
                         </p>
                     }
                 })
@@ -282,11 +295,9 @@ pub fn App(
                 (_, Some(error)) => {
                     view! {
                         <section class="status-error host-errors" role="alert" data-testid="api-base-error">
-                            <h3>"The API address is not valid"</h3>
+                            <h3>{t(Msg::ApiAddressInvalid)}</h3>
                             <p>{error}</p>
-                            <p>
-                                "The explorer sends no request until the page that serves it names a valid API base (or none, for its own origin)."
-                            </p>
+                            <p>{t(Msg::ApiAddressInvalidHelp)}</p>
                         </section>
                     }
                         .into_any()
@@ -296,7 +307,7 @@ pub fn App(
                         <Suspense fallback=|| {
                             view! {
                                 <p class="loading" aria-busy="true">
-                                    "Reading /version and discovery…"
+                                    {t(Msg::ReadingDiscovery)}
                                 </p>
                             }
                         }>
@@ -373,7 +384,7 @@ fn Explorer(
                     None if embed => {
                         view! {
                             <p class="notice" data-testid="embed-waiting">
-                                "Embedded explorer: the host page chooses the resource to show (a kube-api-explorer:navigate message, or the route of the mount config)."
+                                {t(Msg::EmbedWaiting)}
                             </p>
                         }
                             .into_any()
@@ -396,13 +407,17 @@ fn Explorer(
                     Some((Err(key), _)) => {
                         view! {
                             <section class="status-error" role="alert">
-                                <h3>"Unknown resource type"</h3>
+                                <h3>{t(Msg::UnknownResourceType)}</h3>
                                 <p>
-                                    {format!(
-                                        "Discovery lists no {} in {}; the link may come from another cluster.",
-                                        key.plural,
-                                        crate::api::discovery::group_version(&key.group, &key.version),
-                                    )}
+                                    {
+                                        let group_version = crate::api::discovery::group_version(&key.group, &key.version);
+                                        move || {
+                                            tf(
+                                                Msg::UnknownResourceTypeHelp,
+                                                &[("resource", &key.plural), ("group_version", &group_version)],
+                                            )
+                                        }
+                                    }
                                 </p>
                             </section>
                         }

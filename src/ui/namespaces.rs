@@ -3,7 +3,9 @@
 use leptos::prelude::*;
 
 use crate::client::handle::use_client;
+use crate::i18n::Msg;
 use crate::model::target::namespaces_request;
+use crate::ui::i18n::t;
 use crate::ui::location::use_navigation;
 
 /// A `<select>` of namespaces bound to the view state.
@@ -22,16 +24,17 @@ pub fn NamespaceSelect() -> impl IntoView {
     });
     view! {
         <label class="toolbar__field">
-            "Namespace "
+            {t(Msg::Namespace)}
+            " "
             <select
-                aria-label="Namespace"
+                aria-label=t(Msg::Namespace)
                 on:change=move |e| {
                     let value = event_target_value(&e);
                     navigation.update(move |s| s.namespace = (!value.is_empty()).then_some(value));
                 }
             >
                 <option value="" selected=move || navigation.state.get().namespace.is_none()>
-                    "All namespaces"
+                    {t(Msg::AllNamespaces)}
                 </option>
                 {move || {
                     let mut list = names.get().unwrap_or_default();

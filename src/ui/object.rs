@@ -9,12 +9,15 @@ use crate::api::codec::value::Value;
 use crate::api::discovery::{Discovery, ResourceType, Scope};
 use crate::client::fetched::Fetched;
 use crate::client::handle::use_client;
+use crate::i18n::Msg;
 use crate::model::messages::Selected;
 use crate::model::page::{Page, PageBody};
 use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
 use crate::ui::host::Host;
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::response_info::ResponseInfo;
@@ -71,12 +74,13 @@ pub fn ObjectView(
                     class="button button--quiet"
                     on:click=move |_| navigation.update(|s| s.name = None)
                 >
-                    {format!("← {}", resource.plural)}
+                    <span class="back-arrow">"←"</span>
+                    {format!(" {}", resource.plural)}
                 </button>
                 <h2 data-testid="object-title">{format!("{} {}", resource.kind, name)}</h2>
                 <ObjectActionsOnDemand resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />
             </header>
-            <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
+            <Transition fallback=|| view! { <p class="loading" aria-busy="true">{t(Msg::Loading)}</p> }>
                 {move || {
                     let (panel_resource, panel_name) = (panel_resource.clone(), panel_name.clone());
                     let (key, selected_name) = (key.clone(), selected_name.clone());
@@ -120,7 +124,7 @@ pub fn ObjectView(
                                         .into_any()
                                 }
                                 PageBody::Envelope(summary) => view! { <DocumentView document=summary raw=Some(raw) /> }.into_any(),
-                                PageBody::Grid(_) => view! { <p>"A list came back where an object was expected."</p> }.into_any(),
+                                PageBody::Grid(_) => view! { <p>{t(Msg::ListInsteadOfObject)}</p> }.into_any(),
                             };
                             view! {
                                 {info}
@@ -168,10 +172,12 @@ fn MetadataSummary(document: Value) -> impl IntoView {
         .map(|o| {
             let field = |key: &str| o.get(key).and_then(Value::as_str).unwrap_or("?").to_owned();
             let (kind, owner, api_version) = (field("kind"), field("name"), field("apiVersion"));
-            let label = format!(
-                "{kind} {owner}{}",
-                if o.get("controller").and_then(Value::as_bool) == Some(true) { " (controller)" } else { "" }
-            );
+            let controller = if o.get("controller").and_then(Value::as_bool) == Some(true) {
+                tr(Msg::Controller)
+            } else {
+                String::new()
+            };
+            let label = format!("{kind} {owner}{controller}");
             view! { <li>{object_link(&discovery, &api_version, &kind, owner, None, label, "owner-link")}</li> }
         })
         .collect_view();
@@ -192,10 +198,15 @@ fn MetadataSummary(document: Value) -> impl IntoView {
         items.into_iter().map(|(k, v)| view! { <li class="chip">{format!("{k}={v}")}</li> }).collect_view()
     };
     view! {
-        <section class="panel" aria-label="Metadata">
+        <section class="panel" aria-label=t(Msg::Metadata)>
             <dl class="facts" data-testid="metadata-summary">
-                <dt>"Namespace"</dt>
-                <dd>{text("namespace").unwrap_or_else(|| "(cluster-scoped)".to_owned())}</dd>
+                <dt>{t(Msg::Namespace)}</dt>
+                <dd>
+                    {match text("namespace") {
+                        Some(namespace) => namespace.into_any(),
+                        None => t(Msg::ClusterScopedObject).into_any(),
+                    }}
+                </dd>
                 <dt>"uid"</dt>
                 <dd>
                     <code>{text("uid")}</code>
@@ -206,35 +217,51 @@ fn MetadataSummary(document: Value) -> impl IntoView {
                 </dd>
                 <dt>"generation"</dt>
                 <dd>{generation.map(|g| g.to_string())}</dd>
-                <dt>"Created"</dt>
-                <dd>{text("creationTimestamp")}</dd>
+                <dt>{t(Msg::Created)}</dt>
+                <dd>
+                    {text("creationTimestamp")
+                        .map(|stamp| {
+                            let parsed = js_sys::Date::parse(&stamp);
+                            let shown = move || if parsed.is_nan() { stamp.clone() } else { intl::date_time(parsed) };
+                            view! {
+                                <time datetime=text("creationTimestamp") data-testid="created">
+                                    {shown}
+                                </time>
+                            }
+                        })}
+                </dd>
                 {text("deletionTimestamp")
-                    .map(|t| {
+                    .map(|stamp| {
                         view! {
-                            <dt>"Being deleted"</dt>
-                            <dd class="warning">{format!("since {t}; finalizers still to run: {}", finalizers.len())}</dd>
+                            <dt>{t(Msg::BeingDeleted)}</dt>
+                            <dd class="warning">
+                                {
+                                    let count = finalizers.len();
+                                    move || tf(Msg::BeingDeletedSince, &[("time", &stamp), ("count", &count)])
+                                }
+                            </dd>
                         }
                     })}
-                <dt>"Labels"</dt>
+                <dt>{t(Msg::Labels)}</dt>
                 <dd>
                     <ul class="chips" data-testid="labels">{chips(labels)}</ul>
                 </dd>
-                <dt>"Annotations"</dt>
+                <dt>{t(Msg::Annotations)}</dt>
                 <dd>
                     <ul class="chips">{chips(annotations)}</ul>
                 </dd>
-                <dt>"Owners"</dt>
+                <dt>{t(Msg::Owners)}</dt>
                 <dd>
                     <ul class="owners">{owners}</ul>
                 </dd>
                 {involved
                     .map(|link| {
                         view! {
-                            <dt>"Involved object"</dt>
+                            <dt>{t(Msg::InvolvedObject)}</dt>
                             <dd>{link}</dd>
                         }
                     })}
-                <dt>"Finalizers"</dt>
+                <dt>{t(Msg::Finalizers)}</dt>
                 <dd>{finalizers.join(", ")}</dd>
             </dl>
         </section>
@@ -254,7 +281,8 @@ fn object_link(
     testid: &'static str,
 ) -> AnyView {
     let Some(target_type) = discovery.find_kind(api_version, kind) else {
-        return format!("{label} ({api_version}: not in discovery)").into_any();
+        let api_version = api_version.to_owned();
+        return (move || tf(Msg::NotInDiscovery, &[("label", &label), ("api_version", &api_version)])).into_any();
     };
     let key = ResourceKey {
         group: target_type.group.clone(),
@@ -288,15 +316,15 @@ fn Conditions(document: Value) -> impl IntoView {
     (!conditions.is_empty()).then(|| {
         let field = |c: &Value, key: &str| c.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
         view! {
-            <section class="panel" aria-label="Conditions">
+            <section class="panel" aria-label=t(Msg::Conditions)>
                 <table class="causes" data-testid="conditions">
                     <thead>
                         <tr>
-                            <th>"Type"</th>
-                            <th>"Status"</th>
-                            <th>"Reason"</th>
-                            <th>"Message"</th>
-                            <th>"Last transition"</th>
+                            <th>{t(Msg::ConditionType)}</th>
+                            <th>{t(Msg::StatusLabel)}</th>
+                            <th>{t(Msg::Reason)}</th>
+                            <th>{t(Msg::Message)}</th>
+                            <th>{t(Msg::LastTransition)}</th>
                         </tr>
                     </thead>
                     <tbody>

@@ -4,9 +4,11 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::delete::DeletePanel;
+use crate::ui::i18n::ts;
 use crate::ui::scale::ScalePanel;
 use crate::ui::write::EditPanel;
 
@@ -74,16 +76,16 @@ pub fn ObjectActions(
         }
     };
     close_when_refused(open, vec![("edit", edit_refused), ("scale", scale_refused), ("delete", delete_refused)]);
-    let mut refusals = vec![("Edit".to_owned(), edit_refused)];
+    let mut refusals = vec![(ts(Msg::Edit), edit_refused)];
     if scalable {
-        refusals.push(("Scale".to_owned(), scale_refused));
+        refusals.push((ts(Msg::Scale), scale_refused));
     }
-    refusals.push(("Delete".to_owned(), delete_refused));
+    refusals.push((ts(Msg::Delete), delete_refused));
     view! {
         <div class="toolbar object__actions">
-            <ActionEntry which="edit" label="Edit" open refused=edit_refused />
-            {scalable.then(|| view! { <ActionEntry which="scale" label="Scale…" open refused=scale_refused quiet=true /> })}
-            <ActionEntry which="delete" label="Delete…" open refused=delete_refused quiet=true />
+            <ActionEntry which="edit" label=Msg::EditEntry open refused=edit_refused />
+            {scalable.then(|| view! { <ActionEntry which="scale" label=Msg::ScaleEntry open refused=scale_refused quiet=true /> })}
+            <ActionEntry which="delete" label=Msg::DeleteEntry open refused=delete_refused quiet=true />
         </div>
         <RefusalList entries=refusals />
         {panel}

@@ -4,6 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::Msg;
+use crate::ui::i18n::{t, tf, tr};
+
 /// A part of the interface that could not be fetched (a network failure while loading its wasm).
 #[derive(Clone, Debug)]
 pub struct LoadFailed(String);
@@ -20,7 +23,7 @@ impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
 /// retryable alert naming `what` if the download failed. The download runs as a task of its own and
 /// only sets a signal (ignored if the view is gone by then): no `Suspend` is involved, so it never
 /// counts as pending work of a `Suspense` up the tree, which would re-render the view around it.
-pub fn on_demand<P, Fut, E, B>(what: &'static str, preload: P, build: B) -> AnyView
+pub fn on_demand<P, Fut, E, B>(what: Msg, preload: P, build: B) -> AnyView
 where
     P: Fn() -> Fut + Send + Sync + 'static,
     Fut: std::future::Future<Output = Result<(), E>> + 'static,
@@ -41,7 +44,7 @@ type Preload = std::sync::Arc<
 >;
 type Build = std::sync::Arc<dyn Fn() -> Option<Result<AnyView, LoadFailed>> + Send + Sync>;
 
-fn shown_on_demand(what: &'static str, preload: Preload, build: Build) -> AnyView {
+fn shown_on_demand(what: Msg, preload: Preload, build: Build) -> AnyView {
     let arrived = RwSignal::new(None::<Result<(), String>>);
     let fetch = move || {
         let download = preload();
@@ -57,7 +60,7 @@ fn shown_on_demand(what: &'static str, preload: Preload, build: Build) -> AnyVie
             let fetch = fetch.clone();
             view! {
                 <span class="warning" role="alert" data-testid="load-failed">
-                    {format!("Could not load the {what} (a file the app fetches on first use): {reason}. ")}
+                    {move || tf(Msg::CouldNotLoadPart, &[("what", &tr(what)), ("reason", &reason)])}
                     <button
                         class="button button--quiet"
                         on:click=move |_| {
@@ -65,7 +68,7 @@ fn shown_on_demand(what: &'static str, preload: Preload, build: Build) -> AnyVie
                             fetch();
                         }
                     >
-                        "Retry"
+                        {t(Msg::Retry)}
                     </button>
                 </span>
             }

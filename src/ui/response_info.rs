@@ -6,7 +6,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::client::fetched::Fetched;
+use crate::i18n::Msg;
 use crate::model::page::Page;
+use crate::ui::i18n::{t, tf};
+use crate::ui::intl;
 
 /// Summarises one exchange.
 #[component]
@@ -23,37 +26,50 @@ pub fn ResponseInfo(
     let items = page.item_count;
     view! {
         <dl class="response-info" data-testid="response-info">
-            <dt>"Request"</dt>
+            <dt>{t(Msg::Request)}</dt>
             <dd>
                 <code>{format!("{} {}", fetched.request.method, response.url)}</code>
             </dd>
-            <dt>"Accept"</dt>
+            <dt>{t(Msg::Accept)}</dt>
             <dd>
                 <code data-testid="request-accept">{accept}</code>
             </dd>
-            <dt>"Status"</dt>
+            <dt>{t(Msg::StatusLabel)}</dt>
             <dd data-testid="response-status">{format!("{} {}", response.status, response.status_text)}</dd>
-            <dt>"Content-Type"</dt>
+            <dt>{t(Msg::ContentType)}</dt>
             <dd>
                 <code data-testid="response-content-type">{fetched.content_type_header().to_owned()}</code>
             </dd>
-            <dt>"Kind"</dt>
+            <dt>{t(Msg::Kind)}</dt>
             <dd data-testid="response-kind">{page.kind.clone().unwrap_or_default()}</dd>
-            <dt>"Size and time"</dt>
+            <dt>{t(Msg::SizeAndTime)}</dt>
             <dd>
-                {format!(
-                    "{} bytes{}, headers after {:.0} ms, body after {:.0} ms, decoded in {:.1} ms",
-                    response.body.len(),
-                    response.content_encoding().map(|e| format!(" ({e} on the wire)")).unwrap_or_default(),
-                    response.time_to_headers_ms,
-                    response.total_ms,
-                    fetched.decode_ms().unwrap_or(0.0),
-                )}
+                {
+                    let (size, encoding) = (response.body.len(), response.content_encoding().map(str::to_owned));
+                    let (headers, body) = (response.time_to_headers_ms, response.total_ms);
+                    let decoded = fetched.decode_ms().unwrap_or(0.0);
+                    move || {
+                        let encoding = encoding
+                            .as_ref()
+                            .map(|e| tf(Msg::OnTheWire, &[("encoding", e)]))
+                            .unwrap_or_default();
+                        tf(
+                            Msg::SizeAndTimeValue,
+                            &[
+                                ("size", &intl::bytes(size)),
+                                ("encoding", &encoding),
+                                ("headers", &intl::duration_ms(headers)),
+                                ("body", &intl::duration_ms(body)),
+                                ("decoded", &intl::duration_ms(decoded)),
+                            ],
+                        )
+                    }
+                }
             </dd>
             {snapshot
                 .map(|rv| {
                     view! {
-                        <dt>"Snapshot resourceVersion"</dt>
+                        <dt>{t(Msg::SnapshotResourceVersion)}</dt>
                         <dd>
                             <code data-testid="snapshot-rv">{rv}</code>
                         </dd>
@@ -61,12 +77,14 @@ pub fn ResponseInfo(
                 })}
             {items
                 .map(|n| {
-                    let rest = match remaining {
-                        Some(r) => format!("{n} on this page, about {r} more (remainingItemCount is an estimate)"),
-                        None => format!("{n} on this page"),
+                    let rest = move || match remaining {
+                        Some(r) => {
+                            tf(Msg::ItemsOnPageAndMore, &[("count", &intl::count(n)), ("remaining", &intl::number(r as f64, 0))])
+                        }
+                        None => tf(Msg::ItemsOnPage, &[("count", &intl::count(n))]),
                     };
                     view! {
-                        <dt>"Items"</dt>
+                        <dt>{t(Msg::Items)}</dt>
                         <dd data-testid="item-count">{rest}</dd>
                     }
                 })}

@@ -8,7 +8,9 @@ use crate::api::media_type::PatchType;
 use crate::api::request::{ObjectRef, Request};
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
+use crate::i18n::Msg;
 use crate::model::write::{parse_replicas, SendOptions};
+use crate::ui::i18n::{t, tf, tr};
 use crate::ui::status_view::StatusView;
 use crate::ui::write::use_write_settings;
 use crate::ui::write_policy::use_write_policy;
@@ -85,14 +87,14 @@ pub fn ScalePanel(
     let send_dry = send.clone();
     let can_send = move || policy.allows_writes() && wanted.with(Result::is_ok) && !sending.get();
     let facts = move || match current.get() {
-        None => view! { <p class="loading" aria-busy="true">"Reading the scale subresource…"</p> }.into_any(),
+        None => view! { <p class="loading" aria-busy="true">{t(Msg::ReadingScale)}</p> }.into_any(),
         Some(Err(e)) => {
-            view! { <p class="warning" role="alert">{format!("The scale subresource could not be read: {e}")}</p> }
+            view! { <p class="warning" role="alert">{move || tf(Msg::ScaleUnreadable, &[("error", &e)])}</p> }
                 .into_any()
         }
         Some(Ok(value)) => {
             let number = |path: [&str; 2]| {
-                value.at(&path).and_then(Value::as_i64).map_or_else(|| "unset".to_owned(), |n| n.to_string())
+                value.at(&path).and_then(Value::as_i64).map_or_else(|| tr(Msg::Unset2), |n| n.to_string())
             };
             let selector = value.at(&["status", "selector"]).and_then(Value::as_str).unwrap_or("").to_owned();
             view! {
@@ -101,7 +103,7 @@ pub fn ScalePanel(
                         "spec.replicas {}, status.replicas {}{}",
                         number(["spec", "replicas"]),
                         number(["status", "replicas"]),
-                        if selector.is_empty() { String::new() } else { format!(", selector {selector}") },
+                        if selector.is_empty() { String::new() } else { tf(Msg::ScaleSelector, &[("selector", &selector)]) },
                     )}
                 </p>
             }
@@ -112,13 +114,12 @@ pub fn ScalePanel(
         answer.get().map(|(dry_run, a)| {
             if (200..300).contains(&a.status) {
                 let n = a.object.as_ref().and_then(|o| o.at(&["spec", "replicas"])).and_then(Value::as_i64);
-                let text = match (dry_run, n) {
-                    (true, Some(n)) => {
-                        format!("Dry run: HTTP {} — the server would set replicas to {n}; nothing changed.", a.status)
-                    }
-                    (true, None) => format!("Dry run: HTTP {} — nothing changed.", a.status),
-                    (false, Some(n)) => format!("Scaled: spec.replicas is {n} (HTTP {}).", a.status),
-                    (false, None) => format!("Scaled (HTTP {}).", a.status),
+                let status = a.status;
+                let text = move || match (dry_run, n) {
+                    (true, Some(n)) => tf(Msg::DryRunWouldSet, &[("status", &status), ("replicas", &n)]),
+                    (true, None) => tf(Msg::DryRunNothingChanged, &[("status", &status)]),
+                    (false, Some(n)) => tf(Msg::ScaledTo, &[("replicas", &n), ("status", &status)]),
+                    (false, None) => tf(Msg::Scaled, &[("status", &status)]),
                 };
                 view! { <p class="notice" data-testid="scale-state" aria-live="polite">{text}</p> }.into_any()
             } else {
@@ -130,14 +131,15 @@ pub fn ScalePanel(
         })
     };
     view! {
-        <section class="panel write" aria-label="Scale">
-            <h3>{format!("Scale {title}")}</h3>
+        <section class="panel write" aria-label=t(Msg::Scale)>
+            <h3>{move || tf(Msg::ScaleTitle, &[("title", &title)])}</h3>
             {facts}
             <div class="toolbar">
                 <label class="toolbar__field">
-                    "Replicas "
+                    {t(Msg::Replicas)}
+                    " "
                     <input
-                        aria-label="Replicas"
+                        aria-label=t(Msg::Replicas)
                         inputmode="numeric"
                         size="6"
                         prop:value=move || replicas.get()
@@ -145,12 +147,12 @@ pub fn ScalePanel(
                     />
                 </label>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>
-                    "Dry run"
+                    {t(Msg::DryRun)}
                 </button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send(false)>
-                    "Scale"
+                    {t(Msg::ScaleButton)}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
             {move || wanted.get().err().filter(|_| !replicas.get().is_empty()).map(|e| view! { <p class="warning" role="alert">{e}</p> })}
             {outcome}

@@ -18,6 +18,7 @@ use crate::api::view::metadata::ObjectHeadList;
 use crate::client::fetch::ClientError;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
+use crate::i18n::Msg;
 use crate::model::access::Decision;
 use crate::model::search::{
     plan, read_page, QueryError, SearchQuery, SearchRun, SkipWhen, TypeFailure, TypeState, PAGE_SIZE, PARALLEL_TYPES,
@@ -25,6 +26,8 @@ use crate::model::search::{
 };
 use crate::model::view_state::ViewState;
 use crate::ui::access::use_access;
+use crate::ui::i18n::{t, tf, tr, ts};
+use crate::ui::intl;
 use crate::ui::load_all::stop_reason;
 use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::namespaces::NamespaceSelect;
@@ -149,8 +152,7 @@ impl Driver {
 
 /// A type's page as the model takes it: the objects' heads, or why there are none.
 fn read_answer(outcome: Result<Arc<Fetched>, ClientError>) -> Result<ObjectHeadList, TypeFailure> {
-    let fetched = outcome
-        .map_err(|e| TypeFailure::Failed(format!("Network failure: no HTTP response (not an API error): {e}")))?;
+    let fetched = outcome.map_err(|e| TypeFailure::Failed(tf(Msg::NetworkFailureWith, &[("error", &e)])))?;
     if !fetched.response.is_success() {
         return Err(match fetched.error() {
             Some(error) if error.is_forbidden() => {
@@ -160,8 +162,12 @@ fn read_answer(outcome: Result<Arc<Fetched>, ClientError>) -> Result<ObjectHeadL
             None => TypeFailure::Failed(format!("HTTP {} {}", fetched.response.status, fetched.response.status_text)),
         });
     }
-    read_page(fetched.content_type.as_ref(), &fetched.response.body)
-        .map_err(|e| TypeFailure::Failed(format!("{} answered {}: {e}", fetched.response.url, fetched.response.status)))
+    read_page(fetched.content_type.as_ref(), &fetched.response.body).map_err(|e| {
+        TypeFailure::Failed(tf(
+            Msg::AnsweredWith,
+            &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &e)],
+        ))
+    })
 }
 
 /// The Search screen of the view in the URL.
@@ -224,13 +230,16 @@ pub fn SearchView(discovery: Discovery) -> impl IntoView {
     });
 
     view! {
-        <section class="search" aria-label="Search">
+        <section class="search" aria-label=t(Msg::Search)>
             <header class="collection__header">
-                <h2>"Search"</h2>
+                <h2>{t(Msg::Search)}</h2>
                 <p class="muted">
-                    {format!(
-                        "Objects of every resource type you may list, by part of their name and/or a label selector. Each type is read as metadata-only pages (PartialObjectMetadataList, {PAGE_SIZE} a page), {PARALLEL_TYPES} types at a time. The label selector is sent to the server; the API has no filter by part of a name, so names are matched here, in the page, as each page arrives (in any case). All namespaces searches every type, cluster-scoped ones included; a namespace, its namespaced types. At most {SHOWN_PER_TYPE} matches a type are shown."
-                    )}
+                    {move || {
+                        tf(
+                            Msg::SearchHelp,
+                            &[("page_size", &PAGE_SIZE), ("parallel", &PARALLEL_TYPES), ("shown", &SHOWN_PER_TYPE)],
+                        )
+                    }}
                 </p>
                 <SearchForm again />
             </header>
@@ -239,7 +248,7 @@ pub fn SearchView(discovery: Discovery) -> impl IntoView {
                 _ if waiting.get() => {
                     view! {
                         <p class="loading" aria-busy="true" data-testid="search-waiting">
-                            "Asking what you may list here (SelfSubjectRulesReview)…"
+                            {t(Msg::AskingWhatYouMayList)}
                         </p>
                     }
                         .into_any()
@@ -282,30 +291,34 @@ fn SearchForm(again: RwSignal<u64>) -> impl IntoView {
     view! {
         <form class="toolbar search__form" role="search" on:submit=submit>
             <label class="toolbar__field">
-                "Name contains "
+                {t(Msg::NameContains)}
+                " "
                 <input
                     type="search"
+                    dir="auto"
                     class="search__name"
-                    aria-label="Name contains"
-                    placeholder="part of a name, e.g. web"
+                    aria-label=t(Msg::NameContains)
+                    placeholder=t(Msg::NameContainsPlaceholder)
                     prop:value=name
                     on:input=move |e| name.set(event_target_value(&e))
                 />
             </label>
             <label class="toolbar__field">
-                "Label selector "
+                {t(Msg::LabelSelector)}
+                " "
                 <input
                     type="search"
+                    dir="auto"
                     class="search__labels"
-                    aria-label="Label selector"
-                    placeholder="app=web,tier in (front,back)"
+                    aria-label=t(Msg::LabelSelector)
+                    placeholder=t(Msg::SearchLabelPlaceholder)
                     prop:value=labels
                     on:input=move |e| labels.set(event_target_value(&e))
                 />
             </label>
             <NamespaceSelect />
             <button type="submit" class="button">
-                "Search"
+                {t(Msg::Search)}
             </button>
         </form>
     }
@@ -334,30 +347,45 @@ fn Results(driver: Driver) -> impl IntoView {
     let running = move || run.with(|r| r.as_ref().is_some_and(SearchRun::is_running));
     let summary = move || {
         let p = progress();
-        let found = format!(
-            "{} {} in {} {}",
-            p.matched,
-            plural(p.matched, "match", "matches"),
-            p.types_with_matches,
-            plural(p.types_with_matches, "type", "types")
+        let found = tf(
+            Msg::FoundIn,
+            &[
+                ("matches", &intl::plural(p.matched, MATCH_COUNT)),
+                ("types", &intl::plural(p.types_with_matches, TYPE_COUNT)),
+            ],
         );
-        let read = format!("{} {} read", p.listed, plural(p.listed, "object", "objects"));
+        let read = intl::plural(p.listed, OBJECTS_READ);
+        let (finished, total) = (intl::count(p.finished), intl::count(p.total));
         if running() {
-            format!("{} of {} types searched, {} listing · {found} so far · {read}", p.finished, p.total, p.listing)
+            tf(
+                Msg::SearchRunning,
+                &[
+                    ("finished", &finished),
+                    ("total", &total),
+                    ("listing", &intl::count(p.listing)),
+                    ("found", &found),
+                    ("read", &read),
+                ],
+            )
         } else if p.stopped > 0 {
-            format!("Stopped: {} of {} types searched · {found} · {read}", p.finished, p.total)
+            tf(Msg::SearchStopped, &[("finished", &finished), ("total", &total), ("found", &found), ("read", &read)])
         } else {
-            format!("{found} · {} {} searched · {read}", p.total, plural(p.total, "type", "types"))
+            tf(
+                Msg::SearchDone,
+                &[("found", &found), ("searched", &intl::plural(p.total, TYPES_SEARCHED)), ("read", &read)],
+            )
         }
     };
     let timing = move || {
         driver.timing.get().map(|t| match (t.finished, t.kept) {
-            (Some(finished), true) => format!(
-                "Shown again: this search ended {} s ago (it took {:.1} s); Search lists everything anew.",
-                ((js_sys::Date::now() - finished) / 1000.0).round(),
-                (finished - t.started) / 1000.0
+            (Some(finished), true) => tf(
+                Msg::ShownAgain,
+                &[
+                    ("ago", &intl::relative_seconds(((finished - js_sys::Date::now()) / 1000.0).round())),
+                    ("took", &intl::duration_ms(finished - t.started)),
+                ],
             ),
-            (Some(finished), false) => format!("in {:.2} s", (finished - t.started) / 1000.0),
+            (Some(finished), false) => tf(Msg::TookIn, &[("took", &intl::duration_ms(finished - t.started))]),
             (None, _) => String::new(),
         })
     };
@@ -371,7 +399,7 @@ fn Results(driver: Driver) -> impl IntoView {
         <div class="search__status" aria-live="polite">
             <div class="toolbar">
                 <progress
-                    aria-label="Search progress"
+                    aria-label=t(Msg::SearchProgress)
                     max=move || progress().total.max(1).to_string()
                     value=move || {
                         let p = progress();
@@ -387,7 +415,7 @@ fn Results(driver: Driver) -> impl IntoView {
                     disabled=move || !running()
                     on:click=move |_| driver.stop()
                 >
-                    "Stop"
+                    {t(Msg::Stop)}
                 </button>
             </div>
             <p class="muted" data-testid="search-describes">{describe}</p>
@@ -410,18 +438,19 @@ fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                 <details class="search__skipped" data-testid="search-skipped">
                     <summary>
                         <span data-testid="search-skipped-count">
-                            {format!("{} {} skipped", skipped.len(), plural(skipped.len(), "type", "types"))}
+                            {
+                                let count = skipped.len();
+                                move || intl::plural(count, TYPES_SKIPPED)
+                            }
                         </span>
-                        {format!(
-                            " for lack of permission ({known} known from your access rules, not asked; {answered} answered 403 Forbidden)"
-                        )}
+                        {move || tf(Msg::SkippedWhy, &[("known", &known), ("answered", &answered)])}
                     </summary>
                     <table class="causes">
                         <thead>
                             <tr>
-                                <th>"Type"</th>
-                                <th>"Why"</th>
-                                <th>"Check"</th>
+                                <th>{t(Msg::ConditionType)}</th>
+                                <th>{t(Msg::Why)}</th>
+                                <th>{t(Msg::CheckColumn)}</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -435,9 +464,9 @@ fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                                 <span class="muted">{format!(" {}", type_label(&s.resource.group, &s.resource.version, &s.resource.plural))}</span>
                                             </td>
                                             <td>
-                                                {match s.when {
-                                                    SkipWhen::Known => "not asked: ",
-                                                    SkipWhen::Answered => "403: ",
+                                                {move || match s.when {
+                                                    SkipWhen::Known => tr(Msg::NotAsked),
+                                                    SkipWhen::Answered => "403: ".to_owned(),
                                                 }}
                                                 {s.reason}
                                             </td>
@@ -511,13 +540,12 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
         })
         .collect_view();
     let state_note = match &entry.state {
-        TypeState::Listing => Some(("muted", format!("listing… {} objects read so far", entry.listed))),
-        TypeState::Stopped => Some(("muted", format!("Stopped after {} objects read: more may match.", entry.listed))),
-        TypeState::Failed(reason) if entry.pages > 0 => Some((
-            "warning",
-            format!("Failed after {} objects read (the matches above were found before): {reason}", entry.listed),
-        )),
-        TypeState::Failed(reason) => Some(("warning", format!("Failed: {reason}"))),
+        TypeState::Listing => Some(("muted", tf(Msg::ListingSoFar, &[("count", &entry.listed)]))),
+        TypeState::Stopped => Some(("muted", tf(Msg::StoppedAfter, &[("count", &entry.listed)]))),
+        TypeState::Failed(reason) if entry.pages > 0 => {
+            Some(("warning", tf(Msg::FailedAfter, &[("count", &entry.listed), ("reason", reason)])))
+        }
+        TypeState::Failed(reason) => Some(("warning", tf(Msg::FailedReason, &[("reason", reason)]))),
         _ => None,
     };
     let failed = matches!(entry.state, TypeState::Failed(_));
@@ -534,14 +562,14 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
             <h3 class="search__heading">
                 {entry.resource.kind.clone()}
                 <span class="muted search__type">{label}</span>
-                <span class="badge" data-testid="search-count" title="matches">
+                <span class="badge" data-testid="search-count" title=t(Msg::MatchesTitle)>
                     {entry.matched}
                 </span>
                 {(entry.matched > 0)
                     .then(|| {
                         view! {
-                            <ViewLink change=list_link title="Open the list of this type (the label selector kept)">
-                                "open the list"
+                            <ViewLink change=list_link title=ts(Msg::OpenListTitle)>
+                                {t(Msg::OpenTheList)}
                             </ViewLink>
                         }
                     })}
@@ -551,9 +579,7 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
                 .then(|| {
                     view! {
                         <p class="muted" data-testid="search-more">
-                            {format!(
-                                "and {more} more not shown (the first {SHOWN_PER_TYPE} of each type are): narrow the search, or open the list."
-                            )}
+                            {move || tf(Msg::MoreNotShown, &[("more", &more), ("shown", &SHOWN_PER_TYPE)])}
                         </p>
                     }
                 })}
@@ -561,10 +587,10 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
                 .then(|| {
                     view! {
                         <p class="muted">
-                            {format!(
-                                "The server sent {} objects the label selector does not select (it may ignore labelSelector for this type): they were left out here.",
-                                entry.unselected,
-                            )}
+                            {
+                                let count = entry.unselected;
+                                move || tf(Msg::Unselected, &[("count", &count)])
+                            }
                         </p>
                     }
                 })}
@@ -603,7 +629,12 @@ fn WithoutMatches(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
         (!names.is_empty()).then(|| {
             view! {
                 <details class="search__none" data-testid="search-without-matches">
-                    <summary>{format!("{} {} without a match", names.len(), plural(names.len(), "type", "types"))}</summary>
+                    <summary>
+                        {
+                            let count = names.len();
+                            move || intl::plural(count, TYPES_WITHOUT_MATCH)
+                        }
+                    </summary>
                     <ul class="search__counts">
                         {names
                             .into_iter()
@@ -611,7 +642,7 @@ fn WithoutMatches(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                 view! {
                                     <li>
                                         {kind}
-                                        <span class="muted">{format!(" {label}: {listed} read")}</span>
+                                        <span class="muted">{move || tf(Msg::TypeRead, &[("label", &label), ("count", &listed)])}</span>
                                     </li>
                                 }
                             })
@@ -639,10 +670,13 @@ fn type_label(group: &str, version: &str, plural: &str) -> String {
     format!("{} · {plural}", group_version(group, version))
 }
 
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 {
-        one
-    } else {
-        many
-    }
-}
+/// The plural forms of the counts the screen shows (`intl::plural`).
+const MATCH_COUNT: [Msg; 4] = [Msg::MatchCountOne, Msg::MatchCountFew, Msg::MatchCountMany, Msg::MatchCountOther];
+const TYPE_COUNT: [Msg; 4] = [Msg::TypeCountOne, Msg::TypeCountFew, Msg::TypeCountMany, Msg::TypeCountOther];
+const OBJECTS_READ: [Msg; 4] = [Msg::ObjectsReadOne, Msg::ObjectsReadFew, Msg::ObjectsReadMany, Msg::ObjectsReadOther];
+const TYPES_SEARCHED: [Msg; 4] =
+    [Msg::TypesSearchedOne, Msg::TypesSearchedFew, Msg::TypesSearchedMany, Msg::TypesSearchedOther];
+const TYPES_SKIPPED: [Msg; 4] =
+    [Msg::TypesSkippedOne, Msg::TypesSkippedFew, Msg::TypesSkippedMany, Msg::TypesSkippedOther];
+const TYPES_WITHOUT_MATCH: [Msg; 4] =
+    [Msg::TypesWithoutMatchOne, Msg::TypesWithoutMatchFew, Msg::TypesWithoutMatchMany, Msg::TypesWithoutMatchOther];

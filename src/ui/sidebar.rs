@@ -7,9 +7,11 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::api::discovery::{Discovery, ResourceType, Scope};
+use crate::i18n::Msg;
 use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
 use crate::ui::access::use_access;
+use crate::ui::i18n::{t, tf, tr};
 use crate::ui::keys::{modified, typing};
 use crate::ui::location::{use_navigation, ViewLink};
 
@@ -77,22 +79,26 @@ pub fn Sidebar(
             });
             view! {
                 <p class="sidebar__none muted">
-                    {format!("No resource type is named like \"{query}\". ")}
+                    {
+                        let query = query.clone();
+                        move || tf(Msg::NoTypeNamedLike, &[("query", &query)])
+                    }
                     <ViewLink change testid="sidebar-search">
-                        {format!("Search objects named like \"{query}\" in every type")}
+                        {move || tf(Msg::SearchObjectsNamedLike, &[("query", &query)])}
                     </ViewLink>
                 </p>
             }
         })
     };
     view! {
-        <nav class="sidebar" aria-label="Resource types">
+        <nav class="sidebar" aria-label=t(Msg::ResourceTypes)>
             <input
                 node_ref=input
                 class="sidebar__filter"
                 type="search"
-                placeholder="Filter resource types  (/)"
-                aria-label="Filter resource types"
+                dir="auto"
+                placeholder=t(Msg::FilterResourceTypesPlaceholder)
+                aria-label=t(Msg::FilterResourceTypes)
                 prop:value=filter
                 on:input=move |e| set_filter.set(event_target_value(&e))
             />
@@ -109,8 +115,11 @@ pub fn Sidebar(
                                     {(!others.is_empty())
                                         .then(|| {
                                             view! {
-                                                <span class="muted" title="other served versions">
-                                                    {format!(" (also {})", others.join(", "))}
+                                                <span class="muted" title=t(Msg::OtherServedVersions)>
+                                                    {
+                                                        let versions = others.join(", ");
+                                                        move || tf(Msg::AlsoVersions, &[("versions", &versions)])
+                                                    }
                                                 </span>
                                             }
                                         })}
@@ -128,17 +137,24 @@ pub fn Sidebar(
                                                 let key = key.clone();
                                                 move || navigation.state.get().resource.as_ref() == Some(&key)
                                             };
-                                            let title = format!(
-                                                "{} ({}), {}{}",
-                                                r.kind,
-                                                r.api_version(),
-                                                if r.scope == Scope::Namespaced { "namespaced" } else { "cluster-scoped" },
-                                                if r.short_names.is_empty() {
-                                                    String::new()
-                                                } else {
-                                                    format!(", short names: {}", r.short_names.join(", "))
-                                                },
-                                            );
+                                            let title = {
+                                                let r = r.clone();
+                                                move || {
+                                                    let scope = tr(if r.scope == Scope::Namespaced {
+                                                        Msg::Namespaced
+                                                    } else {
+                                                        Msg::ClusterScoped
+                                                    });
+                                                    let mut title = tf(
+                                                        Msg::ResourceTypeTitle,
+                                                        &[("kind", &r.kind), ("api_version", &r.api_version()), ("scope", &scope)],
+                                                    );
+                                                    if !r.short_names.is_empty() {
+                                                        title += &tf(Msg::ShortNames, &[("names", &r.short_names.join(", "))]);
+                                                    }
+                                                    title
+                                                }
+                                            };
                                             let label = r.plural.clone();
                                             let short = r.short_names.first().cloned();
                                             let list_denied = {
@@ -160,9 +176,16 @@ pub fn Sidebar(
                                                         let namespace = navigation.state.with(|s| s.namespace.clone());
                                                         let q = Question::on("list", &r, namespace.as_deref());
                                                         let namespaced = r.scope == Scope::Namespaced;
-                                                        format!("{title}. You may not {}: {}", q.words(namespaced), q.kubectl(namespaced))
+                                                        tf(
+                                                            Msg::YouMayNot,
+                                                            &[
+                                                                ("title", &title()),
+                                                                ("action", &q.words(namespaced)),
+                                                                ("command", &q.kubectl(namespaced)),
+                                                            ],
+                                                        )
                                                     } else {
-                                                        title.clone()
+                                                        title()
                                                     }
                                                 }
                                             };
@@ -187,7 +210,7 @@ pub fn Sidebar(
                                                                 .then(|| {
                                                                     view! {
                                                                         <span class="sidebar__denied" data-testid="cannot-list">
-                                                                            " cannot list"
+                                                                            {t(Msg::CannotList)}
                                                                         </span>
                                                                     }
                                                                 })

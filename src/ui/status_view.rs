@@ -4,6 +4,8 @@
 use leptos::prelude::*;
 
 use crate::api::view::status::{Status, StatusExt};
+use crate::i18n::Msg;
+use crate::ui::i18n::{t, tf};
 
 /// Shows a failure `Status`.
 #[component]
@@ -22,7 +24,7 @@ pub fn StatusView(
                 <span data-testid="status-reason">{status.reason.clone()}</span>
             </h3>
             <p data-testid="status-message">{status.message.clone()}</p>
-            {retry.map(|s| view! { <p class="muted">{format!("The server asks to retry after {s} s.")}</p> })}
+            {retry.map(|s| view! { <p class="muted">{move || tf(Msg::RetryAfterSeconds, &[("seconds", &s)])}</p> })}
             {forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             {(!causes.is_empty())
                 .then(|| {
@@ -30,9 +32,9 @@ pub fn StatusView(
                         <table class="causes">
                             <thead>
                                 <tr>
-                                    <th>"Field"</th>
-                                    <th>"Reason"</th>
-                                    <th>"Message"</th>
+                                    <th>{t(Msg::Field)}</th>
+                                    <th>{t(Msg::Reason)}</th>
+                                    <th>{t(Msg::Message)}</th>
                                 </tr>
                             </thead>
                             <tbody>
@@ -93,9 +95,9 @@ pub fn RetryCountdown(
     });
     view! {
         <p class="notice" role="status" data-testid="retry-countdown">
-            {move || format!("The server asked to wait {seconds} s (Retry-After): retrying in {} s. ", left.get())}
+            {move || tf(Msg::RetryCountdown, &[("seconds", &seconds), ("left", &left.get())])}
             <button class="button button--quiet" on:click=move |_| fire()>
-                "Retry now"
+                {t(Msg::RetryNow)}
             </button>
         </p>
     }

@@ -11,11 +11,13 @@ use crate::api::discovery::{ResourceType, Subresource};
 use crate::api::params::LogOptions;
 use crate::client::fetched::Fetched;
 use crate::client::handle::use_client;
+use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
+use crate::ui::i18n::{t, tf};
 use crate::ui::lazy::LogViewOnDemand;
 use crate::ui::status_view::StatusView;
 
@@ -87,15 +89,17 @@ pub fn SubresourcePanel(
         .map(|sub| {
             let readable = sub.verbs.iter().any(|v| v == "get");
             let label = sub.name.clone();
-            let title = format!("kind {}, verbs: {}", sub.kind, sub.verbs.join(", "));
+            let (kind, verbs) = (sub.kind.clone(), sub.verbs.join(", "));
+            let title = move || tf(Msg::SubresourceTitle, &[("kind", &kind), ("verbs", &verbs)]);
             let question = Question::on("get", &question_resource, question_namespace.as_deref())
                 .named(&question_name)
                 .subresource(&sub.name);
             let refused = refusal(move || vec![question.clone()], namespaced);
-            refusals.push((format!("Read {}", sub.name), refused));
+            let name = sub.name.clone();
+            refusals.push((Signal::derive(move || tf(Msg::ReadSubresource, &[("name", &name)])), refused));
             let title = move || match refused.get() {
-                Some(r) => format!("{title}. {}: {}", r.words, r.command),
-                None => title.clone(),
+                Some(r) => tf(Msg::RefusedTitle, &[("title", &title()), ("words", &r.words), ("command", &r.command)]),
+                None => title(),
             };
             let this = sub.name.clone();
             let read = read.clone();
@@ -113,9 +117,9 @@ pub fn SubresourcePanel(
         })
         .collect_view();
     view! {
-        <section class="panel subresources" aria-label="Subresources">
+        <section class="panel subresources" aria-label=t(Msg::Subresources)>
             <div class="toolbar">
-                <span class="muted">"Subresources "</span>
+                <span class="muted">{t(Msg::Subresources)}" "</span>
                 {buttons}
             </div>
             <RefusalList entries=refusals />

@@ -23,6 +23,7 @@ use crate::api::write::update::rebase;
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
 use crate::client::schemas::load_schemas;
+use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::highlight::yaml_line_pointers;
 use crate::model::write::{
@@ -32,6 +33,7 @@ use crate::model::write::{
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
+use crate::ui::i18n::{t, tf, tr, ts};
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
 
@@ -76,14 +78,15 @@ pub fn use_write_settings() -> WriteSettings {
 pub fn ReadOnlyToggle() -> impl IntoView {
     let policy = use_write_policy();
     view! {
-        <label class="topbar__readonly" title="When on, the explorer sends no write request at all">
+        <label class="topbar__readonly" title=t(Msg::ReadOnlyTitle)>
             <input
                 type="checkbox"
                 prop:checked=move || !policy.allows_writes()
                 disabled=move || policy.forced_by_host.get()
                 on:change=move |e| policy.read_only.set(event_target_checked(&e))
             />
-            {move || if policy.forced_by_host.get() { " Read-only (set by the host page)" } else { " Read-only" }}
+            " "
+            {move || tr(if policy.forced_by_host.get() { Msg::ReadOnlyByHostPage } else { Msg::ReadOnly })}
         </label>
     }
 }
@@ -94,10 +97,11 @@ pub fn WriteSettingsFields() -> impl IntoView {
     let settings = use_write_settings();
     view! {
         <label class="toolbar__field">
-            "Field manager "
+            {t(Msg::FieldManager)}
+            " "
             <input
                 class="write__manager"
-                aria-label="Field manager"
+                aria-label=t(Msg::FieldManager)
                 prop:value=move || settings.field_manager.get()
                 on:change=move |e| settings.field_manager.set(event_target_value(&e))
             />
@@ -105,7 +109,7 @@ pub fn WriteSettingsFields() -> impl IntoView {
         <label class="toolbar__field">
             "fieldValidation "
             <select
-                aria-label="Field validation"
+                aria-label=t(Msg::FieldValidation)
                 on:change=move |e| {
                     let v = match event_target_value(&e).as_str() {
                         "Warn" => FieldValidation::Warn,
@@ -219,7 +223,7 @@ pub fn EditPanel(
             if !needed || schemas.get_untracked().is_some() {
                 return;
             }
-            schemas.set(Some(Err("loading…".into())));
+            schemas.set(Some(Err(tr(Msg::SchemaLoading))));
             let (client, (group, version)) = (client.clone(), group_version.clone());
             leptos::task::spawn_local(async move {
                 let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| e.to_string());
@@ -249,8 +253,8 @@ pub fn EditPanel(
     };
     let plan_object = object.clone();
     let plan = move |dry_run: bool| -> Result<(WritePlan, Value, Value), String> {
-        let base = base.get().ok_or("the object is not loaded yet")?;
-        let edited = parsed.get().map_err(|e| format!("the edit does not parse: {e}"))?;
+        let base = base.get().ok_or_else(|| tr(Msg::ObjectNotLoaded))?;
+        let edited = parsed.get().map_err(|e| tf(Msg::EditDoesNotParse, &[("error", &e)]))?;
         let loaded = schemas.get().and_then(Result::ok);
         let ops = match method.get() {
             WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| e.to_string())?),
@@ -317,13 +321,15 @@ pub fn EditPanel(
                 .conflicts
                 .iter()
                 .map(|c| {
-                    let show = |v: &Option<Value>| v.as_ref().map(Value::to_json).unwrap_or_else(|| "(absent)".into());
-                    format!(
-                        "{}: yours {} kept live {} (was {})",
-                        display_pointer(&c.path),
-                        show(&c.edited),
-                        show(&c.live),
-                        show(&c.base)
+                    let show = |v: &Option<Value>| v.as_ref().map(Value::to_json).unwrap_or_else(|| tr(Msg::Absent));
+                    tf(
+                        Msg::RebaseConflict,
+                        &[
+                            ("path", &display_pointer(&c.path)),
+                            ("edited", &show(&c.edited)),
+                            ("live", &show(&c.live)),
+                            ("base", &show(&c.base)),
+                        ],
                     )
                 })
                 .collect(),
@@ -355,13 +361,22 @@ pub fn EditPanel(
                         .iter()
                         .map(|o| {
                             let op = operation_name(&o.entry.operation);
-                            format!(
-                                "{} owns {} ({op}, {}, {}{})",
-                                o.entry.manager,
-                                display_pointer(pointer),
-                                o.entry.api_version,
-                                o.entry.time.clone().unwrap_or_default(),
-                                o.entry.subresource.as_ref().map(|s| format!(", subresource {s}")).unwrap_or_default()
+                            let subresource = o
+                                .entry
+                                .subresource
+                                .as_ref()
+                                .map(|s| tf(Msg::OwnsSubresource, &[("subresource", s)]))
+                                .unwrap_or_default();
+                            tf(
+                                Msg::OwnsField,
+                                &[
+                                    ("manager", &o.entry.manager),
+                                    ("field", &display_pointer(pointer)),
+                                    ("operation", &op),
+                                    ("api_version", &o.entry.api_version),
+                                    ("time", &o.entry.time.clone().unwrap_or_default()),
+                                    ("subresource", &subresource),
+                                ],
                             )
                         })
                         .collect::<Vec<_>>()
@@ -404,7 +419,7 @@ pub fn EditPanel(
                 role="tab"
                 aria-selected=move || (method.get() == m).to_string()
                 disabled=move || refused.with(Option::is_some)
-                title=move || refused.get().map(|r| format!("{}: {}", r.words, r.command))
+                title=move || refused.get().map(|r| tf(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
                 on:click=move |_| {
                     method.set(m);
                     sent.set(None);
@@ -414,11 +429,12 @@ pub fn EditPanel(
             </button>
         }
     };
-    let checkbox = move |signal: RwSignal<bool>, label: &'static str| {
+    let checkbox = move |signal: RwSignal<bool>, label: Msg| {
         view! {
             <label class="toolbar__field">
                 <input type="checkbox" prop:checked=move || signal.get() on:change=move |e| signal.set(event_target_checked(&e)) />
-                {format!(" {label}")}
+                " "
+                {t(label)}
             </label>
         }
     };
@@ -426,27 +442,27 @@ pub fn EditPanel(
         match method.get() {
         WriteMethod::JsonPatch => view! {
             <div class="write__options">
-                {checkbox(guards_rv, "test /metadata/resourceVersion first")}
-                {checkbox(guards_values, "test the old value of each changed field")}
-                <p class="muted">"The operations (one per line; edit them last, they follow the edit above):"</p>
-                <CodeEditor text=ops_src label="JSON patch operations" error=Signal::derive(|| None::<TextError>) marks=Signal::derive(Vec::new) testid="ops-editor" />
+                {checkbox(guards_rv, Msg::TestResourceVersionFirst)}
+                {checkbox(guards_values, Msg::TestOldValues)}
+                <p class="muted">{t(Msg::PatchOperationsHelp)}</p>
+                <CodeEditor text=ops_src label=Msg::JsonPatchOperations error=Signal::derive(|| None::<TextError>) marks=Signal::derive(Vec::new) testid="ops-editor" />
             </div>
         }
         .into_any(),
         WriteMethod::Apply => view! {
             <div class="write__options">
-                {checkbox(minimal, "Apply only the fields I changed")}
-                {checkbox(force, "Force (take over conflicting fields)")}
-                {checkbox(cbor, "Send as CBOR (application/apply-patch+cbor)")}
+                {checkbox(minimal, Msg::ApplyOnlyChanged)}
+                {checkbox(force, Msg::ForceTakeOver)}
+                {checkbox(cbor, Msg::SendAsCbor)}
             </div>
         }
         .into_any(),
         WriteMethod::StrategicMerge => view! {
             <p class="muted write__options" data-testid="schema-state">
                 {move || match schemas.get() {
-                    None => "The OpenAPI v3 schema is loaded when needed.".to_string(),
-                    Some(Err(e)) => format!("OpenAPI v3 schema: {e}"),
-                    Some(Ok(s)) => format!("Merge keys from the server's OpenAPI v3 document ({} schemas).", s.len()),
+                    None => tr(Msg::SchemaWhenNeeded),
+                    Some(Err(e)) => tf(Msg::SchemaProblem, &[("error", &e)]),
+                    Some(Ok(s)) => tf(Msg::SchemaMergeKeys, &[("count", &s.len())]),
                 }}
             </p>
         }
@@ -466,7 +482,7 @@ pub fn EditPanel(
             let notes = plan.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view();
             view! {
                 <div class="write__preview" data-testid="request-preview">
-                    <h4>"The request"</h4>
+                    <h4>{t(Msg::TheRequest)}</h4>
                     <pre class="document__text write__request" tabindex="0">
                         <span data-testid="preview-method">{shown.method.clone()}</span>
                         " "
@@ -477,7 +493,7 @@ pub fn EditPanel(
                         <span data-testid="preview-body">{body}</span>
                     </pre>
                     <ul class="write__notes">{notes}</ul>
-                    <h4>"The change it should cause"</h4>
+                    <h4>{t(Msg::TheChange)}</h4>
                     <DiffView old=edit_view(&base) new=plan.expected.clone() name="expected" ignore_status=true />
                 </div>
             }
@@ -508,25 +524,30 @@ pub fn EditPanel(
         let line_note = |message: &str| {
             named_field(message)
                 .and_then(|f| line_of_field(&pointers, &f))
-                .map(|l| format!(" (line {})", l + 1))
+                .map(|l| tf(Msg::OnLine, &[("line", &(l + 1))]))
                 .unwrap_or_default()
         };
         let warnings = (!a.warnings.is_empty()).then(|| {
             view! {
                 <div class="notice" data-testid="write-warnings">
-                    <h4>"Warnings from the server"</h4>
+                    <h4>{t(Msg::ServerWarnings)}</h4>
                     <ul>
                         {a.warnings.iter().map(|w| view! { <li>{format!("{w}{}", line_note(w))}</li> }).collect_view()}
                     </ul>
                 </div>
             }
         });
-        let head = format!(
-            "{} {}{}",
-            if s.dry_run { "Dry run:" } else { "Sent:" },
-            if a.status == 0 { "not sent".to_string() } else { format!("HTTP {} {}", a.status, a.status_text) },
-            if s.dry_run && (200..300).contains(&a.status) { " — nothing was persisted" } else { "" }
-        );
+        let head = {
+            let (dry_run, status, status_text) = (s.dry_run, a.status, a.status_text.clone());
+            move || {
+                format!(
+                    "{} {}{}",
+                    tr(if dry_run { Msg::DryRunHead } else { Msg::SentHead }),
+                    if status == 0 { tr(Msg::NotSentLower) } else { format!("HTTP {status} {status_text}") },
+                    if dry_run && (200..300).contains(&status) { tr(Msg::NothingPersisted) } else { String::new() }
+                )
+            }
+        };
         let body = if let Some(problem) = a.problem.clone() {
             view! { <p class="warning" role="alert">{problem}</p> }.into_any()
         } else if let Some(status) = a.status_body.clone() {
@@ -535,7 +556,7 @@ pub fn EditPanel(
             let strict = (!problems.is_empty()).then(|| {
                 view! {
                     <div data-testid="strict-problems">
-                        <h4>"Rejected by fieldValidation=Strict: every unknown or duplicate field"</h4>
+                        <h4>{t(Msg::RejectedByStrict)}</h4>
                         <ul>
                             {problems.iter().map(|p| view! { <li>{format!("{p}{}", line_note(p))}</li> }).collect_view()}
                         </ul>
@@ -550,9 +571,9 @@ pub fn EditPanel(
                 let send_force = send_force.clone();
                 view! {
                     <div data-testid="apply-conflicts">
-                        <h4>"Conflicts: these fields are owned by other managers"</h4>
+                        <h4>{t(Msg::ApplyConflicts)}</h4>
                         <table class="causes">
-                            <thead><tr><th>"Field"</th><th>"Owned by"</th><th>"Message"</th></tr></thead>
+                            <thead><tr><th>{t(Msg::Field)}</th><th>{t(Msg::OwnedBy)}</th><th>{t(Msg::Message)}</th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
                         <button
@@ -563,7 +584,7 @@ pub fn EditPanel(
                                 send_force(false);
                             }
                         >
-                            "Force: take these fields over and apply"
+                            {t(Msg::ForceApply)}
                         </button>
                     </div>
                 }
@@ -587,11 +608,11 @@ pub fn EditPanel(
                 let effects = report.effects().count();
                 view! {
                     <p data-testid="dry-run-summary">
-                        {format!("The server would persist {effects} change(s) (defaults and admission changes included). Live object vs what would be persisted:")}
+                        {move || tf(Msg::WouldPersist, &[("count", &effects)])}
                     </p>
                     <DiffView old=s.before.clone() new=object name="dry-run" ignore_status=true />
                     <details class="write__generated">
-                        <summary>"Generated fields: their values will differ when sent for real"</summary>
+                        <summary>{t(Msg::GeneratedFields)}</summary>
                         <ul>{generated}</ul>
                     </details>
                 }
@@ -601,7 +622,12 @@ pub fn EditPanel(
                     v.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).unwrap_or("?").to_string()
                 };
                 view! {
-                    <p data-testid="write-saved">{format!("Saved: resourceVersion {} → {}", rv(&s.before), rv(&object))}</p>
+                    <p data-testid="write-saved">
+                        {
+                            let (before, after) = (rv(&s.before), rv(&object));
+                            move || tf(Msg::Saved, &[("before", &before), ("after", &after)])
+                        }
+                    </p>
                     <DiffView old=s.before.clone() new=object name="written" ignore_status=true />
                 }
                 .into_any()
@@ -612,15 +638,15 @@ pub fn EditPanel(
         let conflict = (s.method == WriteMethod::Put && a.status == 409).then(|| {
             view! {
                 <div class="notice" data-testid="put-conflict">
-                    <h4>"Someone changed the object since you read it"</h4>
+                    <h4>{t(Msg::SomeoneChanged)}</h4>
                     {move || {
                         live.get()
                             .map(|l| {
                                 let edited = s.edited.clone();
                                 view! {
-                                    <p>"The live object against your edit (− live, + yours):"</p>
+                                    <p>{t(Msg::LiveAgainstEdit)}</p>
                                     <DiffView old=edit_view(&l) new=edited name="conflict" ignore_status=true />
-                                    <button class="button" on:click=do_rebase>"Rebase my edit onto the live version"</button>
+                                    <button class="button" on:click=do_rebase>{t(Msg::RebaseEdit)}</button>
                                 }
                             })
                     }}
@@ -628,7 +654,7 @@ pub fn EditPanel(
             }
         });
         Some(view! {
-            <section class="panel write__outcome" aria-label="Write result" data-testid="write-outcome">
+            <section class="panel write__outcome" aria-label=t(Msg::WriteResult) data-testid="write-outcome">
                 <h4 data-testid="write-status">{head}</h4>
                 {warnings}
                 {body}
@@ -638,11 +664,16 @@ pub fn EditPanel(
     };
 
     view! {
-        <section class="panel write" aria-label="Edit object">
-            <h3>{format!("Edit {title}")}</h3>
+        <section class="panel write" aria-label=t(Msg::EditObject)>
+            <h3>
+                {
+                    let title = title.clone();
+                    move || tf(Msg::EditTitle, &[("title", &title)])
+                }
+            </h3>
             {move || load_error.get().map(|e| view! { <p class="warning" role="alert">{e}</p> })}
             <div class="toolbar">
-                <div class="segmented" role="group" aria-label="Edit as">
+                <div class="segmented" role="group" aria-label=t(Msg::EditAs)>
                     <button class="segmented__item" aria-pressed=move || (!json.get()).to_string() on:click=move |_| switch_format(false)>
                         "YAML"
                     </button>
@@ -650,10 +681,10 @@ pub fn EditPanel(
                         "JSON"
                     </button>
                 </div>
-                {checkbox(show_ownership, "Show field owners (managedFields)")}
-                <button class="button button--quiet" on:click=reload>"Reload from server"</button>
+                {checkbox(show_ownership, Msg::ShowFieldOwners)}
+                <button class="button button--quiet" on:click=reload>{t(Msg::ReloadFromServer)}</button>
             </div>
-            <CodeEditor text label="Object editor" error=edit_error marks=Signal::derive(move || marks.get()) testid="object-editor" />
+            <CodeEditor text label=Msg::ObjectEditor error=edit_error marks=Signal::derive(move || marks.get()) testid="object-editor" />
             {move || {
                 base.get()
                     .map(|object| {
@@ -675,10 +706,22 @@ pub fn EditPanel(
                             .collect_view();
                         view! {
                             <details class="write__managers" data-testid="field-managers">
-                                <summary>{format!("Field managers ({}): the gutter names the owner of each line; hover a line for the details", entries.len())}</summary>
+                                <summary>
+                                    {
+                                        let count = entries.len();
+                                        move || tf(Msg::FieldManagersSummary, &[("count", &count)])
+                                    }
+                                </summary>
                                 <table class="causes">
                                     <thead>
-                                        <tr><th>"Manager"</th><th>"Operation"</th><th>"API version"</th><th>"Time"</th><th>"Subresource"</th><th>"Fields"</th></tr>
+                                        <tr>
+                                            <th>{t(Msg::Manager)}</th>
+                                            <th>{t(Msg::Operation)}</th>
+                                            <th>{t(Msg::ApiVersion)}</th>
+                                            <th>{t(Msg::Time)}</th>
+                                            <th>{t(Msg::Subresource)}</th>
+                                            <th>{t(Msg::Fields)}</th>
+                                        </tr>
                                     </thead>
                                     <tbody>{rows}</tbody>
                                 </table>
@@ -689,15 +732,15 @@ pub fn EditPanel(
             {move || rebase_note.get().map(|conflicts| {
                 view! {
                     <p class="notice" data-testid="rebase-note">
-                        {if conflicts.is_empty() {
-                            "Rebased onto the live version: every change of yours applied. Review and send again.".to_string()
+                        {move || if conflicts.is_empty() {
+                            tr(Msg::Rebased)
                         } else {
-                            format!("Rebased with {} conflict(s), where the live value was kept: {}", conflicts.len(), conflicts.join("; "))
+                            tf(Msg::RebasedWithConflicts, &[("count", &conflicts.len()), ("conflicts", &conflicts.join("; "))])
                         }}
                     </p>
                 }
             })}
-            <div class="segmented write__methods" role="tablist" aria-label="Send as">
+            <div class="segmented write__methods" role="tablist" aria-label=t(Msg::SendAs)>
                 {WriteMethod::ALL.into_iter().map(method_tab).collect_view()}
             </div>
             <div class="toolbar">
@@ -707,13 +750,13 @@ pub fn EditPanel(
             {preview_view}
             <div class="toolbar write__actions">
                 <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>
-                    "Dry run"
+                    {t(Msg::DryRun)}
                 </button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send_real(false)>
-                    {move || format!("Send {} to {}", method.get().label(), title_for_button)}
+                    {move || tf(Msg::SendMethodTo, &[("method", &method.get().label()), ("title", &title_for_button)])}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">"Read-only mode: nothing can be sent."</span> })}
-                <RefusalList entries=vec![("Send".to_owned(), current_refused)] />
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
+                <RefusalList entries=vec![(ts(Msg::Send), current_refused)] />
             </div>
             {outcome}
         </section>

@@ -12,6 +12,8 @@
 const { defineConfig } = require('@playwright/test');
 
 const chromium = {
+  // The interface follows the browser's languages (src/ui/i18n.rs): the specs read English.
+  locale: 'en-US',
   launchOptions: {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: [

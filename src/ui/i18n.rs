@@ -1,0 +1,256 @@
+//! The interface's language in the browser: the catalogue's strings in the language chosen (the
+//! switch in the top bar, remembered in localStorage; at first the browser's `navigator.languages`,
+//! else English), the language files fetched the first time a language is chosen, and `lang` and
+//! `dir` on `<html>` (or on a host's mount element) so that Persian lays out right to left.
+//!
+//! English is compiled in and shown until a chosen language's file has arrived; a file that cannot
+//! be fetched or read leaves English in place with a message saying why. Views read strings with
+//! [`t`] (a reactive text) and [`tr`]/[`tf`] (the text now, inside a reactive closure).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::JsCast;
+
+use crate::client::bundle_file;
+use crate::i18n::{fill, pieces, Language, Msg, Piece, Table};
+use crate::ui::host::Target;
+
+/// Where the chosen language is remembered (its tag).
+const LANGUAGE_KEY: &str = "kube-api-explorer.language";
+
+/// The language shown and its strings (none for English).
+#[derive(Clone, Default)]
+struct Active {
+    language: Language,
+    table: Option<Arc<Table>>,
+}
+
+/// The page's language state. One per page (the app mounts once), so it is a thread-local of
+/// reference-counted signals that any view, callback or component tested alone can read.
+#[derive(Clone)]
+struct State {
+    active: ArcRwSignal<Active>,
+    /// What the switch shows: the language asked for, possibly still loading.
+    chosen: ArcRwSignal<Language>,
+    /// The last language file that could not be used, and why.
+    problem: ArcRwSignal<Option<String>>,
+}
+
+thread_local! {
+    static STATE: State = State {
+        active: ArcRwSignal::new(Active::default()),
+        chosen: ArcRwSignal::new(Language::English),
+        problem: ArcRwSignal::new(None),
+    };
+    /// The language files read so far: choosing a language again fetches nothing.
+    static LOADED: RefCell<HashMap<Language, Arc<Table>>> = RefCell::new(HashMap::new());
+}
+
+fn state() -> State {
+    STATE.with(State::clone)
+}
+
+/// Reads the active language, tracked inside a reactive closure; outside one (an event handler, a
+/// task building an error message) it reads the language of the moment.
+fn with_active<R>(f: impl FnOnce(&Active) -> R) -> R {
+    let active = state().active;
+    if leptos::reactive::graph::Observer::get().is_some() {
+        active.with(f)
+    } else {
+        active.with_untracked(f)
+    }
+}
+
+/// The text of `msg` in the current language (tracked: call it inside a reactive closure).
+pub fn tr(msg: Msg) -> String {
+    with_active(|a| a.table.as_ref().map_or(msg.english(), |t| t.get(msg)).to_owned())
+}
+
+/// A reactive text: `msg` in the current language, for a view's text or attribute.
+pub fn t(msg: Msg) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || tr(msg)
+}
+
+/// `msg` as a signal, for a prop that takes one.
+pub fn ts(msg: Msg) -> Signal<String> {
+    Signal::derive(move || tr(msg))
+}
+
+/// The text of `msg` with its `{name}` placeholders filled from `args` (tracked).
+pub fn tf(msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    fill(&tr(msg), args)
+}
+
+/// `msg` with each placeholder replaced by markup that `part` makes from its name (a button, a
+/// link), so that a translation can put it where its grammar wants it.
+pub fn rich<F, V>(msg: Msg, part: F) -> impl IntoView
+where
+    F: Fn(&str) -> V + Clone + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    move || {
+        let template = tr(msg);
+        pieces(&template)
+            .into_iter()
+            .map(|piece| match piece {
+                Piece::Text(text) => text.to_owned().into_any(),
+                Piece::Placeholder(name) => part(name).into_any(),
+            })
+            .collect_view()
+    }
+}
+
+/// `msg` with its placeholders shown as code (`{proxy}` → `<code dir="ltr">kubectl proxy</code>`):
+/// commands and paths stay left to right and untranslated inside a translated sentence.
+pub fn with_code(msg: Msg, codes: &'static [(&'static str, &'static str)]) -> impl IntoView {
+    rich(msg, move |name: &str| {
+        let code = codes.iter().find(|(n, _)| *n == name).map_or(name, |(_, c)| *c).to_owned();
+        view! { <code dir="ltr">{code}</code> }
+    })
+}
+
+/// The language of the interface now (tracked).
+pub fn language() -> Language {
+    with_active(|a| a.language)
+}
+
+/// Picks the first language (the remembered one, else the browser's), starts loading it, and keeps
+/// `lang` and `dir` on the explorer's root in step.
+pub fn install(target: &Target) {
+    let remembered = storage().and_then(|s| s.get_item(LANGUAGE_KEY).ok().flatten());
+    let first = match remembered.as_deref().and_then(Language::from_tag) {
+        Some(language) => language,
+        None => {
+            let browser: Vec<String> = window().navigator().languages().iter().filter_map(|l| l.as_string()).collect();
+            Language::preferred(browser.iter().map(String::as_str))
+        }
+    };
+    choose(first);
+    let element = match target {
+        Target::Page => document().document_element(),
+        Target::Element(element) => Some((**element).clone().unchecked_into()),
+    };
+    let Some(element) = element else { return };
+    let element = StoredValue::new(SendWrapper::new(element));
+    let active = state().active;
+    Effect::new(move |_| {
+        let language = active.with(|a| a.language);
+        element.with_value(|element| {
+            let _ = element.set_attribute("lang", language.tag());
+            let _ = element.set_attribute("dir", language.direction().as_str());
+        });
+    });
+    if matches!(target, Target::Element(_)) {
+        on_cleanup(move || {
+            element.try_with_value(|element| {
+                let _ = element.remove_attribute("lang");
+                let _ = element.remove_attribute("dir");
+            });
+        });
+    }
+}
+
+/// Shows `language`: at once when it is English or already read, else once its file arrives.
+fn choose(language: Language) {
+    let state = state();
+    state.chosen.set(language);
+    state.problem.set(None);
+    let Some(file) = language.file() else {
+        state.active.set(Active::default());
+        return;
+    };
+    if let Some(table) = LOADED.with(|l| l.borrow().get(&language).cloned()) {
+        state.active.set(Active { language, table: Some(table) });
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let loaded = match bundle_file::fetch_text(&file).await {
+            Ok(json) => Table::parse(&json).map_err(|e| format!("{file}: {e}")),
+            Err(error) => Err(error.to_string()),
+        };
+        let state = self::state();
+        // A later choice wins over a file that arrives late.
+        if state.chosen.get_untracked() != language {
+            return;
+        }
+        match loaded {
+            Ok(table) => {
+                let table = Arc::new(table);
+                LOADED.with(|l| l.borrow_mut().insert(language, table.clone()));
+                state.active.set(Active { language, table: Some(table) });
+            }
+            Err(error) => {
+                state.active.set(Active::default());
+                state.chosen.set(Language::English);
+                state.problem.set(Some(tf(Msg::LanguageLoadFailed, &[("language", &language), ("error", &error)])));
+            }
+        }
+    });
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// The language switch of the top bar: every language by its own name; a choice is remembered.
+#[component]
+pub fn LanguageSwitch() -> impl IntoView {
+    let State { chosen, problem, active } = state();
+    let loading = {
+        let (chosen, active) = (chosen.clone(), active.clone());
+        move || {
+            let wanted = chosen.get();
+            (wanted != active.with(|a| a.language)).then(|| tf(Msg::LanguageLoading, &[("language", &wanted)]))
+        }
+    };
+    let on_change = move |e: leptos::ev::Event| {
+        if let Some(language) = Language::from_tag(&event_target_value(&e)) {
+            if let Some(storage) = storage() {
+                let _ = storage.set_item(LANGUAGE_KEY, language.tag());
+            }
+            choose(language);
+        }
+    };
+    let dismiss = {
+        let problem = problem.clone();
+        move |_| problem.set(None)
+    };
+    view! {
+        <label class="topbar__language">
+            {t(Msg::Language)}
+            " "
+            <select data-testid="language" aria-label=t(Msg::Language) prop:value=move || chosen.get().tag() on:change=on_change>
+                {Language::ALL
+                    .into_iter()
+                    .map(|language| {
+                        view! {
+                            <option value=language.tag() lang=language.tag()>
+                                {language.native_name()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+        {move || loading().map(|text| view! { <span class="muted" aria-live="polite">{text}</span> })}
+        {move || {
+            problem
+                .get()
+                .map(|text| {
+                    view! {
+                        <p class="warning topbar__language-problem" role="alert" data-testid="language-problem">
+                            {text}
+                            " "
+                            <button class="button button--quiet" on:click=dismiss.clone()>
+                                {t(Msg::Dismiss)}
+                            </button>
+                        </p>
+                    }
+                })
+        }}
+    }
+}

@@ -1,0 +1,130 @@
+// Languages (issue #20 item 6): the switch in the top bar, each language's file fetched only when
+// chosen, the choice remembered across a reload, the browser's languages picked at first, Persian
+// laid out right to left with YAML and names left to right, and English kept with a message when
+// a language file cannot be read.
+const fs = require('node:fs');
+const path = require('node:path');
+const { test, expect } = require('@playwright/test');
+const { saveScreen, wwwUrl } = require('./helpers');
+
+/** A language's strings, from the file the app fetches. */
+function strings(tag) {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'i18n', `${tag}.json`), 'utf8'));
+}
+
+/** The language files the page has asked for so far. */
+function languageRequests(page) {
+  const asked = [];
+  page.on('request', (request) => {
+    const match = new URL(request.url()).pathname.match(/\/i18n\/([^/]+)\.json$/);
+    if (match) asked.push(match[1]);
+  });
+  return asked;
+}
+
+async function choose(page, tag) {
+  await page.getByTestId('language').selectOption(tag);
+  await expect(page.locator('html')).toHaveAttribute('lang', tag);
+}
+
+test('English by default, and no language file is fetched until one is chosen', async ({ page }) => {
+  const asked = languageRequests(page);
+  await page.goto('./');
+  await expect(page.getByTestId('git-version')).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page.getByTestId('language')).toHaveValue('en');
+  await expect(page.locator('#version-heading')).toHaveText('Server version');
+  expect(asked).toEqual([]);
+});
+
+for (const tag of ['uk', 'zh-CN', 'fa']) {
+  test(`choosing ${tag} translates the page, fetches its file once, and survives a reload`, async ({ page }) => {
+    const asked = languageRequests(page);
+    const text = strings(tag);
+    await page.goto('./');
+    await expect(page.locator('#version-heading')).toHaveText('Server version');
+    await choose(page, tag);
+    await expect(page.locator('#version-heading')).toHaveText(text.ServerVersion);
+    await expect(page.getByRole('navigation').getByRole('searchbox')).toHaveAttribute('placeholder', text.FilterResourceTypesPlaceholder);
+    await expect(page.getByTestId('language')).toHaveValue(tag);
+    expect(asked).toEqual([tag]);
+
+    // Back to English and again: the file is read once.
+    await choose(page, 'en');
+    await expect(page.locator('#version-heading')).toHaveText('Server version');
+    await choose(page, tag);
+    await expect(page.locator('#version-heading')).toHaveText(text.ServerVersion);
+    expect(asked).toEqual([tag]);
+
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('lang', tag);
+    await expect(page.locator('#version-heading')).toHaveText(text.ServerVersion);
+    await expect(page.getByTestId('language')).toHaveValue(tag);
+  });
+}
+
+test('Persian lays the page out right to left; YAML, URLs and names stay left to right', async ({ page }) => {
+  const fa = strings('fa');
+  await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo&name=web');
+  await expect(page.getByTestId('object-title')).toBeVisible();
+  await choose(page, 'fa');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  const direction = (locator) => locator.evaluate((e) => getComputedStyle(e).direction);
+  expect(await direction(page.locator('body'))).toBe('rtl');
+  await expect(page.getByTestId('document-text')).toContainText('kind: Deployment');
+  expect(await direction(page.getByTestId('document-text'))).toBe('ltr');
+  expect(await direction(page.getByTestId('api-base'))).toBe('ltr');
+  // The sidebar is on the right: its box starts right of the main area's.
+  const sidebar = await page.getByRole('navigation', { name: fa.ResourceTypes }).boundingBox();
+  const main = await page.locator('.layout__main').boundingBox();
+  expect(sidebar.x).toBeGreaterThan(main.x);
+  await saveScreen(page, 'i18n-persian-object');
+
+  await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo');
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await saveScreen(page, 'i18n-persian-collection');
+});
+
+test.describe('a browser that prefers Ukrainian', () => {
+  test.use({ locale: 'uk-UA' });
+  test('opens in Ukrainian without a choice', async ({ page }) => {
+    await page.goto('./');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'uk');
+    await expect(page.locator('#version-heading')).toHaveText(strings('uk').ServerVersion);
+  });
+});
+
+test('a language file that cannot be fetched leaves English and says why', async ({ page }) => {
+  await page.route('**/i18n/fa.json', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await page.goto('./');
+  await expect(page.locator('#version-heading')).toHaveText('Server version');
+  await page.getByTestId('language').selectOption('fa');
+  const problem = page.getByTestId('language-problem');
+  await expect(problem).toContainText('could not be loaded');
+  await expect(problem).toContainText('HTTP 404');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('#version-heading')).toHaveText('Server version');
+  await expect(page.getByTestId('language')).toHaveValue('en');
+});
+
+test('a broken language file leaves English and says why', async ({ page }) => {
+  await page.route('**/i18n/uk.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"Cluster": "Кластер"}' }));
+  await page.goto('./');
+  await page.getByTestId('language').selectOption('uk');
+  await expect(page.getByTestId('language-problem')).toContainText('has no string for');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+});
+
+test('the bundle served under a path prefix fetches its language file beside its own script', async ({ page }) => {
+  const asked = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/fa.json')) asked.push(new URL(request.url()).pathname);
+  });
+  await page.goto(wwwUrl());
+  await expect(page.getByTestId('git-version')).toBeVisible();
+  await choose(page, 'fa');
+  await expect(page.locator('#version-heading')).toHaveText(strings('fa').ServerVersion);
+  expect(asked).toEqual(['/explorer/i18n/fa.json']);
+});
