@@ -298,10 +298,15 @@ fn TreeScreen(
     compared: LocalResource<Option<Result<Loaded, String>>>,
 ) -> impl IntoView {
     let Loaded { tree, url, cached } = loaded;
+    // The hash is 128 hex digits: its first 16 tell documents apart; the whole address is the title.
+    let short = match url.split_once("?hash=").and_then(|(path, hash)| Some((path, hash.get(..16)?, hash.len()))) {
+        Some((path, head, len)) if len > 16 => format!("{path}?hash={head}…"),
+        _ => url.clone(),
+    };
     let source = if cached {
-        format!("From {url} (held: the /openapi/v3 index still names this hash).")
+        format!("From {short} (held: the /openapi/v3 index still names this hash).")
     } else {
-        format!("From {url}.")
+        format!("From {short}.")
     };
     let count = tree.fields.len();
     let detail_tree = tree.clone();
@@ -309,7 +314,7 @@ fn TreeScreen(
     let rows_tree = tree.clone();
     let diff_tree = tree.clone();
     view! {
-        <p class="muted explain__source" data-testid="explain-source">
+        <p class="muted explain__source" data-testid="explain-source" title=url>
             {format!("{count} fields. ")}
             {source}
         </p>
