@@ -265,3 +265,16 @@ fn two_versions_differ_by_added_removed_and_changed_fields() {
     let same = diff(&widget_tree(), &widget_tree());
     assert!(same.is_empty(), "{same:?}");
 }
+
+#[test]
+fn each_versions_own_group_version_kind_is_no_change() {
+    let document = real_apiserver_body("155-openapi-v3-example.com-v1.txt");
+    let v1 = OpenApiSchemas::from_json(&document).expect("v1");
+    // The same schema published as v1beta1: only the versions in the names differ.
+    let text = String::from_utf8(document).expect("utf-8").replace("\"version\":\"v1\"", "\"version\":\"v1beta1\"");
+    let v1beta1 = OpenApiSchemas::from_json(text.as_bytes()).expect("v1beta1");
+    let old = SchemaTree::build(&v1beta1, &gvk("example.com", "v1beta1", "Widget")).expect("old");
+    let new = SchemaTree::build(&v1, &gvk("example.com", "v1", "Widget")).expect("new");
+    assert_ne!(old.root.extensions, new.root.extensions);
+    assert_eq!(diff(&old, &new), []);
+}
