@@ -181,9 +181,23 @@ async fn every_served_kind_has_a_described_schema_whose_references_resolve() {
 #[tokio::test]
 async fn the_custom_resource_document_is_the_real_servers() {
     let sim = Sim::start(&["--dataset", "empty"]);
-    let (code, doc) = sim.get_json("/openapi/v3/apis/example.com/v1").await;
+    let (code, mut doc) = sim.get_json("/openapi/v3/apis/example.com/v1").await;
     assert_eq!(code, 200);
+    // kube-sim's CRD has the CEL rules of a real one; the recorded server's had none.
+    assert_eq!(remove_cel_rules(&mut doc["components"]["schemas"]["com.example.v1.Widget"]), 3);
     assert_eq!(doc, common::recorded_body("155-openapi-v3-example.com-v1.txt"));
+}
+
+/// Removes every `x-kubernetes-validations` (CEL rules) from a schema; answers how many rules.
+fn remove_cel_rules(v: &mut Value) -> usize {
+    match v {
+        Value::Object(m) => {
+            let own = m.remove("x-kubernetes-validations").and_then(|r| r.as_array().map(Vec::len)).unwrap_or(0);
+            own + m.values_mut().map(remove_cel_rules).sum::<usize>()
+        }
+        Value::Array(items) => items.iter_mut().map(remove_cel_rules).sum(),
+        _ => 0,
+    }
 }
 
 /// What the live server adds to the committed swagger.json kube-sim's definitions come from:
@@ -213,8 +227,10 @@ fn strip_enums(v: &mut Value, in_crd: bool) {
 #[tokio::test]
 async fn v2_definitions_are_the_real_servers() {
     let sim = with_gizmos().await;
-    let (code, ours) = sim.get_json("/openapi/v2").await;
+    let (code, mut ours) = sim.get_json("/openapi/v2").await;
     assert_eq!(code, 200);
+    // The CEL rules of kube-sim's CRD, which the recorded server's had none of, go into v2 too.
+    assert_eq!(remove_cel_rules(&mut ours["definitions"]["com.example.v1.Widget"]), 3);
     assert_eq!(ours["swagger"], "2.0");
     let real = recorded_v2();
     let mut compared = 0;

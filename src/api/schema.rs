@@ -73,6 +73,23 @@ impl OpenApiSchemas {
         self.schemas.is_empty()
     }
 
+    /// The component name of a kind's schema (`io.k8s.api.apps.v1.Deployment`).
+    pub fn kind_schema_name(&self, gvk: &GroupVersionKind) -> Option<&str> {
+        self.kinds.get(gvk).map(String::as_str)
+    }
+
+    /// A named schema of `components.schemas`, as the document has it.
+    pub fn schema(&self, name: &str) -> Option<&Json> {
+        self.schemas.get(name)
+    }
+
+    /// The kinds whose schemas are loaded, sorted by group, version and kind.
+    pub fn kinds(&self) -> Vec<&GroupVersionKind> {
+        let mut kinds: Vec<&GroupVersionKind> = self.kinds.keys().collect();
+        kinds.sort_by(|a, b| (&a.group, &a.version, &a.kind).cmp(&(&b.group, &b.version, &b.kind)));
+        kinds
+    }
+
     /// The schema of a kind.
     pub fn kind(&self, gvk: &GroupVersionKind) -> Option<SchemaNode<'_>> {
         let name = self.kinds.get(gvk)?;
@@ -284,6 +301,13 @@ pub(crate) mod tests {
         assert_eq!(label.type_name(), Some("string"));
         assert!(schemas.field(&gvk("", "v1", "Pod"), &["spec", "bogus"]).is_none());
         assert!(schemas.kind(&gvk("example.com", "v1", "Widget")).is_none());
+        assert_eq!(schemas.kind_schema_name(&gvk("apps", "v1", "Deployment")), Some("io.k8s.api.apps.v1.Deployment"));
+        assert!(schemas.schema("io.k8s.api.core.v1.PodSpec").is_some_and(|s| s["properties"].is_object()));
+        let kinds = schemas.kinds();
+        assert!(kinds.contains(&&gvk("batch", "v1", "Job")));
+        assert!(kinds
+            .windows(2)
+            .all(|w| (&w[0].group, &w[0].version, &w[0].kind) <= (&w[1].group, &w[1].version, &w[1].kind)));
     }
 
     #[test]

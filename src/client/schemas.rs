@@ -1,9 +1,16 @@
 //! The OpenAPI v3 document of a group version, read for the write tools (strategic merge keys,
-//! minimal apply configurations) and parsed by `api::schema`.
+//! minimal apply configurations) and for the schema explorer (through the `/openapi/v3` index,
+//! held by its hashed address), and parsed by `api::schema`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::api::openapi_index::OpenApiIndex;
 use crate::api::request::Request;
 use crate::api::schema::OpenApiSchemas;
 use crate::client::error::ApiError;
+use crate::client::fetched::Fetched;
 use crate::client::handle::Client;
 
 /// Reads and parses `/openapi/v3/api[s/GROUP]/VERSION`.
@@ -16,4 +23,55 @@ pub async fn load_schemas(client: &Client, group: &str, version: &str) -> Result
         code: fetched.response.status,
         message: format!("{}: {e}", fetched.response.url),
     })
+}
+
+/// A group version's schemas as the schema explorer reads them, with where they came from.
+#[derive(Debug, Clone)]
+pub struct IndexedSchemas {
+    pub schemas: Arc<OpenApiSchemas>,
+    /// The document's address, `?hash=` included.
+    pub url: String,
+    /// Whether the document was already held (the index named the same hash as before).
+    pub cached: bool,
+}
+
+thread_local! {
+    /// Parsed documents by their hashed address: the address changes when the document does, so
+    /// a held one is never stale.
+    static DOCUMENTS: RefCell<HashMap<String, Arc<OpenApiSchemas>>> = RefCell::new(HashMap::new());
+}
+
+/// Reads the `/openapi/v3` index, then the document it names for the group version unless a
+/// document at that address (the same hash) is already held.
+pub async fn load_indexed_schemas(client: &Client, group: &str, version: &str) -> Result<IndexedSchemas, ApiError> {
+    let index = client.send_undecoded(OpenApiIndex::request()).await?;
+    failure(&index)?;
+    let undecodable = |code: u16, message: String| ApiError::Undecodable { code, message };
+    let parsed =
+        OpenApiIndex::from_json(&index.response.body).map_err(|e| undecodable(index.response.status, e.to_string()))?;
+    let request =
+        parsed.document_request(group, version).map_err(|e| undecodable(index.response.status, e.to_string()))?;
+    let url = request.path_and_query();
+    if let Some(schemas) = DOCUMENTS.with(|d| d.borrow().get(&url).cloned()) {
+        return Ok(IndexedSchemas { schemas, url, cached: true });
+    }
+    let document = client.send_undecoded(request).await?;
+    failure(&document)?;
+    let schemas = OpenApiSchemas::from_json(&document.response.body)
+        .map(Arc::new)
+        .map_err(|e| undecodable(document.response.status, format!("{url}: {e}")))?;
+    DOCUMENTS.with(|d| d.borrow_mut().insert(url.clone(), schemas.clone()));
+    Ok(IndexedSchemas { schemas, url, cached: false })
+}
+
+/// The failure an answer is, if it is not a success.
+fn failure(fetched: &Fetched) -> Result<(), ApiError> {
+    match fetched.response.is_success() {
+        true => Ok(()),
+        false => Err(fetched.error().unwrap_or(ApiError::Http {
+            code: fetched.response.status,
+            status_text: fetched.response.status_text.clone(),
+            excerpt: String::new(),
+        })),
+    }
 }

@@ -177,6 +177,11 @@ pub struct ViewState {
     /// The Search screen's label selector (`searchLabels`: the collection views' own
     /// `labelSelector` stays theirs).
     pub search_labels: String,
+    /// The schema explorer (`explain=`): the dotted path of the field shown (empty for the kind
+    /// itself), of the resource's kind; without a resource, the list of kinds to explain.
+    pub explain: Option<String>,
+    /// The other version of the kind the schema explorer compares with (`compare=v1beta1`).
+    pub compare: Option<String>,
     /// Parameters that were present but not understood, with why.
     pub ignored: Vec<String>,
 }
@@ -219,6 +224,8 @@ impl ViewState {
                 "access" => state.access = value == "1" || value == "true",
                 "search" => state.search = Some(value.to_owned()),
                 "searchLabels" => state.search_labels = value.to_owned(),
+                "explain" => state.explain = Some(value.trim_matches('.').to_owned()),
+                "compare" if !value.is_empty() => state.compare = Some(value.to_owned()),
                 "resourceVersion" => state.resource_version = value.to_owned(),
                 "resourceVersionMatch" => match VersionMatch::parse(value) {
                     Some(m) => state.resource_version_match = Some(m),
@@ -289,6 +296,12 @@ impl ViewState {
                 query.push(("searchLabels", self.search_labels.clone()));
             }
         }
+        if let Some(path) = &self.explain {
+            query.push(("explain", path.clone()));
+            if let (Some(compare), Some(_)) = (&self.compare, &self.resource) {
+                query.push(("compare", compare.clone()));
+            }
+        }
         if !self.resource_version.is_empty() {
             query.push(("resourceVersion", self.resource_version.clone()));
         }
@@ -308,6 +321,8 @@ impl ViewState {
         self.resource = Some(resource);
         self.name = None;
         self.access = false;
+        self.explain = None;
+        self.compare = None;
         self.watch = None;
         self.label_selector.clear();
         self.field_selector.clear();
@@ -459,6 +474,21 @@ mod tests {
         found.resource = Some(ResourceKey { group: "apps".into(), version: "v1".into(), plural: "deployments".into() });
         found.name = Some("web".into());
         assert_eq!(found.to_search(), "?group=apps&version=v1&resource=deployments&namespace=demo&name=web");
+    }
+
+    #[test]
+    fn the_schema_explorer_carries_the_field_and_the_version_compared() {
+        check_round_trip("?group=apps&version=v1&resource=deployments&explain=spec.template.spec.containers");
+        check_round_trip("?group=example.com&version=v1&resource=widgets&explain=&compare=v1beta1");
+        check_round_trip("?explain=");
+        let state = ViewState::from_search("?group=apps&version=v1&resource=deployments&explain=.spec.replicas");
+        assert_eq!(state.explain.as_deref(), Some("spec.replicas"), "a leading dot as in jsonPath is dropped");
+        // Without a resource there is no version to compare.
+        assert_eq!(ViewState::from_search("?explain=&compare=v1").to_search(), "?explain=");
+        let mut opened =
+            ViewState::from_search("?group=example.com&version=v1&resource=widgets&explain=spec&compare=v1beta1");
+        opened.open_collection(ResourceKey { group: "".into(), version: "v1".into(), plural: "pods".into() });
+        assert_eq!((opened.explain, opened.compare), (None, None));
     }
 
     #[test]

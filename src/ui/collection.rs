@@ -23,6 +23,7 @@ use crate::model::target::RowObjects;
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::access::{refusal, Refusal, RefusalList};
 use crate::ui::document::DocumentView;
+use crate::ui::explain_link::ExplainLink;
 use crate::ui::grid::GridView;
 use crate::ui::i18n::{rich, t, tf, tr, ts};
 use crate::ui::intl;
@@ -137,6 +138,7 @@ pub fn CollectionView(
                     {resource.plural.clone()}
                     <span class="muted">{format!("  {kind} · {api_version}")}</span>
                 </h2>
+                <ExplainLink />
                 <Toolbar namespaced />
                 <LiveSwitch live=live.into() refused=live_refused />
                 <RefusalList entries=vec![(ts(Msg::Live), live_refused)] />

@@ -1,7 +1,7 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
 //! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
-//! Access view, a page of its own, the Search screen, nor a pod's log view (follow, search,
+//! Access view, a page of its own, the Search screen, the schema explorer, nor a pod's log view (follow, search,
 //! download; only pods have logs). (A 403's explanation is split off beside it, in
 //! `ui::forbidden`; the fetching is `ui::on_demand`'s.) Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
@@ -78,6 +78,13 @@ pub fn SearchViewOnDemand(discovery: Discovery) -> impl IntoView {
     on_demand(Msg::PartSearch, split::preload_search_view, move || at_once!(split::search_view(discovery.clone())))
 }
 
+/// The schema explorer (`ui::explain::ExplainView`: a kind's OpenAPI schema as kubectl explain
+/// walks it, searchable, compared across versions), loaded on demand: a screen of its own.
+#[component]
+pub fn ExplainViewOnDemand(discovery: Discovery) -> impl IntoView {
+    on_demand("schema explorer", split::preload_explain_view, move || at_once!(split::explain_view(discovery.clone())))
+}
+
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
 /// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
 /// if it cannot; without it, a plain function.
@@ -89,6 +96,7 @@ mod split {
     use crate::ui::access_view::AccessView;
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
+    use crate::ui::explain::ExplainView;
     use crate::ui::goto::GotoDialog;
     use crate::ui::logs::LogView;
     use crate::ui::object_actions::ObjectActions;
@@ -190,6 +198,19 @@ mod split {
         Ok(view! { <SearchView discovery /> }.into_any())
     }
 
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            explain_view,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_explain_view),
+            fallible
+        )
+    )]
+    pub fn explain_view(discovery: Discovery) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <ExplainView discovery /> }.into_any())
+    }
+
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
@@ -217,6 +238,9 @@ mod split {
             Ok(())
         }
         pub async fn preload_search_view() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_explain_view() -> Result<(), LoadFailed> {
             Ok(())
         }
     }

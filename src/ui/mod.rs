@@ -14,6 +14,8 @@ mod discovered;
 mod document;
 mod editor;
 mod error_state;
+mod explain;
+mod explain_link;
 mod forbidden;
 mod goto;
 mod goto_key;
@@ -205,6 +207,7 @@ pub fn App(
                                                     s.resource = None;
                                                     s.name = None;
                                                     s.search = None;
+                                                    s.explain = None;
                                                     s.access = true;
                                                 })
                                         }
@@ -225,12 +228,16 @@ pub fn App(
                                                     s.resource = None;
                                                     s.name = None;
                                                     s.access = false;
+                                                    s.explain = None;
                                                     s.search.get_or_insert_with(String::new);
                                                 })
                                         }
                                     >
                                         {t(Msg::Search)}
                                     </button>
+                                </dd>
+                                <dd>
+                                    <explain_link::SchemasButton />
                                 </dd>
                             </div>
                         }
@@ -369,6 +376,10 @@ fn Explorer(
     });
     let sidebar_discovery = info.discovery.clone();
     let embed = host.embed;
+    // The schema explorer replaces whatever the resource would show; its own field and version
+    // changes must not build the screen again.
+    let explaining =
+        Memo::new(move |_| navigation.state.with(|s| s.explain.is_some() && s.search.is_none() && !s.access));
     view! {
         <div class=if embed { "layout layout--embed" } else { "layout" }>
             {(!embed)
@@ -381,6 +392,9 @@ fn Explorer(
                 })}
             <div class="layout__main">
                 {move || match target.get() {
+                    _ if !embed && explaining.get() => {
+                        view! { <lazy::ExplainViewOnDemand discovery=info.discovery.clone() /> }.into_any()
+                    }
                     None if embed => {
                         view! {
                             <p class="notice" data-testid="embed-waiting">

@@ -15,6 +15,7 @@ use crate::model::page::{Page, PageBody};
 use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
+use crate::ui::explain_link::ExplainLink;
 use crate::ui::host::Host;
 use crate::ui::i18n::{t, tf, tr};
 use crate::ui::intl;
@@ -78,6 +79,7 @@ pub fn ObjectView(
                     {format!(" {}", resource.plural)}
                 </button>
                 <h2 data-testid="object-title">{format!("{} {}", resource.kind, name)}</h2>
+                <ExplainLink />
                 <ObjectActionsOnDemand resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />
             </header>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">{t(Msg::Loading)}</p> }>

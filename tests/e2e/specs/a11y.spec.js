@@ -84,6 +84,21 @@ for (const theme of ['light', 'dark']) {
       expect(await violations(page)).toEqual([]);
     });
 
+    test('the schema explorer with a field, a search and a comparison', async ({ page }) => {
+      await page.goto('./?group=example.com&version=v1&resource=widgets&explain=spec&compare=v1beta1');
+      await setTheme(page, theme);
+      await expect(page.getByTestId('explain-field')).toHaveText('spec');
+      await expect(page.getByTestId('explain-comparison')).toContainText('added');
+      expect(await violations(page)).toEqual([]);
+      await page.getByTestId('explain-search').fill('replicas');
+      await expect(page.getByTestId('explain-search-status')).toContainText('match');
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-schema-${theme}`);
+      await page.goto('./?explain=');
+      await expect(page.getByTestId('explain-kinds').getByRole('link').first()).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+    });
+
     test('the Access view', async ({ page }) => {
       await page.goto('./?namespace=demo&access=1');
       await setTheme(page, theme);

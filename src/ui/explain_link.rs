@@ -1,0 +1,55 @@
+//! The ways into the schema explorer from the rest of the app (in the first load; the explorer
+//! itself is loaded on demand): the top bar's Schemas button and a resource view's Schema link.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::model::view_state::ViewState;
+use crate::ui::location::{use_navigation, ViewLink};
+
+/// The top bar's entry: the schema of the type on screen, else the list of kinds.
+#[component]
+pub fn SchemasButton() -> impl IntoView {
+    let navigation = use_navigation();
+    view! {
+        <button
+            class="button button--quiet topbar__schemas"
+            title="The OpenAPI schema of every served kind, as kubectl explain shows it"
+            data-testid="topbar-schemas"
+            aria-pressed=move || {
+                navigation.state.with(|s| s.explain.is_some() && s.search.is_none() && !s.access).to_string()
+            }
+            on:click=move |_| {
+                navigation
+                    .update(|s| {
+                        s.access = false;
+                        s.search = None;
+                        s.explain.get_or_insert_with(String::new);
+                    })
+            }
+        >
+            "Schemas"
+        </button>
+    }
+}
+
+/// A collection's or an object's link to its kind's schema (`explain=`, the field `path`).
+#[component]
+pub fn ExplainLink(
+    /// The field to open, dotted (empty for the kind).
+    #[prop(optional, into)]
+    path: String,
+) -> impl IntoView {
+    let change = Arc::new(move |s: &mut ViewState| {
+        s.explain = Some(path.clone());
+        s.compare = None;
+    });
+    view! {
+        <span class="explain-link">
+            <ViewLink change testid="explain-link" title="This kind's OpenAPI schema, as kubectl explain shows it">
+                "Schema"
+            </ViewLink>
+        </span>
+    }
+}
