@@ -136,6 +136,7 @@ catalogue! {
     PartGoTo => "go-to box",
     PartSearch => "Search screen",
     PartForbidden => "403 explanation",
+    PartSchemaExplorer => "schema explorer",
     // A response's facts.
     Request => "Request",
     Accept => "Accept",

@@ -82,7 +82,9 @@ pub fn SearchViewOnDemand(discovery: Discovery) -> impl IntoView {
 /// walks it, searchable, compared across versions), loaded on demand: a screen of its own.
 #[component]
 pub fn ExplainViewOnDemand(discovery: Discovery) -> impl IntoView {
-    on_demand("schema explorer", split::preload_explain_view, move || at_once!(split::explain_view(discovery.clone())))
+    on_demand(Msg::PartSchemaExplorer, split::preload_explain_view, move || {
+        at_once!(split::explain_view(discovery.clone()))
+    })
 }
 
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
