@@ -6,7 +6,11 @@
 //! literal: they are the short allowlist below. Text built outside `view!` is not seen here; the
 //! catalogue's own test checks each language file against the catalogue.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
+
+use common::rust_files;
 
 /// Words that are the same in every language: Kubernetes and protocol terms, formats, command
 /// names. Literal text made only of these (and symbols, numbers, placeholders) may stay in a
@@ -54,23 +58,6 @@ const NOT_YET_CONVERTED: &[&str] = &[
 
 /// Attributes a person reads or hears.
 const VISIBLE_ATTRIBUTES: &[&str] = &["title", "aria-label", "placeholder", "alt", "label", "aria-description"];
-
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// The source without line comments (a `//` outside a string) and without its tests module.
 fn code_of(text: &str) -> String {

@@ -189,6 +189,16 @@ impl Discovery {
         })
     }
 
+    /// The resource type served at `group`, `version` and `plural`, in whichever version of
+    /// the group serves it.
+    pub fn find_resource(&self, group: &str, version: &str, plural: &str) -> Option<&ResourceType> {
+        self.groups
+            .iter()
+            .flat_map(|g| &g.versions)
+            .flat_map(|v| &v.resources)
+            .find(|r| r.group == group && r.version == version && r.plural == plural)
+    }
+
     /// The resource type of objects of `kind` in `api_version` (`apps/v1`, `v1`), as an owner
     /// reference or an `involvedObject` names them.
     pub fn find_kind(&self, api_version: &str, kind: &str) -> Option<&ResourceType> {
@@ -455,6 +465,16 @@ mod tests {
         assert_eq!(discovery.find_kind("v1", "ReplicaSet"), None);
         assert_eq!(discovery.find_kind("batch/v1", "ReplicaSet"), None);
         assert_eq!(discovery.find_kind("apps/v9", "ReplicaSet"), None);
+    }
+
+    #[test]
+    fn find_resource_finds_a_type_in_the_version_that_serves_it() {
+        let discovery = aggregated();
+        let rs = discovery.find_resource("apps", "v1", "replicasets").expect("replicasets");
+        assert_eq!(rs.kind, "ReplicaSet");
+        assert_eq!(discovery.find_resource("", "v1", "replicasets"), None);
+        assert_eq!(discovery.find_resource("batch", "v1", "cronjobs").map(|r| r.kind.as_str()), Some("CronJob"));
+        assert_eq!(discovery.find_resource("apps", "v9", "replicasets"), None);
     }
 
     #[test]

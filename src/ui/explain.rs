@@ -75,13 +75,7 @@ pub fn ExplainView(discovery: Discovery) -> impl IntoView {
 }
 
 fn find(discovery: &Discovery, key: &ResourceKey) -> Option<ResourceType> {
-    discovery
-        .groups
-        .iter()
-        .flat_map(|g| g.versions.iter())
-        .flat_map(|v| v.resources.iter())
-        .find(|r| r.group == key.group && r.version == key.version && r.plural == key.plural)
-        .cloned()
+    discovery.find_resource(&key.group, &key.version, &key.plural).cloned()
 }
 
 /// The served kinds, filterable, each a link to its schema.

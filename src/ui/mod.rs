@@ -362,13 +362,7 @@ fn Explorer(
     });
     let discovery = info.discovery.clone();
     let find = move |key: &crate::model::view_state::ResourceKey| {
-        discovery
-            .groups
-            .iter()
-            .flat_map(|g| g.versions.iter())
-            .flat_map(|v| v.resources.iter())
-            .find(|r| r.group == key.group && r.version == key.version && r.plural == key.plural)
-            .cloned()
+        discovery.find_resource(&key.group, &key.version, &key.plural).cloned()
     };
     let target = Memo::new(move |_| {
         let state = navigation.state.get();

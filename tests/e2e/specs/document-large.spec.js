@@ -116,7 +116,7 @@ test('a long list is written item by item: the items in view only, with search, 
     const doc = page.getByTestId('document-text');
     await doc.scrollIntoViewIfNeeded();
     const note = page.getByTestId('document-virtual-note');
-    await expect(note).toContainText(/^120 items, about \d+ lines: only the items in view are written and drawn/);
+    await expect(note).toContainText(/^120 items, about [\d,]+ lines: only the items in view are written and drawn/);
     const written = async () => Number(await doc.getAttribute('data-items-written'));
     expect(await written()).toBeGreaterThan(0);
     expect(await written()).toBeLessThan(40);
@@ -137,7 +137,7 @@ test('a long list is written item by item: the items in view only, with search, 
     const match = doc.locator('.code__line--match');
     await expect(match).toHaveText(new RegExp(`^\\s+name: ${name(77)}$`));
     await expect(match).toBeInViewport();
-    await expect(note).toContainText(/^120 items, \d+ lines: only the items in view/);
+    await expect(note).toContainText(/^120 items, [\d,]+ lines: only the items in view/);
     await search.fill('extra-5');
     await search.press('Enter');
     // Items 6, 13, ... 118 have extra-0..5: 17 of them.
@@ -155,7 +155,7 @@ test('a long list is written item by item: the items in view only, with search, 
 
     // JSON: the same list item by item, commas and all.
     await page.getByRole('group', { name: 'Text format' }).getByRole('button', { name: 'JSON' }).click();
-    await expect(note).toContainText(/^120 items, about \d+ lines/);
+    await expect(note).toContainText(/^120 items, about [\d,]+ lines/);
     await expect(doc.locator('.code__line', { hasText: /^  "items": \[$/ })).toHaveCount(1);
     await doc.evaluate((el) => { el.scrollTop = el.scrollHeight; });
     await expect(doc.locator('.code__line').last()).toHaveText('}');
