@@ -19,8 +19,11 @@ use crate::api::explain::{Field, SchemaTree};
 use crate::api::explain_diff::{diff, Change, FieldChange};
 use crate::client::handle::{use_client, Client};
 use crate::client::schemas::load_indexed_schemas;
+use crate::i18n::Msg;
 use crate::model::explain::{ancestors, kind_of, search, served_kinds, versions_of, visible};
 use crate::model::view_state::{ResourceKey, ViewState};
+use crate::ui::i18n::{t, tf, tr};
+use crate::ui::intl;
 use crate::ui::location::{use_navigation, ViewLink};
 
 /// A kind's tree as loaded: the tree, the document's address, and whether it was already held.
@@ -46,7 +49,7 @@ pub fn ExplainView(discovery: Discovery) -> impl IntoView {
     let navigation = use_navigation();
     let key = Memo::new(move |_| navigation.state.with(|s| s.resource.clone()));
     view! {
-        <section class="explain" aria-label="Schema explorer">
+        <section class="explain" aria-label=t(Msg::ExplainRegion)>
             {move || match key.get() {
                 None => view! { <KindPicker discovery=discovery.clone() /> }.into_any(),
                 Some(key) => {
@@ -58,10 +61,12 @@ pub fn ExplainView(discovery: Discovery) -> impl IntoView {
                         None => {
                             view! {
                                 <p class="status-error" role="alert">
-                                    {format!(
-                                        "Discovery lists no {} in {}: there is no schema to explain.",
-                                        key.plural,
-                                        crate::api::discovery::group_version(&key.group, &key.version),
+                                    {tf(
+                                        Msg::ExplainNoResource,
+                                        &[
+                                            ("plural", &key.plural),
+                                            ("groupVersion", &crate::api::discovery::group_version(&key.group, &key.version)),
+                                        ],
                                     )}
                                 </p>
                             }
@@ -88,15 +93,15 @@ fn KindPicker(discovery: Discovery) -> impl IntoView {
         kinds.iter().filter(|k| query.trim().is_empty() || k.matches(&query)).cloned().collect::<Vec<_>>()
     };
     view! {
-        <h2>"Schemas"</h2>
+        <h2>{t(Msg::ExplainSchemas)}</h2>
         <p class="muted">
-            "The OpenAPI v3 schema of every served kind, as kubectl explain shows it. Choose a kind."
+            {t(Msg::ExplainIntro)}
         </p>
         <input
             class="explain__filter"
             type="search"
-            aria-label="Filter kinds"
-            placeholder="Filter kinds"
+            aria-label=t(Msg::ExplainFilterKinds)
+            placeholder=t(Msg::ExplainFilterKinds)
             prop:value=filter
             on:input=move |e| filter.set(event_target_value(&e))
         />
@@ -186,14 +191,14 @@ fn KindSchema(resource: ResourceType, versions: Vec<String>) -> impl IntoView {
             >
                 {back_label}
             </button>
-            <h2 data-testid="explain-title">"Schema of " {title}</h2>
+            <h2 data-testid="explain-title">{move || tf(Msg::ExplainSchemaOf, &[("title", &title)])}</h2>
             {version_choice}
             {compare_choice}
         </header>
         <Transition fallback=|| {
             view! {
                 <p class="loading" aria-busy="true">
-                    "Reading /openapi/v3 and the group version's document…"
+                    {t(Msg::ExplainReading)}
                 </p>
             }
         }>
@@ -225,7 +230,8 @@ fn version_select(resource: &ResourceType, versions: &[String]) -> Option<impl I
             .collect_view();
         view! {
             <label class="explain__choice">
-                "Version "
+                {t(Msg::ExplainVersion)}
+                " "
                 <select
                     data-testid="explain-version"
                     on:change=move |e| {
@@ -264,7 +270,8 @@ fn compare_select(resource: &ResourceType, versions: &[String]) -> Option<impl I
             .collect_view();
         view! {
             <label class="explain__choice">
-                "Compare with "
+                {t(Msg::ExplainCompareWith)}
+                " "
                 <select
                     data-testid="explain-compare"
                     on:change=move |e| {
@@ -273,7 +280,7 @@ fn compare_select(resource: &ResourceType, versions: &[String]) -> Option<impl I
                     }
                 >
                     <option value="" selected=chosen.is_none()>
-                        "no other version"
+                        {t(Msg::ExplainNoOtherVersion)}
                     </option>
                     {options}
                 </select>
@@ -297,11 +304,7 @@ fn TreeScreen(
         Some((path, head, len)) if len > 16 => format!("{path}?hash={head}…"),
         _ => url.clone(),
     };
-    let source = if cached {
-        format!("From {short} (held: the /openapi/v3 index still names this hash).")
-    } else {
-        format!("From {short}.")
-    };
+    let source = move || tf(if cached { Msg::ExplainFromHeld } else { Msg::ExplainFrom }, &[("url", &short)]);
     let count = tree.fields.len();
     let detail_tree = tree.clone();
     let results_tree = tree.clone();
@@ -309,14 +312,15 @@ fn TreeScreen(
     let diff_tree = tree.clone();
     view! {
         <p class="muted explain__source" data-testid="explain-source" title=url>
-            {format!("{count} fields. ")}
+            {move || tf(Msg::ExplainFieldCount, &[("count", &intl::count(count))])}
+            " "
             {source}
         </p>
         <div class="explain__search">
             <input
                 type="search"
-                aria-label="Search fields by name or description"
-                placeholder="Search fields by name or description"
+                aria-label=t(Msg::ExplainSearchFields)
+                placeholder=t(Msg::ExplainSearchFields)
                 data-testid="explain-search"
                 prop:value=query
                 on:input=move |e| query.set(event_target_value(&e))
@@ -328,7 +332,7 @@ fn TreeScreen(
         }}
         <div class="explain__body">
             <div class="explain__tree-pane">
-                <ul class="explain__tree" aria-label="Fields" data-testid="explain-tree">
+                <ul class="explain__tree" aria-label=t(Msg::ExplainFields) data-testid="explain-tree">
                     <For
                         each=move || open.with(|open| visible(&rows_tree, open))
                         key=|i| *i
@@ -378,11 +382,11 @@ fn badges(field: &Field) -> Vec<String> {
         .map(|(k, v)| format!("{}: {v}", k.trim_start_matches("x-kubernetes-")))
         .collect();
     if !field.validations.is_empty() {
-        let n = field.validations.len();
-        out.push(format!("{n} CEL rule{}", if n == 1 { "" } else { "s" }));
+        let rules = [Msg::ExplainCelRuleOne, Msg::ExplainCelRuleFew, Msg::ExplainCelRuleMany, Msg::ExplainCelRuleOther];
+        out.push(intl::plural(field.validations.len(), rules));
     }
     if let Some(at) = &field.recurs_at {
-        out.push(format!("recursive: fields as at {at}"));
+        out.push(tf(Msg::ExplainRecursiveBadge, &[("at", at)]));
     }
     out
 }
@@ -398,7 +402,7 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
             <button
                 class="explain__toggle"
                 aria-expanded=move || is_open.get().to_string()
-                aria-label=format!("Fields of {toggled}")
+                aria-label=tf(Msg::ExplainFieldsOf, &[("path", &toggled)])
                 on:click=move |_| {
                     open.update(|o| {
                         if !o.remove(&toggled) {
@@ -423,7 +427,7 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
             {toggle.map(IntoAny::into_any).unwrap_or_else(|| view! { <span class="explain__leaf"></span> }.into_any())}
             {field_link(field.path.clone(), field.name.clone(), None)}
             <span class="explain__type">{format!("<{}>", field.type_label)}</span>
-            {field.required.then(|| view! { <span class="explain__required">"-required-"</span> })}
+            {field.required.then(|| view! { <span class="explain__required">{t(Msg::ExplainRequiredMark)}</span> })}
             {badges}
         </li>
     }
@@ -433,17 +437,14 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
 #[component]
 fn FieldDetails(tree: Arc<SchemaTree>, path: Memo<String>) -> impl IntoView {
     view! {
-        <aside class="explain__details" aria-label="Field" data-testid="explain-details">
+        <aside class="explain__details" aria-label=t(Msg::ExplainField) data-testid="explain-details">
             {move || {
                 let path = path.get();
                 match tree.field(&path) {
                     None => {
                         view! {
                             <p class="warning" role="alert">
-                                {format!(
-                                    "{} has no field {path} (kubectl explain would say the same): choose one in the tree.",
-                                    tree.kind.kind,
-                                )}
+                                {tf(Msg::ExplainNoField, &[("kind", &tree.kind.kind), ("path", &path)])}
                             </p>
                         }
                             .into_any()
@@ -469,26 +470,26 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
             }
         })
         .collect_view();
-    let mut facts: Vec<(String, String)> = vec![("Type".into(), format!("<{}>", field.type_label))];
+    let mut facts: Vec<(String, String)> = vec![(tr(Msg::ExplainFactType), format!("<{}>", field.type_label))];
     if field.required {
-        facts.push(("Required".into(), "yes".into()));
+        facts.push((tr(Msg::ExplainFactRequired), tr(Msg::ExplainYes)));
     }
     if let Some(default) = &field.default {
-        facts.push(("Default".into(), default.clone()));
+        facts.push((tr(Msg::ExplainFactDefault), default.clone()));
     }
     if !field.enum_values.is_empty() {
-        facts.push(("Enum".into(), field.enum_values.join(", ")));
+        facts.push((tr(Msg::ExplainFactEnum), field.enum_values.join(", ")));
     }
     if let Some(format) = &field.format {
-        facts.push(("Format".into(), format.clone()));
+        facts.push((tr(Msg::ExplainFactFormat), format.clone()));
     }
     if field.nullable {
-        facts.push(("Nullable".into(), "yes".into()));
+        facts.push((tr(Msg::ExplainFactNullable), tr(Msg::ExplainYes)));
     }
     facts.extend(field.constraints.iter().cloned());
     facts.extend(field.extensions.iter().cloned());
     if let Some(at) = &field.recurs_at {
-        facts.push(("Recursive".into(), format!("its fields are those of {at}")));
+        facts.push((tr(Msg::ExplainFactRecursive), tf(Msg::ExplainFieldsLikeAt, &[("at", at)])));
     }
     let facts = facts
         .into_iter()
@@ -506,12 +507,12 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
             .validations
             .iter()
             .map(|v| {
-                let scope = if v.on_items { "each item: " } else { "" };
+                let scope = if v.on_items { format!("{} ", tr(Msg::ExplainEachItem)) } else { String::new() };
                 let message = v
                     .message
                     .clone()
                     .or_else(|| v.message_expression.clone().map(|m| format!("messageExpression: {m}")))
-                    .unwrap_or_else(|| "(no message)".into());
+                    .unwrap_or_else(|| tr(Msg::ExplainNoMessage));
                 let extra: Vec<String> = [
                     v.reason.as_ref().map(|r| format!("reason {r}")),
                     v.field_path.as_ref().map(|p| format!("fieldPath {p}")),
@@ -530,7 +531,7 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
             })
             .collect_view();
         view! {
-            <h4>"Validation rules (x-kubernetes-validations)"</h4>
+            <h4>{t(Msg::ExplainValidationRules)}</h4>
             <ul class="explain__rules" data-testid="explain-rules">
                 {items}
             </ul>
@@ -553,9 +554,18 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
 fn SearchResults(tree: Arc<SchemaTree>, query: String) -> impl IntoView {
     let found = search(&tree, &query);
     let summary = if found.total > found.fields.len() {
-        format!("{} fields match; the first {} are listed.", found.total, found.fields.len())
+        tf(
+            Msg::ExplainMatchesCapped,
+            &[("total", &intl::count(found.total)), ("shown", &intl::count(found.fields.len()))],
+        )
     } else {
-        format!("{} field{} match.", found.total, if found.total == 1 { "" } else { "s" })
+        let forms = [
+            Msg::ExplainFieldMatchOne,
+            Msg::ExplainFieldMatchFew,
+            Msg::ExplainFieldMatchMany,
+            Msg::ExplainFieldMatchOther,
+        ];
+        intl::plural(found.total, forms)
     };
     let items = found
         .fields
@@ -573,7 +583,7 @@ fn SearchResults(tree: Arc<SchemaTree>, query: String) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="explain__results" aria-label="Fields found">
+        <section class="explain__results" aria-label=t(Msg::ExplainFieldsFound)>
             <p role="status" data-testid="explain-search-status">{summary}</p>
             <ol>{items}</ol>
         </section>
@@ -586,19 +596,23 @@ fn Comparison(old: Arc<SchemaTree>, new: Arc<SchemaTree>) -> impl IntoView {
     let changes = diff(&old, &new);
     let (from, to) = (old.kind.version.clone(), new.kind.version.clone());
     let count = |wanted: fn(&Change) -> bool| changes.iter().filter(|c| wanted(&c.change)).count();
-    let summary = format!(
-        "From {from} to {to}: {} added, {} removed, {} changed.",
-        count(|c| matches!(c, Change::Added)),
-        count(|c| matches!(c, Change::Removed)),
-        count(|c| matches!(c, Change::Changed(_))),
+    let summary = tf(
+        Msg::ExplainDiffSummary,
+        &[
+            ("from", &from),
+            ("to", &to),
+            ("added", &intl::count(count(|c| matches!(c, Change::Added)))),
+            ("removed", &intl::count(count(|c| matches!(c, Change::Removed)))),
+            ("changed", &intl::count(count(|c| matches!(c, Change::Changed(_))))),
+        ],
     );
     let rows = changes
         .into_iter()
         .map(|FieldChange { path, type_label, change }| {
             let (word, details, class) = match change {
-                Change::Added => (format!("added in {to}"), Vec::new(), "explain__added"),
-                Change::Removed => (format!("removed in {to}"), Vec::new(), "explain__removed"),
-                Change::Changed(aspects) => ("changed".to_string(), aspects, "explain__changed"),
+                Change::Added => (tf(Msg::ExplainAddedIn, &[("to", &to)]), Vec::new(), "explain__added"),
+                Change::Removed => (tf(Msg::ExplainRemovedIn, &[("to", &to)]), Vec::new(), "explain__removed"),
+                Change::Changed(aspects) => (tr(Msg::ExplainChanged), aspects, "explain__changed"),
             };
             let shown = if path.is_empty() { new.kind.kind.clone() } else { path.clone() };
             let link = if class == "explain__removed" {
@@ -621,16 +635,16 @@ fn Comparison(old: Arc<SchemaTree>, new: Arc<SchemaTree>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="explain__comparison" aria-label="Comparison of versions" data-testid="explain-comparison">
+        <section class="explain__comparison" aria-label=t(Msg::ExplainComparison) data-testid="explain-comparison">
             <h3>{format!("{} {from} → {to}", new.kind.kind)}</h3>
             <p role="status">{summary}</p>
             <table>
                 <thead>
                     <tr>
-                        <th scope="col">"Field"</th>
-                        <th scope="col">"Type"</th>
-                        <th scope="col">"Change"</th>
-                        <th scope="col">"What changed"</th>
+                        <th scope="col">{t(Msg::ExplainField)}</th>
+                        <th scope="col">{t(Msg::ExplainFactType)}</th>
+                        <th scope="col">{t(Msg::ExplainColChange)}</th>
+                        <th scope="col">{t(Msg::ExplainColWhat)}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

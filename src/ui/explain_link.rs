@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::i18n::Msg;
 use crate::model::view_state::ViewState;
+use crate::ui::i18n::{t, ts};
 use crate::ui::location::{use_navigation, ViewLink};
 
 /// The top bar's entry: the schema of the type on screen, else the list of kinds.
@@ -15,7 +17,7 @@ pub fn SchemasButton() -> impl IntoView {
     view! {
         <button
             class="button button--quiet topbar__schemas"
-            title="The OpenAPI schema of every served kind, as kubectl explain shows it"
+            title=t(Msg::ExplainSchemasTitle)
             data-testid="topbar-schemas"
             aria-pressed=move || {
                 navigation.state.with(|s| s.explain.is_some() && s.search.is_none() && !s.access).to_string()
@@ -29,7 +31,7 @@ pub fn SchemasButton() -> impl IntoView {
                     })
             }
         >
-            "Schemas"
+            {t(Msg::ExplainSchemas)}
         </button>
     }
 }
@@ -47,8 +49,8 @@ pub fn ExplainLink(
     });
     view! {
         <span class="explain-link">
-            <ViewLink change testid="explain-link" title="This kind's OpenAPI schema, as kubectl explain shows it">
-                "Schema"
+            <ViewLink change testid="explain-link" title=ts(Msg::ExplainSchemaTitle)>
+                {t(Msg::ExplainSchema)}
             </ViewLink>
         </span>
     }
