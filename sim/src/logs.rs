@@ -27,11 +27,15 @@ const KEPT: i64 = 200;
 /// Lines a container writes at once when it starts.
 const STARTUP: i64 = 3;
 
-/// When line `n` of a run that started at `started` was written: the first [`STARTUP`] lines at
-/// the start, then one a second (a few milliseconds past it, so stamps have fractions).
+/// When line `n` of a run that started at `started` was written: the first [`STARTUP`] lines in
+/// one burst at the start (a microsecond apart), then one a second (a few milliseconds past it, so
+/// stamps have fractions). A status reports the start no sooner than it happened, so whoever has
+/// read a running container's status finds its burst written, however soon they ask for the log.
 fn line_time(started: DateTime<Utc>, n: i64) -> DateTime<Utc> {
-    let seconds = (n - STARTUP + 1).max(0);
-    started + chrono::Duration::seconds(seconds) + chrono::Duration::milliseconds((n * 37).rem_euclid(1000))
+    if n < STARTUP {
+        return started + chrono::Duration::microseconds(n);
+    }
+    started + chrono::Duration::seconds(n - STARTUP + 1) + chrono::Duration::milliseconds((n * 37).rem_euclid(1000))
 }
 
 /// The number of the last line written by `now` (`None` before the first).
@@ -222,7 +226,9 @@ mod tests {
         assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
         assert_eq!(last_line(started, started - chrono::Duration::seconds(1)), None, "nothing before the start");
         assert_eq!(last_line(started, started), Some(0));
-        assert_eq!(last_line(started, started + chrono::Duration::milliseconds(80)), Some(2));
+        assert_eq!(last_line(started, started + chrono::Duration::microseconds(2)), Some(2), "the burst");
+        assert_eq!(last_line(started, started + chrono::Duration::milliseconds(999)), Some(2));
+        assert_eq!(last_line(started, started + chrono::Duration::milliseconds(1111)), Some(3));
         let later = started + chrono::Duration::seconds(30);
         let last = last_line(started, later).unwrap();
         assert!(line_time(started, last) <= later && line_time(started, last + 1) > later);
