@@ -6,9 +6,11 @@ use std::sync::OnceLock;
 
 use crate::api::body::{decode_body, Decoded};
 use crate::api::codec::value::Value;
+use crate::api::error::Format;
 use crate::api::media_type::MediaType;
 use crate::api::request::Request;
 use crate::api::view::status::{is_status, retry_after_header, status_from_document, StatusExt};
+use crate::api::watch::lazy_list::{read_list_document, ListDocument};
 use crate::client::error::ApiError;
 use crate::client::fetch::{now_ms, Response};
 
@@ -55,6 +57,20 @@ impl Fetched {
             let _ = self.decode_ms.set(now_ms() - started);
             decoded
         })
+    }
+
+    /// The list a JSON or CBOR answer carries, read lazily (its items stay bytes of the body:
+    /// see [`crate::api::watch::lazy_list`]), with the time it took as the decoding time; `None`
+    /// for another Content-Type or an empty body. Read each time it is asked for.
+    pub fn list_document(&self) -> Option<Result<ListDocument, String>> {
+        let format = self.content_type.as_ref()?.essence.format()?;
+        if !matches!(format, Format::Json | Format::Cbor) || self.response.body.is_empty() {
+            return None;
+        }
+        let started = now_ms();
+        let read = read_list_document(format, self.response.body.clone());
+        let _ = self.decode_ms.set(now_ms() - started);
+        Some(read)
     }
 
     /// Milliseconds spent decoding the body in wasm; `None` while nobody asked for it decoded.

@@ -15,7 +15,7 @@ use crate::api::error::Format;
 use crate::api::media_type::MediaType;
 use crate::api::view::list::ObjectList;
 use crate::api::watch::lazy::LazyObject;
-use crate::api::watch::lazy_list::{read_list, LazyList};
+use crate::api::watch::lazy_list::{read_list, LazyList, ListDocument};
 use crate::model::list_text::{Items, ListText};
 use crate::model::page::TextFormat;
 
@@ -51,6 +51,25 @@ impl JoinedList {
         let Value::Object(members) = document else {
             return Err("the first page is not a list object".to_owned());
         };
+        JoinedList::start_from_members(members, items)
+    }
+
+    /// Starts from the first page read lazily (its members and its items).
+    pub fn start_from_page(page: &ListDocument) -> Result<JoinedList, String> {
+        JoinedList::start_from_members(&page.head, page.list.clone())
+    }
+
+    /// One page as it came, its `continue` and `remainingItemCount` kept (they describe it): what
+    /// the document view of a page read lazily shows.
+    pub fn page(page: &ListDocument) -> JoinedList {
+        let mut head = page.head.clone();
+        if matches!(head.get("items"), Some(Value::Array(_))) {
+            head.insert("items", Value::Array(Vec::new()));
+        }
+        JoinedList { head, items: Vec::new(), finished: Some(page.list.items.clone().into()) }
+    }
+
+    fn start_from_members(members: &Map, items: LazyList) -> Result<JoinedList, String> {
         if !matches!(members.get("items"), Some(Value::Array(_)) | Some(Value::Null)) {
             return Err("the first page has no items array: not a list".to_owned());
         }
@@ -197,6 +216,43 @@ mod tests {
             assert_eq!(joined.text(TextFormat::Yaml, false), before);
             assert_eq!(joined.len(), whole.get("items").and_then(Value::as_array).unwrap().len());
             assert_eq!(joined.text(TextFormat::Json, true), document_text(&whole, TextFormat::Json, None, true));
+        }
+    }
+
+    #[test]
+    fn a_page_read_lazily_shows_as_it_came_and_joins_as_the_decoded_page_does() {
+        use crate::api::watch::lazy_list::read_list_document;
+        for format in [Format::Json, Format::Cbor] {
+            let (whole, pages) = pages(2);
+            let bytes = |page: &Value| -> Arc<[u8]> {
+                match format {
+                    Format::Cbor => Arc::from(encode_cbor(page, CborEncoding::SERVER)),
+                    _ => Arc::from(page.to_json().into_bytes()),
+                }
+            };
+            let first = read_list_document(format, bytes(&pages[0])).expect("first page");
+            // Alone, the page is the text of the page itself, continue token and all.
+            let page = JoinedList::page(&first);
+            assert_eq!(page.len(), 2);
+            for text_format in [TextFormat::Yaml, TextFormat::Json] {
+                assert_eq!(
+                    page.text(text_format, false),
+                    document_text(&pages[0], text_format, None, false),
+                    "{format}"
+                );
+            }
+            assert!(page.text(TextFormat::Yaml, false).contains("continue: c"));
+            // Joined, it reads as "Load all" of decoded first pages reads.
+            let mut joined = JoinedList::start_from_page(&first).expect("first page");
+            for page in &pages[1..] {
+                joined.push(read_list_document(format, bytes(page)).expect("page").list);
+            }
+            joined.finish();
+            assert_eq!(
+                joined.text(TextFormat::Yaml, true),
+                document_text(&whole, TextFormat::Yaml, None, true),
+                "{format}"
+            );
         }
     }
 

@@ -2,6 +2,8 @@
 //! columns of a full list), a document to read, a protobuf envelope summary, or a Status error;
 //! plus the list metadata (snapshot resourceVersion, continue token, remaining items).
 
+use std::sync::Arc;
+
 use crate::api::body::Decoded;
 use crate::api::codec::cbor::diagnostic;
 use crate::api::codec::value::{Map, Value};
@@ -9,6 +11,7 @@ use crate::api::view::list::{ListMeta, ObjectList};
 use crate::api::view::shape::kind_of;
 use crate::api::view::status::{is_status, status_from_document, Status};
 use crate::api::view::table::Table;
+use crate::api::watch::lazy_list::ListDocument;
 use crate::model::cells::Grid;
 
 /// What a page shows.
@@ -16,12 +19,27 @@ use crate::model::cells::Grid;
 pub enum PageBody {
     /// Rows to list (Table, PartialObjectMetadataList, or a full list with fallback columns).
     Grid(Grid),
-    /// A document to read (one object, or a list asked for as JSON/YAML/CBOR).
+    /// A document to read (one object, or a list asked for as YAML, or one the lazy reader did
+    /// not take).
     Document(Value),
+    /// A list asked for as JSON or CBOR, read lazily: its items stay bytes of the body until
+    /// they are shown.
+    List(LazyPage),
     /// A protobuf envelope: what the envelope says; the raw object is not decoded.
     Envelope(Value),
     /// The server refused: its Status.
     Status(Box<Status>),
+}
+
+/// A list read by [`crate::api::watch::lazy_list::read_list_document`]. Pages compare by
+/// identity: the same read, not equal bytes.
+#[derive(Debug, Clone)]
+pub struct LazyPage(pub Arc<ListDocument>);
+
+impl PartialEq for LazyPage {
+    fn eq(&self, other: &LazyPage) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// A decoded response, ready for the view.
@@ -37,6 +55,22 @@ pub struct Page {
 }
 
 impl Page {
+    /// A list read lazily, when it is one: a `…List` kind with an `items` array; otherwise
+    /// `None` (the body is for [`Page::from_decoded`]).
+    pub fn from_list_document(document: ListDocument) -> Option<Page> {
+        let kind = document.head.get("kind").and_then(Value::as_str).map(str::to_owned);
+        let is_list = kind.as_deref().is_some_and(|k| k.ends_with("List"));
+        if !is_list || !matches!(document.head.get("items"), Some(Value::Array(_))) {
+            return None;
+        }
+        Some(Page {
+            kind,
+            list: Some(document.list.metadata.clone()),
+            item_count: Some(document.list.items.len()),
+            body: PageBody::List(LazyPage(Arc::new(document))),
+        })
+    }
+
     /// Interprets a decoded body. `as_grid` asks for rows (the Table and metadata-only views);
     /// otherwise a list stays a document to read. `now_ms` formats ages.
     pub fn from_decoded(decoded: &Decoded, as_grid: bool, now_ms: i64) -> Page {
@@ -258,6 +292,33 @@ mod tests {
         let document = Page::from_decoded(&list, false, 0);
         assert!(matches!(document.body, PageBody::Document(_)));
         assert_eq!(document.item_count, grid.item_count);
+    }
+
+    #[test]
+    fn a_list_read_lazily_is_a_page_with_the_decoded_pages_kind_metadata_and_count() {
+        use crate::api::error::Format;
+        use crate::api::watch::lazy_list::read_list_document;
+        for (path, format, media_type) in [
+            ("kube/vectors/podlist.json", Format::Json, MediaType::json()),
+            ("kube/vectors/podlist.cbor", Format::Cbor, MediaType::cbor()),
+        ] {
+            let read = read_list_document(format, Arc::from(shared_file(path))).expect("list");
+            let lazy = Page::from_list_document(read).expect("a list");
+            let whole = Page::from_decoded(&decoded(path, media_type), false, 0);
+            assert_eq!(
+                (&lazy.kind, &lazy.list, lazy.item_count),
+                (&whole.kind, &whole.list, whole.item_count),
+                "{path}"
+            );
+            assert!(
+                matches!(&lazy.body, PageBody::List(LazyPage(list)) if list.list.items.iter().all(|i| !i.is_decoded()))
+            );
+        }
+        // A list kind is needed, and an items array: anything else is the decoder's to show.
+        for body in [&br#"{"kind":"Pod","items":[]}"#[..], br#"{"kind":"PodList","items":null}"#] {
+            let read = read_list_document(Format::Json, Arc::from(body));
+            assert!(read.ok().and_then(Page::from_list_document).is_none(), "{}", String::from_utf8_lossy(body));
+        }
     }
 
     #[test]

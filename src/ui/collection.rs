@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::api::codec::value::Value;
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
 use crate::api::view::list::{ContinueToken, ResourceVersion};
@@ -18,7 +19,7 @@ use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::cells::Grid;
 use crate::model::joined::{lazy_list, JoinedList};
-use crate::model::page::{Page, PageBody};
+use crate::model::page::{LazyPage, Page, PageBody};
 use crate::model::target::RowObjects;
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::access::{refusal, Refusal, RefusalList};
@@ -279,7 +280,15 @@ async fn load_page(
 ) -> Loaded {
     let target = state.collection_target(resource).map_err(|e| Failure::NotSent(e.to_string()))?;
     let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(e.to_string()))?;
-    let fetched = client.send(plan.request).await.map_err(|e| Failure::Network(e.to_string()))?;
+    let fetched = client.send_undecoded(plan.request).await.map_err(|e| Failure::Network(e.to_string()))?;
+    // A list to read as JSON or CBOR text is read lazily: its items stay bytes of the body, and
+    // the document view writes (and so decodes) only those it shows. Anything else, or a body
+    // the lazy reader does not take, is decoded whole.
+    if !plan.shape.is_grid() && fetched.response.is_success() {
+        if let Some(page) = fetched.list_document().and_then(Result::ok).and_then(Page::from_list_document) {
+            return Ok((fetched, page));
+        }
+    }
     let mut page = match fetched.decoded() {
         Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
@@ -743,7 +752,14 @@ fn PageView(
             }
             .into_any()
         }
-        PageBody::Document(document) => {
+        body @ (PageBody::Document(_) | PageBody::List(_)) => {
+            // The page as decoded, or (a JSON or CBOR list) read lazily: then it is shown as a
+            // joined list of one page from the start, written an item at a time.
+            let (document, lazy) = match body {
+                PageBody::List(LazyPage(list)) => (Value::Null, Some(list)),
+                PageBody::Document(document) => (document, None),
+                _ => (Value::Null, None),
+            };
             let raw = fetched.response.body.clone();
             let cbor = navigation.state.get_untracked().representation == Representation::Cbor;
             let first_next = page.list.as_ref().and_then(|l| l.continue_token.clone());
@@ -753,7 +769,8 @@ fn PageView(
             // Pages are joined out of sight (items kept as bytes of their bodies) and shown once
             // at the end, written an item at a time as they come into view.
             let joining = StoredValue::new(None::<JoinedList>);
-            let joined = RwSignal::new(None::<Arc<JoinedList>>);
+            let joined = RwSignal::new(lazy.as_ref().map(|page| Arc::new(JoinedList::page(page))));
+            let all_joined = RwSignal::new(false);
             let progress = RwSignal::new(None::<LoadAllProgress>);
             Effect::new(move |_| {
                 if progress.with(|p| p.as_ref().is_some_and(|p| p.done)) {
@@ -761,14 +778,20 @@ fn PageView(
                         list.finish();
                         Arc::new(list)
                     });
-                    joined.set(list);
+                    if let Some(list) = list {
+                        joined.set(Some(list));
+                        all_joined.set(true);
+                    }
                 }
             });
             let (first_type, first_body) = (fetched.content_type.clone(), fetched.response.body.clone());
             let load_all = move |_| {
                 let Some(token) = first_next.clone() else { return };
-                let first =
-                    lazy_list(first_type.as_ref(), &first_body).and_then(|items| JoinedList::start(&document, items));
+                let first = match &lazy {
+                    Some(page) => JoinedList::start_from_page(page),
+                    None => lazy_list(first_type.as_ref(), &first_body)
+                        .and_then(|items| JoinedList::start(&document, items)),
+                };
                 let first = match first {
                     Ok(first) => first,
                     Err(error) => {
@@ -812,7 +835,7 @@ fn PageView(
                 <DocumentView
                     document=all
                     joined
-                    raw=Signal::derive(move || joined.with(Option::is_none).then(|| raw.clone()))
+                    raw=Signal::derive(move || (!all_joined.get()).then(|| raw.clone()))
                     cbor
                 />
             }

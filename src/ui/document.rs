@@ -26,8 +26,8 @@ pub fn DocumentView(
     /// Whether the raw body is CBOR (enables the diagnostic notation view).
     #[prop(optional)]
     cbor: bool,
-    /// A list joined by "Load all": when set, it is what is shown (its text is written from
-    /// its lazy items, those in view only).
+    /// A list read lazily (a page, or pages joined by "Load all"): when set, it is what is
+    /// shown as YAML or JSON (its text is written from its lazy items, those in view only).
     #[prop(optional, into)]
     joined: Option<Signal<Option<Arc<JoinedList>>>>,
 ) -> impl IntoView {
@@ -41,7 +41,9 @@ pub fn DocumentView(
         let by_items = matches!(format, TextFormat::Yaml | TextFormat::Json);
         let listed = match joined.and_then(|j| j.get()) {
             Some(list) if by_items => Some(list.list_text(format, managed)),
-            Some(_) => return Source::Text(Arc::new(String::new())),
+            // The raw bytes' views (hex, CBOR diagnostic) are of the body that came, while the
+            // joined list is the one page's (after "Load all", no single body is it).
+            Some(_) => None,
             None if by_items => document.with(|d| {
                 let long = d.get("items").and_then(Value::as_array).is_some_and(|items| items.len() > WHOLE_LIST_ITEMS);
                 long.then(|| ListText::of_document(Arc::new(d.clone()), format, managed)).flatten()

@@ -126,7 +126,7 @@ pub fn ObjectView(
                                         .into_any()
                                 }
                                 PageBody::Envelope(summary) => view! { <DocumentView document=summary raw=Some(raw) /> }.into_any(),
-                                PageBody::Grid(_) => view! { <p>{t(Msg::ListInsteadOfObject)}</p> }.into_any(),
+                                PageBody::Grid(_) | PageBody::List(_) => view! { <p>{t(Msg::ListInsteadOfObject)}</p> }.into_any(),
                             };
                             view! {
                                 {info}

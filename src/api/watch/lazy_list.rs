@@ -17,12 +17,12 @@
 
 use std::sync::{Arc, OnceLock};
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::api::codec::cbor::{decode_cbor, Reader};
 use crate::api::codec::json::decode_json;
-use crate::api::codec::value::{DuplicateKeys, Value, ValueSeed, MAX_DEPTH};
+use crate::api::codec::value::{DuplicateKeys, Map, Value, ValueSeed, MAX_DEPTH};
 use crate::api::error::Format;
 use crate::api::view::list::{List, ListMeta, ObjectList};
 use crate::api::watch::fast::{scan_json_object, Scanned, Spot};
@@ -35,29 +35,58 @@ mod tests;
 /// A collection whose items are lazy objects.
 pub type LazyList = List<LazyObject>;
 
+/// A list body read lazily together with its own members: what a document view of the list
+/// writes around its items.
+#[derive(Debug, Clone)]
+pub struct ListDocument {
+    /// The list's members in the body's order, as the full decoder reads them, except `items`,
+    /// which holds an empty array in its place (or `null` where the body has `null`).
+    pub head: Map,
+    pub list: LazyList,
+}
+
 /// Reads a JSON or CBOR list body (`format` says which; anything else is decoded as JSON): the
 /// fast pass when it takes the body, else the full decoder. The error is the full decoder's (or
 /// the list shape's), in words.
 pub fn read_list(format: Format, body: Arc<[u8]>) -> Result<LazyList, String> {
-    if let Some(list) = scan_list(format, &body) {
-        return Ok(list);
+    read_list_document(format, body).map(|document| document.list)
+}
+
+/// [`read_list`] with the list's own members.
+pub fn read_list_document(format: Format, body: Arc<[u8]>) -> Result<ListDocument, String> {
+    if let Some(document) = scan_list_document(format, &body) {
+        return Ok(document);
     }
     let document = match format {
         Format::Cbor => decode_cbor(&body),
         _ => decode_json(&body),
     }
     .map_err(|e| e.to_string())?;
-    ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.to_string())
+    let list = ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.to_string())?;
+    let Value::Object(members) = document else { return Err("the list is not an object".to_owned()) };
+    let head = members
+        .entries()
+        .iter()
+        .map(|(key, value)| match (key.as_str(), value) {
+            ("items", Value::Array(_)) => (key.clone(), Value::Array(Vec::new())),
+            _ => (key.clone(), value.clone()),
+        })
+        .collect();
+    Ok(ListDocument { head, list })
 }
 
 /// The fast pass alone: the list, or `None` when the body is for the full decoder to read (see
 /// the module's doc for when).
 pub fn scan_list(format: Format, body: &Arc<[u8]>) -> Option<LazyList> {
+    scan_list_document(format, body).map(|document| document.list)
+}
+
+fn scan_list_document(format: Format, body: &Arc<[u8]>) -> Option<ListDocument> {
     let scanned = match format {
         Format::Cbor => scan_cbor_list(body),
         _ => scan_json_list(body),
     };
-    scanned.map(|list| list.into_list(format, body))
+    scanned.map(|list| list.into_document(format, body))
 }
 
 impl From<ObjectList> for LazyList {
@@ -79,6 +108,8 @@ struct ScannedList {
     kind: Option<Value>,
     metadata: Option<Value>,
     items: Vec<(std::ops::Range<usize>, Scanned)>,
+    /// Every member in order (`items` as an empty array, or `null`), for the list's document.
+    head: Map,
     /// Each member once: a repeated one is the full decoder's to resolve.
     seen: [bool; 4],
 }
@@ -114,6 +145,17 @@ impl ScannedList {
             return None;
         }
         Some(self)
+    }
+
+    /// Keeps `value` as member `key` of the list's head (a repeated key keeps its first place
+    /// and its last value, as the full decoder does).
+    fn keep(&mut self, key: &str, value: Value) {
+        self.head.insert(key, value);
+    }
+
+    fn into_document(mut self, format: Format, body: &Arc<[u8]>) -> ListDocument {
+        let head = std::mem::take(&mut self.head);
+        ListDocument { head, list: self.into_list(format, body) }
     }
 
     fn into_list(self, format: Format, body: &Arc<[u8]>) -> LazyList {
@@ -198,18 +240,27 @@ impl<'de> Visitor<'de> for TopSeed {
         let small = || ValueSeed { duplicates: DuplicateKeys::LastWins, depth: 1 };
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             let Some(slot) = member(key.as_bytes()) else {
-                map.next_value::<IgnoredAny>()?;
+                let value = map.next_value_seed(small())?;
+                top.list.keep(&key, value);
                 continue;
             };
             if !top.list.first(slot) {
                 return Err(de::Error::custom("a repeated list member"));
             }
-            match slot {
-                0 => top.list.api_version = Some(map.next_value_seed(small())?),
-                1 => top.list.kind = Some(map.next_value_seed(small())?),
-                2 => top.list.metadata = Some(map.next_value_seed(small())?),
-                _ => top.items = map.next_value::<Option<Vec<&'de RawValue>>>()?,
-            }
+            let value = match slot {
+                0 => top.list.api_version.insert(map.next_value_seed(small())?).clone(),
+                1 => top.list.kind.insert(map.next_value_seed(small())?).clone(),
+                2 => top.list.metadata.insert(map.next_value_seed(small())?).clone(),
+                _ => {
+                    top.items = map.next_value::<Option<Vec<&'de RawValue>>>()?;
+                    if top.items.is_some() {
+                        Value::Array(Vec::new())
+                    } else {
+                        Value::Null
+                    }
+                }
+            };
+            top.list.keep(&key, value);
         }
         Ok(top)
     }
@@ -224,16 +275,25 @@ fn scan_cbor_list(body: &[u8]) -> Option<ScannedList> {
     let mut list = ScannedList::default();
     let mut refused = false;
     let walked = reader.walk_map(len, 0, &mut |reader, key, depth| {
-        let Some(slot) = member(key) else { return reader.skip_deferring_keys(depth) };
+        let Ok(name) = std::str::from_utf8(key) else {
+            // A key the list's document could not name: the full decoder says what it makes of it.
+            refused = true;
+            return reader.skip_deferring_keys(depth);
+        };
+        let Some(slot) = member(key) else {
+            let value = reader.item(depth)?;
+            list.keep(name, value);
+            return Ok(());
+        };
         if !list.first(slot) {
             // The full decoder refuses a repeated key in CBOR: let it say so.
             refused = true;
             return reader.skip_item(depth);
         }
-        match slot {
-            0 => list.api_version = Some(reader.item(depth)?),
-            1 => list.kind = Some(reader.item(depth)?),
-            2 => list.metadata = Some(reader.item(depth)?),
+        let value = match slot {
+            0 => list.api_version.insert(reader.item(depth)?).clone(),
+            1 => list.kind.insert(reader.item(depth)?).clone(),
+            2 => list.metadata.insert(reader.item(depth)?).clone(),
             _ => {
                 let (at, header) = reader.pull()?;
                 let (at_untagged, header) = reader.untag(at, header)?;
@@ -250,15 +310,18 @@ fn scan_cbor_list(body: &[u8]) -> Option<ScannedList> {
                             list.items.push((start..reader.pos, scanned));
                             count += 1;
                         }
+                        Value::Array(Vec::new())
                     }
-                    ciborium_ll::Header::Simple(ciborium_ll::simple::NULL) => {}
+                    ciborium_ll::Header::Simple(ciborium_ll::simple::NULL) => Value::Null,
                     other => {
                         refused = true;
                         reader.skip(at_untagged, other, depth)?;
+                        Value::Null
                     }
                 }
             }
-        }
+        };
+        list.keep(name, value);
         Ok(())
     });
     if walked.is_err() || refused || reader.pos != body.len() {

@@ -18,6 +18,23 @@ fn full(format: Format, body: &[u8]) -> Result<LazyList, String> {
     ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.to_string())
 }
 
+/// The full decoder's members of the list in `body`, its items left out (an empty array).
+fn full_head(format: Format, body: &[u8]) -> Map {
+    let document = match format {
+        Format::Cbor => decode_cbor(body),
+        _ => decode_json(body),
+    }
+    .expect("full");
+    let Value::Object(members) = document else { panic!("not an object") };
+    members
+        .entries()
+        .iter()
+        .map(|(k, v)| {
+            (k.clone(), if k == "items" && v.as_array().is_some() { Value::Array(Vec::new()) } else { v.clone() })
+        })
+        .collect()
+}
+
 /// The fast pass took `body` and reads it as the full decoder does (heads, trees, metadata).
 #[track_caller]
 fn lazily_as_in_full(format: Format, body: &[u8]) -> LazyList {
@@ -28,6 +45,8 @@ fn lazily_as_in_full(format: Format, body: &[u8]) -> LazyList {
     assert!(fast.is_some(), "the fast pass refused the body");
     let lazy = read_list(format, Arc::from(body)).expect("lazy");
     let full = full(format, body).expect("full");
+    let head = read_list_document(format, Arc::from(body)).expect("lazy").head;
+    assert_eq!(head, full_head(format, body), "the list's own members, in order");
     assert_eq!((&lazy.kind, &lazy.api_version, &lazy.metadata), (&full.kind, &full.api_version, &full.metadata));
     assert_eq!(lazy.items.len(), full.items.len());
     for (lazy_item, full_item) in lazy.items.iter().zip(&full.items) {
@@ -136,4 +155,38 @@ fn a_table_is_not_read_as_lazy_items() {
     assert!(scan_json_list(table).is_none());
     let list = read_list(Format::Json, Arc::from(&table[..])).expect("list");
     assert!(list.items[0].table().is_some());
+}
+
+#[test]
+fn a_lists_own_members_are_kept_in_their_order_for_its_document_whoever_reads_it() {
+    // Members the list types do not have (a server or proxy may add them) stay where they came,
+    // with their values; a repeated one keeps its first place and its last value (JSON).
+    let body = br#"{"kind":"PodList","x-extra":{"a":[1,2]},"apiVersion":"v1","metadata":{"resourceVersion":"9"},
+        "items":[{"metadata":{"name":"a"}}],"trailer":"t","x-extra":"last"}"#;
+    let document = read_list_document(Format::Json, Arc::from(&body[..])).expect("list");
+    let keys: Vec<&str> = document.head.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["kind", "x-extra", "apiVersion", "metadata", "items", "trailer"]);
+    assert_eq!(document.head.get("x-extra").and_then(Value::as_str), Some("last"));
+    assert_eq!(document.head.get("items"), Some(&Value::Array(Vec::new())));
+    assert_eq!(document.list.items.len(), 1);
+    assert_eq!(document.head, full_head(Format::Json, body));
+    // The same members from CBOR, through the fast pass.
+    let cbor = encode_cbor(
+        &decode_json(
+            br#"{"kind":"PodList","x":{"b":true},"metadata":{},"items":[{"metadata":{"name":"a"}}],"z":null}"#,
+        )
+        .unwrap(),
+        CborEncoding::SERVER,
+    );
+    assert!(scan_cbor_list(&cbor).is_some());
+    let document = read_list_document(Format::Cbor, Arc::from(&cbor[..])).expect("list");
+    assert_eq!(document.head, full_head(Format::Cbor, &cbor));
+    assert_eq!(document.head.iter().map(|(k, _)| k).collect::<Vec<_>>(), ["kind", "x", "metadata", "items", "z"]);
+    // `items: null` stays null; a body only the full decoder takes gives its members too.
+    let null = read_list_document(Format::Json, Arc::from(&br#"{"kind":"PodList","items":null}"#[..])).expect("list");
+    assert_eq!(null.head.get("items"), Some(&Value::Null));
+    let table = br#"{"kind":"PodList","v":1,"items":[{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[]}]}"#;
+    assert!(scan_json_list(table).is_none());
+    let document = read_list_document(Format::Json, Arc::from(&table[..])).expect("list");
+    assert_eq!(document.head, full_head(Format::Json, table));
 }

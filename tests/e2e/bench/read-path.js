@@ -11,7 +11,7 @@
 //   - with KUBE_SIM_URL set, the real peer on the same kube-sim in the same run: the preinstalled
 //     `kubectl get pods -A -o json --chunk-size=500`, its JSON printed to /dev/null, and the
 //     ratio of each load all to it.
-// BENCH_PARTS (comma-separated: first, load, scroll, kubectl; all by default) picks the figures
+// BENCH_PARTS (comma-separated: first, document, load, scroll, kubectl; all by default) picks the figures
 // to take; BENCH_LABEL names the server in front of the explorer (trunk serve, kubectl proxy).
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -78,6 +78,37 @@ async function firstRows(page, namespace, live) {
 }
 
 const label = process.env.BENCH_LABEL || 'trunk serve';
+
+// One page of 5,000 pods read as a JSON or CBOR document: from the click on "pods" (the view
+// state asks for the representation and the page size) to the first screen of its text drawn.
+async function firstDocumentOnce(page, as) {
+  await page.goto(`${base}/?as=${as}&limit=5000&watch=0`);
+  await page.getByLabel('Filter resource types').waitFor();
+  return page.evaluate(() => new Promise((resolve) => {
+    const link = [...document.querySelectorAll('.sidebar__link')].find((e) => e.textContent.trim().split(/\s+/)[0] === 'pods');
+    if (!link) throw new Error('no "pods" entry in the sidebar');
+    const start = performance.now();
+    const observer = new MutationObserver(() => {
+      const lines = document.querySelectorAll('.code [data-line]').length;
+      if (lines >= 20 && document.querySelector('[data-testid=response-info]')) {
+        observer.disconnect();
+        const ms = performance.now() - start;
+        const entry = performance.getEntriesByType('resource').find((e) => e.startTime >= start && /\/pods\?/.test(e.name));
+        resolve({ ms, lines, request: entry ? entry.responseEnd - entry.startTime : NaN, kb: entry ? entry.encodedBodySize / 1024 : NaN });
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    link.click();
+  }));
+}
+
+async function firstDocument(page, as) {
+  const runs = [];
+  for (let i = 0; i < 5; i++) runs.push(await firstDocumentOnce(page, as));
+  runs.sort((a, b) => a.ms - b.ms);
+  const m = runs[2];
+  console.log(`BENCH first screen of a 5,000-pod page as a ${as} document (behind ${label}): median ${m.ms.toFixed(0)} ms of 5 (min ${runs[0].ms.toFixed(0)}, max ${runs[4].ms.toFixed(0)}) from the click to ${m.lines} lines drawn; the request ${m.request.toFixed(0)} ms of it (${m.kb.toFixed(0)} KB)`);
+}
 
 // The real peer: kubectl's chunked list of every pod, printed as JSON to /dev/null. Milliseconds
 // of wall time, the median of three (the first run also warms kube-sim).
@@ -182,7 +213,7 @@ async function scrolling(page, as = 'table') {
     await page.addInitScript(() => {
       addEventListener('TrunkApplicationStarted', (e) => { window.__benchWasm = e.detail && e.detail.wasm; });
     });
-    const parts = (process.env.BENCH_PARTS || 'first,load,scroll,kubectl').split(',');
+    const parts = (process.env.BENCH_PARTS || 'first,document,load,scroll,kubectl').split(',');
     if (parts.includes('first')) {
       for (const live of [false, true]) {
         await firstRows(page, undefined, live);
@@ -190,6 +221,7 @@ async function scrolling(page, as = 'table') {
       }
       await page.evaluate(() => localStorage.removeItem('kube-api-explorer.openLive'));
     }
+    if (parts.includes('document')) for (const as of ['json', 'cbor']) await firstDocument(page, as);
     const loads = {};
     if (parts.includes('load')) for (const as of ['table', 'json', 'cbor']) loads[as] = await loadAll(page, as);
     if (parts.includes('load')) {
