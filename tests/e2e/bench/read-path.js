@@ -144,7 +144,7 @@ async function loadAll(page, as) {
     const start = performance.now();
     const observer = new MutationObserver(() => {
       const p = progress();
-      if (!p || !/^All \d+ loaded/.test(p.textContent.trim())) return;
+      if (!p || !/^All [\d,]+ loaded/.test(p.textContent.trim())) return;
       observer.disconnect();
       requestAnimationFrame(() => requestAnimationFrame(() => {
         const numbers = [...document.querySelectorAll('.code__number, [data-line]')];
@@ -183,7 +183,7 @@ async function memory(page, as) {
 async function scrolling(page, as = 'table') {
   await page.goto(`${base}/?group=&version=v1&resource=pods${as === 'table' ? '&watch=0' : `&as=${as}`}`);
   await page.getByRole('button', { name: 'Load all pages' }).click();
-  await page.getByTestId('load-all-progress').filter({ hasText: /^All \d+ loaded/ }).waitFor({ timeout: 600_000 });
+  await page.getByTestId('load-all-progress').filter({ hasText: /^All [\d,]+ loaded/ }).waitFor({ timeout: 600_000 });
   const selector = as === 'table' ? '[data-testid=grid-viewport]' : '[data-testid=document-text]';
   await page.locator(selector).waitFor();
   const deltas = await page.evaluate((selector) => new Promise((resolve) => {
