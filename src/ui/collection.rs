@@ -150,8 +150,11 @@ pub fn CollectionView(
             </header>
             {move || {
                 if live.get() {
-                    // What the watch depends on: Wide or the page size do not restart it.
-                    live_key.track();
+                    // What the watch depends on: Wide or the page size do not restart it. Read, not
+                    // only tracked: a memo that was never read counts as changed when it is first
+                    // computed, so the first write to the view state (even of equal values) would
+                    // start the watch again, abandoning the one just opened.
+                    live_key.with(|_| ());
                     let s = state.get_untracked();
                     match s.collection_target(&live_resource) {
                         Ok(target) => view! { <LiveView config=s.watch_config(&target) across_namespaces=target.across_namespaces /> }.into_any(),
@@ -241,7 +244,8 @@ fn PagedCollection(
         )
     });
     Effect::new(move |previous: Option<()>| {
-        collection_key.track();
+        // Read, not only tracked (see the live view's key).
+        collection_key.with(|_| ());
         if previous.is_some() {
             tokens.set(Vec::new());
         }

@@ -4,6 +4,8 @@
 const { test, expect } = require('@playwright/test');
 const AxeBuilder = require('@axe-core/playwright').default;
 const { saveScreen } = require('./helpers');
+// The Persian catalogue: names of controls in the right-to-left layout.
+const fa = require('../../../i18n/fa.json');
 
 /** The serious and critical violations on the page, as readable lines. */
 async function violations(page, include) {
@@ -116,6 +118,7 @@ for (const theme of ['light', 'dark']) {
       await page.addInitScript(() => localStorage.setItem('kube-api-explorer.language', 'fa'));
     });
 
+    // Each page load: the theme is chosen again (it is the page's, not remembered across loads).
     async function persian(page, url) {
       await page.goto(url);
       await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
@@ -128,7 +131,7 @@ for (const theme of ['light', 'dark']) {
       await persian(page, './');
       await expect(page.getByTestId('git-version')).toBeVisible();
       expect(await violations(page)).toEqual([]);
-      await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo');
+      await persian(page, './?group=apps&version=v1&resource=deployments&namespace=demo');
       await expect(page.getByTestId('timeline').locator('li').first()).toBeVisible();
       expect(await violations(page)).toEqual([]);
       await saveScreen(page, `a11y-rtl-collection-${theme}`);
@@ -141,12 +144,46 @@ for (const theme of ['light', 'dark']) {
       await page.locator('.object__actions button').first().click();
       await expect(page.getByTestId('object-editor')).toBeVisible();
       expect(await violations(page)).toEqual([]);
-      await page.goto('./?search=web');
+      await persian(page, './?search=web');
       await expect(page.getByTestId('search-hit').first()).toBeVisible({ timeout: 30_000 });
       expect(await violations(page)).toEqual([]);
-      await page.goto('./?namespace=demo&access=1');
+      await persian(page, './?namespace=demo&access=1');
       await expect(page.getByTestId('access-rules')).toContainText('*.*');
       expect(await violations(page)).toEqual([]);
+    });
+
+    test('the schema explorer, the keys and go-to dialogs, a pod log and the wire inspector', async ({ page }) => {
+      await persian(page, './?group=example.com&version=v1&resource=widgets&explain=spec&compare=v1beta1');
+      await expect(page.getByTestId('explain-field')).toHaveText('spec');
+      await expect(page.getByTestId('explain-comparison').locator('tr').nth(1)).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await page.getByTestId('explain-search').fill('replicas');
+      await expect(page.getByTestId('explain-search-status')).not.toBeEmpty();
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-rtl-schema-${theme}`);
+
+      await persian(page, './?group=&version=v1&resource=pods&namespace=demo');
+      await expect(page.getByTestId('grid-row').first()).toBeVisible();
+      await page.keyboard.press('?');
+      await expect(page.getByRole('dialog', { name: fa.Keys })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press(':');
+      await expect(page.getByRole('combobox', { name: fa.GoTo })).toBeFocused();
+      await page.keyboard.type('dep');
+      await expect(page.getByTestId('goto-option').first()).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+
+      await page.getByTestId('grid-row').first().locator('td').first().click();
+      await page.getByRole('region', { name: fa.Subresources }).getByRole('button', { name: 'log', exact: true }).click();
+      const log = page.getByRole('region', { name: fa.PodLog });
+      await expect(log.getByTestId('log-text')).not.toBeEmpty();
+      expect(await violations(page)).toEqual([]);
+      await page.getByRole('button', { name: fa.WireInspector }).click();
+      await expect(page.getByRole('complementary', { name: fa.WireInspector })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-rtl-log-inspector-${theme}`);
     });
   });
 }
