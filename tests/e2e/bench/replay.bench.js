@@ -96,9 +96,7 @@ function startServer() {
       return;
     }
     if (isPodWatch(req.url) && state.onWatch) {
-      const onWatch = state.onWatch;
-      state.onWatch = null;
-      onWatch(req, res);
+      state.onWatch(req, res);
       return;
     }
     const upstream = http.request(new URL(req.url, SIM()), { method: req.method, headers: { ...req.headers, host: new URL(SIM()).host } }, (response) => {
@@ -118,8 +116,19 @@ for (const format of ['json', 'cbor']) {
     try {
       for (const rate of RATES) {
         // 1. The page's watch request, held while the same request is recorded from kube-sim.
+        // The pod watch the page keeps: the last one asked for once none has come for 2 s (the
+        // live view may start its watch again while the page settles, abandoning the first).
         const watch = new Promise((resolve) => {
-          state.onWatch = (req, res) => resolve({ req, res });
+          let latest = null;
+          let settled = null;
+          state.onWatch = (req, res) => {
+            latest = { req, res };
+            clearTimeout(settled);
+            settled = setTimeout(() => {
+              state.onWatch = null;
+              resolve(latest);
+            }, 2_000);
+          };
         });
         await page.goto(`/?group=&version=v1&resource=pods&watch=1&as=${format}&api-base=http://127.0.0.1:${port}`);
         const { req, res } = await watch;
