@@ -230,6 +230,7 @@ catalogue! {
     RowsOf => "{shown} of {total} rows",
     HiddenColumns => "{hidden} priority columns hidden (Wide shows them)",
     EmptyList => "The server returned an empty list: no objects match this namespace and these selectors.",
+    EmptyWhileListing => "Listing: no objects have arrived yet.",
     // A collection.
     NotSent => "Not sent",
     NetworkFailure => "Network failure: no HTTP response (not an API error)",

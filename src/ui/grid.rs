@@ -11,7 +11,7 @@ use crate::api::discovery::Discovery;
 use crate::i18n::Msg;
 use crate::model::cells::{Grid, Row};
 use crate::model::goto::{kind_slash_name, Target};
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{t, tf, tr};
 use crate::ui::intl;
 use crate::ui::keys::{modified, typing, Intent, Intents};
 use crate::ui::location::{use_navigation, Navigation, ViewLink};
@@ -32,6 +32,10 @@ pub fn GridView(
     /// Whether priority columns are shown.
     #[prop(into)]
     wide: Signal<bool>,
+    /// Whether the rows are still being listed (a live view before its first complete list):
+    /// an empty grid then says that nothing has arrived yet, not that the list is empty.
+    #[prop(optional, into)]
+    listing: Option<Signal<bool>>,
 ) -> impl IntoView {
     let navigation = use_navigation();
     let (filter, set_filter) = signal(String::new());
@@ -312,7 +316,10 @@ pub fn GridView(
                     .then(|| {
                         view! {
                             <p class="muted" data-testid="empty-state">
-                                {t(Msg::EmptyList)}
+                                {move || {
+                                    let listing = listing.is_some_and(|l| l.get());
+                                    tr(if listing { Msg::EmptyWhileListing } else { Msg::EmptyList })
+                                }}
                             </p>
                         }
                     })

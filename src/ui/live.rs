@@ -170,6 +170,9 @@ struct LiveSignals {
     history_tick: RwSignal<u64>,
     /// Watch streams of the page open, waiting, and the budget.
     streams: RwSignal<(usize, usize, usize)>,
+    /// Whether the rows shown include the first complete list (until then an empty grid means
+    /// nothing has arrived yet, not an empty collection).
+    synced: RwSignal<bool>,
 }
 
 /// The view's side of a running reflector: what it keeps of the events, and its renders.
@@ -301,6 +304,9 @@ impl Live {
             }
         }
         self.shown_synced.set(self.synced_once.get());
+        if self.synced_once.get() && !self.signals.synced.get_untracked() {
+            self.signals.synced.set(true);
+        }
         if !rows.highlighted.is_empty() {
             // Render again when the highlights are due to end, even if no event comes.
             self.render_later(HIGHLIGHT_MS + 50.0);
@@ -384,6 +390,7 @@ pub fn LiveView(
         timeline: RwSignal::new(VecDeque::new()),
         history_tick: RwSignal::new(0),
         streams: RwSignal::new((0, 0, 0)),
+        synced: RwSignal::new(false),
     };
     let live = StoredValue::new_local(None::<Rc<Live>>);
     let UseReflectorReturn { state, resource_version, problem, forbidden, pause, .. } =
@@ -493,7 +500,7 @@ pub fn LiveView(
             </dl>
             {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             <div class="live__panes">
-                <GridView grid=signals.grid wide />
+                <GridView grid=signals.grid wide listing=Signal::derive(move || !signals.synced.get()) />
                 <section class="timeline" aria-label=t(Msg::EventTimeline)>
                     <div class="grid__bar">
                         <strong>{t(Msg::EventTimeline)}</strong>

@@ -264,3 +264,22 @@ for (const [what, query, pattern] of [
     expect(sent).toHaveLength(1);
   });
 }
+
+test('a live view says it is still listing until its first list is complete, and only then that a list is empty', async ({ page }) => {
+  // The watch that lists (sendInitialEvents) is held back for a while.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route(/\/api\/v1\/namespaces\/demo\/configmaps\?.*watch=true/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo');
+  const live = page.getByTestId('live-view');
+  await expect(live.getByTestId('empty-state')).toHaveText('Listing: no objects have arrived yet.');
+  release();
+  await expect(live.getByTestId('grid-row').first()).toBeVisible();
+  await expect(live.getByTestId('empty-state')).toHaveCount(0);
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=no-such-namespace');
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await expect(page.getByTestId('live-view').getByTestId('empty-state')).toHaveText(/^The server returned an empty list/);
+});
