@@ -382,7 +382,7 @@ async fn use_reflector_lists_then_watches_a_real_server_and_stops_with_its_owner
     let seqs: Vec<u64> = seen.borrow().before.iter().map(|(_, seq)| *seq).collect();
     assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "events are numbered in order: {seqs:?}");
     assert!(
-        until(2.0, || returned.state.get_untracked().contains("watching")).await,
+        until(2.0, || returned.state.get_untracked().to_string().contains("watching")).await,
         "{}",
         returned.state.get_untracked()
     );

@@ -14,7 +14,7 @@ pub struct LabelSelector(grammar::LabelSelector);
 
 impl LabelSelector {
     pub fn parse(s: &str) -> Result<LabelSelector, String> {
-        grammar::LabelSelector::parse(s).map(LabelSelector).map_err(|e| e.message)
+        grammar::LabelSelector::parse(s).map(LabelSelector).map_err(|e| e.message.to_string())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -89,7 +89,7 @@ fn field_value(obj: &Value, field: &str) -> String {
 
 impl FieldSelector {
     pub fn parse(s: &str, rt: &ResourceType) -> Result<FieldSelector, String> {
-        let parsed = grammar::FieldSelector::parse(s).map_err(|e| e.message)?;
+        let parsed = grammar::FieldSelector::parse(s).map_err(|e| e.message.to_string())?;
         let supported = supported_fields(rt);
         let mut reqs = Vec::new();
         for r in parsed.0 {

@@ -9,6 +9,7 @@
 
 use crate::api::codec::value::Value;
 use crate::api::request::{Body, Method, Request};
+use crate::i18n::{Localized, Msg, Text};
 
 /// `POST /apis/authentication.k8s.io/v1/selfsubjectreviews`: who am I.
 pub const SELF_SUBJECT_REVIEW_PATH: &str = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
@@ -40,13 +41,28 @@ pub struct UserInfo {
 }
 
 /// Why an answer is not the review that was asked for.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewError {
-    #[error("expected kind {expected}, found {found}")]
     Kind { expected: &'static str, found: String },
-    #[error("{path} is missing or not {expected}")]
     Shape { path: &'static str, expected: &'static str },
 }
+
+impl Localized for ReviewError {
+    fn text(&self) -> Text {
+        match self {
+            ReviewError::Kind { expected, found } => {
+                Text::new(Msg::ReviewKind).with("expected", expected).with("found", found)
+            }
+            ReviewError::Shape { path, expected } => {
+                Text::new(Msg::ReviewShape).with("path", path).with("expected", expected)
+            }
+        }
+    }
+}
+
+crate::localized_display!(ReviewError);
+
+impl std::error::Error for ReviewError {}
 
 impl Request {
     /// **create** a SelfSubjectReview: the server answers with the user it authenticated.

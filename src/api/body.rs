@@ -14,6 +14,7 @@ use crate::api::error::{DecodeError, Format};
 use crate::api::media_type::MediaType;
 use crate::api::watch::Framer;
 use crate::api::watch::{CborSeqFramer, JsonFramer, ProtobufFramer, StreamError};
+use crate::i18n::{Localized, Msg, Text};
 
 /// A decoded body: a document, or a protobuf envelope (whose raw object is not decoded).
 #[derive(Debug, Clone, PartialEq)]
@@ -35,15 +36,24 @@ impl Decoded {
 /// A body that could not be decoded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum BodyError {
-    #[error("expected a JSON, YAML, CBOR or protobuf media type, found {0}")]
     Unsupported(String),
-    #[error("expected a watch media type (JSON, CBOR or protobuf), found {0}: YAML has no watch framing")]
     NoWatchFraming(String),
-    #[error(transparent)]
     Decode(#[from] DecodeError),
-    #[error(transparent)]
     Stream(#[from] StreamError),
 }
+
+impl Localized for BodyError {
+    fn text(&self) -> Text {
+        match self {
+            BodyError::Unsupported(found) => Text::new(Msg::BodyUnsupportedMediaType).with("found", found),
+            BodyError::NoWatchFraming(found) => Text::new(Msg::BodyNoWatchFraming).with("found", found),
+            BodyError::Decode(error) => error.text(),
+            BodyError::Stream(error) => error.text(),
+        }
+    }
+}
+
+crate::localized_display!(BodyError);
 
 fn format_of(content_type: &MediaType) -> Result<Format, BodyError> {
     content_type.essence.format().ok_or_else(|| BodyError::Unsupported(content_type.to_string()))

@@ -12,6 +12,8 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{APIGroupList, APIResourceList, APIVersions};
 use serde::Deserialize;
 
+use crate::i18n::{Localized, Msg, Text};
+
 pub use k8s_openapi::apimachinery::pkg::version::Info as ServerVersion;
 
 /// The `Accept` header that asks `/api` and `/apis` for aggregated discovery, with the legacy
@@ -499,11 +501,26 @@ pub enum DiscoveryRoot<Legacy> {
 }
 
 /// Why a discovery document could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DiscoveryError {
-    #[error("expected {expected} from {path}, got a body that is not one: {detail}")]
+    /// `detail` is serde_json's words.
     NotADocument { path: String, expected: &'static str, detail: String },
 }
+
+impl Localized for DiscoveryError {
+    fn text(&self) -> Text {
+        match self {
+            DiscoveryError::NotADocument { path, expected, detail } => Text::new(Msg::DiscoveryNotADocument)
+                .with("expected", expected)
+                .with("path", path)
+                .with("detail", detail),
+        }
+    }
+}
+
+crate::localized_display!(DiscoveryError);
+
+impl std::error::Error for DiscoveryError {}
 
 /// Decodes the answer of `/api` or `/apis` to the aggregated-discovery `Accept`: the aggregated
 /// list when the server has it, else the legacy document (`APIVersions` or `APIGroupList`).

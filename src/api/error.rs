@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::i18n::{Localized, Msg, Text};
+
 /// The wire format a decoder was reading when it failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
@@ -26,14 +28,27 @@ impl fmt::Display for Format {
 }
 
 /// A body that could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid {format}: expected {expected}, found {found} at byte {offset}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
     pub format: Format,
     pub expected: String,
     pub found: String,
     pub offset: usize,
 }
+
+impl Localized for DecodeError {
+    fn text(&self) -> Text {
+        Text::new(Msg::DecodeInvalid)
+            .with("format", self.format)
+            .with("expected", &self.expected)
+            .with("found", &self.found)
+            .with("offset", self.offset)
+    }
+}
+
+crate::localized_display!(DecodeError);
+
+impl std::error::Error for DecodeError {}
 
 impl DecodeError {
     pub fn new(format: Format, expected: impl Into<String>, found: impl Into<String>, offset: usize) -> Self {

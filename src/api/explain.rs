@@ -16,6 +16,7 @@ use kube_core::GroupVersionKind;
 use serde_json::Value as Json;
 
 use crate::api::schema::OpenApiSchemas;
+use crate::i18n::{Localized, Msg, Text};
 
 /// How deep a tree goes before the walk stops (real kinds are under 20 levels).
 const MAX_DEPTH: usize = 40;
@@ -83,17 +84,35 @@ pub struct Validation {
 }
 
 /// Why a kind's tree could not be built.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExplainError {
-    #[error("the OpenAPI document has no schema for {0} (no x-kubernetes-group-version-kind names it)")]
     NoKind(String),
-    #[error("{field}: $ref {reference} names no schema in the document's components.schemas")]
     MissingRef { field: String, reference: String },
-    #[error("{field}: $ref {reference} does not start with {REF_PREFIX}")]
     ForeignRef { field: String, reference: String },
-    #[error("{field}: expected a schema object, found {found}")]
     NotASchema { field: String, found: String },
 }
+
+impl Localized for ExplainError {
+    fn text(&self) -> Text {
+        match self {
+            ExplainError::NoKind(kind) => Text::new(Msg::ExplainNoKind).with("kind", kind),
+            ExplainError::MissingRef { field, reference } => {
+                Text::new(Msg::ExplainMissingRef).with("field", field).with("reference", reference)
+            }
+            ExplainError::ForeignRef { field, reference } => Text::new(Msg::ExplainForeignRef)
+                .with("field", field)
+                .with("reference", reference)
+                .with("prefix", REF_PREFIX),
+            ExplainError::NotASchema { field, found } => {
+                Text::new(Msg::ExplainNotASchema).with("field", field).with("found", found)
+            }
+        }
+    }
+}
+
+crate::localized_display!(ExplainError);
+
+impl std::error::Error for ExplainError {}
 
 /// `group/version, Kind=Kind` as kubectl prints a kind.
 pub fn kind_text(kind: &GroupVersionKind) -> String {

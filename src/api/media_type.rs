@@ -11,6 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::api::error::Format;
+use crate::i18n::{Localized, Msg, Text};
 
 /// The type/subtype part of a media type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -217,17 +218,34 @@ impl fmt::Display for MediaType {
 }
 
 /// A header value that is not a media type.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MediaTypeError {
-    #[error("expected a media type like application/json, found {0:?}")]
     NotAMediaType(String),
-    #[error("expected a parameter like name=value in {header:?}, found {parameter:?}")]
     BadParameter { header: String, parameter: String },
-    #[error("expected a q weight between 0 and 1 with at most 3 decimals, found {0:?}")]
     BadWeight(String),
-    #[error("expected as, g and v together in {0:?}")]
     IncompleteConversion(String),
 }
+
+impl Localized for MediaTypeError {
+    fn text(&self) -> Text {
+        match self {
+            MediaTypeError::NotAMediaType(found) => {
+                Text::new(Msg::MediaTypeExpected).with("found", format!("{found:?}"))
+            }
+            MediaTypeError::BadParameter { header, parameter } => Text::new(Msg::MediaTypeBadParameter)
+                .with("header", format!("{header:?}"))
+                .with("found", format!("{parameter:?}")),
+            MediaTypeError::BadWeight(found) => Text::new(Msg::MediaTypeBadWeight).with("found", format!("{found:?}")),
+            MediaTypeError::IncompleteConversion(found) => {
+                Text::new(Msg::MediaTypeIncompleteConversion).with("found", format!("{found:?}"))
+            }
+        }
+    }
+}
+
+crate::localized_display!(MediaTypeError);
+
+impl std::error::Error for MediaTypeError {}
 
 impl FromStr for MediaType {
     type Err = MediaTypeError;

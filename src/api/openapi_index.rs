@@ -12,6 +12,7 @@ use serde_json::Value as Json;
 
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::request::Request;
+use crate::i18n::{Localized, Msg, Text};
 
 /// The `/openapi/v3` index: group-version key → server-relative URL of its document.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -20,19 +21,30 @@ pub struct OpenApiIndex {
 }
 
 /// An index that cannot be read, or a group version it does not list.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IndexError {
-    #[error("the /openapi/v3 index is not JSON: {0}")]
     Json(String),
-    #[error("expected the /openapi/v3 index to be an object with \"paths\", found none")]
     NoPaths,
-    #[error("the /openapi/v3 index lists no {0} (the server publishes no OpenAPI v3 document for it)")]
     Unlisted(String),
-    #[error(
-        "the /openapi/v3 index entry {key}: expected a serverRelativeURL starting with /openapi/v3/, found {found:?}"
-    )]
     BadUrl { key: String, found: String },
 }
+
+impl Localized for IndexError {
+    fn text(&self) -> Text {
+        match self {
+            IndexError::Json(error) => Text::new(Msg::IndexNotJson).with("error", error),
+            IndexError::NoPaths => Text::new(Msg::IndexNoPaths),
+            IndexError::Unlisted(key) => Text::new(Msg::IndexUnlisted).with("key", key),
+            IndexError::BadUrl { key, found } => {
+                Text::new(Msg::IndexBadUrl).with("key", key).with("found", format!("{found:?}"))
+            }
+        }
+    }
+}
+
+crate::localized_display!(IndexError);
+
+impl std::error::Error for IndexError {}
 
 /// The index key of a group version: `api/v1` for the core group, `apis/GROUP/VERSION` else.
 pub fn index_key(group: &str, version: &str) -> String {

@@ -17,6 +17,7 @@ use std::fmt;
 pub use kube_core::params::{DeleteParams, Preconditions, PropagationPolicy, VersionMatch as ResourceVersionMatch};
 
 use crate::api::view::list::{ContinueToken, ResourceVersion};
+use crate::i18n::{Localized, Msg, Text};
 
 /// The query pairs of a parameter set, in the order they are sent.
 pub type Query = Vec<(String, String)>;
@@ -40,27 +41,40 @@ pub struct ListOptions {
 }
 
 /// A combination the list or watch tables of the concepts page call invalid.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParamsError {
-    #[error("resourceVersionMatch={0} without resourceVersion: setting the resourceVersionMatch parameter without setting resourceVersion is not valid")]
     MatchWithoutResourceVersion(&'static str),
-    #[error(
-        "resourceVersionMatch=Exact with resourceVersion=\"0\": invalid (Exact needs a resourceVersion other than 0)"
-    )]
     ExactAtAny,
-    #[error("continue with resourceVersion=\"0\": invalid, treated as Continue Token, Exact")]
     ContinueWithAnyVersion,
-    #[error("continue with resourceVersion=\"{0}\": invalid, HTTP 400 Bad Request")]
     ContinueWithResourceVersion(String),
-    #[error("continue with resourceVersionMatch: resourceVersionMatch is forbidden when continue is provided")]
     ContinueWithMatch,
-    #[error("limit=0: the page size must be at least 1")]
     ZeroLimit,
-    #[error("sendInitialEvents without resourceVersionMatch=NotOlderThan: sendInitialEvents requires resourceVersionMatch=NotOlderThan")]
     InitialEventsWithoutNotOlderThan,
-    #[error("resourceVersionMatch={0} on a watch without sendInitialEvents: a watch takes resourceVersionMatch=NotOlderThan only with sendInitialEvents")]
     WatchMatchWithoutInitialEvents(&'static str),
 }
+
+impl Localized for ParamsError {
+    fn text(&self) -> Text {
+        match self {
+            ParamsError::MatchWithoutResourceVersion(m) => Text::new(Msg::ParamsMatchWithoutVersion).with("match", m),
+            ParamsError::ExactAtAny => Text::new(Msg::ParamsExactAtAny),
+            ParamsError::ContinueWithAnyVersion => Text::new(Msg::ParamsContinueWithAnyVersion),
+            ParamsError::ContinueWithResourceVersion(rv) => {
+                Text::new(Msg::ParamsContinueWithVersion).with("version", rv)
+            }
+            ParamsError::ContinueWithMatch => Text::new(Msg::ParamsContinueWithMatch),
+            ParamsError::ZeroLimit => Text::new(Msg::ParamsZeroLimit),
+            ParamsError::InitialEventsWithoutNotOlderThan => Text::new(Msg::ParamsInitialEventsWithoutNotOlderThan),
+            ParamsError::WatchMatchWithoutInitialEvents(m) => {
+                Text::new(Msg::ParamsWatchMatchWithoutInitialEvents).with("match", m)
+            }
+        }
+    }
+}
+
+crate::localized_display!(ParamsError);
+
+impl std::error::Error for ParamsError {}
 
 /// How the server reads the resource version of a get, list or watch (the concepts page's terms).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,6 +20,7 @@ use crate::api::media_type::{Accept, MediaType, PatchType};
 use crate::api::params::{
     ApplyParams, DeleteParams, GetParams, IncludeObject, ListParams, LogOptions, WatchParams, WriteParams,
 };
+use crate::i18n::{Localized, Msg, Text};
 
 /// The HTTP methods the Kubernetes API uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -127,15 +128,28 @@ pub struct Collection {
 /// A request that cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
-    #[error("expected no namespace for cluster-scoped {0}, found namespace {1:?}")]
     NamespaceOnClusterScoped(String, String),
-    #[error("expected a name without '/' and not \"\", \".\" or \"..\", found {0:?}")]
     BadName(String),
-    #[error("a strategic merge, merge or JSON patch needs PatchType::Json, Merge or StrategicMerge; use apply for server-side apply")]
     ApplyThroughPatch,
-    #[error(transparent)]
     Yaml(#[from] EncodeYamlError),
 }
+
+impl Localized for RequestError {
+    fn text(&self) -> Text {
+        match self {
+            RequestError::NamespaceOnClusterScoped(resource, namespace) => {
+                Text::new(Msg::RequestNamespaceOnClusterScoped)
+                    .with("resource", resource)
+                    .with("namespace", format!("{namespace:?}"))
+            }
+            RequestError::BadName(name) => Text::new(Msg::RequestBadName).with("name", format!("{name:?}")),
+            RequestError::ApplyThroughPatch => Text::new(Msg::RequestApplyThroughPatch),
+            RequestError::Yaml(error) => error.text(),
+        }
+    }
+}
+
+crate::localized_display!(RequestError);
 
 impl Collection {
     /// The collection of `resource` in `namespace` (`None`: all namespaces, or cluster scope).

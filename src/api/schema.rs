@@ -15,6 +15,7 @@ use kube_core::GroupVersionKind;
 use serde_json::Value as Json;
 
 use crate::api::codec::value::Value;
+use crate::i18n::{Localized, Msg, Text};
 
 /// How many `$ref`/`allOf` hops a lookup follows before giving up (real documents need 2).
 const MAX_REF_HOPS: usize = 16;
@@ -27,13 +28,24 @@ pub struct OpenApiSchemas {
 }
 
 /// An OpenAPI document that cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SchemaError {
-    #[error("invalid OpenAPI document: {0}")]
     Json(String),
-    #[error("expected an OpenAPI v3 document with components.schemas, found none")]
     NoSchemas,
 }
+
+impl Localized for SchemaError {
+    fn text(&self) -> Text {
+        match self {
+            SchemaError::Json(error) => Text::new(Msg::SchemaInvalidDocument).with("error", error),
+            SchemaError::NoSchemas => Text::new(Msg::SchemaNoSchemas),
+        }
+    }
+}
+
+crate::localized_display!(SchemaError);
+
+impl std::error::Error for SchemaError {}
 
 impl OpenApiSchemas {
     /// The schemas of one OpenAPI v3 document (JSON).

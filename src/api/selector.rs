@@ -8,7 +8,7 @@
 //! start with the server's own words (`unable to parse requirement`, `invalid selector`) and say
 //! what was expected and at which character.
 
-use std::fmt;
+use crate::i18n::{Localized, Msg, Text};
 
 /// What a label requirement asks of one label.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,16 +68,18 @@ pub struct FieldSelector(pub Vec<FieldRequirement>);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SelectorError {
     /// The server's wording of the problem.
-    pub message: String,
+    pub message: Text,
     /// 0-based character offset in the selector where the problem is.
     pub at: usize,
 }
 
-impl fmt::Display for SelectorError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at character {})", self.message, self.at + 1)
+impl Localized for SelectorError {
+    fn text(&self) -> Text {
+        Text::new(Msg::SelectorErrorAt).with_text("message", &self.message).with("at", self.at + 1)
     }
 }
+
+crate::localized_display!(SelectorError);
 
 impl std::error::Error for SelectorError {}
 
@@ -90,10 +92,7 @@ impl LabelSelector {
                 if text.trim().is_empty() {
                     break;
                 }
-                return Err(SelectorError {
-                    message: "unable to parse requirement: found ',', expected: identifier".to_owned(),
-                    at: start,
-                });
+                return Err(SelectorError { message: Text::new(Msg::SelectorFoundComma), at: start });
             }
             requirements.push(parse_label_requirement(part, start)?);
         }
@@ -122,8 +121,11 @@ impl FieldSelector {
         for part in text.split(',') {
             let start = offset;
             offset += part.chars().count() + 1;
-            let bad = |what: &str, at: usize| SelectorError {
-                message: format!("invalid selector: '{text}'; can't understand '{}': {what}", part.trim()),
+            let bad = |what: Text, at: usize| SelectorError {
+                message: Text::new(Msg::SelectorInvalidField)
+                    .with("selector", text)
+                    .with("part", part.trim())
+                    .with_text("problem", what),
                 at,
             };
             let (field, equals, value, op_at) = if let Some(i) = part.find("!=") {
@@ -133,16 +135,16 @@ impl FieldSelector {
             } else if let Some(i) = part.find('=') {
                 (&part[..i], true, &part[i + 1..], i)
             } else {
-                return Err(bad("expected field=value, field==value or field!=value", start));
+                return Err(bad(Text::new(Msg::SelectorExpectedFieldOperator), start));
             };
             let field = field.trim();
             if field.is_empty() {
-                return Err(bad("expected a field name before the operator", start + char_offset(part, op_at)));
+                return Err(bad(Text::new(Msg::SelectorExpectedFieldName), start + char_offset(part, op_at)));
             }
             if let Some((i, c)) = field.char_indices().find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '.')) {
                 let lead = part.len() - part.trim_start().len();
                 return Err(bad(
-                    &format!("'{c}' cannot be part of a field name (letters, digits and '.')"),
+                    Text::new(Msg::SelectorFieldNameCharacter).with("character", c),
                     start + char_offset(part, lead + i),
                 ));
             }
@@ -186,13 +188,9 @@ fn parse_label_requirement(part: &str, start: usize) -> Result<LabelRequirement,
     let lead = part.len() - part.trim_start().len();
     let trimmed = part.trim();
     let at = |byte: usize| start + char_offset(part, lead + byte);
-    let expected = |found: &str, byte: usize| {
-        SelectorError {
-        message: format!(
-            "unable to parse requirement: found '{found}', expected: identifier, '!', 'in', 'notin', '=', '==', '!=', '>' or '<'"
-        ),
+    let expected = |found: &str, byte: usize| SelectorError {
+        message: Text::new(Msg::SelectorExpectedOperator).with("found", found),
         at: at(byte),
-    }
     };
     if let Some(rest) = trimmed.strip_prefix('!') {
         let key = rest.trim();
@@ -227,9 +225,7 @@ fn parse_label_requirement(part: &str, start: usize) -> Result<LabelRequirement,
     } else if rest.starts_with('>') || rest.starts_with('<') {
         let (value, value_at) = value_of(1);
         let n = value.parse::<i64>().map_err(|_| SelectorError {
-            message: format!(
-                "unable to parse requirement: for 'gt', 'lt' operators, the value must be an integer, found '{value}'"
-            ),
+            message: Text::new(Msg::SelectorExpectedInteger).with("value", value),
             at: at(value_at),
         })?;
         if rest.starts_with('>') {
@@ -258,19 +254,14 @@ fn parse_label_requirement(part: &str, start: usize) -> Result<LabelRequirement,
 
 /// `(v1, v2)` after `in` / `notin`.
 fn parse_set(text: &str, at: usize) -> Result<Vec<String>, SelectorError> {
-    let inner = text.trim().strip_prefix('(').and_then(|t| t.strip_suffix(')')).ok_or_else(|| SelectorError {
-        message: format!(
-            "unable to parse requirement: found '{}', expected: a set of values in parentheses, like (a,b)",
-            text.trim()
-        ),
-        at,
-    })?;
+    let inner = text
+        .trim()
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .ok_or_else(|| SelectorError { message: Text::new(Msg::SelectorExpectedSet).with("found", text.trim()), at })?;
     let values: Vec<String> = inner.split(',').map(|v| v.trim().to_owned()).collect();
     if values.iter().all(String::is_empty) {
-        return Err(SelectorError {
-            message: "unable to parse requirement: for 'in', 'notin' operators, values set can't be empty".to_owned(),
-            at,
-        });
+        return Err(SelectorError { message: Text::new(Msg::SelectorEmptySet), at });
     }
     Ok(values)
 }
@@ -291,24 +282,14 @@ fn check_key(key: &str, at: usize) -> Result<(), SelectorError> {
     if name_is_valid(name) && (!key.contains('/') || key.split('/').count() == 2) {
         return Ok(());
     }
-    Err(SelectorError {
-        message: format!(
-            "unable to parse requirement: key: Invalid value: \"{key}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (at most 63 characters), with an optional DNS subdomain prefix and '/'"
-        ),
-        at,
-    })
+    Err(SelectorError { message: Text::new(Msg::SelectorInvalidKey).with("key", key), at })
 }
 
 fn check_value(key: &str, value: &str, at: usize) -> Result<(), SelectorError> {
     if value.is_empty() || name_is_valid(value) {
         return Ok(());
     }
-    Err(SelectorError {
-        message: format!(
-            "unable to parse requirement: values[0][{key}]: Invalid value: \"{value}\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-        ),
-        at,
-    })
+    Err(SelectorError { message: Text::new(Msg::SelectorInvalidValue).with("key", key).with("value", value), at })
 }
 
 fn name_is_valid(name: &str) -> bool {
@@ -334,7 +315,7 @@ mod tests {
     #[track_caller]
     fn check_label_error(text: &str, message_part: &str, at: usize) {
         let error = LabelSelector::parse(text).expect_err(text);
-        assert!(error.message.contains(message_part), "{text}: {error}");
+        assert!(error.message.to_string().contains(message_part), "{text}: {error}");
         assert_eq!(error.at, at, "{text}: {error}");
     }
 
@@ -393,7 +374,7 @@ mod tests {
         );
         assert!(FieldSelector::parse(" ").expect("empty parses").is_empty());
         let error = FieldSelector::parse("metadata.name=a,status.phase").expect_err("no operator");
-        assert!(error.message.starts_with("invalid selector: "), "{error}");
+        assert!(error.message.to_string().starts_with("invalid selector: "), "{error}");
         assert_eq!(error.at, 16);
         let error = FieldSelector::parse("=x").expect_err("no field");
         assert_eq!(error.at, 0);

@@ -6,22 +6,22 @@ use crate::api::access::{access_review, rules_review, user_info, ResourceAttribu
 use crate::api::request::Request;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
+use crate::i18n::Localized;
 
 /// Asks the server who the user is.
 pub async fn who_am_i(client: &Client) -> Result<UserInfo, ApiError> {
     let (fetched, document) = client.document(Request::self_subject_review()).await?;
-    user_info(&document).map_err(|e| ApiError::Undecodable { code: fetched.response.status, message: e.to_string() })
+    user_info(&document).map_err(|e| ApiError::Undecodable { code: fetched.response.status, message: e.text() })
 }
 
 /// Asks the server for the user's rules in `namespace`.
 pub async fn rules_of(client: &Client, namespace: &str) -> Result<RulesReview, ApiError> {
     let (fetched, document) = client.document(Request::self_subject_rules_review(namespace)).await?;
-    rules_review(&document).map_err(|e| ApiError::Undecodable { code: fetched.response.status, message: e.to_string() })
+    rules_review(&document).map_err(|e| ApiError::Undecodable { code: fetched.response.status, message: e.text() })
 }
 
 /// Asks the server whether the user may do one thing: `(allowed, reason)`.
 pub async fn can_i(client: &Client, attributes: &ResourceAttributes) -> Result<(bool, Option<String>), ApiError> {
     let (fetched, document) = client.document(Request::self_subject_access_review(attributes)).await?;
-    access_review(&document)
-        .map_err(|e| ApiError::Undecodable { code: fetched.response.status, message: e.to_string() })
+    access_review(&document).map_err(|e| ApiError::Undecodable { code: fetched.response.status, message: e.text() })
 }

@@ -49,7 +49,7 @@ pub async fn send_write(client: &Client, request: Request) -> Answer {
             Ok(object) => (Some(object), None, None),
             Err(error) if fetched.response.is_success() => (None, None, Some(error.to_string())),
             // A failure without a Status body: the answer's status line says what happened.
-            Err(_) => (None, None, fetched.decoded().as_ref().err().cloned()),
+            Err(_) => (None, None, fetched.decoded().as_ref().err().map(ToString::to_string)),
         },
     };
     Answer {

@@ -3,6 +3,7 @@
 //! page that mounts the explorer from another folder or origin gets them from the bundle, as it
 //! gets the split-off wasm files.
 
+use crate::i18n::{Localized, Msg, Text};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -14,13 +15,28 @@ extern "C" {
 }
 
 /// Why a file of the bundle could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BundleFileError {
-    #[error("{url} answered HTTP {status}")]
     Status { url: String, status: u16 },
-    #[error("{url} could not be fetched: {message}")]
     Network { url: String, message: String },
 }
+
+impl Localized for BundleFileError {
+    fn text(&self) -> Text {
+        match self {
+            BundleFileError::Status { url, status } => {
+                Text::new(Msg::LoadAnswered).with("url", url).with("what", format!("HTTP {status}"))
+            }
+            BundleFileError::Network { url, message } => {
+                Text::new(Msg::BundleFileUnreachable).with("url", url).with("error", message)
+            }
+        }
+    }
+}
+
+crate::localized_display!(BundleFileError);
+
+impl std::error::Error for BundleFileError {}
 
 /// The absolute URL of `path` in the bundle.
 pub fn bundle_url(path: &str) -> String {

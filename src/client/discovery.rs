@@ -1,8 +1,6 @@
 //! Loads the server version and discovery: aggregated discovery in one request per root when the
 //! server has it, else the legacy `/api` + `/apis` + one `APIResourceList` per group-version.
 
-use std::fmt;
-
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{APIGroupList, APIResourceList, APIVersions};
 
 use crate::api::discovery::{
@@ -12,6 +10,7 @@ use crate::api::discovery::{
 use crate::api::request::Request;
 use crate::client::fetch::{ClientError, Response};
 use crate::client::handle::Client;
+use crate::i18n::{Localized, Msg, Text};
 
 /// What the explorer knows about a cluster after its first requests.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,11 +25,11 @@ pub struct ClusterInfo {
 #[derive(Debug, Clone, PartialEq)]
 pub enum LoadError {
     /// Nothing answered.
-    Unreachable { url: String, message: String },
+    Unreachable { url: String, message: Text },
     /// Something answered, but not with success.
     Http { url: String, status: u16, status_text: String, excerpt: String },
     /// A success whose body is not what the endpoint serves.
-    Decode { url: String, message: String },
+    Decode { url: String, message: Text },
 }
 
 impl LoadError {
@@ -42,14 +41,16 @@ impl LoadError {
     }
 
     /// What came back, in one sentence.
-    pub fn what_came_back(&self) -> String {
+    pub fn what_came_back(&self) -> Text {
         match self {
-            LoadError::Unreachable { message, .. } => format!("no response: {message}"),
+            LoadError::Unreachable { message, .. } => Text::new(Msg::FailureNoResponse).with_text("error", message),
             LoadError::Http { status, status_text, excerpt, .. } if excerpt.is_empty() => {
-                format!("HTTP {status} {status_text} with an empty body (a proxy with nothing listening behind it answers so)")
+                Text::new(Msg::LoadEmptyBody).with("status", format!("HTTP {status} {status_text}"))
             }
-            LoadError::Http { status, status_text, excerpt, .. } => format!("HTTP {status} {status_text}: {excerpt}"),
-            LoadError::Decode { message, .. } => format!("a body that is not a Kubernetes document: {message}"),
+            LoadError::Http { status, status_text, excerpt, .. } => {
+                Text::verbatim(format!("HTTP {status} {status_text}: {excerpt}"))
+            }
+            LoadError::Decode { message, .. } => Text::new(Msg::LoadNotKubernetes).with_text("error", message),
         }
     }
 
@@ -60,38 +61,38 @@ impl LoadError {
     }
 }
 
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} answered {}", self.url(), self.what_came_back())
+impl Localized for LoadError {
+    fn text(&self) -> Text {
+        Text::new(Msg::LoadAnswered).with("url", self.url()).with_text("what", self.what_came_back())
     }
 }
+
+crate::localized_display!(LoadError);
 
 impl From<ClientError> for LoadError {
     fn from(error: ClientError) -> Self {
         match error {
             ClientError::Network { url, message } | ClientError::InvalidRequest { url, message } => {
-                LoadError::Unreachable { url, message }
+                LoadError::Unreachable { url, message: Text::verbatim(message) }
             }
-            ClientError::ReadOnly { url, .. } => LoadError::Unreachable { message: error_text(&url), url },
+            ClientError::ReadOnly { url, .. } => {
+                LoadError::Unreachable { message: Text::new(Msg::ReadOnlyRefusedWrite).with("url", &url), url }
+            }
         }
     }
-}
-
-fn error_text(url: &str) -> String {
-    format!("read-only mode refused a write to {url}")
 }
 
 /// Reads `/version` and the discovery documents (the client's observers see each exchange).
 pub async fn load_cluster(client: &Client) -> Result<ClusterInfo, LoadError> {
     let version_response = get_ok(client, Request::get("/version").header("Accept", "application/json")).await?;
     let version: ServerVersion = serde_json::from_slice(&version_response.body)
-        .map_err(|e| LoadError::Decode { url: version_response.url.clone(), message: e.to_string() })?;
+        .map_err(|e| LoadError::Decode { url: version_response.url.clone(), message: Text::verbatim(e) })?;
 
     let api = get_ok(client, Request::get("/api").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
     let apis = get_ok(client, Request::get("/apis").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
     let decode_error = |r: &Response, e: crate::api::discovery::DiscoveryError| LoadError::Decode {
         url: r.url.clone(),
-        message: e.to_string(),
+        message: e.text(),
     };
     let api_root = decode_root::<APIVersions>("/api", &api.body).map_err(|e| decode_error(&api, e))?;
     let apis_root = decode_root::<APIGroupList>("/apis", &apis.body).map_err(|e| decode_error(&apis, e))?;
@@ -118,7 +119,8 @@ pub async fn load_cluster(client: &Client) -> Result<ClusterInfo, LoadError> {
 
 async fn legacy<T: serde::de::DeserializeOwned>(client: &Client, path: &str) -> Result<T, LoadError> {
     let response = get_ok(client, Request::get(path).header("Accept", "application/json")).await?;
-    serde_json::from_slice(&response.body).map_err(|e| LoadError::Decode { url: response.url, message: e.to_string() })
+    serde_json::from_slice(&response.body)
+        .map_err(|e| LoadError::Decode { url: response.url, message: Text::verbatim(e) })
 }
 
 async fn resource_lists(
@@ -143,7 +145,7 @@ async fn resource_lists(
         if let Ok(response) = response {
             lists.push(
                 decode_resource_list(path, &response.body)
-                    .map_err(|e| LoadError::Decode { url: response.url.clone(), message: e.to_string() })?,
+                    .map_err(|e| LoadError::Decode { url: response.url.clone(), message: e.text() })?,
             );
         }
     }

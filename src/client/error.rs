@@ -1,10 +1,9 @@
 //! What a request to the API answered when it did not succeed, as a type the views match on
 //! ([`ApiError::is_not_found`], [`ApiError::status`]) rather than a sentence they parse.
 
-use std::fmt;
-
 use crate::api::view::status::Status;
 use crate::client::fetch::ClientError;
+use crate::i18n::{Localized, Msg, Text};
 
 /// A failed request: not sent or not answered, a `Status` the server answered, an HTTP failure
 /// without a `Status`, or a body the app could not read.
@@ -17,7 +16,7 @@ pub enum ApiError {
     /// The server answered a failure without a `Status` body (a proxy, a plain-text 404).
     Http { code: u16, status_text: String, excerpt: String },
     /// The answer's body could not be read as what the request asked for.
-    Undecodable { code: u16, message: String },
+    Undecodable { code: u16, message: Text },
 }
 
 impl ApiError {
@@ -54,21 +53,27 @@ impl ApiError {
     }
 }
 
-impl fmt::Display for ApiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Localized for ApiError {
+    fn text(&self) -> Text {
         match self {
-            ApiError::NotSent(error) => write!(f, "{error}"),
-            ApiError::Status(status) => write!(f, "{} {}: {}", status.code, status.reason, status.message),
-            ApiError::Http { code, status_text, excerpt } if excerpt.is_empty() => {
-                write!(f, "HTTP {code} {status_text} without a body")
+            ApiError::NotSent(error) => error.text(),
+            ApiError::Status(status) => {
+                Text::verbatim(format!("{} {}: {}", status.code, status.reason, status.message))
             }
-            ApiError::Http { code, status_text, excerpt } => write!(f, "HTTP {code} {status_text}: {excerpt}"),
+            ApiError::Http { code, status_text, excerpt } if excerpt.is_empty() => {
+                Text::new(Msg::HttpWithoutBody).with("status", format!("HTTP {code} {status_text}"))
+            }
+            ApiError::Http { code, status_text, excerpt } => {
+                Text::verbatim(format!("HTTP {code} {status_text}: {excerpt}"))
+            }
             ApiError::Undecodable { code, message } => {
-                write!(f, "HTTP {code} with a body that could not be read: {message}")
+                Text::new(Msg::HttpBodyUnreadable).with("status", format!("HTTP {code}")).with_text("error", message)
             }
         }
     }
 }
+
+crate::localized_display!(ApiError);
 
 impl std::error::Error for ApiError {}
 

@@ -3,7 +3,6 @@
 //! (watches, streamed logs); [`execute`] is [`open`] and then the whole body, with timings. Every
 //! request carries an `AbortSignal`, so its owner can cancel it.
 
-use std::fmt;
 use std::sync::Arc;
 
 use js_sys::{Reflect, Uint8Array};
@@ -14,6 +13,7 @@ use web_sys::{AbortSignal, ReadableStreamDefaultReader, RequestInit};
 use crate::api::request::Request;
 use crate::client::base::ApiBase;
 use crate::client::stream::Permit;
+use crate::i18n::{Localized, Msg, Text};
 
 /// A complete response: status, headers, the whole body, and when each part arrived.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,19 +77,23 @@ pub enum ClientError {
     ReadOnly { url: String, method: String },
 }
 
-impl fmt::Display for ClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Localized for ClientError {
+    fn text(&self) -> Text {
         match self {
-            ClientError::Network { url, message } => write!(f, "could not reach {url}: {message}"),
+            ClientError::Network { url, message } => {
+                Text::new(Msg::CouldNotReach).with("url", url).with("error", message)
+            }
             ClientError::InvalidRequest { url, message } => {
-                write!(f, "could not build the request for {url}: {message}")
+                Text::new(Msg::CouldNotBuildRequest).with("url", url).with("error", message)
             }
             ClientError::ReadOnly { url, method } => {
-                write!(f, "read-only mode: the {method} of {url} was not sent (switch read-only off to write)")
+                Text::new(Msg::ReadOnlyNotSent).with("method", method).with("url", url)
             }
         }
     }
 }
+
+crate::localized_display!(ClientError);
 
 impl std::error::Error for ClientError {}
 

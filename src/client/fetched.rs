@@ -13,6 +13,7 @@ use crate::api::view::status::{is_status, retry_after_header, status_from_docume
 use crate::api::watch::lazy_list::{read_list_document, ListDocument};
 use crate::client::error::ApiError;
 use crate::client::fetch::{now_ms, Response};
+use crate::i18n::{Localized, Msg, Text};
 
 /// A response and what its body decoded to.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +25,7 @@ pub struct Fetched {
     /// The decoded body (or why it could not be decoded), once something asked for it: a caller
     /// that reads the body its own way (the lazy list of "Load all") leaves it undecoded, and the
     /// wire inspector neither decodes it nor keeps the tree.
-    decoded: OnceLock<Result<Decoded, String>>,
+    decoded: OnceLock<Result<Decoded, Text>>,
     /// Milliseconds the decoding took.
     decode_ms: OnceLock<f64>,
 }
@@ -50,7 +51,7 @@ impl Fetched {
 
     /// The decoded body, or why it could not be decoded (naming what was expected and where),
     /// decoding it by its `Content-Type` on the first call.
-    pub fn decoded(&self) -> &Result<Decoded, String> {
+    pub fn decoded(&self) -> &Result<Decoded, Text> {
         self.decoded.get_or_init(|| {
             let started = now_ms();
             let decoded = decode_by_type(self.content_type.as_ref(), &self.response);
@@ -97,7 +98,7 @@ impl Fetched {
         match self.decoded() {
             Ok(Decoded::Document(document)) if is_status(document) => Some(
                 status_from_document(document)
-                    .map_err(|e| ApiError::Undecodable { code: self.response.status, message: e.to_string() }),
+                    .map_err(|e| ApiError::Undecodable { code: self.response.status, message: e.text() }),
             ),
             _ => None,
         }
@@ -144,12 +145,19 @@ pub fn decode_response(request: Request, response: Response) -> Fetched {
     fetched
 }
 
-fn decode_by_type(content_type: Option<&MediaType>, response: &Response) -> Result<Decoded, String> {
+fn decode_by_type(content_type: Option<&MediaType>, response: &Response) -> Result<Decoded, Text> {
     match content_type {
-        _ if response.body.is_empty() => Err(format!("HTTP {} with an empty body", response.status)),
-        Some(media_type) if media_type.essence.format().is_some() => {
-            decode_body(media_type, &response.body).map_err(|e| e.to_string())
+        _ if response.body.is_empty() => {
+            Err(Text::new(Msg::HttpEmptyBody).with("status", format!("HTTP {}", response.status)))
         }
-        _ => Err(format!("HTTP {} {}: {}", response.status, response.status_text, response.body_excerpt(400))),
+        Some(media_type) if media_type.essence.format().is_some() => {
+            decode_body(media_type, &response.body).map_err(|e| e.text())
+        }
+        _ => Err(Text::verbatim(format!(
+            "HTTP {} {}: {}",
+            response.status,
+            response.status_text,
+            response.body_excerpt(400)
+        ))),
     }
 }

@@ -28,6 +28,7 @@ use crate::api::request::Request;
 use crate::api::watch::{WatchDecoder, WatchEvent};
 use crate::client::fetch::now_ms;
 use crate::client::handle::{use_client, Client};
+use crate::i18n::{Localized, Msg, Text};
 
 /// How long watch events are applied in one go before the page gets a turn (ms): a frame lasts
 /// 16.7 ms, and the draw of the changed rows needs some of it.
@@ -86,11 +87,11 @@ pub struct UseReflectorReturn {
     /// The cache, or `None` when the config was refused (then `problem` says why).
     pub store: Option<ReflectorStore>,
     /// The connection state, as a status line shows it.
-    pub state: RwSignal<String>,
+    pub state: RwSignal<Text>,
     /// The resource version the cache is at.
     pub resource_version: RwSignal<String>,
     /// The last problem the reflector reported.
-    pub problem: RwSignal<Option<String>>,
+    pub problem: RwSignal<Option<Text>>,
     /// The last 403 Status the server sent for the list or watch, to be explained.
     pub forbidden: RwSignal<Option<crate::api::view::status::Status>>,
     /// Pauses the watch (`true`) or resumes it from where it left off (`false`).
@@ -104,7 +105,7 @@ pub fn use_reflector<O: ReflectorObserver>(
     observer: impl FnOnce(ReflectorStore) -> O,
 ) -> UseReflectorReturn {
     let signals = Published {
-        state: RwSignal::new("starting".to_owned()),
+        state: RwSignal::new(Text::new(Msg::StateStarting)),
         resource_version: RwSignal::new(String::new()),
         problem: RwSignal::new(None),
         forbidden: RwSignal::new(None),
@@ -112,7 +113,7 @@ pub fn use_reflector<O: ReflectorObserver>(
     let (reflector, step) = match Reflector::start(config) {
         Ok(started) => started,
         Err(error) => {
-            signals.problem.set(Some(error.to_string()));
+            signals.problem.set(Some(error.text()));
             return UseReflectorReturn {
                 store: None,
                 state: signals.state,
@@ -217,9 +218,9 @@ impl<O: ReflectorObserver> ErasedObserver for Typed<O> {
 /// The signals the hook publishes, at most once per animation frame.
 #[derive(Clone, Copy)]
 struct Published {
-    state: RwSignal<String>,
+    state: RwSignal<Text>,
     resource_version: RwSignal<String>,
-    problem: RwSignal<Option<String>>,
+    problem: RwSignal<Option<Text>>,
     forbidden: RwSignal<Option<crate::api::view::status::Status>>,
 }
 
@@ -289,7 +290,7 @@ impl Driver {
         }
         for change in &step.changes {
             if let Change::Problem(problem) = change {
-                self.published.problem.set(Some(problem.to_string()));
+                self.published.problem.set(Some(problem.text()));
                 if let Some(status) = problem.status().filter(|s| s.code == 403) {
                     self.published.forbidden.set(Some(status.clone()));
                 }
@@ -313,7 +314,7 @@ impl Driver {
                 return;
             }
             let reflector = driver.reflector.borrow();
-            driver.published.state.set(reflector.state().to_string());
+            driver.published.state.set(reflector.state().text());
             driver
                 .published
                 .resource_version
@@ -378,8 +379,8 @@ impl Driver {
                 controller.abort();
                 self.controllers.borrow_mut().remove(&op);
                 let message = match other {
-                    Some(Err(e)) => e.to_string(),
-                    _ => "expected a Content-Type on a watch response, found none".to_owned(),
+                    Some(Err(e)) => e.text(),
+                    _ => Text::new(Msg::NoContentTypeOnWatch),
                 };
                 self.feed(Input::WatchFailed { op, failure: Failure::Undecodable(message) });
                 return;
@@ -431,7 +432,7 @@ impl Driver {
                 Err(message) => {
                     let cancelled = self.controllers.borrow_mut().remove(&op).is_none();
                     if !cancelled {
-                        self.feed(Input::WatchEnded { op, end: WatchEnd::Cut(message) });
+                        self.feed(Input::WatchEnded { op, end: WatchEnd::Cut(Text::verbatim(message)) });
                     }
                     return;
                 }

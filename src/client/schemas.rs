@@ -12,6 +12,7 @@ use crate::api::schema::OpenApiSchemas;
 use crate::client::error::ApiError;
 use crate::client::fetched::Fetched;
 use crate::client::handle::Client;
+use crate::i18n::{Localized, Msg, Text};
 
 /// Reads and parses `/openapi/v3/api[s/GROUP]/VERSION`.
 pub async fn load_schemas(client: &Client, group: &str, version: &str) -> Result<OpenApiSchemas, ApiError> {
@@ -21,7 +22,7 @@ pub async fn load_schemas(client: &Client, group: &str, version: &str) -> Result
     }
     OpenApiSchemas::from_json(&fetched.response.body).map_err(|e| ApiError::Undecodable {
         code: fetched.response.status,
-        message: format!("{}: {e}", fetched.response.url),
+        message: Text::new(Msg::UrlError).with("url", &fetched.response.url).with_text("error", e),
     })
 }
 
@@ -46,20 +47,19 @@ thread_local! {
 pub async fn load_indexed_schemas(client: &Client, group: &str, version: &str) -> Result<IndexedSchemas, ApiError> {
     let index = client.send_undecoded(OpenApiIndex::request()).await?;
     failure(&index)?;
-    let undecodable = |code: u16, message: String| ApiError::Undecodable { code, message };
+    let undecodable = |code: u16, message: Text| ApiError::Undecodable { code, message };
     let parsed =
-        OpenApiIndex::from_json(&index.response.body).map_err(|e| undecodable(index.response.status, e.to_string()))?;
-    let request =
-        parsed.document_request(group, version).map_err(|e| undecodable(index.response.status, e.to_string()))?;
+        OpenApiIndex::from_json(&index.response.body).map_err(|e| undecodable(index.response.status, e.text()))?;
+    let request = parsed.document_request(group, version).map_err(|e| undecodable(index.response.status, e.text()))?;
     let url = request.path_and_query();
     if let Some(schemas) = DOCUMENTS.with(|d| d.borrow().get(&url).cloned()) {
         return Ok(IndexedSchemas { schemas, url, cached: true });
     }
     let document = client.send_undecoded(request).await?;
     failure(&document)?;
-    let schemas = OpenApiSchemas::from_json(&document.response.body)
-        .map(Arc::new)
-        .map_err(|e| undecodable(document.response.status, format!("{url}: {e}")))?;
+    let schemas = OpenApiSchemas::from_json(&document.response.body).map(Arc::new).map_err(|e| {
+        undecodable(document.response.status, Text::new(Msg::UrlError).with("url", &url).with_text("error", e))
+    })?;
     DOCUMENTS.with(|d| d.borrow_mut().insert(url.clone(), schemas.clone()));
     Ok(IndexedSchemas { schemas, url, cached: false })
 }

@@ -250,5 +250,133 @@ pub fn fill(template: &str, args: &[(&str, &dyn fmt::Display)]) -> String {
     out
 }
 
+// Texts made outside the views: an error of `api`, `model` or `client`, a connection state, a
+// question about access. Each is a catalogue message with named arguments ([`Text`]), so that
+// there is one English copy of it (the catalogue's): `Display` fills it in English (what tests,
+// logs and the `kube-decode` tool read), and the interface fills it in the language shown
+// (`ui::i18n::tl`). An argument is either shown as it is (a name, a number, a media type, a
+// server's words) or is itself a text (a cause inside a message), filled in the same language.
+
+/// A catalogue message with its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    pub msg: Msg,
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+/// The value of a placeholder of a [`Text`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    /// Shown as it is, in every language.
+    Plain(String),
+    /// Another text, filled in the same language.
+    Text(Text),
+}
+
+impl Text {
+    /// `msg` without arguments (yet).
+    pub fn new(msg: Msg) -> Text {
+        Text { msg, args: Vec::new() }
+    }
+
+    /// A text that is the same in every language: a server's words, a name, a command.
+    pub fn verbatim(text: impl fmt::Display) -> Text {
+        Text::new(Msg::Verbatim).with("text", text)
+    }
+
+    /// The text with `{name}` shown as `value`, as it is.
+    #[must_use]
+    pub fn with(mut self, name: &'static str, value: impl fmt::Display) -> Text {
+        self.args.push((name, Arg::Plain(value.to_string())));
+        self
+    }
+
+    /// The text with `{name}` filled by another text, in the same language.
+    #[must_use]
+    pub fn with_text(mut self, name: &'static str, value: impl Localized) -> Text {
+        self.args.push((name, Arg::Text(value.text())));
+        self
+    }
+
+    /// The text in the language of `table` (English without one).
+    pub fn in_table(&self, table: Option<&Table>) -> String {
+        let template = table.map_or(self.msg.english(), |t| t.get(self.msg));
+        let values: Vec<String> = self
+            .args
+            .iter()
+            .map(|(_, arg)| match arg {
+                Arg::Plain(value) => value.clone(),
+                Arg::Text(text) => text.in_table(table),
+            })
+            .collect();
+        let args: Vec<(&str, &dyn fmt::Display)> =
+            self.args.iter().zip(&values).map(|((name, _), value)| (*name, value as &dyn fmt::Display)).collect();
+        fill(template, &args)
+    }
+}
+
+/// A text that is the same in every language ([`Text::verbatim`]).
+impl From<&str> for Text {
+    fn from(text: &str) -> Text {
+        Text::verbatim(text)
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Text {
+        Text::verbatim(text)
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.in_table(None))
+    }
+}
+
+/// Something whose words are a catalogue message: an error, a state. Its `Display` is
+/// [`Localized::text`] in English ([`localized_display!`](crate::localized_display)).
+pub trait Localized {
+    fn text(&self) -> Text;
+}
+
+impl Localized for Text {
+    fn text(&self) -> Text {
+        self.clone()
+    }
+}
+
+impl Localized for Msg {
+    fn text(&self) -> Text {
+        Text::new(*self)
+    }
+}
+
+impl<T: Localized + ?Sized> Localized for &T {
+    fn text(&self) -> Text {
+        (**self).text()
+    }
+}
+
+impl<T: Localized + ?Sized> Localized for Box<T> {
+    fn text(&self) -> Text {
+        (**self).text()
+    }
+}
+
+/// `impl Display` for types whose text is [`Localized::text`]: the English of the catalogue.
+#[macro_export]
+macro_rules! localized_display {
+    ($($ty:ty),+ $(,)?) => {
+        $(
+            impl ::std::fmt::Display for $ty {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str(&$crate::i18n::Localized::text(self).in_table(None))
+                }
+            }
+        )+
+    };
+}
+
 #[cfg(test)]
 mod tests;

@@ -105,3 +105,31 @@ fn pieces_cut_a_message_at_its_placeholders() {
     assert_eq!(pieces("no { placeholder }"), [T("no { placeholder }")]);
     assert_eq!(pieces(""), []);
 }
+
+#[test]
+fn a_text_is_filled_in_english_by_display_and_in_a_language_by_its_table() {
+    let cause = Text::new(Msg::SelectorEmptySet);
+    let text = Text::new(Msg::SelectorErrorAt).with_text("message", &cause).with("at", 7);
+    assert_eq!(
+        text.to_string(),
+        "unable to parse requirement: for 'in', 'notin' operators, values set can't be empty (at character 7)"
+    );
+    let mut file: BTreeMap<&str, String> = Msg::ALL.iter().map(|m| (m.key(), m.english().to_owned())).collect();
+    file.insert("SelectorErrorAt", "{message} [{at}]".to_owned());
+    file.insert("SelectorEmptySet", "порожньо".to_owned());
+    let table = Table::parse(&serde_json::to_string(&file).unwrap()).expect("complete");
+    assert_eq!(text.in_table(Some(&table)), "порожньо [7]", "the cause is in the same language");
+    assert_eq!(text.in_table(None), text.to_string());
+}
+
+#[test]
+fn a_verbatim_text_is_the_same_in_every_language() {
+    let text = Text::verbatim("403 Forbidden: pods is forbidden");
+    assert_eq!(text, Text::from("403 Forbidden: pods is forbidden"));
+    for language in Language::ALL {
+        let Some(file) = language.file() else { continue };
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file);
+        let table = Table::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(text.in_table(Some(&table)), "403 Forbidden: pods is forbidden", "{file}");
+    }
+}

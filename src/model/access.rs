@@ -16,6 +16,7 @@ use crate::api::access::{ResourceRule, RulesReview};
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::request::{Collection, ObjectRef};
 use crate::api::view::status::Status;
+use crate::i18n::{Msg, Text};
 use crate::model::commands::shell_quote;
 
 /// The verbs of the can-i matrix, in kubectl's order.
@@ -103,7 +104,7 @@ impl Question {
 
     /// The action in words: `patch deployments "web" in demo`, `list pods in all namespaces`,
     /// `delete namespaces (cluster-scoped)`.
-    pub fn words(&self, namespaced: bool) -> String {
+    pub fn words(&self, namespaced: bool) -> Text {
         let mut what = format!("{} {}", self.verb, self.resource);
         if let Some(subresource) = &self.subresource {
             what = format!("{what}/{subresource}");
@@ -111,13 +112,14 @@ impl Question {
         if let Some(name) = &self.name {
             what = format!("{what} \"{name}\"");
         }
+        let mut action = Text::verbatim(what);
         if !self.group.is_empty() {
-            what = format!("{what} of {}", self.group);
+            action = Text::new(Msg::AccessActionOfGroup).with_text("action", action).with("group", &self.group);
         }
         match &self.namespace {
-            Some(namespace) => format!("{what} in {namespace}"),
-            None if namespaced => format!("{what} in all namespaces"),
-            None => format!("{what} (cluster-scoped)"),
+            Some(namespace) => Text::new(Msg::AccessActionIn).with_text("action", action).with("namespace", namespace),
+            None if namespaced => Text::new(Msg::AccessActionAllNamespaces).with_text("action", action),
+            None => Text::new(Msg::AccessActionClusterScoped).with_text("action", action),
         }
     }
 }

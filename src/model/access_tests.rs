@@ -100,15 +100,15 @@ fn a_namespace_s_no_is_a_cluster_scope_no_and_its_yes_proves_nothing() {
 fn questions_are_said_in_words_and_as_kubectl_auth_can_i() {
     let deployments = resource_type("apps", "deployments", "Deployment", Scope::Namespaced, &["patch"]);
     let patch = Question::on("patch", &deployments, Some("demo"));
-    assert_eq!(patch.words(true), "patch deployments of apps in demo");
+    assert_eq!(patch.words(true).to_string(), "patch deployments of apps in demo");
     assert_eq!(patch.kubectl(true), "kubectl auth can-i patch deployments.apps -n demo");
     let all = Question::on("list", &deployments, None);
-    assert_eq!(all.words(true), "list deployments of apps in all namespaces");
+    assert_eq!(all.words(true).to_string(), "list deployments of apps in all namespaces");
     assert_eq!(all.kubectl(true), "kubectl auth can-i list deployments.apps -A");
     let namespaces = resource_type("", "namespaces", "Namespace", Scope::Cluster, &["delete"]);
     let delete = Question::on("delete", &namespaces, Some("demo")).named("shop");
     assert_eq!(delete.namespace, None, "a cluster-scoped type has no namespace");
-    assert_eq!(delete.words(false), "delete namespaces \"shop\" (cluster-scoped)");
+    assert_eq!(delete.words(false).to_string(), "delete namespaces \"shop\" (cluster-scoped)");
     assert_eq!(delete.kubectl(false), "kubectl auth can-i delete namespaces/shop");
     let pods = resource_type("", "pods", "Pod", Scope::Namespaced, &["get"]);
     let log = Question::on("get", &pods, Some("my ns")).named("web-1").subresource("log");

@@ -13,18 +13,35 @@ use crate::api::codec::value::Value;
 use crate::api::view::metadata::PartialObjectMetadata;
 use crate::api::view::table::{Table, TableColumnDefinition, TableRow};
 use crate::api::watch::lazy::ObjectHead;
+use crate::i18n::{Localized, Msg, Text};
 
 /// The column a grid of a namespaced type across all namespaces starts with.
 pub const NAMESPACE_COLUMN: &str = "Namespace";
 
 /// Why a metadata-only list could not be matched with the rows of a grid.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MetadataMismatch {
-    #[error("the metadata list has {items} objects for {rows} rows")]
     Count { rows: usize, items: usize },
-    #[error("row {row} shows {shown:?} where the metadata list has {listed:?}")]
     Name { row: usize, shown: String, listed: String },
 }
+
+impl Localized for MetadataMismatch {
+    fn text(&self) -> Text {
+        match self {
+            MetadataMismatch::Count { rows, items } => {
+                Text::new(Msg::MetadataCountMismatch).with("items", items).with("rows", rows)
+            }
+            MetadataMismatch::Name { row, shown, listed } => Text::new(Msg::MetadataNameMismatch)
+                .with("row", row)
+                .with("shown", format!("{shown:?}"))
+                .with("listed", format!("{listed:?}")),
+        }
+    }
+}
+
+crate::localized_display!(MetadataMismatch);
+
+impl std::error::Error for MetadataMismatch {}
 
 /// One cell as shown.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,8 +17,6 @@
 //! little; a failure of one type never loses what the others (or its own earlier pages) found; a
 //! page that arrives for a type that is no longer being listed changes nothing.
 
-use std::fmt;
-
 use crate::api::body::{decode_body, Decoded};
 use crate::api::discovery::{Discovery, ResourceType, Scope};
 use crate::api::error::Format;
@@ -28,6 +26,7 @@ use crate::api::request::{Collection, Request, RequestError};
 use crate::api::selector::{LabelSelector, SelectorError};
 use crate::api::view::list::{ContinueToken, List};
 use crate::api::view::metadata::{heads_from_json, ObjectHead, ObjectHeadList, PartialObjectMetadataList};
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::access::{Decision, Question};
 use crate::model::view_state::{Representation, ResourceKey, ViewState};
 
@@ -69,19 +68,19 @@ pub enum QueryError {
     Params(ParamsError),
 }
 
-impl fmt::Display for QueryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Localized for QueryError {
+    fn text(&self) -> Text {
         match self {
-            QueryError::Nothing => f.write_str("Type part of a name, a label selector, or both."),
-            QueryError::Labels { text, error } => write!(
-                f,
-                "Label selector \"{text}\": {error}. Expected requirements separated by commas, such as \
-                 app=web, tier!=front, env in (prod,staging), !canary"
-            ),
-            QueryError::Params(error) => write!(f, "Not sent: {error}"),
+            QueryError::Nothing => Text::new(Msg::SearchNeedsQuery),
+            QueryError::Labels { text, error } => {
+                Text::new(Msg::SearchBadLabelSelector).with("selector", text).with_text("error", error)
+            }
+            QueryError::Params(error) => Text::new(Msg::NotSentError).with_text("error", error),
         }
     }
 }
+
+crate::localized_display!(QueryError);
 
 impl SearchQuery {
     /// Reads a search: `name` (part of a name), `labels` (a label selector) and where.
@@ -130,19 +129,18 @@ impl SearchQuery {
     }
 
     /// The search in words: `names containing "web", labels app=web, in demo`.
-    pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if !self.name.is_empty() {
-            parts.push(format!("names containing \"{}\"", self.name));
-        }
-        if !self.label_text.is_empty() {
-            parts.push(format!("labels {}", self.label_text));
-        }
-        let scope = match &self.namespace {
-            Some(namespace) => format!("in {namespace}"),
-            None => "in the whole cluster".to_owned(),
+    pub fn describe(&self) -> Text {
+        let names = Text::new(Msg::SearchNamesContaining).with("name", &self.name);
+        let labels = Text::new(Msg::SearchLabels).with("selector", &self.label_text);
+        let what = match (self.name.is_empty(), self.label_text.is_empty()) {
+            (false, true) => names,
+            (true, false) => labels,
+            _ => Text::new(Msg::SearchNamesAndLabels).with_text("names", names).with_text("labels", labels),
         };
-        format!("{}, {scope}", parts.join(", "))
+        match &self.namespace {
+            Some(namespace) => Text::new(Msg::SearchInNamespace).with_text("what", what).with("namespace", namespace),
+            None => Text::new(Msg::SearchInWholeCluster).with_text("what", what),
+        }
     }
 
     /// The labels of `head` that the selector names, to show beside a match (none without a
@@ -172,7 +170,7 @@ pub struct Skipped {
     pub resource: ResourceType,
     pub when: SkipWhen,
     /// Why, in words (the server's own message for a 403).
-    pub reason: String,
+    pub reason: Text,
     /// The `kubectl auth can-i` command that checks it.
     pub command: String,
 }
@@ -215,7 +213,7 @@ pub fn plan(
             skipped.push(Skipped {
                 resource: resource.clone(),
                 when: SkipWhen::Known,
-                reason: format!("you may not {}", question.words(namespaced)),
+                reason: Text::new(Msg::YouMayNotAction).with_text("action", question.words(namespaced)),
                 command: question.kubectl(namespaced),
             });
         } else {
@@ -236,7 +234,7 @@ pub enum TypeState {
     /// 403 Forbidden: skipped (see [`SearchRun::skipped`]).
     Forbidden,
     /// Another failure; what its earlier pages found is kept.
-    Failed(String),
+    Failed(Text),
     /// Stopped by the user before its last page.
     Stopped,
 }
@@ -291,7 +289,7 @@ pub enum TypeFailure {
     /// 403: the server's message.
     Forbidden(String),
     /// Anything else (404, 410 with an expired continue token, 500, an unreadable body): why.
-    Failed(String),
+    Failed(Text),
 }
 
 /// The next request the driver sends for a type.
@@ -364,7 +362,7 @@ impl SearchRun {
                     entry.state = TypeState::Listing;
                     return Some(Job { index, request: query.page_request(collection, None) });
                 }
-                Err(error) => entry.state = TypeState::Failed(format!("Not sent: {error}")),
+                Err(error) => entry.state = TypeState::Failed(Text::new(Msg::NotSentError).with_text("error", error)),
             }
         }
         self.next = self.types.len();
@@ -415,7 +413,7 @@ impl SearchRun {
                 self.skipped.push(Skipped {
                     resource: entry.resource.clone(),
                     when: SkipWhen::Answered,
-                    reason: message,
+                    reason: Text::verbatim(message),
                     command: question.kubectl(namespaced),
                 });
             }
@@ -480,16 +478,17 @@ impl SearchRun {
 /// Reads a page a type answered (2xx) by its `Content-Type`: JSON (a `PartialObjectMetadataList`,
 /// or the full list of a server that could not convert) keeping only each item's head; YAML or
 /// CBOR through the document. Anything else is an error naming what came.
-pub fn read_page(content_type: Option<&MediaType>, body: &[u8]) -> Result<ObjectHeadList, String> {
+pub fn read_page(content_type: Option<&MediaType>, body: &[u8]) -> Result<ObjectHeadList, Text> {
     let Some(media_type) = content_type else {
-        return Err("expected a JSON list (PartialObjectMetadataList), found a body without a Content-Type".to_owned());
+        return Err(Text::new(Msg::SearchPageWithoutContentType));
     };
+    let not_a_list = |error: Text| Text::new(Msg::SearchPageNotAList).with_text("error", error);
     if media_type.essence.format() == Some(Format::Json) {
-        return heads_from_json(body).map_err(|e| format!("expected a list of objects: {e}"));
+        return heads_from_json(body).map_err(|e| not_a_list(e.text()));
     }
-    match decode_body(media_type, body).map_err(|e| e.to_string())? {
+    match decode_body(media_type, body).map_err(|e| e.text())? {
         Decoded::Document(document) => {
-            let list = PartialObjectMetadataList::from_document(&document).map_err(|e| e.to_string())?;
+            let list = PartialObjectMetadataList::from_document(&document).map_err(|e| e.text())?;
             Ok(List {
                 api_version: list.api_version,
                 kind: list.kind,
@@ -497,7 +496,7 @@ pub fn read_page(content_type: Option<&MediaType>, body: &[u8]) -> Result<Object
                 items: list.items.into_iter().map(ObjectHead::from).collect(),
             })
         }
-        Decoded::Envelope(_) => Err(format!("expected a list of objects, found a protobuf envelope ({media_type})")),
+        Decoded::Envelope(_) => Err(Text::new(Msg::SearchPageEnvelope).with("media_type", media_type)),
     }
 }
 

@@ -56,9 +56,9 @@ fn a_search_needs_part_of_a_name_or_a_label_selector() {
     let q = query(" Web ", "", Some("demo"));
     assert_eq!((q.name.as_str(), q.namespace.as_deref()), ("Web", Some("demo")));
     assert_eq!(query("", "app=web", Some("")).namespace, None, "an empty namespace is the whole cluster");
-    assert_eq!(q.describe(), "names containing \"Web\", in demo");
+    assert_eq!(q.describe().to_string(), "names containing \"Web\", in demo");
     assert_eq!(
-        query("web", "app=web", None).describe(),
+        query("web", "app=web", None).describe().to_string(),
         "names containing \"web\", labels app=web, in the whole cluster"
     );
 }
@@ -123,7 +123,7 @@ fn types_the_rules_refuse_are_skipped_before_anything_is_sent_and_the_unknown_on
     assert_eq!(demo.targets.iter().map(|t| t.plural.as_str()).collect::<Vec<_>>(), ["pods", "deployments", "oldsets"]);
     let [skipped] = demo.skipped.as_slice() else { panic!("{:?}", demo.skipped) };
     assert_eq!(skipped.when, SkipWhen::Known);
-    assert_eq!(skipped.reason, "you may not list secrets in demo");
+    assert_eq!(skipped.reason.to_string(), "you may not list secrets in demo");
     assert_eq!(skipped.command, "kubectl auth can-i list secrets -n demo");
     let cluster = plan(
         &discovery(),
@@ -136,7 +136,7 @@ fn types_the_rules_refuse_are_skipped_before_anything_is_sent_and_the_unknown_on
             }
         },
     );
-    assert_eq!(cluster.skipped[0].reason, "you may not list nodes (cluster-scoped)");
+    assert_eq!(cluster.skipped[0].reason.to_string(), "you may not list nodes (cluster-scoped)");
     assert_eq!(cluster.skipped[0].command, "kubectl auth can-i list nodes");
 }
 
@@ -233,7 +233,7 @@ fn a_403_skips_the_type_with_the_servers_reason_and_other_failures_keep_what_was
     assert_eq!(run.types[1].state, TypeState::Forbidden);
     let [skipped] = run.skipped.as_slice() else { panic!("{:?}", run.skipped) };
     assert_eq!(skipped.when, SkipWhen::Answered);
-    assert!(skipped.reason.starts_with("nodes is forbidden"));
+    assert!(skipped.reason.to_string().starts_with("nodes is forbidden"));
     assert_eq!(skipped.command, "kubectl auth can-i list nodes");
     let progress = run.progress();
     assert_eq!((progress.total, progress.finished, progress.listing, progress.failed), (5, 3, 0, 1));
@@ -277,7 +277,7 @@ fn a_namespace_no_request_path_may_carry_fails_each_type_unsent() {
     let mut run = SearchRun::new(query("web", "", Some("a/b")), plan(&discovery(), Some("a/b"), allow_all));
     assert_eq!(run.next_job(), None);
     assert!(run.types.iter().all(
-        |t| matches!(&t.state, TypeState::Failed(why) if why.starts_with("Not sent: expected a name without '/'"))
+        |t| matches!(&t.state, TypeState::Failed(why) if why.to_string().starts_with("Not sent: expected a name without '/'"))
     ));
     assert_eq!(run.progress().failed, 4);
 }
@@ -298,8 +298,8 @@ fn a_page_is_read_by_its_content_type_and_bad_bodies_say_what_was_expected() {
         .expect("yaml");
     assert_eq!(list.items, [head(None, "web", &[("app", "web")])]);
     let error = read_page(Some(&json), b"{\"items\":[{\"metadata\":{\"name\":7}}]}").expect_err("a number for a name");
-    assert!(error.starts_with("expected a list of objects: "), "{error}");
-    assert!(read_page(None, b"{}").expect_err("no type").contains("without a Content-Type"));
+    assert!(error.to_string().starts_with("expected a list of objects: "), "{error}");
+    assert!(read_page(None, b"{}").expect_err("no type").to_string().contains("without a Content-Type"));
     let text: MediaType = "text/html".parse().expect("media type");
     assert!(read_page(Some(&text), b"<html>").is_err());
 }

@@ -6,6 +6,7 @@ use crate::api::codec::cbor::SELF_DESCRIBED_PREFIX;
 use crate::api::codec::protobuf::MAGIC;
 use crate::api::codec::value::Value;
 use crate::api::media_type::MediaType;
+use crate::i18n::{Localized, Msg, Text};
 
 /// The media type `body` most likely has: CBOR when it starts with the self-described tag (a
 /// CBOR sequence when more than one item follows is the decoder's business), protobuf when it
@@ -27,9 +28,8 @@ pub fn sniff(body: &[u8]) -> MediaType {
 /// Decodes a captured body as `choice` says (a media type, or `auto` to [`sniff`] it): a watch
 /// stream as the array of its events, anything else as its document. The error names `source`
 /// (a file name, or "pasted text"), the media type and what the decoder expected where.
-pub fn decode_captured(choice: &str, source: &str, bytes: &[u8]) -> Result<(MediaType, Value), String> {
-    let media_type =
-        if choice == "auto" { sniff(bytes) } else { choice.parse::<MediaType>().map_err(|e| e.to_string())? };
+pub fn decode_captured(choice: &str, source: &str, bytes: &[u8]) -> Result<(MediaType, Value), Text> {
+    let media_type = if choice == "auto" { sniff(bytes) } else { choice.parse::<MediaType>().map_err(|e| e.text())? };
     let watch = media_type.is_watch_stream() || choice == "application/json;stream=watch";
     let decoded = if watch {
         decode_watch_body(&media_type, bytes).map(Value::Array)
@@ -38,7 +38,10 @@ pub fn decode_captured(choice: &str, source: &str, bytes: &[u8]) -> Result<(Medi
     };
     match decoded {
         Ok(document) => Ok((media_type, document)),
-        Err(error) => Err(format!("{source} is not valid {media_type}: {error}")),
+        Err(error) => Err(Text::new(Msg::DecodeNotValid)
+            .with("source", source)
+            .with("media_type", &media_type)
+            .with_text("error", error)),
     }
 }
 
@@ -80,7 +83,7 @@ mod tests {
         .expect("a watch stream");
         assert_eq!(events.as_array().map(<[Value]>::len), Some(2));
         let error = decode_captured("application/json", "body.json", b"{\"kind\":").expect_err("cut short");
-        assert!(error.starts_with("body.json is not valid application/json: "), "{error}");
-        assert!(decode_captured("not a type", "x", b"").expect_err("bad type").contains("not a type"));
+        assert!(error.to_string().starts_with("body.json is not valid application/json: "), "{error}");
+        assert!(decode_captured("not a type", "x", b"").expect_err("bad type").to_string().contains("not a type"));
     }
 }

@@ -19,7 +19,7 @@ use crate::client::access::{can_i, rules_of};
 use crate::client::handle::Client;
 use crate::i18n::Msg;
 use crate::model::access::{decide, decide_cluster_scope, Decision, Forbidden, Question};
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{t, tf, tl};
 
 /// Precise questions in flight at once: enough to fill a sidebar quickly, few enough to leave
 /// the browser's six connections per host to the views' own requests.
@@ -187,7 +187,7 @@ impl Access {
         leptos::task::spawn_local(async move {
             let rules = match rules_of(&client, &namespace).await {
                 Ok(review) => Rules::Known(review),
-                Err(error) => Rules::Unavailable(error.to_string()),
+                Err(error) => Rules::Unavailable(tl(&error)),
             };
             if self.generation.try_get_value() == Some(generation) {
                 self.rules.try_update(|known| known.insert(namespace, rules));
@@ -217,7 +217,7 @@ impl Access {
                 let answer = match can_i(&client, &question).await {
                     Ok((true, reason)) => (Decision::Allowed, reason),
                     Ok((false, reason)) => (Decision::Denied, reason),
-                    Err(error) => (Decision::Unknown, Some(error.to_string())),
+                    Err(error) => (Decision::Unknown, Some(tl(&error))),
                 };
                 if self.running.try_update_value(|n| *n = n.saturating_sub(1)).is_none() {
                     return;
@@ -260,7 +260,7 @@ pub fn refusal(
             let mut asked = first.clone();
             asked.verb = verbs.join(" or ");
             Refusal {
-                words: tf(Msg::YouMayNotAction, &[("action", &asked.words(namespaced))]),
+                words: tf(Msg::YouMayNotAction, &[("action", &tl(&asked.words(namespaced)))]),
                 command: first.kubectl(namespaced),
             }
         })

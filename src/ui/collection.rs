@@ -15,7 +15,7 @@ use crate::client::error::ApiError;
 use crate::client::fetch::now_ms;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
-use crate::i18n::Msg;
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::access::Question;
 use crate::model::cells::Grid;
 use crate::model::joined::{lazy_list, JoinedList};
@@ -26,7 +26,7 @@ use crate::ui::access::{refusal, Refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
 use crate::ui::grid::GridView;
-use crate::ui::i18n::{rich, t, tf, tr, ts};
+use crate::ui::i18n::{rich, t, tf, tl, tr, ts};
 use crate::ui::intl;
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
@@ -158,7 +158,7 @@ pub fn CollectionView(
                     let s = state.get_untracked();
                     match s.collection_target(&live_resource) {
                         Ok(target) => view! { <LiveView config=s.watch_config(&target) across_namespaces=target.across_namespaces /> }.into_any(),
-                        Err(error) => view! { <p class="status-error" role="alert">{error.to_string()}</p> }.into_any(),
+                        Err(error) => view! { <p class="status-error" role="alert">{move || tl(&error)}</p> }.into_any(),
                     }
                 } else {
                     view! { <PagedCollection resource=page_resource.clone() changed /> }.into_any()
@@ -282,9 +282,9 @@ async fn load_page(
     token: Option<ContinueToken>,
     rows: RowObjects,
 ) -> Loaded {
-    let target = state.collection_target(resource).map_err(|e| Failure::NotSent(e.to_string()))?;
-    let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(e.to_string()))?;
-    let fetched = client.send_undecoded(plan.request).await.map_err(|e| Failure::Network(e.to_string()))?;
+    let target = state.collection_target(resource).map_err(|e| Failure::NotSent(tl(&e)))?;
+    let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(tl(&e)))?;
+    let fetched = client.send_undecoded(plan.request).await.map_err(|e| Failure::Network(tl(&e)))?;
     // A list to read as JSON or CBOR text is read lazily: its items stay bytes of the body, and
     // the document view writes (and so decodes) only those it shows. Anything else, or a body
     // the lazy reader does not take, is decoded whole.
@@ -298,7 +298,7 @@ async fn load_page(
         Err(message) => {
             return Err(Failure::Unreadable(tf(
                 Msg::AnsweredWith,
-                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &message)],
+                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &tl(message))],
             )))
         }
     };
@@ -347,18 +347,18 @@ async fn read_rows_metadata(
     at: PageAt,
     grid: RwSignal<Grid>,
 ) -> Result<(), String> {
-    let target = state.collection_target(resource).map_err(|e| e.to_string())?;
-    let request = state.rows_metadata_request(&target, at.token, at.list_version).map_err(|e| e.to_string())?;
+    let target = state.collection_target(resource).map_err(|e| tl(&e))?;
+    let request = state.rows_metadata_request(&target, at.token, at.list_version).map_err(|e| tl(&e))?;
     let (_, document) = client.document(request).await.map_err(|e| match e {
-        ApiError::NotSent(e) => tf(Msg::NoHttpResponse, &[("error", &e)]),
-        other => other.to_string(),
+        ApiError::NotSent(e) => tf(Msg::NoHttpResponse, &[("error", &tl(&e))]),
+        other => tl(&other),
     })?;
     let document = &document;
-    let list = PartialObjectMetadataList::from_document(document).map_err(|e| e.to_string())?;
+    let list = PartialObjectMetadataList::from_document(document).map_err(|e| tl(&e))?;
     let now = now_ms() as i64 + epoch_offset_ms();
     let mut filled = Ok(());
     grid.try_update(|g| filled = g.fill_metadata(at.offset, at.rows, &list.items, now));
-    filled.map_err(|e| e.to_string())
+    filled.map_err(|e| tl(&e))
 }
 
 /// `performance.now()` counts from page load; ages need milliseconds since the epoch.
@@ -381,7 +381,7 @@ fn Toolbar(
     // Problems found before sending: selector syntax (which may still be sent, to see what the
     // server says) and resourceVersion rules (never sent: the API would only answer 400).
     let selector_problems = RwSignal::new(Vec::<(Msg, String, SelectorError)>::new());
-    let version_problem = RwSignal::new(None::<String>);
+    let version_problem = RwSignal::new(None::<Text>);
     Effect::new(move |_| {
         let s = state.get();
         set_labels.set(s.label_selector);
@@ -398,7 +398,7 @@ fn Toolbar(
         next.resource_version = v.clone();
         next.resource_version_match = m;
         if let Err(rule) = next.list_params(None) {
-            version_problem.set(Some(rule.to_string()));
+            version_problem.set(Some(rule.text()));
             return;
         }
         version_problem.set(None);
@@ -439,7 +439,10 @@ fn Toolbar(
                                 aria-pressed=move || (state.get().representation == r).to_string()
                                 on:click=move |_| navigation.update(move |s| s.representation = r)
                             >
-                                {r.label()}
+                                {move || match r {
+                                    Representation::Metadata => tr(Msg::MetadataOnly),
+                                    r => r.label().to_owned(),
+                                }}
                             </button>
                         }
                     })
@@ -528,7 +531,7 @@ fn Toolbar(
                     .map(|rule| {
                         view! {
                             <p class="warning" role="alert" data-testid="version-problem">
-                                {move || tf(Msg::NotSentBecause, &[("rule", &rule)])}
+                                {move || tf(Msg::NotSentBecause, &[("rule", &tl(&rule))])}
                             </p>
                         }
                     })
@@ -544,7 +547,7 @@ fn Toolbar(
                                     .map(|(name, text, error)| {
                                         let caret = format!("{}^", " ".repeat(error.at));
                                         view! {
-                                            <p>{move || tf(Msg::SelectorProblem, &[("name", &tr(name)), ("error", &error)])}</p>
+                                            <p>{move || tf(Msg::SelectorProblem, &[("name", &tr(name)), ("error", &tl(&error))])}</p>
                                             <pre class="selector-caret">{format!("{text}\n{caret}")}</pre>
                                         }
                                     })

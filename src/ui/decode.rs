@@ -9,10 +9,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::api::codec::value::Value;
-use crate::i18n::Msg;
+use crate::i18n::{Msg, Text};
 use crate::model::sniff::decode_captured;
 use crate::ui::document::DocumentView;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::intl;
 
 /// The media types a person can pick; "auto" guesses from the first bytes.
@@ -38,7 +38,7 @@ const CHOICES: [(&str, Label); 8] = [
 #[derive(Clone, PartialEq)]
 enum Outcome {
     Document { media_type: String, document: Value, raw: Vec<u8> },
-    Failed(String),
+    Failed(Text),
 }
 
 /// The decode tool.
@@ -63,7 +63,7 @@ pub fn DecodeTool() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match JsFuture::from(file.array_buffer()).await {
                 Ok(buffer) => file_bytes.set(Some((name, js_sys::Uint8Array::new(&buffer).to_vec()))),
-                Err(_) => outcome.set(Some(Outcome::Failed(tf(Msg::CouldNotReadFile, &[("name", &name)])))),
+                Err(_) => outcome.set(Some(Outcome::Failed(Text::new(Msg::CouldNotReadFile).with("name", &name)))),
             }
         });
     };
@@ -122,7 +122,7 @@ pub fn DecodeTool() -> impl IntoView {
                 Some(Outcome::Failed(message)) => {
                     view! {
                         <p class="status-error" role="alert" data-testid="decode-error">
-                            {message}
+                            {move || tl(&message)}
                         </p>
                     }
                         .into_any()

@@ -17,7 +17,7 @@ use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
 
@@ -268,13 +268,13 @@ pub fn DeleteCollectionPanel(
     let count = RwSignal::new(None::<Result<usize, String>>);
     let result = RwSignal::new(None::<Answer>);
     let confirming = RwSignal::new(false);
-    let collection = Collection::new(&resource, namespace.as_deref()).map_err(|e| e.to_string());
+    let collection = Collection::new(&resource, namespace.as_deref()).map_err(|e| tl(&e));
     let list_params = ListParams::new(ListOptions {
         label_selector: label_selector.clone(),
         field_selector: field_selector.clone(),
         ..ListOptions::default()
     })
-    .map_err(|e| e.to_string());
+    .map_err(|e| tl(&e));
     let what = format!(
         "{}{}{}{}",
         resource.plural,

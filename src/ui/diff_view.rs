@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::api::codec::value::Value;
 use crate::api::write::diff::{diff_objects, yaml_diff, ChangeKind, DiffOptions, RowKind};
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tr};
+use crate::ui::i18n::{t, tl, tr};
 
 /// The diff of `old` → `new`. Test ids: `{name}-changes` (the structural list) and `{name}-diff`
 /// (the unified text).
@@ -67,7 +67,7 @@ pub fn DiffView(
     let lines = move || {
         let diff = match yaml_diff(&old, &new, options(), 3) {
             Ok(diff) => diff,
-            Err(e) => return view! { <p class="warning">{e.to_string()}</p> }.into_any(),
+            Err(e) => return view! { <p class="warning">{tl(&e)}</p> }.into_any(),
         };
         if side_by_side.get() {
             let rows = diff

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::client::discovery::LoadError;
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, with_code};
+use crate::ui::i18n::{t, tl, with_code};
 
 /// A styled explanation of a failed load, with a retry button.
 #[component]
@@ -19,6 +19,7 @@ pub fn ErrorState(
     } else {
         with_code(Msg::AdviceNotKubernetes, &[("proxy", "kubectl proxy")]).into_any()
     };
+    let got = error.what_came_back();
     view! {
         <section class="error-state" role="alert" data-testid="error-state">
             <h2>{t(Msg::CannotReachApi)}</h2>
@@ -28,7 +29,7 @@ pub fn ErrorState(
                     <code data-testid="error-url" dir="ltr">{error.url().to_owned()}</code>
                 </dd>
                 <dt>{t(Msg::Got)}</dt>
-                <dd data-testid="error-got">{error.what_came_back()}</dd>
+                <dd data-testid="error-got">{move || tl(&got)}</dd>
                 <dt>{t(Msg::WhatToDo)}</dt>
                 <dd>{advice}</dd>
             </dl>

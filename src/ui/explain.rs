@@ -22,7 +22,7 @@ use crate::client::schemas::load_indexed_schemas;
 use crate::i18n::Msg;
 use crate::model::explain::{ancestors, kind_of, search, served_kinds, versions_of, visible};
 use crate::model::view_state::{ResourceKey, ViewState};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::intl;
 use crate::ui::location::{use_navigation, ViewLink};
 
@@ -36,7 +36,7 @@ struct Loaded {
 
 /// Reads the group version's document (through the index) and builds the kind's tree.
 async fn load_tree(client: Client, resource: ResourceType, version: String) -> Result<Loaded, String> {
-    let indexed = load_indexed_schemas(&client, &resource.group, &version).await.map_err(|e| e.to_string())?;
+    let indexed = load_indexed_schemas(&client, &resource.group, &version).await.map_err(|e| tl(&e))?;
     let mut kind = kind_of(&resource);
     kind.version = version;
     let tree = SchemaTree::build(&indexed.schemas, &kind).map_err(|e| format!("{}: {e}", indexed.url))?;

@@ -16,7 +16,7 @@ use crate::model::goto::{matches, object_type, Match, ObjectName, Query, Target}
 use crate::model::target::{names_request, namespace_names, namespaces_request};
 use crate::model::view_state::ResourceKey;
 use crate::ui::discovered::use_discovery;
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{t, tf, tl};
 use crate::ui::location::use_navigation;
 
 /// What is known of one type's object names in one namespace.
@@ -68,11 +68,11 @@ pub fn GotoDialog(
             let client = client.clone();
             leptos::task::spawn_local(async move {
                 let read = match names_request(&resource, namespace.as_deref()) {
-                    Err(e) => Names::Failed(e.to_string()),
+                    Err(e) => Names::Failed(tl(&e)),
                     Ok(request) => match client.document(request).await {
-                        Err(e) => Names::Failed(e.to_string()),
+                        Err(e) => Names::Failed(tl(&e)),
                         Ok((_, document)) => match PartialObjectMetadataList::from_document(&document) {
-                            Err(e) => Names::Failed(e.to_string()),
+                            Err(e) => Names::Failed(tl(&e)),
                             Ok(list) => Names::Read(
                                 list.items
                                     .into_iter()

@@ -16,7 +16,7 @@ use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 
 use crate::client::bundle_file;
-use crate::i18n::{fill, pieces, Language, Msg, Piece, Table};
+use crate::i18n::{fill, pieces, Language, Localized, Msg, Piece, Table};
 use crate::ui::host::Target;
 
 /// Where the chosen language is remembered (its tag).
@@ -83,6 +83,12 @@ pub fn ts(msg: Msg) -> Signal<String> {
 /// The text of `msg` with its `{name}` placeholders filled from `args` (tracked).
 pub fn tf(msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     fill(&tr(msg), args)
+}
+
+/// A text made outside the views (an error, a connection state) in the current language (tracked).
+pub fn tl(text: &impl Localized) -> String {
+    let text = text.text();
+    with_active(|a| text.in_table(a.table.as_deref()))
 }
 
 /// `msg` with each placeholder replaced by markup that `part` makes from its name (a button, a

@@ -8,7 +8,7 @@ use crate::client::access::who_am_i;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 
 /// The user the API server sees, provided as context by the app.
 #[derive(Clone, Copy)]
@@ -38,7 +38,7 @@ fn unknown_reason(error: &ApiError) -> String {
         ApiError::Status(status) if status.code == 403 => {
             tf(Msg::SelfSubjectReviewRefused, &[("message", &status.message)])
         }
-        error => tf(Msg::SelfSubjectReviewFailed, &[("error", error)]),
+        error => tf(Msg::SelfSubjectReviewFailed, &[("error", &tl(error))]),
     }
 }
 

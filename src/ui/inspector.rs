@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::client::handle::{Client, Exchange};
 use crate::i18n::Msg;
 use crate::model::commands::{to_curl, to_kubectl_raw};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::intl;
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
@@ -167,7 +167,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
     };
     let request_headers = headers(exchange.request.headers.clone());
     let response = match exchange.outcome {
-        Err(error) => view! { <p class="warning">{error.to_string()}</p> }.into_any(),
+        Err(error) => view! { <p class="warning">{move || tl(&error)}</p> }.into_any(),
         Ok(fetched) => {
             let body = &fetched.response.body;
             let shown = &body[..body.len().min(SHOWN_BODY_BYTES)];

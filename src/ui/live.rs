@@ -27,7 +27,7 @@ use crate::model::cells::{Column, Grid, Row};
 use crate::model::history::{ObjectHistory as History, TimelineEntry};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::grid::GridView;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::intl;
 use crate::ui::lazy::HistoryDiffOnDemand;
 use crate::ui::location::{is_plain_click, use_navigation, Navigation};
@@ -438,7 +438,7 @@ pub fn LiveView(
             <dl class="response-info" data-testid="live-status">
                 <dt>{t(Msg::Connection)}</dt>
                 <dd data-testid="live-state">
-                    {move || state.get()}
+                    {move || tl(&state.get())}
                     " "
                     <button class="button button--quiet" on:click=toggle_watch>
                         {move || tr(if watch_paused.get() { Msg::ResumeWatch } else { Msg::PauseWatch })}
@@ -493,7 +493,7 @@ pub fn LiveView(
                         .map(|p| {
                             view! {
                                 <dt>{t(Msg::LastProblem)}</dt>
-                                <dd class="warning" data-testid="live-problem">{p}</dd>
+                                <dd class="warning" data-testid="live-problem">{move || tl(&p)}</dd>
                             }
                         })
                 }}
@@ -610,7 +610,7 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
         let (a, b) = (pick(from.get(), 2)?, pick(to.get(), 1)?);
         let tree = |i: usize| -> Option<Result<Value, String>> {
             let (_, object) = all.get(i)?;
-            Some(object.value().map(|v| watched_object(&v).clone()).map_err(|e| e.to_string()))
+            Some(object.value().map(|v| watched_object(&v).clone()).map_err(|e| tl(&e)))
         };
         let (old, new) = (tree(a)?, tree(b)?);
         Some(old.and_then(|old| new.map(|new| (old, new))))

@@ -16,11 +16,11 @@ use crate::api::view::status::{Status, StatusExt};
 use crate::api::watch::lazy_list::LazyList;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
-use crate::i18n::Msg;
+use crate::i18n::{Localized, Msg};
 use crate::model::joined::lazy_list;
 use crate::model::target::RowObjects;
 use crate::model::view_state::ViewState;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::intl;
 
 /// The explanation shown when a continue token has expired (from the concepts page).
@@ -117,11 +117,13 @@ pub fn read_lazy_page(
     token: ContinueToken,
 ) -> PageRead<LazyList> {
     Box::pin(async move {
-        let not_sent = |e: &dyn std::fmt::Display| tf(Msg::NotSentBecause, &[("rule", e)]);
+        let not_sent = |e: &dyn Localized| tf(Msg::NotSentBecause, &[("rule", &tl(&e.text()))]);
         let target = state.collection_target(&resource).map_err(|e| not_sent(&e))?;
         let plan = state.page_plan(&target, Some(token), RowObjects::AsNeeded).map_err(|e| not_sent(&e))?;
-        let fetched =
-            client.send_undecoded(plan.request).await.map_err(|e| tf(Msg::NetworkFailureWith, &[("error", &e)]))?;
+        let fetched = client
+            .send_undecoded(plan.request)
+            .await
+            .map_err(|e| tf(Msg::NetworkFailureWith, &[("error", &tl(&e))]))?;
         // Only a failure is read as a tree (its Status): `error()` decodes the body, and a
         // success's body is read lazily below, not decoded whole and kept beside it.
         if !fetched.response.is_success() {
@@ -143,7 +145,7 @@ pub fn read_lazy_page(
 pub fn stop_reason(error: &ApiError) -> String {
     match error.status() {
         Some(status) => status_stop(status),
-        None => error.to_string(),
+        None => tl(error),
     }
 }
 

@@ -26,7 +26,7 @@ use crate::model::logs::{
     download_name, reconnect_delay_ms, LineSplitter, LogBuffer, LogDisplay, LogLine, Resume, DEFAULT_CAP,
 };
 use crate::model::target::subresource_request;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::intl;
 use crate::ui::status_view::StatusView;
 
@@ -95,7 +95,7 @@ impl From<ApiError> for Failure {
     fn from(error: ApiError) -> Failure {
         match error {
             ApiError::Status(status) => Failure::Status(status),
-            other => Failure::Text(other.to_string()),
+            other => Failure::Text(tl(&other)),
         }
     }
 }
@@ -175,8 +175,7 @@ impl Reading {
             since_time: resume.map(Resume::since_time),
             tail_lines: self.ask.tail_lines.filter(|_| first),
         };
-        subresource_request(&self.resource, self.namespace.as_deref(), &self.pod, "log", &options)
-            .map_err(|e| e.to_string())
+        subresource_request(&self.resource, self.namespace.as_deref(), &self.pod, "log", &options).map_err(|e| tl(&e))
     }
 }
 
@@ -189,7 +188,7 @@ async fn read_once(reading: Reading, container: String) {
     };
     let fetched = match reading.client.send_undecoded(request).await {
         Ok(fetched) => fetched,
-        Err(error) => return reading.set_phase(&container, Phase::Failed(Failure::Text(error.to_string()))),
+        Err(error) => return reading.set_phase(&container, Phase::Failed(Failure::Text(tl(&error)))),
     };
     if !fetched.response.is_success() {
         let failure = fetched.error().map_or_else(|| Failure::Text(tr(Msg::NoFailure)), Failure::from);
@@ -221,7 +220,7 @@ async fn follow(reading: Reading, container: String) {
         reading.set_phase(&container, if attempt == 0 { Phase::Reading } else { Phase::Following });
         let why = match reading.client.open_watch(&request, &reading.signal).await {
             None => return,
-            Some(Err(error)) => error.to_string(),
+            Some(Err(error)) => tl(&error),
             Some(Ok(stream)) if !(200..300).contains(&stream.status) => {
                 let url = reading.client.base().absolute_url(&request);
                 let error = match stream.into_response(url).await {

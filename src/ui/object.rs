@@ -17,7 +17,7 @@ use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
 use crate::ui::host::Host;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::intl;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::{use_navigation, ViewLink};
@@ -41,12 +41,12 @@ pub fn ObjectView(
         let state = navigation.state.get();
         let (client, resource, name) = (client.clone(), fetch_resource.clone(), fetch_name.clone());
         async move {
-            let object = state.object_target(&resource, &name).map_err(|e| e.to_string())?;
+            let object = state.object_target(&resource, &name).map_err(|e| tl(&e))?;
             let plan = state.object_plan(&object);
-            let fetched = client.send(plan.request).await.map_err(|e| e.to_string())?;
+            let fetched = client.send(plan.request).await.map_err(|e| tl(&e))?;
             let page = match fetched.decoded() {
                 Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), 0),
-                Err(message) => return Err(message.clone()),
+                Err(message) => return Err(tl(message)),
             };
             Ok::<(Arc<Fetched>, Page), String>((fetched, page))
         }

@@ -8,7 +8,7 @@ use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::delete::DeletePanel;
-use crate::ui::i18n::ts;
+use crate::ui::i18n::{tl, ts};
 use crate::ui::scale::ScalePanel;
 use crate::ui::write::EditPanel;
 
@@ -32,7 +32,7 @@ pub fn ObjectActions(
             let namespace = if namespaced { namespace } else { None };
             crate::api::request::Collection::new(&resource, namespace.as_deref())
                 .and_then(|c| c.object(&name))
-                .map_err(|e| e.to_string())
+                .map_err(|e| tl(&e))
         })
     };
     let questions = move |verbs: &'static [&'static str], subresource: Option<&'static str>| {

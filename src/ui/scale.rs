@@ -10,7 +10,7 @@ use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::write::{parse_replicas, SendOptions};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::status_view::StatusView;
 use crate::ui::write::use_write_settings;
 use crate::ui::write_policy::use_write_policy;
@@ -29,7 +29,7 @@ pub fn ScalePanel(
     let settings = use_write_settings();
     let scale = match object.clone().subresource("scale") {
         Ok(scale) => scale,
-        Err(e) => return view! { <p class="warning" role="alert">{e.to_string()}</p> }.into_any(),
+        Err(e) => return view! { <p class="warning" role="alert">{move || tl(&e)}</p> }.into_any(),
     };
     let current = RwSignal::new(None::<Result<Value, String>>);
     let replicas = RwSignal::new(String::new());
@@ -40,7 +40,7 @@ pub fn ScalePanel(
         move || {
             let (client, scale) = (client.clone(), scale.clone());
             leptos::task::spawn_local(async move {
-                let read = read_object(&client, &scale).await.map_err(|e| e.to_string());
+                let read = read_object(&client, &scale).await.map_err(|e| tl(&e));
                 if let Ok(value) = &read {
                     if let Some(n) = value.at(&["spec", "replicas"]).and_then(Value::as_i64) {
                         replicas.set(n.to_string());
@@ -66,7 +66,7 @@ pub fn ScalePanel(
             let request = match Request::patch(&scale, PatchType::Merge, &body, &options.write_params()) {
                 Ok(request) => request,
                 Err(e) => {
-                    current.set(Some(Err(e.to_string())));
+                    current.set(Some(Err(tl(&e))));
                     return;
                 }
             };

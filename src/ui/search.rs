@@ -18,7 +18,7 @@ use crate::api::view::metadata::ObjectHeadList;
 use crate::client::fetch::ClientError;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
-use crate::i18n::Msg;
+use crate::i18n::{Msg, Text};
 use crate::model::access::Decision;
 use crate::model::search::{
     plan, read_page, QueryError, SearchQuery, SearchRun, SkipWhen, TypeFailure, TypeState, PAGE_SIZE, PARALLEL_TYPES,
@@ -26,7 +26,7 @@ use crate::model::search::{
 };
 use crate::model::view_state::ViewState;
 use crate::ui::access::use_access;
-use crate::ui::i18n::{t, tf, tr, ts};
+use crate::ui::i18n::{t, tf, tl, tr, ts};
 use crate::ui::intl;
 use crate::ui::load_all::stop_reason;
 use crate::ui::location::{use_navigation, ViewLink};
@@ -152,21 +152,26 @@ impl Driver {
 
 /// A type's page as the model takes it: the objects' heads, or why there are none.
 fn read_answer(outcome: Result<Arc<Fetched>, ClientError>) -> Result<ObjectHeadList, TypeFailure> {
-    let fetched = outcome.map_err(|e| TypeFailure::Failed(tf(Msg::NetworkFailureWith, &[("error", &e)])))?;
+    let fetched = outcome.map_err(|e| TypeFailure::Failed(Text::new(Msg::NetworkFailureWith).with_text("error", e)))?;
     if !fetched.response.is_success() {
         return Err(match fetched.error() {
             Some(error) if error.is_forbidden() => {
-                TypeFailure::Forbidden(error.status().map(|s| s.message.clone()).unwrap_or_else(|| error.to_string()))
+                TypeFailure::Forbidden(error.status().map(|s| s.message.clone()).unwrap_or_else(|| tl(&error)))
             }
-            Some(error) => TypeFailure::Failed(stop_reason(&error)),
-            None => TypeFailure::Failed(format!("HTTP {} {}", fetched.response.status, fetched.response.status_text)),
+            Some(error) => TypeFailure::Failed(Text::verbatim(stop_reason(&error))),
+            None => TypeFailure::Failed(Text::verbatim(format!(
+                "HTTP {} {}",
+                fetched.response.status, fetched.response.status_text
+            ))),
         });
     }
     read_page(fetched.content_type.as_ref(), &fetched.response.body).map_err(|e| {
-        TypeFailure::Failed(tf(
-            Msg::AnsweredWith,
-            &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &e)],
-        ))
+        TypeFailure::Failed(
+            Text::new(Msg::AnsweredWith)
+                .with("url", &fetched.response.url)
+                .with("status", fetched.response.status)
+                .with_text("message", e),
+        )
     })
 }
 
@@ -334,7 +339,7 @@ fn QueryProblem(error: QueryError) -> impl IntoView {
             role=alert.then_some("alert")
             data-testid="search-problem"
         >
-            {error.to_string()}
+            {move || tl(&error)}
         </p>
     }
 }
@@ -389,7 +394,7 @@ fn Results(driver: Driver) -> impl IntoView {
             (None, _) => String::new(),
         })
     };
-    let describe = move || run.with(|r| r.as_ref().map(|r| r.query.describe()).unwrap_or_default());
+    let describe = move || run.with(|r| r.as_ref().map(|r| tl(&r.query.describe())).unwrap_or_default());
     let groups = move || {
         run.with(|r| {
             r.as_ref().map(|r| r.groups().map(|(i, t)| (i, t.revision)).collect::<Vec<_>>()).unwrap_or_default()
@@ -468,7 +473,7 @@ fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                                     SkipWhen::Known => tr(Msg::NotAsked),
                                                     SkipWhen::Answered => "403: ".to_owned(),
                                                 }}
-                                                {s.reason}
+                                                {move || tl(&s.reason)}
                                             </td>
                                             <td>
                                                 <code>{s.command}</code>
@@ -543,9 +548,9 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
         TypeState::Listing => Some(("muted", tf(Msg::ListingSoFar, &[("count", &entry.listed)]))),
         TypeState::Stopped => Some(("muted", tf(Msg::StoppedAfter, &[("count", &entry.listed)]))),
         TypeState::Failed(reason) if entry.pages > 0 => {
-            Some(("warning", tf(Msg::FailedAfter, &[("count", &entry.listed), ("reason", reason)])))
+            Some(("warning", tf(Msg::FailedAfter, &[("count", &entry.listed), ("reason", &tl(reason))])))
         }
-        TypeState::Failed(reason) => Some(("warning", tf(Msg::FailedReason, &[("reason", reason)]))),
+        TypeState::Failed(reason) => Some(("warning", tf(Msg::FailedReason, &[("reason", &tl(reason))]))),
         _ => None,
     };
     let failed = matches!(entry.state, TypeState::Failed(_));

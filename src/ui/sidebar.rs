@@ -11,7 +11,7 @@ use crate::i18n::Msg;
 use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
 use crate::ui::access::use_access;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tl, tr};
 use crate::ui::keys::{modified, typing};
 use crate::ui::location::{use_navigation, ViewLink};
 
@@ -180,7 +180,7 @@ pub fn Sidebar(
                                                             Msg::YouMayNot,
                                                             &[
                                                                 ("title", &title()),
-                                                                ("action", &q.words(namespaced)),
+                                                                ("action", &tl(&q.words(namespaced))),
                                                                 ("command", &q.kubectl(namespaced)),
                                                             ],
                                                         )

@@ -17,7 +17,7 @@ use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{t, tf, tl};
 use crate::ui::lazy::LogViewOnDemand;
 use crate::ui::status_view::StatusView;
 
@@ -77,7 +77,7 @@ pub fn SubresourcePanel(
                         PageBody::Document(document) if fetched.response.is_success() => Read::Document(document),
                         _ => Read::Failed(fetched.clone()),
                     },
-                    Err(message) => Read::Error(message.clone()),
+                    Err(message) => Read::Error(tl(message)),
                 },
             };
             result.set(Some(read));

@@ -11,6 +11,7 @@ use serde::de::DeserializeSeed;
 use crate::api::codec::json::split_message;
 use crate::api::codec::value::{DuplicateKeys, Value, ValueSeed};
 use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::i18n::{Localized, Msg, Text};
 
 /// Decodes one YAML document.
 pub fn decode_yaml(input: &[u8]) -> Result<Value, DecodeError> {
@@ -25,9 +26,19 @@ pub fn encode_yaml(value: &Value) -> Result<Vec<u8>, EncodeYamlError> {
 }
 
 /// A value the YAML emitter refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot write YAML: {0}")]
+/// Why a value cannot be written as YAML (the YAML library's words).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeYamlError(String);
+
+impl Localized for EncodeYamlError {
+    fn text(&self) -> Text {
+        Text::new(Msg::CannotWriteYaml).with("error", &self.0)
+    }
+}
+
+crate::localized_display!(EncodeYamlError);
+
+impl std::error::Error for EncodeYamlError {}
 
 fn yaml_error(input: &[u8], error: &serde_yaml::Error) -> DecodeError {
     let offset = error.location().map_or(input.len(), |l| l.index()).min(input.len());

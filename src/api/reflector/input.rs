@@ -16,6 +16,7 @@ use crate::api::view::status::{is_status, retry_after_header, status_from_docume
 use crate::api::view::table::Table;
 use crate::api::watch::lazy_list::{scan_list, LazyList};
 use crate::api::watch::{is_table, StreamError, WatchEvent};
+use crate::i18n::{Localized, Msg, Text};
 
 /// The id of one operation the edge runs for the reflector (a request or a wait), so that input
 /// for an operation that was cancelled or superseded is recognised and ignored.
@@ -59,18 +60,20 @@ pub enum WaitReason {
     Expired,
 }
 
-impl fmt::Display for WaitReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            WaitReason::WatchClosed => "the watch ended",
-            WaitReason::WatchCut => "the watch stream broke",
-            WaitReason::WatchError => "the watch sent an error",
-            WaitReason::WatchFailed => "the watch request failed",
-            WaitReason::ListFailed => "the list request failed",
-            WaitReason::Expired => "the resource version expired again",
+impl Localized for WaitReason {
+    fn text(&self) -> Text {
+        Text::new(match self {
+            WaitReason::WatchClosed => Msg::WaitWatchClosed,
+            WaitReason::WatchCut => Msg::WaitWatchCut,
+            WaitReason::WatchError => Msg::WaitWatchError,
+            WaitReason::WatchFailed => Msg::WaitWatchFailed,
+            WaitReason::ListFailed => Msg::WaitListFailed,
+            WaitReason::Expired => Msg::WaitExpired,
         })
     }
 }
+
+crate::localized_display!(WaitReason);
 
 /// Something the edge must do.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,45 +123,65 @@ pub enum ConnectionState {
     Stopped,
 }
 
-impl fmt::Display for ConnectionState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sync = |reason: &SyncReason| match reason {
-            SyncReason::Initial => "listing",
-            SyncReason::Expired => "relisting after 410 Gone",
+impl Localized for ConnectionState {
+    fn text(&self) -> Text {
+        let sync = |reason: &SyncReason| {
+            Text::new(match reason {
+                SyncReason::Initial => Msg::StateListing,
+                SyncReason::Expired => Msg::StateRelisting,
+            })
         };
         match self {
             ConnectionState::Listing { page, remaining: Some(n), reason } => {
-                write!(f, "{} (page {page}, {n} more)", sync(reason))
+                Text::new(Msg::StateListPageMore).with_text("sync", sync(reason)).with("page", page).with("more", n)
             }
-            ConnectionState::Listing { page, remaining: None, reason } => write!(f, "{} (page {page})", sync(reason)),
-            ConnectionState::StreamingInitial { open: true, reason } => write!(f, "{} (streaming)", sync(reason)),
+            ConnectionState::Listing { page, remaining: None, reason } => {
+                Text::new(Msg::StateListPage).with_text("sync", sync(reason)).with("page", page)
+            }
+            ConnectionState::StreamingInitial { open: true, reason } => {
+                Text::new(Msg::StateStreaming).with_text("sync", sync(reason))
+            }
             ConnectionState::StreamingInitial { open: false, reason } => {
-                write!(f, "{} (streaming, waiting for the server)", sync(reason))
+                Text::new(Msg::StateStreamingWaiting).with_text("sync", sync(reason))
             }
-            ConnectionState::Watching { open: false } => f.write_str("connecting the watch"),
-            ConnectionState::Watching { open: true } => f.write_str("watching"),
-            ConnectionState::Reconnecting { ms, attempt, reason } => {
-                write!(f, "reconnecting in {:.1} s (attempt {attempt}): {reason}", *ms as f64 / 1000.0)
-            }
-            ConnectionState::Paused => f.write_str("paused"),
-            ConnectionState::Stopped => f.write_str("stopped"),
+            ConnectionState::Watching { open: false } => Text::new(Msg::StateConnectingWatch),
+            ConnectionState::Watching { open: true } => Text::new(Msg::StateWatching),
+            ConnectionState::Reconnecting { ms, attempt, reason } => Text::new(Msg::StateReconnecting)
+                .with("seconds", format!("{:.1}", *ms as f64 / 1000.0))
+                .with("attempt", attempt)
+                .with_text("reason", reason),
+            ConnectionState::Paused => Text::new(Msg::StatePaused),
+            ConnectionState::Stopped => Text::new(Msg::StateStopped),
         }
     }
 }
 
+crate::localized_display!(ConnectionState);
+
 /// How a request failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Failure {
     /// The server answered with a non-2xx status, maybe with a `Status` body and `Retry-After`.
-    #[error("{}", http_text(*.code, .status.as_deref()))]
     Http { code: u16, status: Option<Box<Status>>, retry_after_seconds: Option<u32> },
-    /// No answer (network error, aborted, refused).
-    #[error("no response: {0}")]
+    /// No answer (network error, aborted, refused): the browser's words.
     Network(String),
     /// A 2xx answer whose body is not what the request asks for.
-    #[error("undecodable response: {0}")]
-    Undecodable(String),
+    Undecodable(Text),
 }
+
+impl Localized for Failure {
+    fn text(&self) -> Text {
+        match self {
+            Failure::Http { code, status, .. } => Text::verbatim(http_text(*code, status.as_deref())),
+            Failure::Network(message) => Text::new(Msg::FailureNoResponse).with("error", message),
+            Failure::Undecodable(error) => Text::new(Msg::FailureUndecodable).with_text("error", error),
+        }
+    }
+}
+
+crate::localized_display!(Failure);
+
+impl std::error::Error for Failure {}
 
 pub(crate) fn http_text(code: u16, status: Option<&Status>) -> String {
     match status {
@@ -234,8 +257,8 @@ impl Failure {
 pub enum WatchEnd {
     /// The server closed the stream between events (`timeoutSeconds`, or its own limit).
     Closed,
-    /// The connection broke, or the stream ended inside an event.
-    Cut(String),
+    /// The connection broke (the browser's words), or the stream ended inside an event.
+    Cut(Text),
     /// An event could not be framed or decoded; the edge stopped reading.
     Malformed(StreamError),
 }
@@ -245,7 +268,7 @@ impl WatchEnd {
     pub fn from_finish(result: Result<(), StreamError>) -> WatchEnd {
         match result {
             Ok(()) => WatchEnd::Closed,
-            Err(error @ StreamError::Truncated { .. }) => WatchEnd::Cut(error.to_string()),
+            Err(error @ StreamError::Truncated { .. }) => WatchEnd::Cut(error.text()),
             Err(error) => WatchEnd::Malformed(error),
         }
     }
@@ -290,7 +313,7 @@ impl Input {
             return Input::ListFailed { op, failure: Failure::from_response(code, retry_after, content_type, body) };
         }
         let Some(content_type) = content_type else {
-            let failure = Failure::Undecodable("expected a Content-Type, found none".to_string());
+            let failure = Failure::Undecodable(Text::new(Msg::NoContentType));
             return Input::ListFailed { op, failure };
         };
         // JSON and CBOR lists (not Tables) are read lazily: items stay bytes of the body.
@@ -303,11 +326,11 @@ impl Input {
         }
         let list = match decode_body(content_type, body) {
             Ok(Decoded::Document(document)) if is_table(&document) => {
-                table_rows_as_list(&document).map_err(|e| e.to_string())
+                table_rows_as_list(&document).map_err(|e| e.text())
             }
-            Ok(Decoded::Document(document)) => ObjectList::from_document(&document).map_err(|e| e.to_string()),
-            Ok(Decoded::Envelope(_)) => Err(format!("expected a JSON, YAML or CBOR list, found {content_type}")),
-            Err(error) => Err(error.to_string()),
+            Ok(Decoded::Document(document)) => ObjectList::from_document(&document).map_err(|e| e.text()),
+            Ok(Decoded::Envelope(_)) => Err(Text::new(Msg::ExpectedListFound).with("found", content_type)),
+            Err(error) => Err(error.text()),
         };
         match list {
             Ok(list) => Input::ListPage { op, list: list.into() },

@@ -10,7 +10,7 @@ use crate::api::reflector::config::{Jitter, Mode, ReflectorConfig};
 use crate::api::reflector::input::{
     Action, ConnectionState, Input, OpId, RequestKind, SyncReason, WaitReason, WatchEnd,
 };
-use crate::api::reflector::outcome::{Change, ReflectorError, Step};
+use crate::api::reflector::outcome::{Change, Expiry, ReflectorError, Step};
 use crate::api::reflector::recent::RecentVersions;
 use crate::api::reflector::store::{CachedObject, Counters, ObjectKey, Store};
 use crate::api::request::Request;
@@ -20,6 +20,7 @@ use crate::api::view::table::{column_definitions, TableColumnDefinition};
 use crate::api::watch::lazy::LazyObject;
 use crate::api::watch::lazy_list::LazyList;
 use crate::api::watch::WatchEvent;
+use crate::i18n::{Localized, Msg, Text};
 
 /// The list-then-watch state machine and its cache. Start it with [`Reflector::start`], then feed
 /// every outcome of its actions to [`Reflector::step`].
@@ -217,7 +218,7 @@ impl Reflector {
                     out.change(Change::Columns);
                 }
             }
-            Err(error) => out.problem(ReflectorError::Columns(error.to_string())),
+            Err(error) => out.problem(ReflectorError::Columns(error.text())),
         }
     }
 
@@ -255,7 +256,7 @@ impl Reflector {
             }
             (Phase::Listing { op, continue_token, snapshot }, Input::ListFailed { op: got, failure }) if got == op => {
                 if failure.is_expired() {
-                    out.problem(ReflectorError::Expired("the continue token"));
+                    out.problem(ReflectorError::Expired(Expiry::ContinueToken));
                     return self.expired(jitter, out);
                 }
                 let retry_after = failure.retry_after_seconds();
@@ -272,8 +273,8 @@ impl Reflector {
             (Phase::StreamingInitial { op, snapshot, .. }, Input::WatchEnded { op: got, end }) if got == op => {
                 match end {
                     WatchEnd::Closed => {
-                        let why = "the stream ended before the initial-events-end bookmark";
-                        self.fall_back(why.to_string(), snapshot.reason, out)
+                        let why = Text::new(Msg::FallbackStreamEnded);
+                        self.fall_back(why, snapshot.reason, out)
                     }
                     WatchEnd::Cut(message) => {
                         out.problem(ReflectorError::Cut(message));
@@ -287,10 +288,10 @@ impl Reflector {
             }
             (Phase::StreamingInitial { op, snapshot, .. }, Input::WatchFailed { op: got, failure }) if got == op => {
                 if failure.refuses_parameters() {
-                    return self.fall_back(failure.to_string(), snapshot.reason, out);
+                    return self.fall_back(failure.text(), snapshot.reason, out);
                 }
                 if failure.is_expired() {
-                    out.problem(ReflectorError::Expired("the streaming list's resource version"));
+                    out.problem(ReflectorError::Expired(Expiry::StreamingListVersion));
                     return self.expired(jitter, out);
                 }
                 let retry_after = failure.retry_after_seconds();
@@ -319,7 +320,7 @@ impl Reflector {
             }
             (Phase::Watching { op, .. }, Input::WatchFailed { op: got, failure }) if got == op => {
                 if failure.is_expired() {
-                    out.problem(ReflectorError::Expired("the watch's resource version"));
+                    out.problem(ReflectorError::Expired(Expiry::WatchVersion));
                     return self.expired(jitter, out);
                 }
                 let retry_after = failure.retry_after_seconds();
@@ -446,7 +447,7 @@ impl Reflector {
             }
             other @ (WatchEvent::Modified(_) | WatchEvent::Deleted(_) | WatchEvent::Bookmark(_)) => {
                 out.cancel(op);
-                let why = format!("a {} event before the initial-events-end bookmark", other.event_type());
+                let why = Text::new(Msg::FallbackEventBeforeBookmark).with("event", other.event_type());
                 self.fall_back(why, snapshot.reason, out)
             }
         }
@@ -476,7 +477,7 @@ impl Reflector {
     /// An in-stream ERROR: 410 relists; anything else retries `next` after a backoff.
     fn on_error_event(&mut self, status: Box<Status>, next: Next, jitter: Jitter, out: &mut Step) -> Phase {
         if status.is_expired() {
-            out.problem(ReflectorError::Expired("the watch's resource version"));
+            out.problem(ReflectorError::Expired(Expiry::WatchVersion));
             return self.expired(jitter, out);
         }
         let retry_after = status.retry_after_seconds();
@@ -504,7 +505,7 @@ impl Reflector {
         self.relisting_after_expiry = false;
     }
 
-    fn fall_back(&mut self, why: String, reason: SyncReason, out: &mut Step) -> Phase {
+    fn fall_back(&mut self, why: Text, reason: SyncReason, out: &mut Step) -> Phase {
         out.problem(ReflectorError::StreamingListUnsupported(why));
         self.mode = Mode::ListThenWatch;
         self.begin(Next::Sync(reason), out)

@@ -58,5 +58,5 @@ pub use input::{
     table_rows_as_list, Action, ConnectionState, Failure, Input, OpId, RequestKind, SyncReason, WaitReason, WatchEnd,
 };
 pub use machine::Reflector;
-pub use outcome::{Change, ReflectorError, Step};
+pub use outcome::{Change, Expiry, ReflectorError, Step};
 pub use store::{CachedObject, Counters, ObjectKey, Store};

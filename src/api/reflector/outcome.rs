@@ -6,6 +6,7 @@ use crate::api::reflector::input::{status_text, Action, ConnectionState, Failure
 use crate::api::reflector::store::ObjectKey;
 use crate::api::view::status::Status;
 use crate::api::watch::StreamError;
+use crate::i18n::{Localized, Msg, Text};
 
 /// What changed, for the UI.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,29 +38,55 @@ pub struct Step {
 /// A problem the reflector reports (it keeps going unless it says it stopped).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ReflectorError {
-    #[error("invalid list or watch parameters: {0}")]
     Params(#[from] ParamsError),
-    #[error("list failed: {0}")]
     List(Failure),
-    #[error("watch failed: {0}")]
     Watch(Failure),
-    #[error("the watch stream broke: {0}")]
-    Cut(String),
-    #[error("the watch stream could not be decoded: {0}")]
+    Cut(Text),
     Malformed(#[source] StreamError),
-    #[error("the watch sent an error: {}", status_text(.0))]
     WatchError(Box<Status>),
-    #[error("{0} expired (410 Gone): relisting")]
-    Expired(&'static str),
-    #[error("the server does not support streaming lists ({0}): falling back to list then watch")]
-    StreamingListUnsupported(String),
-    #[error("expected metadata.uid or metadata.name in a {0} object, found neither: ignored")]
+    Expired(Expiry),
+    StreamingListUnsupported(Text),
+    /// A `list item`, `ADDED`, `MODIFIED` or `DELETED` object.
     ObjectWithoutKey(&'static str),
-    #[error("the list has no metadata.resourceVersion: watching from the most recent state")]
     ListWithoutResourceVersion,
-    #[error("expected a Table's columnDefinitions, found something else ({0}): columns not updated")]
-    Columns(String),
+    Columns(Text),
 }
+
+/// What a 410 Gone said was too old.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expiry {
+    ContinueToken,
+    StreamingListVersion,
+    WatchVersion,
+}
+
+impl Localized for ReflectorError {
+    fn text(&self) -> Text {
+        match self {
+            ReflectorError::Params(error) => Text::new(Msg::ProblemParams).with_text("error", error),
+            ReflectorError::List(failure) => Text::new(Msg::ProblemListFailed).with_text("error", failure),
+            ReflectorError::Watch(failure) => Text::new(Msg::ProblemWatchFailed).with_text("error", failure),
+            ReflectorError::Cut(error) => Text::new(Msg::ProblemWatchBroke).with_text("error", error),
+            ReflectorError::Malformed(error) => Text::new(Msg::ProblemWatchUndecodable).with_text("error", error),
+            ReflectorError::WatchError(status) => {
+                Text::new(Msg::ProblemWatchSentError).with("status", status_text(status))
+            }
+            ReflectorError::Expired(what) => Text::new(match what {
+                Expiry::ContinueToken => Msg::ProblemContinueTokenExpired,
+                Expiry::StreamingListVersion => Msg::ProblemStreamingListVersionExpired,
+                Expiry::WatchVersion => Msg::ProblemWatchVersionExpired,
+            }),
+            ReflectorError::StreamingListUnsupported(why) => {
+                Text::new(Msg::ProblemStreamingListUnsupported).with_text("why", why)
+            }
+            ReflectorError::ObjectWithoutKey(what) => Text::new(Msg::ProblemObjectWithoutKey).with("what", what),
+            ReflectorError::ListWithoutResourceVersion => Text::new(Msg::ProblemListWithoutVersion),
+            ReflectorError::Columns(error) => Text::new(Msg::ProblemColumns).with_text("error", error),
+        }
+    }
+}
+
+crate::localized_display!(ReflectorError);
 
 impl ReflectorError {
     /// The server's Status behind this problem, if it sent one (a failed list or watch request, or

@@ -5,15 +5,31 @@
 //! what it expected there and what it found.
 
 use crate::api::codec::value::Value;
+use crate::i18n::{Localized, Msg, Text};
 
 /// A decoded document that does not have the shape a view needs.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ViewError {
-    #[error("expected {expected} at {path}, found {found}")]
     Shape { path: String, expected: String, found: String },
-    #[error("expected kind {expected}, found {found:?}")]
     Kind { expected: String, found: String },
 }
+
+impl Localized for ViewError {
+    fn text(&self) -> Text {
+        match self {
+            ViewError::Shape { path, expected, found } => {
+                Text::new(Msg::ViewShape).with("expected", expected).with("path", path).with("found", found)
+            }
+            ViewError::Kind { expected, found } => {
+                Text::new(Msg::ViewKind).with("expected", expected).with("found", format!("{found:?}"))
+            }
+        }
+    }
+}
+
+crate::localized_display!(ViewError);
+
+impl std::error::Error for ViewError {}
 
 /// The `kind` of a document, if it has one.
 pub fn kind_of(document: &Value) -> Option<&str> {

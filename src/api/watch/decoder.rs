@@ -9,11 +9,21 @@ use crate::api::watch::cbor_framer::CborSeqFramer;
 use crate::api::watch::event::WatchEvent;
 use crate::api::watch::framer::{Framer, StreamError};
 use crate::api::watch::json_framer::JsonFramer;
+use crate::i18n::{Localized, Msg, Text};
 
 /// A watch response body type the typed decoder cannot frame.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("expected a JSON or CBOR sequence watch stream, found {0}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnsupportedStream(pub String);
+
+impl Localized for UnsupportedStream {
+    fn text(&self) -> Text {
+        Text::new(Msg::UnsupportedWatchStream).with("found", &self.0)
+    }
+}
+
+crate::localized_display!(UnsupportedStream);
+
+impl std::error::Error for UnsupportedStream {}
 
 /// Frames and types the events of a JSON or CBOR watch response: what the client feeds chunks
 /// to. (Protobuf watches carry objects this app does not decode; use [`ProtobufFramer`].)

@@ -4,6 +4,7 @@
 
 use crate::api::error::DecodeError;
 use crate::api::view::shape::ViewError;
+use crate::i18n::{Localized, Msg, Text};
 
 /// A push decoder of a watch stream: it takes the stream chunk by chunk, wherever the chunks
 /// are cut, keeps what it has not framed yet, and gives the events each chunk completed.
@@ -26,21 +27,39 @@ pub trait Framer: Default {
 /// A watch stream that could not be framed or decoded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StreamError {
-    #[error("event {event}: {source}")]
     Decode {
         event: usize,
         #[source]
         source: DecodeError,
     },
-    #[error("event {event}: {source}")]
     Event {
         event: usize,
         #[source]
         source: ViewError,
     },
-    #[error("stream truncated at byte {offset}: expected the rest of event {event}, found end of stream")]
-    Truncated { event: usize, offset: usize },
+    Truncated {
+        event: usize,
+        offset: usize,
+    },
 }
+
+impl Localized for StreamError {
+    fn text(&self) -> Text {
+        match self {
+            StreamError::Decode { event, source } => {
+                Text::new(Msg::StreamEventError).with("event", event).with_text("error", source)
+            }
+            StreamError::Event { event, source } => {
+                Text::new(Msg::StreamEventError).with("event", event).with_text("error", source)
+            }
+            StreamError::Truncated { event, offset } => {
+                Text::new(Msg::StreamTruncated).with("offset", offset).with("event", event)
+            }
+        }
+    }
+}
+
+crate::localized_display!(StreamError);
 
 /// What every framer keeps between chunks: the bytes not framed yet, how many bytes of the stream
 /// came before them, how many events were framed, and the error that ended the stream (a framer

@@ -12,10 +12,10 @@ use crate::api::codec::value::Value;
 use crate::api::codec::yaml::decode_yaml;
 use crate::api::params::WriteParams;
 use crate::api::request::{Body, Collection, Request};
+use crate::i18n::{Localized, Msg, Text};
 
 /// Where and why a document failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {message}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DocumentError {
     /// 1-based line in the whole text.
     pub line: usize,
@@ -23,6 +23,16 @@ pub struct DocumentError {
     pub column: usize,
     pub message: String,
 }
+
+impl Localized for DocumentError {
+    fn text(&self) -> Text {
+        Text::new(Msg::DocumentAt).with("line", self.line).with("column", self.column).with("error", &self.message)
+    }
+}
+
+crate::localized_display!(DocumentError);
+
+impl std::error::Error for DocumentError {}
 
 /// One document of a multi-document YAML text.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,6 +18,7 @@ use crate::api::codec::json::decode_json;
 use crate::api::codec::value::Value;
 use crate::api::view::status::{Status, StatusExt};
 use crate::api::write::diff::pointer_segments;
+use crate::i18n::{Localized, Msg, Text};
 
 /// One step of an owned field path.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,17 +80,34 @@ pub struct ManagedFieldsEntry {
 }
 
 /// A `managedFields` list that cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ManagedFieldsError {
-    #[error("expected metadata.managedFields to be a list, found {0}")]
     NotAList(&'static str),
-    #[error("managedFields[{index}]: expected {expected}")]
     BadEntry { index: usize, expected: &'static str },
-    #[error("managedFields[{index}]: unsupported fieldsType {found:?} (only FieldsV1 is defined)")]
     FieldsType { index: usize, found: String },
-    #[error("expected a FieldsV1 key (f:, k:, v:, i: or .), found {0:?}")]
     BadKey(String),
 }
+
+impl Localized for ManagedFieldsError {
+    fn text(&self) -> Text {
+        match self {
+            ManagedFieldsError::NotAList(found) => Text::new(Msg::ManagedFieldsNotAList).with("found", found),
+            ManagedFieldsError::BadEntry { index, expected } => {
+                Text::new(Msg::ManagedFieldsBadEntry).with("index", index).with("expected", expected)
+            }
+            ManagedFieldsError::FieldsType { index, found } => {
+                Text::new(Msg::ManagedFieldsFieldsType).with("index", index).with("found", format!("{found:?}"))
+            }
+            ManagedFieldsError::BadKey(found) => {
+                Text::new(Msg::ManagedFieldsBadKey).with("found", format!("{found:?}"))
+            }
+        }
+    }
+}
+
+crate::localized_display!(ManagedFieldsError);
+
+impl std::error::Error for ManagedFieldsError {}
 
 /// The managed-fields entries of an object (none when it has no `metadata.managedFields`).
 pub fn managed_fields(object: &Value) -> Result<Vec<ManagedFieldsEntry>, ManagedFieldsError> {

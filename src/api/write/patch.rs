@@ -18,6 +18,7 @@ use crate::api::media_type::{MediaType, PatchType};
 use crate::api::params::WriteParams;
 use crate::api::request::{ObjectRef, Request, RequestError};
 use crate::api::write::diff::pointer_segments;
+use crate::i18n::{Localized, Msg, Text};
 
 /// One RFC 6902 operation, editable by a user before it is sent.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,15 +116,32 @@ impl PatchOp {
 }
 
 /// A patch that cannot be read or applied.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PatchError {
-    #[error("expected a JSON patch operation, found {0}: {1}")]
     BadOperation(String, String),
-    #[error("expected a JSON patch (an array of operations), found {0}")]
     NotAnArray(&'static str),
-    #[error("operation {index} ({op} {path}) failed: {reason}")]
     Failed { index: usize, op: &'static str, path: String, reason: String },
 }
+
+impl Localized for PatchError {
+    fn text(&self) -> Text {
+        match self {
+            PatchError::BadOperation(found, why) => {
+                Text::new(Msg::PatchBadOperation).with("found", found).with("why", why)
+            }
+            PatchError::NotAnArray(found) => Text::new(Msg::PatchNotAnArray).with("found", found),
+            PatchError::Failed { index, op, path, reason } => Text::new(Msg::PatchOperationFailed)
+                .with("index", index)
+                .with("op", op)
+                .with("path", path)
+                .with("reason", reason),
+        }
+    }
+}
+
+crate::localized_display!(PatchError);
+
+impl std::error::Error for PatchError {}
 
 /// A JSON patch (the array of operations) as a JSON value.
 pub fn ops_to_value(ops: &[PatchOp]) -> Value {

@@ -23,6 +23,7 @@ use crate::api::media_type::PatchType;
 use crate::api::schema::{gvk_of, OpenApiSchemas, SchemaNode};
 use crate::api::write::diff::display_pointer;
 use crate::api::write::patch::PatchBody;
+use crate::i18n::{Localized, Msg, Text};
 
 const PATCH_DIRECTIVE: &str = "$patch";
 const RETAIN_KEYS: &str = "$retainKeys";
@@ -30,21 +31,36 @@ const SET_ELEMENT_ORDER: &str = "$setElementOrder/";
 const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList/";
 
 /// Why a strategic merge patch cannot be built or applied.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StrategicError {
-    #[error("strategic merge patch is not supported for custom resources ({0}): an API defined by a CustomResourceDefinition answers 415 Unsupported Media Type; use a JSON merge patch, a JSON patch or server-side apply")]
     CustomResource(String),
-    #[error("no OpenAPI schema for {0}: load the OpenAPI v3 document of its group version")]
     UnknownKind(String),
-    #[error("expected an object with apiVersion and kind, found {0}")]
     NoKind(&'static str),
-    #[error("expected every item of {path} to have its merge key {key:?}, found an item without it")]
     MissingMergeKey { path: String, key: String },
-    #[error("expected a list of scalars, or of objects with a merge key, at {0}; found another list")]
     UnmergeableList(String),
-    #[error("invalid strategic merge patch at {path}: {reason}")]
     BadPatch { path: String, reason: String },
 }
+
+impl Localized for StrategicError {
+    fn text(&self) -> Text {
+        match self {
+            StrategicError::CustomResource(kind) => Text::new(Msg::StrategicCustomResource).with("kind", kind),
+            StrategicError::UnknownKind(kind) => Text::new(Msg::StrategicUnknownKind).with("kind", kind),
+            StrategicError::NoKind(found) => Text::new(Msg::StrategicNoKind).with("found", found),
+            StrategicError::MissingMergeKey { path, key } => {
+                Text::new(Msg::StrategicMissingMergeKey).with("path", path).with("key", format!("{key:?}"))
+            }
+            StrategicError::UnmergeableList(path) => Text::new(Msg::StrategicUnmergeableList).with("path", path),
+            StrategicError::BadPatch { path, reason } => {
+                Text::new(Msg::StrategicBadPatch).with("path", path).with("reason", reason)
+            }
+        }
+    }
+}
+
+crate::localized_display!(StrategicError);
+
+impl std::error::Error for StrategicError {}
 
 /// Whether an API group is served by Kubernetes itself (the core group, unqualified groups such
 /// as `apps` and `batch`, and `*.k8s.io`) rather than defined by a CustomResourceDefinition.

@@ -15,15 +15,27 @@ use crate::api::codec::value::Value;
 use crate::api::params::WriteParams;
 use crate::api::request::{Body, ObjectRef, Request};
 use crate::api::write::diff::DiffOptions;
+use crate::i18n::{Localized, Msg, Text};
 
 /// Why an update cannot be built.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UpdateError {
-    #[error("expected metadata.resourceVersion in the object the edit started from, found none: a PUT without it cannot detect lost updates")]
     NoResourceVersion,
-    #[error("expected an object with metadata, found {0}")]
     NotAnObject(&'static str),
 }
+
+impl Localized for UpdateError {
+    fn text(&self) -> Text {
+        match self {
+            UpdateError::NoResourceVersion => Text::new(Msg::UpdateNoResourceVersion),
+            UpdateError::NotAnObject(found) => Text::new(Msg::UpdateNotAnObject).with("found", found),
+        }
+    }
+}
+
+crate::localized_display!(UpdateError);
+
+impl std::error::Error for UpdateError {}
 
 /// `edited` with `metadata.resourceVersion` set to `resource_version`, ready to `PUT`.
 pub fn update_body(edited: &Value, resource_version: &str) -> Result<Value, UpdateError> {

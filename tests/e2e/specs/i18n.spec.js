@@ -22,6 +22,11 @@ function languageRequests(page) {
   return asked;
 }
 
+/** `template` with each `{name}` filled from `values`, as the app's `i18n::fill` does. */
+function fill(template, values) {
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
 async function choose(page, tag) {
   await page.getByTestId('language').selectOption(tag);
   await expect(page.locator('html')).toHaveAttribute('lang', tag);
@@ -127,4 +132,45 @@ test('the bundle served under a path prefix fetches its language file beside its
   await choose(page, 'fa');
   await expect(page.locator('#version-heading')).toHaveText(strings('fa').ServerVersion);
   expect(asked).toEqual(['/explorer/i18n/fa.json']);
+});
+
+test('texts made outside the views: a selector error, the live state, the search description', async ({ page }) => {
+  const uk = strings('uk');
+  const fa = strings('fa');
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  await choose(page, 'uk');
+  // The live view's connection state, made by the reflector (api::reflector), in Ukrainian.
+  await expect(page.getByTestId('live-state')).toContainText(uk.StateWatching);
+
+  // A label selector our own parser refuses (api::selector): translated, the typed text and the
+  // character it points at kept as they are.
+  await page.getByLabel(uk.LabelSelector).fill('app in (');
+  await page.getByRole('button', { name: uk.ApplySelectors }).click();
+  const problem = page.getByTestId('selector-problem');
+  const said = (t) => fill(t.SelectorProblem, {
+    name: t.LabelSelector,
+    error: fill(t.SelectorErrorAt, { message: fill(t.SelectorExpectedSet, { found: '(' }), at: 7 }),
+  });
+  await expect(problem).toContainText(said(uk));
+  await expect(problem).not.toContainText('unable to parse');
+
+  // Switching the language rewords the same error and the state in place.
+  await choose(page, 'fa');
+  await expect(problem).toContainText(said(fa));
+  await expect(page.getByTestId('live-state')).toContainText(fa.StateWatching);
+  await saveScreen(page, 'i18n-persian-selector-error');
+
+  // The Search screen's description of the query (model::search).
+  await page.goto('./?search=web&namespace=demo');
+  const describes = page.getByTestId('search-describes');
+  const names = fill(fa.SearchNamesContaining, { name: 'web' });
+  await expect(describes).toHaveText(fill(fa.SearchInNamespace, { what: names, namespace: 'demo' }));
+  // A bad label selector there: the search's own words around the parser's.
+  await page.goto('./?search=web&searchLabels=%3Dweb');
+  await expect(page.getByTestId('search-problem')).toContainText(fill(fa.SearchBadLabelSelector, {
+    selector: '=web',
+    error: fill(fa.SelectorErrorAt, { message: fill(fa.SelectorExpectedOperator, { found: '=' }), at: 1 }),
+  }));
+  await saveScreen(page, 'i18n-persian-search-problem');
 });
