@@ -1,5 +1,5 @@
 //! Validation while typing on a large object: a Deployment-like object of about 2,000 YAML lines
-//! (a pod template with 60 containers, each with env, ports, probes and resources), checked
+//! (a pod template with 62 containers, each with env, ports, probes and resources), checked
 //! against kube-sim's apps/v1 OpenAPI document as the editor checks it after typing pauses
 //! (read with repeated keys, validate, place on lines), beside the editor's own parse of the same
 //! text, which runs on every keystroke. A benchmark reports figures; it asserts nothing.
@@ -25,7 +25,7 @@ mod native {
     use kube_api_explorer::model::validation::check_edit;
     use kube_api_explorer::model::write::parse_edit;
 
-    const CONTAINERS: usize = 60;
+    const CONTAINERS: usize = 62;
 
     /// A Deployment whose pod template has `CONTAINERS` containers, as block YAML.
     fn deployment() -> String {
