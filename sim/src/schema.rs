@@ -12,6 +12,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use kube_api_explorer::api::codec::value::Value as LibValue;
+use kube_api_explorer::api::schema::OpenApiSchemas;
+use kube_api_explorer::api::validate::{validate, Lenient, Refusal};
+
 use crate::openapi::documents;
 use crate::registry::ResourceType;
 use crate::status::FieldError;
@@ -23,14 +27,19 @@ pub struct Schemas {
     components: HashMap<String, Value>,
     by_gvk: HashMap<(String, String, String), String>,
     typed: Types,
+    /// The same documents as the explorer's library reads them: it words a decode error as Go's
+    /// decoder does (`typed.rs` finds that the body does not decode; this says where and why).
+    openapi: OpenApiSchemas,
 }
 
 impl Schemas {
     pub fn load() -> Result<Schemas, String> {
         let mut components = HashMap::new();
         let mut by_gvk = HashMap::new();
+        let mut openapi = OpenApiSchemas::default();
         for path in ["api/v1", "apis/apps/v1", "apis/batch/v1"] {
             let text = documents::builtin_openapi(path).ok_or_else(|| format!("no OpenAPI document for {path}"))?;
+            openapi.add_json(text.as_bytes()).map_err(|e| format!("OpenAPI {path}: {e}"))?;
             let doc: Value = serde_json::from_str(text).map_err(|e| format!("OpenAPI {path}: {e}"))?;
             if let Some(schemas) = doc["components"]["schemas"].as_object() {
                 for (name, schema) in schemas {
@@ -46,7 +55,7 @@ impl Schemas {
                 }
             }
         }
-        Ok(Schemas { components, by_gvk, typed: Types::new() })
+        Ok(Schemas { components, by_gvk, typed: Types::new(), openapi })
     }
 
     /// The root schema of a type, if one is known.
@@ -111,6 +120,21 @@ impl Schemas {
     pub fn merges(&self, list: &Value) -> bool {
         list["x-kubernetes-patch-strategy"].as_str().is_some_and(|s| s.split(',').any(|p| p == "merge"))
             || matches!(list["x-kubernetes-list-type"].as_str(), Some("map" | "set"))
+    }
+
+    /// Why a built-in object does not decode into its Go type, in Go's decoder's words
+    /// (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type
+    /// int32`), or `None` when it decodes. kube-apiserver refuses such a body (400) at any
+    /// validation level and names only the first error; unknown fields are then not reported.
+    pub fn decode_error(&self, rt: &ResourceType, obj: &Value) -> Option<String> {
+        if rt.custom.is_some() || self.typed.unknown_fields(&rt.group, &rt.version, &rt.kind, obj).is_some() {
+            return None;
+        }
+        // The type refused it (k8s-openapi's types also refuse a missing required field, which Go
+        // accepts): only a problem Go's decoder has too counts.
+        let read = Lenient { value: LibValue::from_serde_json(obj), duplicates: Vec::new() };
+        let problems = validate(&read, &self.openapi).ok()?;
+        problems.into_iter().find(|p| p.refusal == Refusal::Decode).map(|p| p.message)
     }
 
     /// Fields of `obj` that the schema does not know, as `spec.foo` / `spec.containers[0].bar`.
@@ -329,5 +353,28 @@ mod tests {
         let widgets = registry.find("example.com", "v1", "widgets").expect("widgets");
         let errors = schemas.validate_values(&widgets, &json!({"spec": {"size": "small", "replicas": 99}}));
         assert_eq!(errors[0].detail, "Invalid value: 99: spec.replicas in body should be less than or equal to 10");
+        // As the real server words a missing required field (k8s-openapi v1.34 recording: FooBar
+        // without spec.prop2 → "Required value", no trailing detail).
+        let errors = schemas.validate_values(&widgets, &json!({"spec": {"replicas": 1}}));
+        assert_eq!((errors[0].field.as_str(), errors[0].detail.as_str()), ("spec.size", "Required value"));
+    }
+
+    #[test]
+    fn a_built_in_object_of_the_wrong_go_type_gets_go_s_decode_error() {
+        let schemas = Schemas::load().expect("schemas load");
+        let registry = Registry::load().expect("registry loads");
+        let deployments = registry.find("apps", "v1", "deployments").expect("deployments");
+        let bad = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+            "spec": {"replicas": "three", "selector": {"matchLabels": {"a": "b"}}, "template": {}}});
+        assert_eq!(
+            schemas.decode_error(&deployments, &bad).as_deref(),
+            Some("json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32")
+        );
+        // A body k8s-openapi refuses only for a missing required field decodes in Go.
+        let partial =
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"replicas": 2}});
+        assert_eq!(schemas.decode_error(&deployments, &partial), None);
+        let widgets = registry.find("example.com", "v1", "widgets").expect("widgets");
+        assert_eq!(schemas.decode_error(&widgets, &json!({"spec": {"replicas": "x"}})), None);
     }
 }

@@ -175,11 +175,14 @@ impl FieldError {
         }
     }
 
+    /// `field.Required`: "Required value", with ": detail" only when there is one (the real
+    /// server's structural validation says just "Required value").
     pub fn required(field: &str, detail: impl Into<String>) -> FieldError {
+        let detail = detail.into();
         FieldError {
             reason: "FieldValueRequired",
             field: field.into(),
-            detail: format!("Required value: {}", detail.into()),
+            detail: if detail.is_empty() { "Required value".to_string() } else { format!("Required value: {detail}") },
         }
     }
 

@@ -53,6 +53,7 @@ pub mod reflector;
 pub mod request;
 pub mod schema;
 pub mod selector;
+pub mod validate;
 pub mod view;
 pub mod watch;
 pub mod write;

@@ -245,7 +245,9 @@ pub fn yaml_line_pointers(text: &str) -> Vec<Option<String>> {
         }
         match split_key(rest) {
             Some((key, value)) => {
-                while stack.last().is_some_and(|f| f.indent > column || (f.indent == column && f.item.is_none())) {
+                // A key at the column of a list's `-` ends that list (a compact sequence,
+                // `ports:` then `- name: a` at the same indentation, then a sibling key).
+                while stack.last().is_some_and(|f| f.indent >= column) {
                     stack.pop();
                 }
                 stack.push(Frame { indent: column, segment: key, item: None });
@@ -512,6 +514,11 @@ mod tests {
         assert_eq!(got[2].as_deref(), Some("/finalizers/1"));
         assert_eq!(got[4].as_deref(), Some("/args/0"));
         assert_eq!(got[5].as_deref(), Some("/args/1/quoted"));
+        // A key at the column of a compact sequence's `-` is the list's sibling, not its item's.
+        let compact: Vec<Option<std::string::String>> =
+            yaml_line_pointers("spec:\n  ports:\n  - name: http\n    port: 80\n  size: huge\n");
+        assert_eq!(compact[3].as_deref(), Some("/spec/ports/0/port"));
+        assert_eq!(compact[4].as_deref(), Some("/spec/size"));
         let json = "{\n  \"a\": 1,\n  \"spec\": {\n    \"list\": [\n      {\n        \"name\": \"x\"\n      },\n      \"two\"\n    ],\n    \"a/b\": {}\n  }\n}";
         let got: Vec<Option<std::string::String>> = yaml_line_pointers(json);
         let got: Vec<Option<&str>> = got.iter().map(Option::as_deref).collect();

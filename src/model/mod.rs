@@ -24,5 +24,6 @@ pub mod segments;
 pub mod sniff;
 pub mod streams;
 pub mod target;
+pub mod validation;
 pub mod view_state;
 pub mod write;

@@ -1,8 +1,9 @@
 //! A text editor for YAML and JSON: a plain `<textarea>` (so typing, selection, undo and
 //! accessibility are the browser's) laid exactly over a highlighted copy of its text, with line
-//! numbers, a gutter for per-line marks (field ownership, server warnings) and the parse error
-//! pointed at its line and column. Tokens come from `model::highlight`.
+//! numbers, a gutter for per-line marks (field ownership, server warnings, problems found while
+//! typing) and the parse error pointed at its line and column. Tokens come from `model::highlight`.
 
+use leptos::html;
 use leptos::prelude::*;
 
 use crate::i18n::Msg;
@@ -19,6 +20,8 @@ pub struct LineMark {
     pub title: String,
     /// Whether the line carries a server warning.
     pub warning: bool,
+    /// Whether the line carries a problem found while typing (before anything is sent).
+    pub problem: bool,
 }
 
 /// Where the text fails to parse (1-based).
@@ -44,7 +47,11 @@ pub fn CodeEditor(
     /// Test id of the textarea.
     #[prop(optional)]
     testid: &'static str,
+    /// The textarea, for a caller that moves the cursor (going to a problem's line).
+    #[prop(optional)]
+    input_ref: Option<NodeRef<html::Textarea>>,
 ) -> impl IntoView {
+    let input_ref = input_ref.unwrap_or_default();
     let lines = Memo::new(move |_| text.with(|t| highlight(t)));
     let gutter = move || {
         let error_line = error.get().map(|e| e.line);
@@ -58,6 +65,9 @@ pub fn CodeEditor(
                 }
                 if mark.as_ref().is_some_and(|m| m.warning) {
                     class.push_str(" editor__line-number--warning");
+                }
+                if mark.as_ref().is_some_and(|m| m.problem) {
+                    class.push_str(" editor__line-number--problem");
                 }
                 let (label, title) = mark.map(|m| (m.label, m.title)).unwrap_or_default();
                 view! {
@@ -90,6 +100,7 @@ pub fn CodeEditor(
                 <div class="editor__code">
                     <pre class="editor__highlight" aria-hidden="true">{highlighted}" "</pre>
                     <textarea
+                        node_ref=input_ref
                         class="editor__input"
                         aria-label=t(label)
                         data-testid=testid

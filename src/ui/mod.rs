@@ -43,6 +43,7 @@ mod settings;
 mod sidebar;
 mod status_view;
 mod subresource;
+mod validation;
 pub mod write;
 pub mod write_policy;
 

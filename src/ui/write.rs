@@ -26,6 +26,7 @@ use crate::client::schemas::load_schemas;
 use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::highlight::yaml_line_pointers;
+use crate::model::validation::problem_lines;
 use crate::model::write::{
     default_ops, edit_text, edit_view, line_of_field, named_field, ops_text, parse_edit, parse_ops, plan_write,
     preview, strict_problems, PlanContext, SendOptions, WriteMethod, WritePlan, DEFAULT_FIELD_MANAGER,
@@ -35,6 +36,7 @@ use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
 use crate::ui::i18n::{t, tf, tr, ts};
 use crate::ui::status_view::StatusView;
+use crate::ui::validation::{use_validation, Checked, ValidationList};
 use crate::ui::write_policy::use_write_policy;
 
 /// Where the field manager name is remembered.
@@ -232,6 +234,8 @@ pub fn EditPanel(
         });
     }
 
+    let validation = use_validation(text, object.collection.group.clone(), object.collection.version.clone());
+    let editor_input = NodeRef::new();
     let parsed = Memo::new(move |_| text.with(|t| parse_edit(t)));
     let edit_error = Signal::derive(move || {
         parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: e.message })
@@ -381,7 +385,7 @@ pub fn EditPanel(
                         })
                         .collect::<Vec<_>>()
                         .join("\n");
-                    marks[i] = Some(LineMark { label, title, warning: false });
+                    marks[i] = Some(LineMark { label, title, ..LineMark::default() });
                 }
             }
         }
@@ -394,6 +398,17 @@ pub fn EditPanel(
                 if let Some(line) = named_field(&text).and_then(|f| line_of_field(&pointers, &f)) {
                     let mark = marks[line].get_or_insert_with(LineMark::default);
                     mark.warning = true;
+                    mark.title = format!("{text}\n{}", mark.title);
+                }
+            }
+        }
+        // Problems found while typing (the check may be of a slightly older text: lines past the
+        // end are skipped).
+        if let Checked::Problems(problems) = validation.checked.get() {
+            for (line, text) in problem_lines(&problems) {
+                if let Some(slot) = marks.get_mut(line) {
+                    let mark = slot.get_or_insert_with(LineMark::default);
+                    mark.problem = true;
                     mark.title = format!("{text}\n{}", mark.title);
                 }
             }
@@ -684,7 +699,15 @@ pub fn EditPanel(
                 {checkbox(show_ownership, Msg::ShowFieldOwners)}
                 <button class="button button--quiet" on:click=reload>{t(Msg::ReloadFromServer)}</button>
             </div>
-            <CodeEditor text label=Msg::ObjectEditor error=edit_error marks=Signal::derive(move || marks.get()) testid="object-editor" />
+            <CodeEditor
+                text
+                label=Msg::ObjectEditor
+                error=edit_error
+                marks=Signal::derive(move || marks.get())
+                testid="object-editor"
+                input_ref=editor_input
+            />
+            <ValidationList validation text editor=editor_input />
             {move || {
                 base.get()
                     .map(|object| {

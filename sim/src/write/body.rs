@@ -157,6 +157,19 @@ pub fn check_type(rt: &ResourceType, obj: &mut Value) -> ApiResult<()> {
     Ok(())
 }
 
+/// A built-in object that does not decode into its Go type: 400 at any validation level, as
+/// kube-apiserver's decoder refuses it (`… cannot be handled as a Deployment: json: cannot
+/// unmarshal …`).
+pub fn decode_check(app: &App, rt: &ResourceType, obj: &Value) -> ApiResult<()> {
+    match app.schemas.decode_error(rt, obj) {
+        Some(message) => Err(bad_request(format!(
+            "{} in version \"{}\" cannot be handled as a {}: {message}",
+            rt.kind, rt.version, rt.kind
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Unknown and duplicate fields: warnings for Warn, an error for Strict.
 pub fn field_problems(
     app: &App,

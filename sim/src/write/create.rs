@@ -13,7 +13,7 @@ use crate::registry::ResourceType;
 use crate::status::{bad_request, invalid, ApiResult, Details, FieldError, Status};
 use crate::store::Txn;
 use crate::write::after::after_write;
-use crate::write::body::{check_type, decode_object, field_problems, strict_error, Decoded};
+use crate::write::body::{check_type, decode_check, decode_object, field_problems, strict_error, Decoded};
 use crate::write::options::{FieldValidation, WriteOptions};
 use crate::write::reply::success;
 use crate::{object, status, App};
@@ -46,6 +46,7 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
     let opts = WriteOptions::parse(ctx)?;
     let Decoded { value: mut obj, duplicates } = decode_object(ctx, body)?;
     check_type(&rt, &mut obj)?;
+    decode_check(app, &rt, &obj)?;
     let ns = path.namespace.clone().unwrap_or_default();
     {
         let meta = meta_mut(&mut obj);

@@ -15,7 +15,7 @@ use crate::registry::ResourceType;
 use crate::status::{bad_request, conflict, invalid, not_found, ApiResult};
 use crate::store::Txn;
 use crate::write::after::after_write;
-use crate::write::body::{check_type, decode_object, field_problems, strict_error, Decoded};
+use crate::write::body::{check_type, decode_check, decode_object, field_problems, strict_error, Decoded};
 use crate::write::options::{FieldValidation, WriteOptions};
 use crate::write::reply::success;
 use crate::write::scale::scale_write;
@@ -107,6 +107,7 @@ pub fn update(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str, body: 
         return scale_write(app, ctx, path, name, Some(obj), None);
     }
     check_type(&rt, &mut obj)?;
+    decode_check(app, &rt, &obj)?;
     let problems = field_problems(app, &rt, &obj, &duplicates, &opts);
     if opts.validation == FieldValidation::Strict && !problems.is_empty() {
         return Err(strict_error(&rt, &problems));
