@@ -229,32 +229,39 @@ fn PagedCollection(
     let client = use_client();
     // The continue tokens of the pages before this one: a stack, so "previous" pops.
     let tokens = RwSignal::new(Vec::<ContinueToken>::new());
-    let collection_key = Memo::new(move |_| {
-        let s = state.get();
-        (
-            s.resource,
-            s.namespace,
-            s.representation,
-            s.label_selector,
-            s.field_selector,
-            s.limit,
-            s.resource_version,
-            s.resource_version_match,
-            s.no_fallback,
-        )
-    });
-    Effect::new(move |previous: Option<()>| {
-        // Read, not only tracked (see the live view's key).
-        collection_key.with(|_| ());
-        if previous.is_some() {
-            tokens.set(Vec::new());
-        }
-    });
+    let collection_key = move || {
+        state.with(|s| {
+            (
+                s.resource.clone(),
+                s.namespace.clone(),
+                s.representation,
+                s.label_selector.clone(),
+                s.field_selector.clone(),
+                s.limit,
+                s.resource_version.clone(),
+                s.resource_version_match,
+                s.no_fallback,
+            )
+        })
+    };
+    // The collection the tokens were read from. Another collection (or page size) starts from its
+    // first page: the stack is emptied in the same step that asks for that page, so no second
+    // request follows (an effect that emptied it afterwards asked again, and a 429 answered to
+    // the first request was replaced by the second's page before it could be shown).
+    let tokens_for = StoredValue::new(collection_key());
     let resource_for_fetch = resource.clone();
     let page = LocalResource::new(move || {
         changed.track();
         let state = state.get();
-        let token = tokens.get().last().cloned();
+        let key = collection_key();
+        let token = if tokens_for.with_value(|k| *k == key) {
+            tokens.get().last().cloned()
+        } else {
+            tokens_for.set_value(key);
+            tokens.update_untracked(Vec::clear);
+            tokens.track();
+            None
+        };
         let resource = resource_for_fetch.clone();
         let client = client.clone();
         async move { load_page(client, &resource, &state, token, RowObjects::ColumnsOnly).await }

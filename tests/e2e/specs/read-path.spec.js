@@ -107,6 +107,22 @@ test('paging follows continue tokens forward and back, and says the snapshot', a
   await expect(page.getByTestId('page-number')).toHaveText('Page 1');
 });
 
+test('on a later page, another page size starts again from the first page, in one request without a continue token', async ({ page }) => {
+  await page.goto('./?group=&version=v1&resource=pods&limit=2&as=json');
+  await expect(page.getByTestId('page-number')).toHaveText('Page 1');
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByTestId('page-number')).toHaveText('Page 2');
+  const sent = [];
+  page.on('request', (r) => { if (/\/api\/v1\/pods\?/.test(r.url())) sent.push(r.url()); });
+  await page.getByLabel('Page size').selectOption('50');
+  await expect(page.getByTestId('page-number')).toHaveText('Page 1');
+  await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+  await page.waitForTimeout(1_000);
+  expect(sent).toHaveLength(1);
+  expect(sent[0]).toContain('limit=50');
+  expect(sent[0]).not.toContain('continue=');
+});
+
 test('an expired continue token offers to restart from the first page', async ({ page, request }) => {
   await page.goto('./?group=&version=v1&resource=pods&limit=2&as=json');
   await expect(page.getByTestId('page-number')).toHaveText('Page 1');
