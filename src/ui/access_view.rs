@@ -10,7 +10,7 @@ use crate::api::discovery::{Discovery, ResourceType, Scope};
 use crate::i18n::Msg;
 use crate::model::access::{decide, matrix, Decision, MatrixRow, Question, VERBS};
 use crate::ui::access::{use_access, Rules};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tr, worded};
 use crate::ui::identity::Identity;
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
@@ -46,7 +46,7 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
         None => view! { <p class="loading" aria-busy="true">{t(Msg::AskingRulesReview)}</p> }.into_any(),
         Some(Rules::Unavailable(reason)) => view! {
             <p class="warning" role="alert" data-testid="rules-unavailable">
-                {move || tf(Msg::RulesUnavailable, &[("reason", &reason)])}
+                {worded(move || tf(Msg::RulesUnavailable, &[("reason", &reason)]))}
             </p>
         }
         .into_any(),
@@ -54,7 +54,7 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
             <p class="warning" data-testid="rules-incomplete">
                 {
                     let error = review.evaluation_error.map(|e| format!(" ({e})")).unwrap_or_default();
-                    move || tf(Msg::RulesIncomplete, &[("error", &error)])
+                    worded(move || tf(Msg::RulesIncomplete, &[("error", &error)]))
                 }
             </p>
         }
@@ -147,7 +147,7 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
                                     cluster_asked.set(true);
                                 }
                             >
-                                {move || tf(Msg::AskServerReviews, &[("count", &cluster_count)])}
+                                {worded(move || tf(Msg::AskServerReviews, &[("count", &cluster_count)]))}
                             </button>
                         </p>
                     }

@@ -16,7 +16,7 @@ use crate::i18n::Msg;
 use crate::model::highlight::{fold_ends, highlight, highlight_line};
 use crate::model::lines::window;
 use crate::model::segments::{LineAt, Segmented, Source};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tr, worded};
 use crate::ui::intl;
 
 /// Above this many lines a document is virtualized.
@@ -89,7 +89,7 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                                 <button
                                     class="code__fold"
                                     aria-expanded=(!is_folded).to_string()
-                                    aria-label=move || tf(Msg::FoldLines, &[("from", &(number + 1)), ("to", &(end + 1))])
+                                    aria-label=worded(move || tf(Msg::FoldLines, &[("from", &(number + 1)), ("to", &(end + 1))]))
                                     title=move || {
                                         tf(if is_folded { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)])
                                     }
@@ -111,7 +111,7 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                         let ellipsis = (is_folded && end.is_some())
                             .then(|| {
                                 let hidden = end.unwrap_or(i) - i;
-                                view! { <span class="code__folded">{move || tf(Msg::FoldedLines, &[("count", &hidden)])}</span> }
+                                view! { <span class="code__folded">{worded(move || tf(Msg::FoldedLines, &[("count", &hidden)]))}</span> }
                             });
                         let newline = if i + 1 < lines.len() { "\n" } else { "" };
                         out.push(
@@ -350,7 +350,7 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
                     class="code__fold"
                     aria-expanded=move || (!is_folded()).to_string()
                     aria-label=label
-                    title=move || tf(if is_folded() { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)])
+                    title=worded(move || tf(if is_folded() { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)]))
                     on:click=move |_| {
                         doc.try_update_value(|doc| doc.toggle_fold(at));
                         folds.update(|f| *f += 1);

@@ -26,7 +26,7 @@ use crate::ui::access::{refusal, Refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
 use crate::ui::grid::GridView;
-use crate::ui::i18n::{rich, t, tf, tl, tr, ts};
+use crate::ui::i18n::{rich, t, tf, tl, tr, ts, worded};
 use crate::ui::intl;
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
@@ -131,7 +131,7 @@ pub fn CollectionView(
             class="collection"
             aria-label={
                 let plural = resource.plural.clone();
-                move || tf(Msg::CollectionLabel, &[("resource", &plural)])
+                worded(move || tf(Msg::CollectionLabel, &[("resource", &plural)]))
             }
         >
             <header class="collection__header">
@@ -158,7 +158,7 @@ pub fn CollectionView(
                     let s = state.get_untracked();
                     match s.collection_target(&live_resource) {
                         Ok(target) => view! { <LiveView config=s.watch_config(&target) across_namespaces=target.across_namespaces /> }.into_any(),
-                        Err(error) => view! { <p class="status-error" role="alert">{move || tl(&error)}</p> }.into_any(),
+                        Err(error) => view! { <p class="status-error" role="alert">{worded(move || tl(&error))}</p> }.into_any(),
                     }
                 } else {
                     view! { <PagedCollection resource=page_resource.clone() changed /> }.into_any()
@@ -538,7 +538,7 @@ fn Toolbar(
                     .map(|rule| {
                         view! {
                             <p class="warning" role="alert" data-testid="version-problem">
-                                {move || tf(Msg::NotSentBecause, &[("rule", &tl(&rule))])}
+                                {worded(move || tf(Msg::NotSentBecause, &[("rule", &tl(&rule))]))}
                             </p>
                         }
                     })
@@ -554,7 +554,7 @@ fn Toolbar(
                                     .map(|(name, text, error)| {
                                         let caret = format!("{}^", " ".repeat(error.at));
                                         view! {
-                                            <p>{move || tf(Msg::SelectorProblem, &[("name", &tr(name)), ("error", &tl(&error))])}</p>
+                                            <p>{worded(move || tf(Msg::SelectorProblem, &[("name", &tr(name)), ("error", &tl(&error))]))}</p>
                                             <pre class="selector-caret">{format!("{text}\n{caret}")}</pre>
                                         }
                                     })
@@ -681,7 +681,7 @@ fn PageView(
             >
                 {t(Msg::PreviousPage)}
             </button>
-            <span data-testid="page-number">{move || tf(Msg::PageNumber, &[("number", &intl::count(page_number()))])}</span>
+            <span data-testid="page-number">{worded(move || tf(Msg::PageNumber, &[("number", &intl::count(page_number()))]))}</span>
             <button
                 class="button button--quiet"
                 disabled=next.is_none()

@@ -14,7 +14,7 @@ use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::editor::{CodeEditor, TextError};
-use crate::ui::i18n::{t, tf, tr, ts};
+use crate::ui::i18n::{t, tf, tr, ts, worded};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
@@ -204,7 +204,7 @@ pub fn CreatePanel(
             <div class="toolbar">
                 <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>{t(Msg::DryRun)}</button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send(false)>
-                    {move || tf(Msg::CreateCount, &[("count", &planned.with(Vec::len))])}
+                    {worded(move || tf(Msg::CreateCount, &[("count", &planned.with(Vec::len))]))}
                 </button>
                 {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
             </div>

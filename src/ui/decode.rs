@@ -12,7 +12,7 @@ use crate::api::codec::value::Value;
 use crate::i18n::{Msg, Text};
 use crate::model::sniff::decode_captured;
 use crate::ui::document::DocumentView;
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 
 /// The media types a person can pick; "auto" guesses from the first bytes.
@@ -122,7 +122,7 @@ pub fn DecodeTool() -> impl IntoView {
                 Some(Outcome::Failed(message)) => {
                     view! {
                         <p class="status-error" role="alert" data-testid="decode-error">
-                            {move || tl(&message)}
+                            {worded(move || tl(&message))}
                         </p>
                     }
                         .into_any()
@@ -130,7 +130,7 @@ pub fn DecodeTool() -> impl IntoView {
                 Some(Outcome::Document { media_type, document, raw }) => {
                     let cbor = media_type.starts_with("application/cbor");
                     view! {
-                        <p data-testid="decode-media-type">{move || tf(Msg::DecodedAs, &[("media_type", &media_type)])}</p>
+                        <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
                         <DocumentView document raw=Some(Arc::<[u8]>::from(raw)) cbor />
                     }
                         .into_any()

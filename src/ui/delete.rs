@@ -17,7 +17,7 @@ use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
 
@@ -144,7 +144,7 @@ pub fn DeletePanel(
         },
         Progress::DryRun(answer) => view! {
             <p class="notice" data-testid="delete-state">
-                {move || tf(Msg::DryRunWouldDelete, &[("status", &answer.status)])}
+                {worded(move || tf(Msg::DryRunWouldDelete, &[("status", &answer.status)]))}
             </p>
         }
         .into_any(),
@@ -152,7 +152,7 @@ pub fn DeletePanel(
             <p class="notice" data-testid="delete-state" aria-live="polite">
                 {
                     let remaining = left.join(", ");
-                    move || tf(Msg::BeingFinalized, &[("since", &since), ("remaining", &remaining)])
+                    worded(move || tf(Msg::BeingFinalized, &[("since", &since), ("remaining", &remaining)]))
                 }
             </p>
         }
@@ -168,7 +168,7 @@ pub fn DeletePanel(
             <h3>
                 {
                     let title = title.clone();
-                    move || tf(Msg::DeleteTitle, &[("title", &title)])
+                    worded(move || tf(Msg::DeleteTitle, &[("title", &title)]))
                 }
             </h3>
             <div class="toolbar">
@@ -190,12 +190,12 @@ pub fn DeletePanel(
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || with_uid.get() on:change=move |e| with_uid.set(event_target_checked(&e)) />
                     " "
-                    {move || tf(Msg::OnlyIfUid, &[("uid", &uid().unwrap_or_default())])}
+                    {worded(move || tf(Msg::OnlyIfUid, &[("uid", &uid().unwrap_or_default())]))}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || with_rv.get() on:change=move |e| with_rv.set(event_target_checked(&e)) />
                     " "
-                    {move || tf(Msg::OnlyIfResourceVersion, &[("rv", &rv().unwrap_or_default())])}
+                    {worded(move || tf(Msg::OnlyIfResourceVersion, &[("rv", &rv().unwrap_or_default())]))}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || dry_run.get() on:change=move |e| dry_run.set(event_target_checked(&e)) />
@@ -223,7 +223,7 @@ pub fn DeletePanel(
                 >
                     {
                         let title = title.clone();
-                        move || tf(Msg::DeleteTitleEntry, &[("title", &title)])
+                        worded(move || tf(Msg::DeleteTitleEntry, &[("title", &title)]))
                     }
                 </button>
                 {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
@@ -331,7 +331,7 @@ pub fn DeleteCollectionPanel(
             <h3>
                 {
                     let what = what.clone();
-                    move || tf(Msg::DeleteCollectionTitle, &[("what", &what)])
+                    worded(move || tf(Msg::DeleteCollectionTitle, &[("what", &what)]))
                 }
             </h3>
             <p data-testid="deletecollection-count">

@@ -8,8 +8,8 @@ use leptos::prelude::*;
 
 use crate::i18n::Msg;
 use crate::model::highlight::highlight;
-use crate::ui::i18n::t;
 use crate::ui::i18n::tf;
+use crate::ui::i18n::{t, worded};
 
 /// A mark in the gutter of one line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -118,7 +118,7 @@ pub fn CodeEditor(
                     .map(|e| {
                         view! {
                             <p class="warning editor__error" role="alert" data-testid="editor-error">
-                                {move || tf(Msg::LineColumn, &[("line", &e.line), ("column", &e.column), ("message", &e.message)])}
+                                {worded(move || tf(Msg::LineColumn, &[("line", &e.line), ("column", &e.column), ("message", &e.message)]))}
                             </p>
                         }
                     })

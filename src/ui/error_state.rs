@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::client::discovery::LoadError;
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tl, with_code};
+use crate::ui::i18n::{t, tl, with_code, worded};
 
 /// A styled explanation of a failed load, with a retry button.
 #[component]
@@ -29,7 +29,7 @@ pub fn ErrorState(
                     <code data-testid="error-url" dir="ltr">{error.url().to_owned()}</code>
                 </dd>
                 <dt>{t(Msg::Got)}</dt>
-                <dd data-testid="error-got">{move || tl(&got)}</dd>
+                <dd data-testid="error-got">{worded(move || tl(&got))}</dd>
                 <dt>{t(Msg::WhatToDo)}</dt>
                 <dd>{advice}</dd>
             </dl>

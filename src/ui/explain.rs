@@ -22,7 +22,7 @@ use crate::client::schemas::load_indexed_schemas;
 use crate::i18n::Msg;
 use crate::model::explain::{ancestors, kind_of, search, served_kinds, versions_of, visible};
 use crate::model::view_state::{ResourceKey, ViewState};
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::location::{use_navigation, ViewLink};
 
@@ -191,7 +191,7 @@ fn KindSchema(resource: ResourceType, versions: Vec<String>) -> impl IntoView {
             >
                 {back_label}
             </button>
-            <h2 data-testid="explain-title">{move || tf(Msg::ExplainSchemaOf, &[("title", &title)])}</h2>
+            <h2 data-testid="explain-title">{worded(move || tf(Msg::ExplainSchemaOf, &[("title", &title)]))}</h2>
             {version_choice}
             {compare_choice}
         </header>
@@ -304,7 +304,7 @@ fn TreeScreen(
         Some((path, head, len)) if len > 16 => format!("{path}?hash={head}…"),
         _ => url.clone(),
     };
-    let source = move || tf(if cached { Msg::ExplainFromHeld } else { Msg::ExplainFrom }, &[("url", &short)]);
+    let source = worded(move || tf(if cached { Msg::ExplainFromHeld } else { Msg::ExplainFrom }, &[("url", &short)]));
     let count = tree.fields.len();
     let detail_tree = tree.clone();
     let results_tree = tree.clone();
@@ -312,7 +312,7 @@ fn TreeScreen(
     let diff_tree = tree.clone();
     view! {
         <p class="muted explain__source" data-testid="explain-source" title=url>
-            {move || tf(Msg::ExplainFieldCount, &[("count", &intl::count(count))])}
+            {worded(move || tf(Msg::ExplainFieldCount, &[("count", &intl::count(count))]))}
             " "
             {source}
         </p>

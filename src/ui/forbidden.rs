@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::api::view::status::Status;
 use crate::i18n::Msg;
 use crate::model::access::{Forbidden, Target};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tr, worded};
 use crate::ui::on_demand::{at_once, on_demand};
 
 /// [`ForbiddenExplanation`] loaded on demand: the RBAC objects it writes as YAML to ask an
@@ -97,7 +97,7 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
         <div class="forbidden" data-testid="forbidden-explained">
             <p>
                 {t(Msg::AuthorizerRefused)}
-                {forbidden.reason.clone().map(|r| move || tf(Msg::AuthorizerAdded, &[("reason", &r)]))}
+                {forbidden.reason.clone().map(|r| worded(move || tf(Msg::AuthorizerAdded, &[("reason", &r)])))}
             </p>
             <dl class="forbidden__facts">
                 {facts
@@ -122,10 +122,10 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
                     }
                 })}
             <details class="forbidden__grant" open>
-                <summary>{move || tf(Msg::AskAdministrator, &[("scope", &scope_words())])}</summary>
+                <summary>{worded(move || tf(Msg::AskAdministrator, &[("scope", &scope_words())]))}</summary>
                 <pre class="code" data-testid="forbidden-grant">{grant}</pre>
                 <button class="button button--quiet" on:click=copy>
-                    {move || tr(if copied.get() { Msg::Copied } else { Msg::CopyYaml })}
+                    {worded(move || tr(if copied.get() { Msg::Copied } else { Msg::CopyYaml }))}
                 </button>
             </details>
         </div>

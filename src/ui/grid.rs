@@ -11,7 +11,7 @@ use crate::api::discovery::Discovery;
 use crate::i18n::Msg;
 use crate::model::cells::{Grid, Row};
 use crate::model::goto::{kind_slash_name, Target};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tr, worded};
 use crate::ui::intl;
 use crate::ui::keys::{modified, typing, Intent, Intents};
 use crate::ui::location::{use_navigation, Navigation, ViewLink};
@@ -308,7 +308,7 @@ pub fn GridView(
                 {move || {
                     let hidden = hidden();
                     (hidden > 0 && !wide.get())
-                        .then(|| view! { <span class="muted">{move || tf(Msg::HiddenColumns, &[("hidden", &hidden)])}</span> })
+                        .then(|| view! { <span class="muted">{worded(move || tf(Msg::HiddenColumns, &[("hidden", &hidden)]))}</span> })
                 }}
             </div>
             {move || {

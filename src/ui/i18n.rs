@@ -16,8 +16,9 @@ use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 
 use crate::client::bundle_file;
-use crate::i18n::{fill, pieces, Language, Localized, Msg, Piece, Table};
+use crate::i18n::{fill, pieces, Language, Localized, Msg, Piece, Table, Text};
 use crate::ui::host::Target;
+use crate::ui::on_demand::LoadFailed;
 
 /// Where the chosen language is remembered (its tag).
 const LANGUAGE_KEY: &str = "kube-api-explorer.language";
@@ -80,6 +81,17 @@ pub fn ts(msg: Msg) -> Signal<String> {
     Signal::derive(move || tr(msg))
 }
 
+/// A reactive text: see [`worded`].
+pub type Worded = Arc<dyn Fn() -> String + Send + Sync>;
+
+/// A reactive text that `make` words (through [`tr`], [`tf`] or [`tl`]) in the language of the
+/// moment, for a view's text or an attribute. Every such text is of one type, so they share one
+/// copy of Leptos's code that renders and updates a text: a closure put in a view directly is a
+/// type of its own and brings its own copy (about 0.5 KB each in the module a page load fetches).
+pub fn worded(make: impl Fn() -> String + Send + Sync + 'static) -> Worded {
+    Arc::new(make)
+}
+
 /// The text of `msg` with its `{name}` placeholders filled from `args` (tracked).
 pub fn tf(msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     fill(&tr(msg), args)
@@ -87,27 +99,37 @@ pub fn tf(msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> String {
 
 /// A text made outside the views (an error, a connection state) in the current language (tracked).
 pub fn tl(text: &impl Localized) -> String {
-    let text = text.text();
+    text_now(text.text())
+}
+
+/// [`tl`] past its generic part, compiled once for every kind of text.
+fn text_now(text: Text) -> String {
     with_active(|a| text.in_table(a.table.as_deref()))
 }
 
 /// `msg` with each placeholder replaced by markup that `part` makes from its name (a button, a
 /// link), so that a translation can put it where its grammar wants it.
-pub fn rich<F, V>(msg: Msg, part: F) -> impl IntoView
+pub fn rich<F, V>(msg: Msg, part: F) -> AnyView
 where
-    F: Fn(&str) -> V + Clone + Send + Sync + 'static,
+    F: Fn(&str) -> V + Send + Sync + 'static,
     V: IntoView + 'static,
 {
-    move || {
+    rich_parts(msg, Arc::new(move |name: &str| part(name).into_any()))
+}
+
+/// [`rich`] past its generic part, compiled once for every caller.
+fn rich_parts(msg: Msg, part: Arc<dyn Fn(&str) -> AnyView + Send + Sync>) -> AnyView {
+    (move || {
         let template = tr(msg);
         pieces(&template)
             .into_iter()
             .map(|piece| match piece {
                 Piece::Text(text) => text.to_owned().into_any(),
-                Piece::Placeholder(name) => part(name).into_any(),
+                Piece::Placeholder(name) => part(name),
             })
             .collect_view()
-    }
+    })
+    .into_any()
 }
 
 /// `msg` with its placeholders shown as code (`{proxy}` → `<code dir="ltr">kubectl proxy</code>`):
@@ -175,7 +197,10 @@ fn choose(language: Language) {
     }
     leptos::task::spawn_local(async move {
         let loaded = match bundle_file::fetch_text(&file).await {
-            Ok(json) => Table::parse(&json).map_err(|e| format!("{file}: {e}")),
+            #[cfg(feature = "split")]
+            Ok(json) => read_language(file, json).await.unwrap_or_else(|e| Err(e.into_reason())),
+            #[cfg(not(feature = "split"))]
+            Ok(json) => read_language(file, json).unwrap_or_else(|e| Err(e.into_reason())),
             Err(error) => Err(error.to_string()),
         };
         let state = self::state();
@@ -196,6 +221,17 @@ fn choose(language: Language) {
             }
         }
     });
+}
+
+/// Reads a language file (`file` names it in the error). With the `split` feature this is a part
+/// of its own, fetched with the first language file: only a user who picks another language than
+/// English needs its JSON reader and checks.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(language_file, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn read_language(file: String, json: String) -> Result<Result<Table, String>, LoadFailed> {
+    Ok(Table::parse(&json).map_err(|e| format!("{file}: {e}")))
 }
 
 fn storage() -> Option<web_sys::Storage> {

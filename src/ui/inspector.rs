@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::client::handle::{Client, Exchange};
 use crate::i18n::Msg;
 use crate::model::commands::{to_curl, to_kubectl_raw};
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
@@ -167,7 +167,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
     };
     let request_headers = headers(exchange.request.headers.clone());
     let response = match exchange.outcome {
-        Err(error) => view! { <p class="warning">{move || tl(&error)}</p> }.into_any(),
+        Err(error) => view! { <p class="warning">{worded(move || tl(&error))}</p> }.into_any(),
         Ok(fetched) => {
             let body = &fetched.response.body;
             let shown = &body[..body.len().min(SHOWN_BODY_BYTES)];
@@ -183,7 +183,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
                 <h3>
                     {
                         let status = format!("{} {}", fetched.response.status, fetched.response.status_text);
-                        move || tf(Msg::ResponseLine, &[("status", &status)])
+                        worded(move || tf(Msg::ResponseLine, &[("status", &status)]))
                     }
                 </h3>
                 <ul class="inspector__headers" data-testid="response-headers">{headers(fetched.response.headers.clone())}</ul>
@@ -213,7 +213,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
         <h3>
             {
                 let request = format!("{} {}", exchange.request.method, exchange.url);
-                move || tf(Msg::RequestLine, &[("request", &request)])
+                worded(move || tf(Msg::RequestLine, &[("request", &request)]))
             }
         </h3>
         <ul class="inspector__headers">{request_headers}</ul>

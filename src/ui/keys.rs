@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tr, worded};
 
 /// The keys, as `?` lists them: one key or two alternatives (key names stay as printed on
 /// keyboards), and what they do.
@@ -129,7 +129,7 @@ pub fn KeysHelp() -> impl IntoView {
                                                 <th scope="row">
                                                     <kbd dir="ltr">{keys}</kbd>
                                                 </th>
-                                                <td>{move || tr(what)}</td>
+                                                <td>{worded(move || tr(what))}</td>
                                             </tr>
                                         }
                                     })

@@ -27,7 +27,7 @@ use crate::model::cells::{Column, Grid, Row};
 use crate::model::history::{ObjectHistory as History, TimelineEntry};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::grid::GridView;
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::lazy::HistoryDiffOnDemand;
 use crate::ui::location::{is_plain_click, use_navigation, Navigation};
@@ -438,10 +438,10 @@ pub fn LiveView(
             <dl class="response-info" data-testid="live-status">
                 <dt>{t(Msg::Connection)}</dt>
                 <dd data-testid="live-state">
-                    {move || tl(&state.get())}
+                    {worded(move || tl(&state.get()))}
                     " "
                     <button class="button button--quiet" on:click=toggle_watch>
-                        {move || tr(if watch_paused.get() { Msg::ResumeWatch } else { Msg::PauseWatch })}
+                        {worded(move || tr(if watch_paused.get() { Msg::ResumeWatch } else { Msg::PauseWatch }))}
                     </button>
                 </dd>
                 <dt>"resourceVersion"</dt>
@@ -493,7 +493,7 @@ pub fn LiveView(
                         .map(|p| {
                             view! {
                                 <dt>{t(Msg::LastProblem)}</dt>
-                                <dd class="warning" data-testid="live-problem">{move || tl(&p)}</dd>
+                                <dd class="warning" data-testid="live-problem">{worded(move || tl(&p))}</dd>
                             }
                         })
                 }}
@@ -513,7 +513,7 @@ pub fn LiveView(
                             on:input=move |e| set_timeline_filter.set(event_target_value(&e))
                         />
                         <button class="button button--quiet" on:click=toggle_pause>
-                            {move || tr(if timeline_paused.get() { Msg::ResumeTimeline } else { Msg::PauseTimeline })}
+                            {worded(move || tr(if timeline_paused.get() { Msg::ResumeTimeline } else { Msg::PauseTimeline }))}
                         </button>
                     </div>
                     <ol class="timeline__list" data-testid="timeline">
@@ -538,7 +538,7 @@ pub fn LiveView(
                                             <code class="muted">{format!("rv {}", e.resource_version)}</code>
                                             " "
                                             <span class="muted">
-                                                {move || tf(Msg::EventAt, &[("seq", &e.seq), ("time", &intl::duration_ms(e.at_ms))])}
+                                                {worded(move || tf(Msg::EventAt, &[("seq", &e.seq), ("time", &intl::duration_ms(e.at_ms))]))}
                                             </span>
                                         </li>
                                     }

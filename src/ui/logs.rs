@@ -26,7 +26,7 @@ use crate::model::logs::{
     download_name, reconnect_delay_ms, LineSplitter, LogBuffer, LogDisplay, LogLine, Resume, DEFAULT_CAP,
 };
 use crate::model::target::subresource_request;
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::status_view::StatusView;
 
@@ -518,7 +518,7 @@ pub fn LogView(
                     />
                 </label>
                 <button class="button" data-testid="log-read" on:click=move |_| option_changed()>
-                    {move || tr(if follow_on.get() { Msg::FollowAgain } else { Msg::ReadAgain })}
+                    {worded(move || tr(if follow_on.get() { Msg::FollowAgain } else { Msg::ReadAgain }))}
                 </button>
             </div>
             <div class="toolbar" aria-label=t(Msg::LogDisplay) role="group">

@@ -59,7 +59,7 @@ use crate::model::view_state::ViewState;
 use crate::ui::collection::CollectionView;
 use crate::ui::discovered::provide_discovery;
 use crate::ui::host::{Host, Setup};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tr, worded};
 use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
 use crate::ui::object::ObjectView;
@@ -133,7 +133,7 @@ pub fn App(
     let api_base = base_error.is_none().then(|| client.base().display());
     let api_source = match host.api_source {
         Source::Default => None,
-        source => Some(move || tf(Msg::ApiBaseFrom, &[("source", &source)])),
+        source => Some(worded(move || tf(Msg::ApiBaseFrom, &[("source", &source)]))),
     };
     let navigation = location::use_navigation();
     let home = navigation.home_href();
@@ -155,7 +155,7 @@ pub fn App(
                     <dt>{t(Msg::Messages)}</dt>
                     <dd
                         data-testid="host-messages"
-                        title=host.host_origin().map(|o| move || tf(Msg::ObeyedOnlyFrom, &[("origin", &o)]))
+                        title=host.host_origin().map(|o| worded(move || tf(Msg::ObeyedOnlyFrom, &[("origin", &o)])))
                     >
                         {stats.summary()}
                     </dd>
@@ -293,7 +293,7 @@ pub fn App(
                 .map(|problem| {
                     view! {
                         <p class="warning host-problem" role="alert" data-testid="host-navigation-problem">
-                            {move || tf(Msg::HostViewProblem, &[("problem", &problem)])}
+                            {worded(move || tf(Msg::HostViewProblem, &[("problem", &problem)]))}
                         </p>
                     }
                 })

@@ -17,7 +17,7 @@ use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
 use crate::ui::host::Host;
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::{use_navigation, ViewLink};
@@ -239,7 +239,7 @@ fn MetadataSummary(document: Value) -> impl IntoView {
                             <dd class="warning">
                                 {
                                     let count = finalizers.len();
-                                    move || tf(Msg::BeingDeletedSince, &[("time", &stamp), ("count", &count)])
+                                    worded(move || tf(Msg::BeingDeletedSince, &[("time", &stamp), ("count", &count)]))
                                 }
                             </dd>
                         }
@@ -284,7 +284,8 @@ fn object_link(
 ) -> AnyView {
     let Some(target_type) = discovery.find_kind(api_version, kind) else {
         let api_version = api_version.to_owned();
-        return (move || tf(Msg::NotInDiscovery, &[("label", &label), ("api_version", &api_version)])).into_any();
+        return (worded(move || tf(Msg::NotInDiscovery, &[("label", &label), ("api_version", &api_version)])))
+            .into_any();
     };
     let key = ResourceKey {
         group: target_type.group.clone(),

@@ -5,11 +5,18 @@
 use leptos::prelude::*;
 
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{t, tf, tr, worded};
 
 /// A part of the interface that could not be fetched (a network failure while loading its wasm).
 #[derive(Clone, Debug)]
 pub struct LoadFailed(String);
+
+impl LoadFailed {
+    /// Why the download failed (the loader's words).
+    pub fn into_reason(self) -> String {
+        self.0
+    }
+}
 
 #[cfg(feature = "split")]
 impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
@@ -60,7 +67,7 @@ fn shown_on_demand(what: Msg, preload: Preload, build: Build) -> AnyView {
             let fetch = fetch.clone();
             view! {
                 <span class="warning" role="alert" data-testid="load-failed">
-                    {move || tf(Msg::CouldNotLoadPart, &[("what", &tr(what)), ("reason", &reason)])}
+                    {worded(move || tf(Msg::CouldNotLoadPart, &[("what", &tr(what)), ("reason", &reason)]))}
                     <button
                         class="button button--quiet"
                         on:click=move |_| {

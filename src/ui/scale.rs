@@ -10,7 +10,7 @@ use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::write::{parse_replicas, SendOptions};
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::write::use_write_settings;
 use crate::ui::write_policy::use_write_policy;
@@ -29,7 +29,7 @@ pub fn ScalePanel(
     let settings = use_write_settings();
     let scale = match object.clone().subresource("scale") {
         Ok(scale) => scale,
-        Err(e) => return view! { <p class="warning" role="alert">{move || tl(&e)}</p> }.into_any(),
+        Err(e) => return view! { <p class="warning" role="alert">{worded(move || tl(&e))}</p> }.into_any(),
     };
     let current = RwSignal::new(None::<Result<Value, String>>);
     let replicas = RwSignal::new(String::new());
@@ -89,7 +89,7 @@ pub fn ScalePanel(
     let facts = move || match current.get() {
         None => view! { <p class="loading" aria-busy="true">{t(Msg::ReadingScale)}</p> }.into_any(),
         Some(Err(e)) => {
-            view! { <p class="warning" role="alert">{move || tf(Msg::ScaleUnreadable, &[("error", &e)])}</p> }
+            view! { <p class="warning" role="alert">{worded(move || tf(Msg::ScaleUnreadable, &[("error", &e)]))}</p> }
                 .into_any()
         }
         Some(Ok(value)) => {
@@ -132,7 +132,7 @@ pub fn ScalePanel(
     };
     view! {
         <section class="panel write" aria-label=t(Msg::Scale)>
-            <h3>{move || tf(Msg::ScaleTitle, &[("title", &title)])}</h3>
+            <h3>{worded(move || tf(Msg::ScaleTitle, &[("title", &title)]))}</h3>
             {facts}
             <div class="toolbar">
                 <label class="toolbar__field">

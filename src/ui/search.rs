@@ -26,7 +26,7 @@ use crate::model::search::{
 };
 use crate::model::view_state::ViewState;
 use crate::ui::access::use_access;
-use crate::ui::i18n::{t, tf, tl, tr, ts};
+use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
 use crate::ui::intl;
 use crate::ui::load_all::stop_reason;
 use crate::ui::location::{use_navigation, ViewLink};
@@ -339,7 +339,7 @@ fn QueryProblem(error: QueryError) -> impl IntoView {
             role=alert.then_some("alert")
             data-testid="search-problem"
         >
-            {move || tl(&error)}
+            {worded(move || tl(&error))}
         </p>
     }
 }
@@ -448,7 +448,7 @@ fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                 move || intl::plural(count, TYPES_SKIPPED)
                             }
                         </span>
-                        {move || tf(Msg::SkippedWhy, &[("known", &known), ("answered", &answered)])}
+                        {worded(move || tf(Msg::SkippedWhy, &[("known", &known), ("answered", &answered)]))}
                     </summary>
                     <table class="causes">
                         <thead>
@@ -473,7 +473,7 @@ fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                                     SkipWhen::Known => tr(Msg::NotAsked),
                                                     SkipWhen::Answered => "403: ".to_owned(),
                                                 }}
-                                                {move || tl(&s.reason)}
+                                                {worded(move || tl(&s.reason))}
                                             </td>
                                             <td>
                                                 <code>{s.command}</code>
@@ -584,7 +584,7 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
                 .then(|| {
                     view! {
                         <p class="muted" data-testid="search-more">
-                            {move || tf(Msg::MoreNotShown, &[("more", &more), ("shown", &SHOWN_PER_TYPE)])}
+                            {worded(move || tf(Msg::MoreNotShown, &[("more", &more), ("shown", &SHOWN_PER_TYPE)]))}
                         </p>
                     }
                 })}
@@ -594,7 +594,7 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
                         <p class="muted">
                             {
                                 let count = entry.unselected;
-                                move || tf(Msg::Unselected, &[("count", &count)])
+                                worded(move || tf(Msg::Unselected, &[("count", &count)]))
                             }
                         </p>
                     }
@@ -647,7 +647,7 @@ fn WithoutMatches(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                 view! {
                                     <li>
                                         {kind}
-                                        <span class="muted">{move || tf(Msg::TypeRead, &[("label", &label), ("count", &listed)])}</span>
+                                        <span class="muted">{worded(move || tf(Msg::TypeRead, &[("label", &label), ("count", &listed)]))}</span>
                                     </li>
                                 }
                             })

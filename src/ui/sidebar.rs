@@ -11,7 +11,7 @@ use crate::i18n::Msg;
 use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
 use crate::ui::access::use_access;
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::keys::{modified, typing};
 use crate::ui::location::{use_navigation, ViewLink};
 
@@ -81,10 +81,10 @@ pub fn Sidebar(
                 <p class="sidebar__none muted">
                     {
                         let query = query.clone();
-                        move || tf(Msg::NoTypeNamedLike, &[("query", &query)])
+                        worded(move || tf(Msg::NoTypeNamedLike, &[("query", &query)]))
                     }
                     <ViewLink change testid="sidebar-search">
-                        {move || tf(Msg::SearchObjectsNamedLike, &[("query", &query)])}
+                        {worded(move || tf(Msg::SearchObjectsNamedLike, &[("query", &query)]))}
                     </ViewLink>
                 </p>
             }
@@ -118,7 +118,7 @@ pub fn Sidebar(
                                                 <span class="muted" title=t(Msg::OtherServedVersions)>
                                                     {
                                                         let versions = others.join(", ");
-                                                        move || tf(Msg::AlsoVersions, &[("versions", &versions)])
+                                                        worded(move || tf(Msg::AlsoVersions, &[("versions", &versions)]))
                                                     }
                                                 </span>
                                             }

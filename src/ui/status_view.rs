@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::api::view::status::{Status, StatusExt};
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{t, tf, worded};
 
 /// Shows a failure `Status`.
 #[component]
@@ -24,7 +24,7 @@ pub fn StatusView(
                 <span data-testid="status-reason">{status.reason.clone()}</span>
             </h3>
             <p data-testid="status-message">{status.message.clone()}</p>
-            {retry.map(|s| view! { <p class="muted">{move || tf(Msg::RetryAfterSeconds, &[("seconds", &s)])}</p> })}
+            {retry.map(|s| view! { <p class="muted">{worded(move || tf(Msg::RetryAfterSeconds, &[("seconds", &s)]))}</p> })}
             {forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             {(!causes.is_empty())
                 .then(|| {
@@ -95,7 +95,7 @@ pub fn RetryCountdown(
     });
     view! {
         <p class="notice" role="status" data-testid="retry-countdown">
-            {move || tf(Msg::RetryCountdown, &[("seconds", &seconds), ("left", &left.get())])}
+            {worded(move || tf(Msg::RetryCountdown, &[("seconds", &seconds), ("left", &left.get())]))}
             <button class="button button--quiet" on:click=move |_| fire()>
                 {t(Msg::RetryNow)}
             </button>

@@ -17,7 +17,7 @@ use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
-use crate::ui::i18n::{t, tf, tl};
+use crate::ui::i18n::{t, tf, tl, worded};
 use crate::ui::lazy::LogViewOnDemand;
 use crate::ui::status_view::StatusView;
 
@@ -90,7 +90,7 @@ pub fn SubresourcePanel(
             let readable = sub.verbs.iter().any(|v| v == "get");
             let label = sub.name.clone();
             let (kind, verbs) = (sub.kind.clone(), sub.verbs.join(", "));
-            let title = move || tf(Msg::SubresourceTitle, &[("kind", &kind), ("verbs", &verbs)]);
+            let title = worded(move || tf(Msg::SubresourceTitle, &[("kind", &kind), ("verbs", &verbs)]));
             let question = Question::on("get", &question_resource, question_namespace.as_deref())
                 .named(&question_name)
                 .subresource(&sub.name);

@@ -18,7 +18,7 @@ use crate::client::handle::use_client;
 use crate::client::schemas::load_indexed_schemas;
 use crate::i18n::Msg;
 use crate::model::validation::{check_edit, line_range, LineProblem, NotChecked};
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 
 /// How long typing must pause before the text is checked again.
 const DEBOUNCE: Duration = Duration::from_millis(250);
@@ -109,7 +109,7 @@ pub fn ValidationList(
         }
         Checked::SchemaFailed(error) => view! {
             <p class="notice validation" role="status" data-testid="validation-state">
-                {move || tf(Msg::ValidationSchemaFailed, &[("error", &error)])}
+                {worded(move || tf(Msg::ValidationSchemaFailed, &[("error", &error)]))}
             </p>
         }
         .into_any(),
@@ -120,7 +120,7 @@ pub fn ValidationList(
             };
             view! {
                 <p class="muted validation" data-testid="validation-state">
-                    {move || tf(Msg::ValidationNotChecked, &[("reason", &reason())])}
+                    {worded(move || tf(Msg::ValidationNotChecked, &[("reason", &reason())]))}
                 </p>
             }
             .into_any()
@@ -144,10 +144,10 @@ pub fn ValidationList(
                         <li class="validation__item" data-line=line.to_string()>
                             <button
                                 class="button button--quiet validation__line"
-                                title=move || tf(Msg::ValidationGoToLineTitle, &[("line", &line)])
+                                title=worded(move || tf(Msg::ValidationGoToLineTitle, &[("line", &line)]))
                                 on:click=move |_| jump(line)
                             >
-                                {move || tf(Msg::ValidationGoToLine, &[("line", &line)])}
+                                {worded(move || tf(Msg::ValidationGoToLine, &[("line", &line)]))}
                             </button>
                             " "
                             <code class="validation__message" data-testid="validation-message">{problem.message}</code>
@@ -160,7 +160,7 @@ pub fn ValidationList(
             view! {
                 <div class="validation" role="status" data-testid="validation-problems">
                     <h4>{t(Msg::ValidationHeading)}</h4>
-                    <p class="muted">{move || tf(Msg::ValidationCount, &[("count", &count)])}</p>
+                    <p class="muted">{worded(move || tf(Msg::ValidationCount, &[("count", &count)]))}</p>
                     <ul class="validation__list">{items}</ul>
                 </div>
             }

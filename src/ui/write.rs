@@ -34,7 +34,7 @@ use crate::model::write::{
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
-use crate::ui::i18n::{t, tf, tr, ts};
+use crate::ui::i18n::{t, tf, tr, ts, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::validation::{use_validation, Checked, ValidationList};
 use crate::ui::write_policy::use_write_policy;
@@ -88,7 +88,7 @@ pub fn ReadOnlyToggle() -> impl IntoView {
                 on:change=move |e| policy.read_only.set(event_target_checked(&e))
             />
             " "
-            {move || tr(if policy.forced_by_host.get() { Msg::ReadOnlyByHostPage } else { Msg::ReadOnly })}
+            {worded(move || tr(if policy.forced_by_host.get() { Msg::ReadOnlyByHostPage } else { Msg::ReadOnly }))}
         </label>
     }
 }
@@ -623,7 +623,7 @@ pub fn EditPanel(
                 let effects = report.effects().count();
                 view! {
                     <p data-testid="dry-run-summary">
-                        {move || tf(Msg::WouldPersist, &[("count", &effects)])}
+                        {worded(move || tf(Msg::WouldPersist, &[("count", &effects)]))}
                     </p>
                     <DiffView old=s.before.clone() new=object name="dry-run" ignore_status=true />
                     <details class="write__generated">
@@ -640,7 +640,7 @@ pub fn EditPanel(
                     <p data-testid="write-saved">
                         {
                             let (before, after) = (rv(&s.before), rv(&object));
-                            move || tf(Msg::Saved, &[("before", &before), ("after", &after)])
+                            worded(move || tf(Msg::Saved, &[("before", &before), ("after", &after)]))
                         }
                     </p>
                     <DiffView old=s.before.clone() new=object name="written" ignore_status=true />
@@ -683,7 +683,7 @@ pub fn EditPanel(
             <h3>
                 {
                     let title = title.clone();
-                    move || tf(Msg::EditTitle, &[("title", &title)])
+                    worded(move || tf(Msg::EditTitle, &[("title", &title)]))
                 }
             </h3>
             {move || load_error.get().map(|e| view! { <p class="warning" role="alert">{e}</p> })}
@@ -732,7 +732,7 @@ pub fn EditPanel(
                                 <summary>
                                     {
                                         let count = entries.len();
-                                        move || tf(Msg::FieldManagersSummary, &[("count", &count)])
+                                        worded(move || tf(Msg::FieldManagersSummary, &[("count", &count)]))
                                     }
                                 </summary>
                                 <table class="causes">
@@ -776,7 +776,7 @@ pub fn EditPanel(
                     {t(Msg::DryRun)}
                 </button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send_real(false)>
-                    {move || tf(Msg::SendMethodTo, &[("method", &method.get().label()), ("title", &title_for_button)])}
+                    {worded(move || tf(Msg::SendMethodTo, &[("method", &method.get().label()), ("title", &title_for_button)]))}
                 </button>
                 {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
                 <RefusalList entries=vec![(ts(Msg::Send), current_refused)] />
