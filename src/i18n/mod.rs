@@ -328,6 +328,13 @@ pub fn ltr_isolate(value: &str) -> String {
     format!("\u{2066}{value}\u{2069}")
 }
 
+/// A catalogue message without arguments.
+impl From<Msg> for Text {
+    fn from(msg: Msg) -> Text {
+        Text::new(msg)
+    }
+}
+
 /// A text that is the same in every language ([`Text::verbatim`]).
 impl From<&str> for Text {
     fn from(text: &str) -> Text {

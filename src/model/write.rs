@@ -26,6 +26,7 @@ use crate::api::write::patch::{
 };
 use crate::api::write::strategic::{StrategicError, StrategicMerge};
 use crate::api::write::update::{update_request, UpdateError};
+use crate::i18n::{Localized, Msg, Text};
 
 /// The field manager the explorer writes as unless the user names another.
 pub const DEFAULT_FIELD_MANAGER: &str = "kube-api-explorer";
@@ -149,7 +150,7 @@ pub fn edit_view(object: &Value) -> Value {
 pub fn parse_edit(text: &str) -> Result<Value, DocumentError> {
     let documents = split_yaml_documents(text);
     match documents.as_slice() {
-        [] => Err(DocumentError { line: 1, column: 1, message: "expected an object, found an empty text".into() }),
+        [] => Err(DocumentError { line: 1, column: 1, message: Msg::DocEmpty.into() }),
         [one] => {
             let value = one.parsed.clone()?;
             match value {
@@ -157,17 +158,14 @@ pub fn parse_edit(text: &str) -> Result<Value, DocumentError> {
                 other => Err(DocumentError {
                     line: one.start_line,
                     column: 1,
-                    message: format!("expected an object (a mapping), found {}", other.kind_name()),
+                    message: Text::new(Msg::DocNotMapping).with_text("found", other.kind_text()),
                 }),
             }
         }
         [_, second, ..] => Err(DocumentError {
             line: second.start_line,
             column: 1,
-            message: format!(
-                "expected one object to edit, found {} documents (create several objects from the collection's Create)",
-                documents.len()
-            ),
+            message: Text::new(Msg::DocSeveral).with("count", documents.len()),
         }),
     }
 }
@@ -238,20 +236,57 @@ fn pretty_json(compact: &str) -> String {
 }
 
 /// Why a write cannot be planned (nothing is sent).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum PlanError {
-    #[error("the operations: {0}")]
-    OperationsText(#[source] DecodeError),
-    #[error(transparent)]
+    OperationsText(DecodeError),
     Operations(PatchError),
-    #[error("the patch does not apply to the object read: {0}")]
-    PatchDoesNotApply(#[source] PatchError),
-    #[error(transparent)]
-    Update(#[from] UpdateError),
-    #[error(transparent)]
-    Strategic(#[from] StrategicError),
-    #[error(transparent)]
-    Request(#[from] RequestError),
+    PatchDoesNotApply(PatchError),
+    Update(UpdateError),
+    Strategic(StrategicError),
+    Request(RequestError),
+}
+
+impl Localized for PlanError {
+    fn text(&self) -> Text {
+        match self {
+            PlanError::OperationsText(e) => Text::new(Msg::PlanOperationsText).with_text("error", e),
+            PlanError::Operations(e) => e.text(),
+            PlanError::PatchDoesNotApply(e) => Text::new(Msg::PlanPatchDoesNotApply).with_text("error", e),
+            PlanError::Update(e) => e.text(),
+            PlanError::Strategic(e) => e.text(),
+            PlanError::Request(e) => e.text(),
+        }
+    }
+}
+
+crate::localized_display!(PlanError);
+
+impl std::error::Error for PlanError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlanError::OperationsText(e) => Some(e),
+            PlanError::PatchDoesNotApply(e) => Some(e),
+            PlanError::Operations(_) | PlanError::Update(_) | PlanError::Strategic(_) | PlanError::Request(_) => None,
+        }
+    }
+}
+
+impl From<UpdateError> for PlanError {
+    fn from(e: UpdateError) -> Self {
+        PlanError::Update(e)
+    }
+}
+
+impl From<StrategicError> for PlanError {
+    fn from(e: StrategicError) -> Self {
+        PlanError::Strategic(e)
+    }
+}
+
+impl From<RequestError> for PlanError {
+    fn from(e: RequestError) -> Self {
+        PlanError::Request(e)
+    }
 }
 
 /// Parses the JSON patch editor's text: a JSON (or YAML) array of operations.

@@ -14,7 +14,7 @@ use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::editor::{CodeEditor, TextError};
-use crate::ui::i18n::{t, tf, tr, ts};
+use crate::ui::i18n::{t, tf, tl, tr, ts};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
@@ -125,7 +125,7 @@ pub fn CreatePanel(
         text.with(|t| crate::api::write::documents::split_yaml_documents(t))
             .into_iter()
             .find_map(|d| d.parsed.err())
-            .map(|e| TextError { line: e.line, column: e.column, message: e.message })
+            .map(|e| TextError { line: e.line, column: e.column, message: tl(&e.message) })
     });
     let send = move |dry_run: bool| {
         if !policy.allows_writes() || running.get_untracked() {

@@ -34,7 +34,7 @@ use crate::model::write::{
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
-use crate::ui::i18n::{t, tf, tr, ts};
+use crate::ui::i18n::{t, tf, tl, tr, ts};
 use crate::ui::status_view::StatusView;
 use crate::ui::validation::{use_validation, Checked, ValidationList};
 use crate::ui::write_policy::use_write_policy;
@@ -238,7 +238,7 @@ pub fn EditPanel(
     let editor_input = NodeRef::new();
     let parsed = Memo::new(move |_| text.with(|t| parse_edit(t)));
     let edit_error = Signal::derive(move || {
-        parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: e.message })
+        parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: tl(&e.message) })
     });
     let guards = move || TestGuards { resource_version: guards_rv.get(), old_values: guards_values.get() };
     // The JSON patch operations follow the edit; the user may change them last.
@@ -258,15 +258,15 @@ pub fn EditPanel(
     let plan_object = object.clone();
     let plan = move |dry_run: bool| -> Result<(WritePlan, Value, Value), String> {
         let base = base.get().ok_or_else(|| tr(Msg::ObjectNotLoaded))?;
-        let edited = parsed.get().map_err(|e| tf(Msg::EditDoesNotParse, &[("error", &e)]))?;
+        let edited = parsed.get().map_err(|e| tf(Msg::EditDoesNotParse, &[("error", &tl(&e))]))?;
         let loaded = schemas.get().and_then(Result::ok);
         let ops = match method.get() {
-            WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| e.to_string())?),
+            WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| tl(&e))?),
             _ => None,
         };
         let context = PlanContext { schemas: loaded.as_deref(), ops: ops.as_deref() };
-        let plan = plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context)
-            .map_err(|e| e.to_string())?;
+        let plan =
+            plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context).map_err(|e| tl(&e))?;
         Ok((plan, base, edited))
     };
     let plan_for_preview = plan.clone();
