@@ -138,8 +138,9 @@ pub fn CreatePanel(
         leptos::task::spawn_local(async move {
             let mut created_any = false;
             for item in items {
+                let label = tl(&item.label);
                 let created = match item.request {
-                    Err(e) => Created { label: item.label, outcome: Err(e), warnings: Vec::new(), forbidden: None },
+                    Err(e) => Created { label, outcome: Err(tl(&e)), warnings: Vec::new(), forbidden: None },
                     Ok(request) => {
                         let answer = send_write(&client, request).await;
                         let outcome = if (200..300).contains(&answer.status) {
@@ -163,7 +164,7 @@ pub fn CreatePanel(
                             })
                         };
                         let forbidden = answer.status_body.filter(|s| s.code == 403);
-                        Created { label: item.label, outcome, warnings: answer.warnings, forbidden }
+                        Created { label, outcome, warnings: answer.warnings, forbidden }
                     }
                 };
                 results.update(|r| r.push(created));
@@ -194,9 +195,9 @@ pub fn CreatePanel(
                         .map(|item| match item.request {
                             Ok(r) => {
                                 let p = preview(&r);
-                                view! { <li><code>{format!("{} {}", p.method, p.url)}</code>{format!("  {}", item.label)}</li> }.into_any()
+                                view! { <li><code>{format!("{} {}", p.method, p.url)}</code>{format!("  {}", tl(&item.label))}</li> }.into_any()
                             }
-                            Err(e) => view! { <li class="warning">{format!("{}: {e}", item.label)}</li> }.into_any(),
+                            Err(e) => view! { <li class="warning">{format!("{}: {}", tl(&item.label), tl(&e))}</li> }.into_any(),
                         })
                         .collect_view()
                 }}

@@ -209,7 +209,7 @@ pub fn EditPanel(
                         base.set(Some(value));
                         load_error.set(None);
                     }
-                    Err(e) => load_error.set(Some(e.to_string())),
+                    Err(e) => load_error.set(Some(tl(&e))),
                 }
             });
         }
@@ -228,7 +228,7 @@ pub fn EditPanel(
             schemas.set(Some(Err(tr(Msg::SchemaLoading))));
             let (client, (group, version)) = (client.clone(), group_version.clone());
             leptos::task::spawn_local(async move {
-                let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| e.to_string());
+                let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| tl(&e));
                 schemas.try_set(Some(result));
             });
         });
@@ -494,7 +494,7 @@ pub fn EditPanel(
                 .body_text
                 .clone()
                 .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body.as_deref().unwrap_or_default()));
-            let notes = plan.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view();
+            let notes = plan.notes.iter().map(|n| view! { <li>{tl(n)}</li> }).collect_view();
             view! {
                 <div class="write__preview" data-testid="request-preview">
                     <h4>{t(Msg::TheRequest)}</h4>
