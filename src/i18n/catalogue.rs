@@ -954,4 +954,9 @@ catalogue! {
     CreateNotServed => "the server serves no {kind} in {api_version} (discovery lists none)",
     DeleteBadPropagation => "expected propagation {policies} or {last}, found {found}",
     DeleteBadGrace => "expected the grace period as whole seconds (0 or more), found {found}",
+    // A patch's and an edit's kind in words (api::write).
+    StrategicExpectedObject => "expected an object, found {found}",
+    StrategicUnknownDirective => "unknown $patch directive {directive}",
+    StrategicNotAList => "expected {key} to be a list",
+    StrategicExpectedMergeKey => "expected the merge key {key}",
 }
