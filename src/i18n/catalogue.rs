@@ -959,4 +959,9 @@ catalogue! {
     StrategicUnknownDirective => "unknown $patch directive {directive}",
     StrategicNotAList => "expected {key} to be a list",
     StrategicExpectedMergeKey => "expected the merge key {key}",
+    // What a typed view expected of a document (api::view).
+    ViewObjectWithMetadata => "an object with metadata",
+    ViewCollectionWithMetadata => "a collection with metadata",
+    ViewStatus => "a Status",
+    ViewOneOf => "{values} or {last}",
 }
