@@ -6,6 +6,8 @@
 //! Kubernetes terms (Pod, resourceVersion, Table, CBOR, kinds, verbs, field names) are not
 //! translated: they are what the API and `kubectl` say, in every language.
 
+#[macro_use]
+mod outside;
 pub mod catalogue;
 
 use std::collections::{BTreeMap, BTreeSet};
