@@ -44,7 +44,7 @@ pub struct UserInfo {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewError {
     Kind { expected: &'static str, found: String },
-    Shape { path: &'static str, expected: &'static str },
+    Shape { path: &'static str, expected: Msg },
 }
 
 impl Localized for ReviewError {
@@ -54,7 +54,7 @@ impl Localized for ReviewError {
                 Text::new(Msg::ReviewKind).with("expected", expected).with("found", found)
             }
             ReviewError::Shape { path, expected } => {
-                Text::new(Msg::ReviewShape).with("path", path).with("expected", expected)
+                Text::new(Msg::ReviewShape).with("path", path).with_text("expected", *expected)
             }
         }
     }
@@ -142,7 +142,7 @@ pub fn user_info(document: &Value) -> Result<UserInfo, ReviewError> {
     expect_kind(document, "SelfSubjectReview")?;
     let info = document
         .at(&["status", "userInfo"])
-        .ok_or(ReviewError::Shape { path: "status.userInfo", expected: "an object" })?;
+        .ok_or(ReviewError::Shape { path: "status.userInfo", expected: Msg::KindObject })?;
     let username = info.get("username").and_then(Value::as_str).unwrap_or_default().to_owned();
     let uid = info.get("uid").and_then(Value::as_str).map(str::to_owned);
     let groups = strings(info.get("groups"));
@@ -179,7 +179,7 @@ pub struct RulesReview {
 /// Reads a SelfSubjectRulesReview answer.
 pub fn rules_review(document: &Value) -> Result<RulesReview, ReviewError> {
     expect_kind(document, "SelfSubjectRulesReview")?;
-    let status = document.get("status").ok_or(ReviewError::Shape { path: "status", expected: "an object" })?;
+    let status = document.get("status").ok_or(ReviewError::Shape { path: "status", expected: Msg::KindObject })?;
     let resource_rules = status
         .get("resourceRules")
         .and_then(Value::as_array)
@@ -210,11 +210,11 @@ pub fn rules_review(document: &Value) -> Result<RulesReview, ReviewError> {
 /// Reads a SelfSubjectAccessReview answer: `(allowed, reason)`.
 pub fn access_review(document: &Value) -> Result<(bool, Option<String>), ReviewError> {
     expect_kind(document, "SelfSubjectAccessReview")?;
-    let status = document.get("status").ok_or(ReviewError::Shape { path: "status", expected: "an object" })?;
+    let status = document.get("status").ok_or(ReviewError::Shape { path: "status", expected: Msg::KindObject })?;
     let allowed = status
         .get("allowed")
         .and_then(Value::as_bool)
-        .ok_or(ReviewError::Shape { path: "status.allowed", expected: "a boolean" })?;
+        .ok_or(ReviewError::Shape { path: "status.allowed", expected: Msg::KindBoolean })?;
     let reason = status.get("reason").and_then(Value::as_str).filter(|r| !r.is_empty()).map(str::to_owned);
     Ok((allowed, reason))
 }
@@ -358,7 +358,7 @@ mod tests {
         assert_eq!(access_review(&document), Ok((true, Some("RBAC: allowed by RoleBinding".into()))));
         assert_eq!(
             access_review(&json(r#"{"kind":"SelfSubjectAccessReview","status":{}}"#)),
-            Err(ReviewError::Shape { path: "status.allowed", expected: "a boolean" })
+            Err(ReviewError::Shape { path: "status.allowed", expected: Msg::KindBoolean })
         );
     }
 }

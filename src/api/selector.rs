@@ -189,7 +189,10 @@ fn parse_label_requirement(part: &str, start: usize) -> Result<LabelRequirement,
     let trimmed = part.trim();
     let at = |byte: usize| start + char_offset(part, lead + byte);
     let expected = |found: &str, byte: usize| SelectorError {
-        message: Text::new(Msg::SelectorExpectedOperator).with("found", found),
+        message: Text::new(Msg::SelectorExpectedOperator)
+            .with("found", found)
+            .with("operators", "'!', 'in', 'notin', '=', '==', '!=', '>'")
+            .with("last", "'<'"),
         at: at(byte),
     };
     if let Some(rest) = trimmed.strip_prefix('!') {
@@ -225,7 +228,7 @@ fn parse_label_requirement(part: &str, start: usize) -> Result<LabelRequirement,
     } else if rest.starts_with('>') || rest.starts_with('<') {
         let (value, value_at) = value_of(1);
         let n = value.parse::<i64>().map_err(|_| SelectorError {
-            message: Text::new(Msg::SelectorExpectedInteger).with("value", value),
+            message: Text::new(Msg::SelectorExpectedInteger).with("operators", "'gt', 'lt'").with("value", value),
             at: at(value_at),
         })?;
         if rest.starts_with('>') {
@@ -261,7 +264,7 @@ fn parse_set(text: &str, at: usize) -> Result<Vec<String>, SelectorError> {
         .ok_or_else(|| SelectorError { message: Text::new(Msg::SelectorExpectedSet).with("found", text.trim()), at })?;
     let values: Vec<String> = inner.split(',').map(|v| v.trim().to_owned()).collect();
     if values.iter().all(String::is_empty) {
-        return Err(SelectorError { message: Text::new(Msg::SelectorEmptySet), at });
+        return Err(SelectorError { message: Text::new(Msg::SelectorEmptySet).with("operators", "'in', 'notin'"), at });
     }
     Ok(values)
 }

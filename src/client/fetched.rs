@@ -63,7 +63,7 @@ impl Fetched {
     /// The list a JSON or CBOR answer carries, read lazily (its items stay bytes of the body:
     /// see [`crate::api::watch::lazy_list`]), with the time it took as the decoding time; `None`
     /// for another Content-Type or an empty body. Read each time it is asked for.
-    pub fn list_document(&self) -> Option<Result<ListDocument, String>> {
+    pub fn list_document(&self) -> Option<Result<ListDocument, Text>> {
         let format = self.content_type.as_ref()?.essence.format()?;
         if !matches!(format, Format::Json | Format::Cbor) || self.response.body.is_empty() {
             return None;

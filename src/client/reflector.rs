@@ -339,7 +339,7 @@ impl Driver {
             Ok(stream) => stream,
             Err(error) => {
                 self.controllers.borrow_mut().remove(&op);
-                let failure = Failure::Network(error.to_string());
+                let failure = Failure::Network(error.text());
                 self.feed(match kind {
                     RequestKind::ListPage => Input::ListFailed { op, failure },
                     RequestKind::StreamingList | RequestKind::Watch => Input::WatchFailed { op, failure },
@@ -354,7 +354,7 @@ impl Driver {
             self.controllers.borrow_mut().remove(&op);
             let input = match (kind, body) {
                 (_, Err(message)) if kind == RequestKind::ListPage => {
-                    Input::ListFailed { op, failure: Failure::Network(message) }
+                    Input::ListFailed { op, failure: Failure::Network(message.into()) }
                 }
                 (RequestKind::ListPage, Ok(body)) => {
                     Input::from_list_response(op, stream.status, retry_after.as_deref(), content_type.as_ref(), &body)

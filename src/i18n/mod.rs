@@ -6,6 +6,8 @@
 //! Kubernetes terms (Pod, resourceVersion, Table, CBOR, kinds, verbs, field names) are not
 //! translated: they are what the API and `kubectl` say, in every language.
 
+#[macro_use]
+mod outside;
 pub mod catalogue;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -267,7 +269,10 @@ pub struct Text {
 /// The value of a placeholder of a [`Text`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
-    /// Shown as it is, in every language.
+    /// Shown as it is, in every language: a name, a value, a field path, an operator, a number,
+    /// a server's or a library's words. Inside a translated sentence it is isolated left to right
+    /// ([`ltr_isolate`]), so that a right-to-left language keeps `'!', 'in'` or `metadata.name`
+    /// in the order it was written.
     Plain(String),
     /// Another text, filled in the same language.
     Text(Text),
@@ -304,14 +309,31 @@ impl Text {
         let values: Vec<String> = self
             .args
             .iter()
-            .map(|(_, arg)| match arg {
-                Arg::Plain(value) => value.clone(),
-                Arg::Text(text) => text.in_table(table),
+            .map(|(_, arg)| match (arg, table) {
+                (Arg::Plain(value), None) => value.clone(),
+                (Arg::Plain(value), Some(_)) => ltr_isolate(value),
+                (Arg::Text(text), _) => text.in_table(table),
             })
             .collect();
         let args: Vec<(&str, &dyn fmt::Display)> =
             self.args.iter().zip(&values).map(|((name, _), value)| (*name, value as &dyn fmt::Display)).collect();
         fill(template, &args)
+    }
+}
+
+/// `value` between LEFT-TO-RIGHT ISOLATE (U+2066) and POP DIRECTIONAL ISOLATE (U+2069): laid out
+/// left to right as one unit whatever the sentence around it, and without reordering the
+/// sentence's own words (Unicode Bidirectional Algorithm, rule X5a). English, which runs left to
+/// right and is what `Display`, logs and tests read, is filled without them: a translated table
+/// gets them in every language, since only Persian needs them but none is harmed by them.
+pub fn ltr_isolate(value: &str) -> String {
+    format!("\u{2066}{value}\u{2069}")
+}
+
+/// A catalogue message without arguments.
+impl From<Msg> for Text {
+    fn from(msg: Msg) -> Text {
+        Text::new(msg)
     }
 }
 

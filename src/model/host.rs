@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::i18n::{Localized, Msg, Text};
+
 /// `<meta name="kube-api-explorer-api-base" content="...">` in the page names the API base.
 pub const API_BASE_META: &str = "kube-api-explorer-api-base";
 /// `data-api-base="..."` on the mount element names the API base.
@@ -37,17 +39,20 @@ pub enum Source {
     Default,
 }
 
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Source::MountConfig => "the mount config",
-            Source::Attribute => "the data-api-base attribute",
-            Source::Meta => "<meta name=\"kube-api-explorer-api-base\">",
-            Source::Query => "the URL query",
-            Source::Default => "the default",
-        })
+impl Localized for Source {
+    fn text(&self) -> Text {
+        match self {
+            Source::MountConfig => Text::new(Msg::HostSourceMountConfig),
+            Source::Attribute => Text::new(Msg::HostSourceAttribute).with("attribute", API_BASE_ATTRIBUTE),
+            Source::Meta => Text::verbatim(format!("<meta name=\"{API_BASE_META}\">")),
+            Source::Query => Text::new(Msg::HostSourceQuery),
+            Source::Default => Text::new(Msg::HostSourceDefault),
+        }
     }
 }
+
+/// The [`ConfigError::setting`] of the API base (the others are named by their query parameter).
+pub const API_BASE_SETTING: &str = "API base";
 
 /// A setting that could not be used: which, from where, the value, and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,14 +60,23 @@ pub struct ConfigError {
     pub setting: &'static str,
     pub source: Source,
     pub value: String,
-    pub expected: String,
+    pub expected: Text,
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {:?} from {}: {}", self.setting, self.value, self.source, self.expected)
+impl Localized for ConfigError {
+    fn text(&self) -> Text {
+        let text = Text::new(Msg::HostSettingRefused);
+        let text = match self.setting {
+            API_BASE_SETTING => text.with_text("setting", Msg::HostApiBaseSetting),
+            parameter => text.with("setting", parameter),
+        };
+        text.with("value", format!("{:?}", self.value))
+            .with_text("source", self.source)
+            .with_text("expected", &self.expected)
     }
 }
+
+crate::localized_display!(Source, ConfigError);
 
 impl std::error::Error for ConfigError {}
 
@@ -83,42 +97,42 @@ impl ApiBase {
     /// page's origin, or an absolute `http://` or `https://` URL without credentials, query or
     /// fragment. A trailing `/` is dropped, since request paths begin with one. The scheme and
     /// host are lower-cased, as browsers compare them.
-    pub fn parse(raw: &str) -> Result<ApiBase, String> {
-        const EXPECTED: &str = "expected an http:// or https:// URL, or a path on this origin starting with /";
+    pub fn parse(raw: &str) -> Result<ApiBase, Text> {
+        let because = |why: Text| because(Msg::HostExpectedApiBase, why);
         let raw = raw.trim();
         if raw.is_empty() {
             return Ok(ApiBase::same_origin());
         }
         if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(format!("{EXPECTED}; spaces and control characters are not allowed"));
+            return Err(because(Text::new(Msg::HostNoSpaces)));
         }
         if raw.contains(['?', '#']) {
-            return Err(format!("{EXPECTED}, without a query or fragment"));
+            return Err(Text::new(Msg::HostApiBaseWithoutQuery).with_text("expected", Msg::HostExpectedApiBase));
         }
         if raw.contains('\\') {
-            return Err(format!("{EXPECTED}; backslashes are not allowed"));
+            return Err(because(Text::new(Msg::HostNoBackslashes)));
         }
         if raw.starts_with("//") {
-            return Err(format!("{EXPECTED}; a protocol-relative URL (//host) is ambiguous"));
+            return Err(because(Text::new(Msg::HostProtocolRelative)));
         }
         if raw.starts_with('/') {
             return Ok(ApiBase { prefix: raw.trim_end_matches('/').to_owned() });
         }
         let Some((scheme, rest)) = raw.split_once("://") else {
-            return Err(EXPECTED.to_owned());
+            return Err(Text::new(Msg::HostExpectedApiBase));
         };
         let scheme = scheme.to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
-            return Err(format!("{EXPECTED}; the scheme {scheme}: is not allowed"));
+            return Err(because(scheme_refused(&scheme)));
         }
         let (authority, path) = match rest.find('/') {
             Some(i) => rest.split_at(i),
             None => (rest, ""),
         };
         if authority.contains('@') {
-            return Err(format!("{EXPECTED}; credentials in the URL are not allowed"));
+            return Err(because(Text::new(Msg::HostNoCredentials)));
         }
-        let host_port = parse_authority(authority).map_err(|e| format!("{EXPECTED}; {e}"))?;
+        let host_port = parse_authority(authority).map_err(because)?;
         Ok(ApiBase { prefix: format!("{scheme}://{host_port}{}", path.trim_end_matches('/')) })
     }
 
@@ -142,19 +156,28 @@ impl ApiBase {
     }
 }
 
+/// `expected`, and why the value is not that.
+fn because(expected: Msg, why: Text) -> Text {
+    Text::new(Msg::HostExpectedBecause).with_text("expected", expected).with_text("why", why)
+}
+
+fn scheme_refused(scheme: &str) -> Text {
+    Text::new(Msg::HostSchemeRefused).with("scheme", format!("{scheme}:"))
+}
+
 /// `host[:port]` of an http(s) URL, lower-cased; the port, when given, is 1–65535.
-fn parse_authority(authority: &str) -> Result<String, String> {
+fn parse_authority(authority: &str) -> Result<String, Text> {
     if authority.is_empty() {
-        return Err("the host is missing".to_owned());
+        return Err(Text::new(Msg::HostMissing));
     }
     let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
-        let (inside, after) = rest.split_once(']').ok_or("an IPv6 host needs its closing ]")?;
+        let (inside, after) = rest.split_once(']').ok_or(Text::new(Msg::HostIpv6Unclosed))?;
         if inside.is_empty() || !inside.chars().all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.') {
-            return Err(format!("[{inside}] is not an IPv6 address"));
+            return Err(Text::new(Msg::HostNotIpv6).with("address", format!("[{inside}]")));
         }
         let port = match after {
             "" => None,
-            p => Some(p.strip_prefix(':').ok_or("expected :port after the IPv6 address")?),
+            p => Some(p.strip_prefix(':').ok_or(Text::new(Msg::HostPortAfterIpv6))?),
         };
         (format!("[{}]", inside.to_ascii_lowercase()), port)
     } else {
@@ -163,7 +186,7 @@ fn parse_authority(authority: &str) -> Result<String, String> {
             None => (authority, None),
         };
         if host.is_empty() || !host.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.') {
-            return Err(format!("{host:?} is not a host name (letters, digits, - and . only)"));
+            return Err(Text::new(Msg::HostNotHostName).with("host", format!("{host:?}")));
         }
         (host.to_ascii_lowercase(), port)
     };
@@ -171,7 +194,7 @@ fn parse_authority(authority: &str) -> Result<String, String> {
         None => Ok(host),
         Some(p) => match p.parse::<u16>() {
             Ok(n) if n > 0 && p.chars().all(|c| c.is_ascii_digit()) => Ok(format!("{host}:{n}")),
-            _ => Err(format!("the port {p:?} is not a number from 1 to 65535")),
+            _ => Err(Text::new(Msg::HostBadPort).with("port", format!("{p:?}"))),
         },
     }
 }
@@ -184,22 +207,22 @@ pub struct Origin(String);
 impl Origin {
     /// Parses one http(s) origin; a trailing `/` is allowed, any other path is not, and `*` is
     /// refused (it would accept messages from any page).
-    pub fn parse(raw: &str) -> Result<Origin, String> {
-        const EXPECTED: &str = "expected one origin such as https://dashboard.example.com";
+    pub fn parse(raw: &str) -> Result<Origin, Text> {
+        let because = |why: Text| because(Msg::HostExpectedOrigin, why);
         let raw = raw.trim();
         if raw == "*" {
-            return Err(format!("{EXPECTED}; * would accept messages from any page"));
+            return Err(because(Text::new(Msg::HostAnyOrigin).with("wildcard", "*")));
         }
-        let (scheme, rest) = raw.split_once("://").ok_or(EXPECTED)?;
+        let (scheme, rest) = raw.split_once("://").ok_or(Text::new(Msg::HostExpectedOrigin))?;
         let scheme = scheme.to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
-            return Err(format!("{EXPECTED}; the scheme {scheme}: is not allowed"));
+            return Err(because(scheme_refused(&scheme)));
         }
         let authority = rest.strip_suffix('/').unwrap_or(rest);
         if authority.contains(['/', '?', '#', '@']) || authority.chars().any(|c| c.is_whitespace()) {
-            return Err(format!("{EXPECTED}, without a path, query, fragment or credentials"));
+            return Err(Text::new(Msg::HostOriginWithoutPath).with_text("expected", Msg::HostExpectedOrigin));
         }
-        let host_port = parse_authority(authority).map_err(|e| format!("{EXPECTED}; {e}"))?;
+        let host_port = parse_authority(authority).map_err(because)?;
         let host_port = match (scheme.as_str(), host_port.rsplit_once(':')) {
             ("http", Some((host, "80"))) | ("https", Some((host, "443"))) => host.to_owned(),
             _ => host_port,
@@ -233,12 +256,12 @@ pub enum Theme {
 }
 
 impl Theme {
-    pub fn parse(raw: &str) -> Result<Theme, String> {
+    pub fn parse(raw: &str) -> Result<Theme, Text> {
         match raw.trim() {
             "system" => Ok(Theme::System),
             "light" => Ok(Theme::Light),
             "dark" => Ok(Theme::Dark),
-            _ => Err("expected light, dark or system".to_owned()),
+            _ => Err(Text::new(Msg::HostExpectedTheme)),
         }
     }
 
@@ -410,14 +433,15 @@ const NAMED_COLORS: &[&str] = &[
 impl CssColor {
     /// Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` and `hsl()`/`hsla()` with
     /// numeric arguments (commas or spaces, an optional `/ alpha`), or a named colour.
-    pub fn parse(raw: &str) -> Result<CssColor, String> {
-        const EXPECTED: &str = "expected a CSS colour: #rgb, #rrggbb, rgb(r g b), hsl(h s% l%) or a colour name";
+    pub fn parse(raw: &str) -> Result<CssColor, Text> {
+        let expected = || Text::new(Msg::HostExpectedColour);
+        let because = |why: Text| because(Msg::HostExpectedColour, why);
         let value = raw.trim().to_ascii_lowercase();
         if let Some(hex) = value.strip_prefix('#') {
             return if matches!(hex.len(), 3 | 4 | 6 | 8) && hex.chars().all(|c| c.is_ascii_hexdigit()) {
                 Ok(CssColor(format!("#{hex}")))
             } else {
-                Err(EXPECTED.to_owned())
+                Err(expected())
             };
         }
         if NAMED_COLORS.contains(&value.as_str()) {
@@ -426,11 +450,11 @@ impl CssColor {
         let (function, inner) = value
             .split_once('(')
             .and_then(|(f, rest)| rest.strip_suffix(')').map(|inner| (f.trim(), inner)))
-            .ok_or(EXPECTED)?;
+            .ok_or_else(expected)?;
         let (function, hue_first) = match function {
             "rgb" | "rgba" => ("rgb", false),
             "hsl" | "hsla" => ("hsl", true),
-            _ => return Err(EXPECTED.to_owned()),
+            _ => return Err(expected()),
         };
         let (channels, alpha) = match inner.split_once('/') {
             Some((c, a)) => (c, Some(a.trim())),
@@ -441,19 +465,20 @@ impl CssColor {
             (Some(a), 3) => Some(a),
             (None, 4) => parts.pop(),
             (None, 3) => None,
-            _ => return Err(format!("{EXPECTED}; {function}() takes three values and an optional alpha")),
+            _ => return Err(because(Text::new(Msg::HostColourValues).with("function", format!("{function}()")))),
         };
-        let number = |part: &str, percent: bool| -> Result<String, String> {
+        let not_a_number = |part: &str| because(Text::new(Msg::HostNotANumber).with("value", format!("{part:?}")));
+        let number = |part: &str, percent: bool| -> Result<String, Text> {
             let (digits, is_percent) = match part.strip_suffix('%') {
                 Some(d) => (d, true),
                 None => (part.strip_suffix("deg").unwrap_or(part), false),
             };
-            let n: f64 = digits.parse().map_err(|_| format!("{EXPECTED}; {part:?} is not a number"))?;
+            let n: f64 = digits.parse().map_err(|_| not_a_number(part))?;
             if !n.is_finite() || digits.contains(['e', 'i', 'n']) {
-                return Err(format!("{EXPECTED}; {part:?} is not a number"));
+                return Err(not_a_number(part));
             }
             if percent && !is_percent {
-                return Err(format!("{EXPECTED}; {part:?} should be a percentage"));
+                return Err(because(Text::new(Msg::HostNotAPercentage).with("value", format!("{part:?}"))));
             }
             Ok(if is_percent { format!("{n}%") } else { format!("{n}") })
         };
@@ -475,11 +500,11 @@ impl CssColor {
 }
 
 /// A boolean query or attribute value: `1`/`true` or `0`/`false`.
-pub fn parse_flag(raw: &str) -> Result<bool, String> {
+pub fn parse_flag(raw: &str) -> Result<bool, Text> {
     match raw.trim() {
         "1" | "true" | "" => Ok(true),
         "0" | "false" => Ok(false),
-        _ => Err("expected 1, true, 0 or false".to_owned()),
+        _ => Err(Text::new(Msg::HostExpectedFlag)),
     }
 }
 
@@ -508,7 +533,7 @@ impl ApiBaseSources {
         match chosen {
             None => Ok((ApiBase::same_origin(), Source::Default)),
             Some((source, value)) => ApiBase::parse(value).map(|base| (base, source)).map_err(|expected| ConfigError {
-                setting: "API base",
+                setting: API_BASE_SETTING,
                 source,
                 value: value.clone(),
                 expected,
@@ -545,12 +570,8 @@ impl HostSettings {
     }
 
     fn apply(&mut self, key: &str, value: &str, source: Source, api_base: &mut Option<String>) {
-        let error = |setting: &'static str, expected: String| ConfigError {
-            setting,
-            source,
-            value: value.to_owned(),
-            expected,
-        };
+        let error =
+            |setting: &'static str, expected: Text| ConfigError { setting, source, value: value.to_owned(), expected };
         let result = match key {
             "embed" => parse_flag(value).map(|b| self.embed = b).map_err(|e| error("embed", e)),
             "read-only" => parse_flag(value).map(|b| self.read_only = b).map_err(|e| error("read-only", e)),
@@ -613,27 +634,27 @@ pub struct MountConfig {
 impl MountConfig {
     /// Reads the config; unknown keys and wrongly typed values are errors (a host developer wants
     /// to hear about a typo at once).
-    pub fn from_json(value: &serde_json::Value) -> Result<MountConfig, Vec<String>> {
+    pub fn from_json(value: &serde_json::Value) -> Result<MountConfig, Vec<Text>> {
         let mut errors = Vec::new();
         let mut config =
             MountConfig { settings: HostSettings { embed: true, ..HostSettings::default() }, ..MountConfig::default() };
         let object = match value {
             serde_json::Value::Null => return Ok(config),
             serde_json::Value::Object(o) => o,
-            other => return Err(vec![format!("config: expected an object, got {}", json_kind(other))]),
+            other => return Err(vec![key_problem("config", expected_got(Msg::HostExpectedObjectGot, other))]),
         };
         for (key, value) in object {
-            let text = |errors: &mut Vec<String>| match value {
+            let text = |errors: &mut Vec<Text>| match value {
                 serde_json::Value::String(s) => Some(s.clone()),
                 other => {
-                    errors.push(format!("config.{key}: expected a string, got {}", json_kind(other)));
+                    errors.push(key_problem(&format!("config.{key}"), expected_got(Msg::HostExpectedStringGot, other)));
                     None
                 }
             };
-            let flag = |errors: &mut Vec<String>| match value {
+            let flag = |errors: &mut Vec<Text>| match value {
                 serde_json::Value::Bool(b) => Some(*b),
                 other => {
-                    errors.push(format!("config.{key}: expected true or false, got {}", json_kind(other)));
+                    errors.push(key_problem(&format!("config.{key}"), expected_got(Msg::HostExpectedFlagGot, other)));
                     None
                 }
             };
@@ -645,7 +666,7 @@ impl MountConfig {
                     if let Some(t) = text(&mut errors) {
                         match Theme::parse(&t) {
                             Ok(theme) => config.settings.theme = Some(theme),
-                            Err(e) => errors.push(format!("config.theme {t:?}: {e}")),
+                            Err(e) => errors.push(value_problem("config.theme", &t, e)),
                         }
                     }
                 }
@@ -653,23 +674,25 @@ impl MountConfig {
                     if let Some(c) = text(&mut errors) {
                         match CssColor::parse(&c) {
                             Ok(color) => config.settings.accent = Some(color),
-                            Err(e) => errors.push(format!("config.accent {c:?}: {e}")),
+                            Err(e) => errors.push(value_problem("config.accent", &c, e)),
                         }
                     }
                 }
                 "route" => match Route::from_json(value) {
                     Ok(route) => config.route = Some(route),
-                    Err(e) => errors.push(format!("config.route: {e}")),
+                    Err(e) => errors.push(key_problem("config.route", e)),
                 },
                 "onSelect" => {}
-                other => errors.push(format!(
-                    "config.{other}: not a setting (expected apiBase, readOnly, embed, theme, accent, route, onSelect)"
+                other => errors.push(key_problem(
+                    &format!("config.{other}"),
+                    Text::new(Msg::HostNotASetting)
+                        .with("settings", "apiBase, readOnly, embed, theme, accent, route, onSelect"),
                 )),
             }
         }
         if let Some(raw) = &config.api_base {
             if let Err(e) = ApiBase::parse(raw) {
-                errors.push(format!("config.apiBase {raw:?}: {e}"));
+                errors.push(value_problem("config.apiBase", raw, e));
             }
         }
         if errors.is_empty() {
@@ -683,8 +706,8 @@ impl MountConfig {
 impl Route {
     /// Reads `{ group, version, resource, namespace, name }` (strings, all optional except that a
     /// name needs a resource).
-    pub fn from_json(value: &serde_json::Value) -> Result<Route, String> {
-        let object = value.as_object().ok_or_else(|| format!("expected an object, got {}", json_kind(value)))?;
+    pub fn from_json(value: &serde_json::Value) -> Result<Route, Text> {
+        let object = value.as_object().ok_or_else(|| expected_got(Msg::HostExpectedObjectGot, value))?;
         let mut route = Route::default();
         for (key, value) in object {
             let slot = match key.as_str() {
@@ -695,8 +718,9 @@ impl Route {
                 "name" => &mut route.name,
                 "type" => continue,
                 other => {
-                    return Err(format!(
-                        "{other}: not part of a route (expected group, version, resource, namespace, name)"
+                    return Err(key_problem(
+                        other,
+                        Text::new(Msg::HostNotInRoute).with("keys", "group, version, resource, namespace, name"),
                     ))
                 }
             };
@@ -704,24 +728,40 @@ impl Route {
                 serde_json::Value::String(s) if s.is_empty() && key != "group" => None,
                 serde_json::Value::String(s) => Some(s.clone()),
                 serde_json::Value::Null => None,
-                other => return Err(format!("{key}: expected a string, got {}", json_kind(other))),
+                other => return Err(key_problem(key, expected_got(Msg::HostExpectedStringGot, other))),
             };
         }
         if route.resource.is_none() && (route.name.is_some() || route.version.is_some()) {
-            return Err("a name or version needs a resource".to_owned());
+            return Err(Text::new(Msg::HostRouteNeedsResource));
         }
         Ok(route)
     }
 }
 
-fn json_kind(value: &serde_json::Value) -> &'static str {
+/// `{key}: {problem}`, the key as the host wrote it.
+pub fn key_problem(key: &str, problem: Text) -> Text {
+    Text::new(Msg::HostKeyProblem).with("key", key).with_text("problem", problem)
+}
+
+/// `{key} "value": {problem}`.
+pub fn value_problem(key: &str, value: &str, problem: Text) -> Text {
+    Text::new(Msg::HostValueProblem).with("key", key).with("value", format!("{value:?}")).with_text("problem", problem)
+}
+
+/// `expected …, got` the kind of `value`.
+fn expected_got(expected: Msg, value: &serde_json::Value) -> Text {
+    Text::new(expected).with_text("kind", json_kind(value))
+}
+
+/// What kind of JSON value a host gave, in words.
+fn json_kind(value: &serde_json::Value) -> Text {
     match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
+        serde_json::Value::Null => Text::verbatim("null"),
+        serde_json::Value::Bool(_) => Text::new(Msg::KindBoolean),
+        serde_json::Value::Number(_) => Text::new(Msg::KindNumber),
+        serde_json::Value::String(_) => Text::new(Msg::KindString),
+        serde_json::Value::Array(_) => Text::new(Msg::KindArray),
+        serde_json::Value::Object(_) => Text::new(Msg::KindObject),
     }
 }
 

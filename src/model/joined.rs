@@ -16,21 +16,22 @@ use crate::api::media_type::MediaType;
 use crate::api::view::list::ObjectList;
 use crate::api::watch::lazy::LazyObject;
 use crate::api::watch::lazy_list::{read_list, LazyList, ListDocument};
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::list_text::{Items, ListText};
 use crate::model::page::TextFormat;
 
 /// A list body's items, lazily for JSON and CBOR (the formats the fast pass reads), decoded
 /// for the others (YAML).
-pub fn lazy_list(content_type: Option<&MediaType>, body: &std::sync::Arc<[u8]>) -> Result<LazyList, String> {
+pub fn lazy_list(content_type: Option<&MediaType>, body: &std::sync::Arc<[u8]>) -> Result<LazyList, Text> {
     match content_type.map(|media_type| (media_type, media_type.essence.format())) {
         Some((_, Some(format @ (Format::Json | Format::Cbor)))) => read_list(format, body.clone()),
-        Some((media_type, _)) => match decode_body(media_type, body).map_err(|e| e.to_string())? {
+        Some((media_type, _)) => match decode_body(media_type, body).map_err(|e| e.text())? {
             Decoded::Document(document) => {
-                ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.to_string())
+                ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.text())
             }
-            Decoded::Envelope(_) => Err("a protobuf envelope is not a list the explorer joins".to_owned()),
+            Decoded::Envelope(_) => Err(Text::new(Msg::ListEnvelopeNotJoined)),
         },
-        None => Err("the body has no Content-Type the explorer reads".to_owned()),
+        None => Err(Text::new(Msg::ListNoContentType)),
     }
 }
 
@@ -47,15 +48,15 @@ pub struct JoinedList {
 impl JoinedList {
     /// Starts from the first page: `document` is it decoded (for its members, in the server's
     /// order), `items` its items.
-    pub fn start(document: &Value, items: LazyList) -> Result<JoinedList, String> {
+    pub fn start(document: &Value, items: LazyList) -> Result<JoinedList, Text> {
         let Value::Object(members) = document else {
-            return Err("the first page is not a list object".to_owned());
+            return Err(Text::new(Msg::ListFirstPageNotAList));
         };
         JoinedList::start_from_members(members, items)
     }
 
     /// Starts from the first page read lazily (its members and its items).
-    pub fn start_from_page(page: &ListDocument) -> Result<JoinedList, String> {
+    pub fn start_from_page(page: &ListDocument) -> Result<JoinedList, Text> {
         JoinedList::start_from_members(&page.head, page.list.clone())
     }
 
@@ -69,9 +70,9 @@ impl JoinedList {
         JoinedList { head, items: Vec::new(), finished: Some(page.list.items.clone().into()) }
     }
 
-    fn start_from_members(members: &Map, items: LazyList) -> Result<JoinedList, String> {
+    fn start_from_members(members: &Map, items: LazyList) -> Result<JoinedList, Text> {
         if !matches!(members.get("items"), Some(Value::Array(_)) | Some(Value::Null)) {
-            return Err("the first page has no items array: not a list".to_owned());
+            return Err(Text::new(Msg::ListFirstPageNoItems));
         }
         let mut head = Map::new();
         for (key, value) in members.iter() {
@@ -285,7 +286,7 @@ mod tests {
         assert_eq!(joined.text(TextFormat::Yaml, false), document_text(&empty, TextFormat::Yaml, None, false));
         let pod = json(r#"{"kind":"Pod","metadata":{"name":"a"}}"#);
         let error = JoinedList::start(&pod, lazy(&empty, Format::Json)).expect_err("not a list");
-        assert!(error.contains("no items array"), "{error}");
+        assert_eq!(error.to_string(), "the first page has no items array: not a list");
         assert!(JoinedList::start(&json("[]"), lazy(&empty, Format::Json)).is_err());
     }
 
@@ -305,7 +306,7 @@ mod tests {
             assert_eq!(read.items.iter().all(|item| !item.is_decoded()), lazily, "{media_type}");
             assert_eq!(*read.items[1].value().expect("item"), json(r#"{"b":2}"#));
         }
-        assert!(lazy_list(None, &json_body).expect_err("no type").contains("Content-Type"));
+        assert_eq!(lazy_list(None, &json_body).expect_err("no type").msg, Msg::ListNoContentType);
         let pod: Arc<[u8]> = Arc::from(&br#"{"kind":"Pod"}"#[..]);
         assert!(lazy_list(Some(&MediaType::json()), &pod).is_err(), "a Pod is not a list");
     }

@@ -16,7 +16,8 @@
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::Discovery;
-use crate::model::host::{CssColor, Origin, Route, Theme};
+use crate::i18n::{Msg, Text};
+use crate::model::host::{key_problem, value_problem, CssColor, Origin, Route, Theme};
 use crate::model::view_state::{ResourceKey, ViewState};
 
 /// The prefix of every message type of the explorer.
@@ -37,7 +38,7 @@ pub enum Received {
     /// Not an explorer message (another script's traffic on the same window): left alone.
     NotForExplorer,
     /// An explorer message that could not be read, with why.
-    Invalid(String),
+    Invalid(Text),
 }
 
 impl Inbound {
@@ -47,35 +48,34 @@ impl Inbound {
             return Received::NotForExplorer;
         };
         let Some(kind) = kind.strip_prefix(PREFIX) else { return Received::NotForExplorer };
-        let text = |key: &str| -> Result<Option<String>, String> {
+        let of_message = |problem: Text| key_problem(&format!("{PREFIX}{kind}"), problem);
+        let text = |key: &str| -> Result<Option<String>, Text> {
             match data.get(key) {
                 None | Some(serde_json::Value::Null) => Ok(None),
                 Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
-                Some(_) => Err(format!("{PREFIX}{kind}: {key} should be a string")),
+                Some(_) => Err(of_message(Text::new(Msg::MessageShouldBeString).with("key", key))),
             }
         };
         let result = match kind {
-            "navigate" => Route::from_json(data).map_err(|e| format!("{PREFIX}navigate: {e}")).and_then(|route| {
-                match route.resource {
-                    Some(_) => Ok(Inbound::Navigate(route)),
-                    None => Err(format!("{PREFIX}navigate: resource is required")),
-                }
+            "navigate" => Route::from_json(data).map_err(of_message).and_then(|route| match route.resource {
+                Some(_) => Ok(Inbound::Navigate(route)),
+                None => Err(of_message(Text::new(Msg::MessageResourceRequired).with("key", "resource"))),
             }),
-            "set-theme" => (|| -> Result<Inbound, String> {
+            "set-theme" => (|| -> Result<Inbound, Text> {
                 let theme = text("theme")?
-                    .map(|t| Theme::parse(&t).map_err(|e| format!("{PREFIX}set-theme: theme {t:?}: {e}")))
+                    .map(|t| Theme::parse(&t).map_err(|e| of_message(value_problem("theme", &t, e))))
                     .transpose()?;
                 let accent = text("accent")?
-                    .map(|a| CssColor::parse(&a).map_err(|e| format!("{PREFIX}set-theme: accent {a:?}: {e}")))
+                    .map(|a| CssColor::parse(&a).map_err(|e| of_message(value_problem("accent", &a, e))))
                     .transpose()?;
                 Ok(Inbound::SetTheme { theme, accent })
             })(),
             "set-read-only" => match data.get("readOnly") {
                 Some(serde_json::Value::Bool(b)) => Ok(Inbound::SetReadOnly(*b)),
-                _ => Err(format!("{PREFIX}set-read-only: readOnly should be true or false")),
+                _ => Err(of_message(Text::new(Msg::MessageShouldBeFlag).with("key", "readOnly"))),
             },
-            other => Err(format!(
-                "{PREFIX}{other}: not a message of the explorer (expected navigate, set-theme or set-read-only)"
+            _ => Err(of_message(
+                Text::new(Msg::MessageUnknown).with("messages", "navigate, set-theme").with("last", "set-read-only"),
             )),
         };
         match result {
@@ -112,7 +112,7 @@ pub struct MessageStats {
     pub ignored: u32,
     pub invalid: u32,
     /// The last ignored or invalid message, with why.
-    pub last_problem: Option<String>,
+    pub last_problem: Option<Text>,
 }
 
 impl MessageStats {
@@ -125,7 +125,7 @@ impl MessageStats {
                     return None;
                 }
                 self.ignored += 1;
-                self.last_problem = Some(format!("ignored a message from {origin}: no host-origin is configured"));
+                self.last_problem = Some(Text::new(Msg::MessageIgnoredNoOrigin).with("origin", origin));
                 return None;
             }
             Gate::WrongOrigin => {
@@ -133,10 +133,11 @@ impl MessageStats {
                     return None;
                 }
                 self.ignored += 1;
-                self.last_problem = Some(format!(
-                    "ignored a message from {origin}: only {} may drive the explorer",
-                    configured.map(Origin::as_str).unwrap_or_default()
-                ));
+                self.last_problem = Some(
+                    Text::new(Msg::MessageIgnoredWrongOrigin)
+                        .with("origin", origin)
+                        .with("host_origin", configured.map(Origin::as_str).unwrap_or_default()),
+                );
                 return None;
             }
         }
@@ -155,35 +156,42 @@ impl MessageStats {
     }
 
     /// One line for the status bar.
-    pub fn summary(&self) -> String {
-        let mut text = format!("{} accepted, {} ignored, {} invalid", self.accepted, self.ignored, self.invalid);
-        if let Some(problem) = &self.last_problem {
-            text.push_str(" — last: ");
-            text.push_str(problem);
+    pub fn summary(&self) -> Text {
+        let counts = Text::new(Msg::MessageCounts)
+            .with("accepted", self.accepted)
+            .with("ignored", self.ignored)
+            .with("invalid", self.invalid);
+        match &self.last_problem {
+            Some(problem) => {
+                Text::new(Msg::MessageCountsLast).with_text("counts", counts).with_text("problem", problem)
+            }
+            None => counts,
         }
-        text
     }
 }
 
 /// Finds the resource type a route names: the given group and version, or the group's first
 /// (preferred) version that serves the resource.
-pub fn resolve(discovery: &Discovery, route: &Route) -> Result<ResourceKey, String> {
-    let plural = route.resource.as_deref().ok_or("no resource named")?;
+pub fn resolve(discovery: &Discovery, route: &Route) -> Result<ResourceKey, Text> {
+    let plural =
+        route.resource.as_deref().ok_or_else(|| Text::new(Msg::MessageResourceRequired).with("key", "resource"))?;
     let group = route.group.as_deref().unwrap_or("");
     let group_name = if group.is_empty() { "core" } else { group };
     let api_group = discovery
         .groups
         .iter()
         .find(|g| g.name == group)
-        .ok_or_else(|| format!("discovery lists no API group {group_name}"))?;
+        .ok_or_else(|| Text::new(Msg::RouteNoGroup).with("group", group_name))?;
     let version = api_group
         .versions
         .iter()
         .filter(|v| route.version.as_deref().is_none_or(|wanted| v.version == wanted))
         .find(|v| v.resources.iter().any(|r| r.plural == plural))
         .ok_or_else(|| match &route.version {
-            Some(version) => format!("discovery lists no {plural} in {group_name} {version}"),
-            None => format!("discovery lists no {plural} in the {group_name} group"),
+            Some(version) => Text::new(Msg::RouteNoResourceInVersion)
+                .with("resource", plural)
+                .with("group_version", format!("{group_name} {version}")),
+            None => Text::new(Msg::RouteNoResourceInGroup).with("resource", plural).with("group", group_name),
         })?;
     Ok(ResourceKey { group: group.to_owned(), version: version.version.clone(), plural: plural.to_owned() })
 }
@@ -287,9 +295,12 @@ mod tests {
         let Received::Invalid(why) = Inbound::parse(&json!({"type": "kube-api-explorer:navigate", "name": "x"})) else {
             panic!("accepted")
         };
-        assert!(why.contains("needs a resource"), "{why}");
+        assert!(why.to_string().contains("needs a resource"), "{why}");
         let Received::Invalid(why) = Inbound::parse(&json!({"type": "kube-api-explorer:explode"})) else { panic!() };
-        assert!(why.contains("expected navigate, set-theme or set-read-only"));
+        assert_eq!(
+            why.to_string(),
+            "kube-api-explorer:explode: not a message of the explorer (expected navigate, set-theme or set-read-only)"
+        );
         assert!(matches!(
             Inbound::parse(&json!({"type": "kube-api-explorer:navigate", "resource": "pods", "name": 3})),
             Received::Invalid(_)
@@ -307,7 +318,7 @@ mod tests {
         );
         assert!(matches!(
             Inbound::parse(&json!({"type": "kube-api-explorer:set-theme", "accent": "red;}body{x:y"})),
-            Received::Invalid(why) if why.contains("expected a CSS colour")
+            Received::Invalid(why) if why.to_string().starts_with("kube-api-explorer:set-theme: accent \"red;}body{x:y\": expected a CSS colour")
         ));
         assert_eq!(
             Inbound::parse(&json!({"type": "kube-api-explorer:set-read-only", "readOnly": true})),
@@ -335,7 +346,7 @@ mod tests {
         assert!(stats.receive(None, "http://127.0.0.1:9000", &navigate).is_none());
         assert_eq!((stats.accepted, stats.ignored, stats.invalid), (1, 2, 1));
         assert_eq!(
-            stats.summary(),
+            stats.summary().to_string(),
             "1 accepted, 2 ignored, 1 invalid — last: ignored a message from http://127.0.0.1:9000: no host-origin is configured"
         );
     }
@@ -357,17 +368,18 @@ mod tests {
             resolve(&d, &route(json!({"group": "apps", "version": "v1beta1", "resource": "deployments"}))),
             Ok(key("apps", "v1beta1", "deployments"))
         );
+        let resolve = |d: &Discovery, r: &Route| resolve(d, r).map_err(|e| e.to_string());
         assert_eq!(
             resolve(&d, &route(json!({"group": "batch", "resource": "jobs"}))),
-            Err("discovery lists no API group batch".into())
+            Err("discovery lists no API group batch".to_owned())
         );
         assert_eq!(
             resolve(&d, &route(json!({"resource": "secrets"}))),
-            Err("discovery lists no secrets in the core group".into())
+            Err("discovery lists no secrets in the core group".to_owned())
         );
         assert_eq!(
             resolve(&d, &route(json!({"group": "apps", "version": "v2", "resource": "deployments"}))),
-            Err("discovery lists no deployments in apps v2".into())
+            Err("discovery lists no deployments in apps v2".to_owned())
         );
     }
 

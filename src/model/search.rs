@@ -286,8 +286,8 @@ impl TypeSearch {
 /// A page read or why it could not be.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TypeFailure {
-    /// 403: the server's message.
-    Forbidden(String),
+    /// 403: the server's message (as it words it), or the client's text when the answer has none.
+    Forbidden(Text),
     /// Anything else (404, 410 with an expired continue token, 500, an unreadable body): why.
     Failed(Text),
 }
@@ -413,7 +413,7 @@ impl SearchRun {
                 self.skipped.push(Skipped {
                     resource: entry.resource.clone(),
                     when: SkipWhen::Answered,
-                    reason: Text::verbatim(message),
+                    reason: message,
                     command: question.kubectl(namespaced),
                 });
             }

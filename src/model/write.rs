@@ -26,6 +26,7 @@ use crate::api::write::patch::{
 };
 use crate::api::write::strategic::{StrategicError, StrategicMerge};
 use crate::api::write::update::{update_request, UpdateError};
+use crate::i18n::{Localized, Msg, Text};
 
 /// The field manager the explorer writes as unless the user names another.
 pub const DEFAULT_FIELD_MANAGER: &str = "kube-api-explorer";
@@ -92,11 +93,11 @@ impl Default for SendOptions {
 }
 
 /// The replicas a scale form's text asks for: a whole number from 0 up.
-pub fn parse_replicas(text: &str) -> Result<i64, String> {
+pub fn parse_replicas(text: &str) -> Result<i64, Text> {
     let text = text.trim();
     text.parse::<u32>()
         .map(i64::from)
-        .map_err(|_| format!("replicas: expected a whole number from 0 up, found {text:?}"))
+        .map_err(|_| Text::new(Msg::WriteReplicasNotANumber).with("found", format!("{text:?}")))
 }
 
 impl SendOptions {
@@ -149,7 +150,7 @@ pub fn edit_view(object: &Value) -> Value {
 pub fn parse_edit(text: &str) -> Result<Value, DocumentError> {
     let documents = split_yaml_documents(text);
     match documents.as_slice() {
-        [] => Err(DocumentError { line: 1, column: 1, message: "expected an object, found an empty text".into() }),
+        [] => Err(DocumentError { line: 1, column: 1, message: Msg::DocEmpty.into() }),
         [one] => {
             let value = one.parsed.clone()?;
             match value {
@@ -157,17 +158,14 @@ pub fn parse_edit(text: &str) -> Result<Value, DocumentError> {
                 other => Err(DocumentError {
                     line: one.start_line,
                     column: 1,
-                    message: format!("expected an object (a mapping), found {}", other.kind_name()),
+                    message: Text::new(Msg::DocNotMapping).with_text("found", other.kind_text()),
                 }),
             }
         }
         [_, second, ..] => Err(DocumentError {
             line: second.start_line,
             column: 1,
-            message: format!(
-                "expected one object to edit, found {} documents (create several objects from the collection's Create)",
-                documents.len()
-            ),
+            message: Text::new(Msg::DocSeveral).with("count", documents.len()),
         }),
     }
 }
@@ -238,20 +236,57 @@ fn pretty_json(compact: &str) -> String {
 }
 
 /// Why a write cannot be planned (nothing is sent).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum PlanError {
-    #[error("the operations: {0}")]
-    OperationsText(#[source] DecodeError),
-    #[error(transparent)]
+    OperationsText(DecodeError),
     Operations(PatchError),
-    #[error("the patch does not apply to the object read: {0}")]
-    PatchDoesNotApply(#[source] PatchError),
-    #[error(transparent)]
-    Update(#[from] UpdateError),
-    #[error(transparent)]
-    Strategic(#[from] StrategicError),
-    #[error(transparent)]
-    Request(#[from] RequestError),
+    PatchDoesNotApply(PatchError),
+    Update(UpdateError),
+    Strategic(StrategicError),
+    Request(RequestError),
+}
+
+impl Localized for PlanError {
+    fn text(&self) -> Text {
+        match self {
+            PlanError::OperationsText(e) => Text::new(Msg::PlanOperationsText).with_text("error", e),
+            PlanError::Operations(e) => e.text(),
+            PlanError::PatchDoesNotApply(e) => Text::new(Msg::PlanPatchDoesNotApply).with_text("error", e),
+            PlanError::Update(e) => e.text(),
+            PlanError::Strategic(e) => e.text(),
+            PlanError::Request(e) => e.text(),
+        }
+    }
+}
+
+crate::localized_display!(PlanError);
+
+impl std::error::Error for PlanError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlanError::OperationsText(e) => Some(e),
+            PlanError::PatchDoesNotApply(e) => Some(e),
+            PlanError::Operations(_) | PlanError::Update(_) | PlanError::Strategic(_) | PlanError::Request(_) => None,
+        }
+    }
+}
+
+impl From<UpdateError> for PlanError {
+    fn from(e: UpdateError) -> Self {
+        PlanError::Update(e)
+    }
+}
+
+impl From<StrategicError> for PlanError {
+    fn from(e: StrategicError) -> Self {
+        PlanError::Strategic(e)
+    }
+}
+
+impl From<RequestError> for PlanError {
+    fn from(e: RequestError) -> Self {
+        PlanError::Request(e)
+    }
 }
 
 /// Parses the JSON patch editor's text: a JSON (or YAML) array of operations.
@@ -281,7 +316,7 @@ pub struct WritePlan {
     /// The object the server should hold afterwards (before defaults and server bookkeeping).
     pub expected: Value,
     /// What a person should know about this request before sending it.
-    pub notes: Vec<String>,
+    pub notes: Vec<Text>,
 }
 
 /// What a plan needs besides the edit.
@@ -309,13 +344,7 @@ pub fn plan_write(
         WriteMethod::Put => {
             let request = update_request(object, base, &new, &params)?;
             let version = base.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).unwrap_or_default();
-            Ok(WritePlan {
-                request,
-                expected: new,
-                notes: vec![format!(
-                    "The whole object replaces the stored one, on condition that it is still at resourceVersion {version}: otherwise the server answers 409 Conflict."
-                )],
-            })
+            Ok(WritePlan { request, expected: new, notes: vec![Text::new(Msg::NotePut).with("version", version)] })
         }
         WriteMethod::JsonPatch => {
             let ops = match context.ops {
@@ -325,22 +354,18 @@ pub fn plan_write(
             let expected = apply_json_patch(&old, &ops).map_err(PlanError::PatchDoesNotApply)?;
             let request = PatchBody::json_patch(&ops).request(object, &params)?;
             let tests = ops.iter().filter(|op| op.op_name() == "test").count();
-            let note = if tests == 0 {
-                "No test operation: the patch applies to whatever the object holds when it arrives.".to_string()
-            } else {
-                format!("{tests} test operation(s): the server refuses the whole patch (422) if a tested value changed meanwhile.")
-            };
+            let note =
+                if tests == 0 { Text::new(Msg::NoteNoTests) } else { Text::new(Msg::NoteTests).with("count", tests) };
             Ok(WritePlan { request, expected, notes: vec![note] })
         }
         WriteMethod::MergePatch => {
             let body = PatchBody::merge(crate::api::write::patch::merge_patch(&old, &new));
             let expected = apply_merge_patch(&old, &body.body);
             let request = body.request(object, &params)?;
-            let mut notes =
-                vec!["A merge patch replaces lists whole and deletes a field by setting it to null.".to_string()];
+            let mut notes = vec![Text::new(Msg::NoteMergePatch)];
             let nulls = null_members(&body.body, "");
             if !nulls.is_empty() {
-                notes.push(format!("null deletes: {}", nulls.join(", ")));
+                notes.push(Text::new(Msg::NoteNullDeletes).with("fields", nulls.join(", ")));
             }
             Ok(WritePlan { request, expected, notes })
         }
@@ -352,43 +377,26 @@ pub fn plan_write(
             let body = patcher.patch_body(&old, &new)?;
             let expected = patcher.apply(&old, &body.body)?;
             let request = body.request(object, &params)?;
-            Ok(WritePlan {
-                request,
-                expected,
-                notes: vec![
-                    "Lists with a patch merge key (from the server's OpenAPI document) are merged item by item.".into(),
-                ],
-            })
+            Ok(WritePlan { request, expected, notes: vec![Text::new(Msg::NoteStrategic)] })
         }
         WriteMethod::Apply => {
             let (configuration, mut notes) = if options.minimal_apply {
                 let schema = context.schemas.and_then(|s| gvk_of(&old).and_then(|gvk| s.kind(&gvk)));
                 let minimal = minimal_apply_configuration(&old, &new, schema);
-                let mut notes = vec!["Only the fields you changed are applied (a minimal apply configuration): this manager takes ownership of them.".to_string()];
+                let mut notes = vec![Text::new(Msg::NoteMinimalApply)];
                 if !minimal.not_applied.is_empty() {
-                    notes.push(format!(
-                        "Not expressible in an apply configuration (removed only if this manager owned them): {}",
-                        minimal
-                            .not_applied
-                            .iter()
-                            .map(|p| crate::api::write::diff::display_pointer(p))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+                    let fields: Vec<String> =
+                        minimal.not_applied.iter().map(|p| crate::api::write::diff::display_pointer(p)).collect();
+                    notes.push(Text::new(Msg::NoteNotApplied).with("fields", fields.join(", ")));
                 }
                 (minimal.configuration, notes)
             } else {
-                (
-                    apply_configuration(&new),
-                    vec!["The whole object is applied: this manager claims every field in it, so fields other managers own with other values conflict.".to_string()],
-                )
+                (apply_configuration(&new), vec![Text::new(Msg::NoteWholeApply)])
             };
             if options.force {
-                notes.push("force=true: conflicting fields are taken over from their managers.".into());
+                notes.push(Text::new(Msg::NoteForce));
             }
-            notes.push(
-                "The result depends on the server's field ownership: the diff below is what the edit asks for.".into(),
-            );
+            notes.push(Text::new(Msg::NoteApplyResult));
             let request = ApplyBody::new(configuration, options.encoding).request(object, &options.apply_params());
             Ok(WritePlan { request, expected: new, notes })
         }
@@ -549,9 +557,9 @@ pub struct CreateItem {
     /// 1-based line where the document starts.
     pub line: usize,
     /// `Kind namespace/name` (or `generateName…`), for the per-document result.
-    pub label: String,
+    pub label: Text,
     /// The POST, or why this document cannot be sent.
-    pub request: Result<Request, String>,
+    pub request: Result<Request, Text>,
 }
 
 /// The create requests of a (multi-document) YAML or JSON `text`: one per object, in order, each
@@ -570,8 +578,8 @@ pub fn plan_creates(
             Err(e) => {
                 items.push(CreateItem {
                     line: e.line,
-                    label: format!("document {}", document.index + 1),
-                    request: Err(e.to_string()),
+                    label: Text::new(Msg::CreateDocumentNumber).with("number", document.index + 1),
+                    request: Err(e.text()),
                 });
                 continue;
             }
@@ -584,14 +592,16 @@ pub fn plan_creates(
                 .unwrap_or_default();
             let request = create_request(&object, discovery, default_namespace, params);
             let namespace = request.as_ref().ok().and_then(|(ns, _)| ns.clone());
-            let label = match &namespace {
+            let label = Text::verbatim(match &namespace {
                 Some(ns) => format!("{kind} {ns}/{name}"),
                 None => format!("{kind} {name}"),
-            };
+            });
             items.push(CreateItem {
                 line: document.start_line,
                 label,
-                request: request.map(|(_, r)| r).map_err(|e| format!("line {}: {e}", document.start_line)),
+                request: request
+                    .map(|(_, r)| r)
+                    .map_err(|e| Text::new(Msg::CreateAtLine).with("line", document.start_line).with_text("error", e)),
             });
         }
     }
@@ -603,14 +613,14 @@ fn create_request(
     discovery: &Discovery,
     default_namespace: Option<&str>,
     params: &WriteParams,
-) -> Result<(Option<String>, Request), String> {
+) -> Result<(Option<String>, Request), Text> {
     let (Some(api_version), Some(kind)) =
         (object.get("apiVersion").and_then(Value::as_str), object.get("kind").and_then(Value::as_str))
     else {
-        return Err(format!("expected an object with apiVersion and kind, found {}", object.kind_name()));
+        return Err(Text::new(Msg::StrategicNoKind).with_text("found", object.kind_text()));
     };
     if object.at(&["metadata", "name"]).is_none() && object.at(&["metadata", "generateName"]).is_none() {
-        return Err("expected metadata.name or metadata.generateName, found neither".into());
+        return Err(Text::new(Msg::CreateNoName));
     }
     let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
     let resource = discovery
@@ -621,7 +631,7 @@ fn create_request(
         .filter(|v| v.version == version)
         .flat_map(|v| v.resources.iter())
         .find(|r| r.kind == kind)
-        .ok_or_else(|| format!("the server serves no {kind} in {api_version} (discovery lists none)"))?;
+        .ok_or_else(|| Text::new(Msg::CreateNotServed).with("kind", kind).with("api_version", api_version))?;
     let namespace = match resource.scope {
         Scope::Namespaced => Some(
             object
@@ -633,7 +643,7 @@ fn create_request(
         ),
         Scope::Cluster => None,
     };
-    let collection = Collection::new(resource, namespace.as_deref()).map_err(|e| e.to_string())?;
+    let collection = Collection::new(resource, namespace.as_deref()).map_err(|e| e.text())?;
     Ok((namespace, Request::create(&collection, Body::json(object), params)))
 }
 
@@ -652,23 +662,24 @@ pub struct DeleteChoice {
 }
 
 /// The `DeleteOptions` of a choice, or what is wrong with it.
-pub fn delete_params(choice: &DeleteChoice) -> Result<DeleteParams, String> {
+pub fn delete_params(choice: &DeleteChoice) -> Result<DeleteParams, Text> {
     let propagation_policy = match choice.propagation.as_str() {
         "" => None,
         "Foreground" => Some(PropagationPolicy::Foreground),
         "Background" => Some(PropagationPolicy::Background),
         "Orphan" => Some(PropagationPolicy::Orphan),
-        other => return Err(format!("expected propagation Foreground, Background or Orphan, found {other:?}")),
+        other => {
+            return Err(Text::new(Msg::DeleteBadPropagation)
+                .with("policies", "Foreground, Background")
+                .with("last", "Orphan")
+                .with("found", format!("{other:?}")))
+        }
     };
     let grace = choice.grace_period.trim();
     let grace_period_seconds = if grace.is_empty() {
         None
     } else {
-        Some(
-            grace
-                .parse::<u32>()
-                .map_err(|_| format!("expected the grace period as whole seconds (0 or more), found {grace:?}"))?,
-        )
+        Some(grace.parse::<u32>().map_err(|_| Text::new(Msg::DeleteBadGrace).with("found", format!("{grace:?}")))?)
     };
     let preconditions = (choice.uid.is_some() || choice.resource_version.is_some())
         .then(|| Preconditions { uid: choice.uid.clone(), resource_version: choice.resource_version.clone() });

@@ -142,7 +142,7 @@ fn merge_patch_names_its_null_deletes() {
         PlanContext::default(),
     )
     .expect("plan");
-    assert!(plan.notes.iter().any(|n| n == "null deletes: spec"), "{:?}", plan.notes);
+    assert!(plan.notes.iter().any(|n| n.to_string() == "null deletes: spec"), "{:?}", plan.notes);
     assert!(plan.expected.get("spec").is_none());
 }
 
@@ -214,9 +214,9 @@ fn edits_parse_with_located_errors() {
     let err = parse_edit("a: 1\nb: [\n").unwrap_err();
     assert_eq!(err.line, 3, "{err}");
     let err = parse_edit("a: 1\n---\nb: 2\n").unwrap_err();
-    assert!(err.message.contains("found 2 documents") && err.line == 2, "{err}");
-    assert!(parse_edit("- 1\n").unwrap_err().message.contains("expected an object"));
-    assert!(parse_edit("").unwrap_err().message.contains("empty"));
+    assert!(err.message.to_string().contains("found 2 documents") && err.line == 2, "{err}");
+    assert!(parse_edit("- 1\n").unwrap_err().message.to_string().contains("expected an object"));
+    assert!(parse_edit("").unwrap_err().message.to_string().contains("empty"));
     let text = edit_text(&edit_view(&deployment(3)), false);
     assert!(!text.contains("managedFields"));
     assert_eq!(parse_edit(&text).expect("round trip"), edit_view(&deployment(3)));
@@ -296,8 +296,8 @@ fn multi_document_creates_are_one_request_each_in_their_collections() {
         .map(|i| {
             (
                 i.line,
-                i.label.clone(),
-                i.request.as_ref().map(|r| format!("{} {}", r.method, r.path)).map_err(Clone::clone),
+                i.label.to_string(),
+                i.request.as_ref().map(|r| format!("{} {}", r.method, r.path)).map_err(ToString::to_string),
             )
         })
         .collect();
@@ -337,11 +337,11 @@ fn delete_choices_become_delete_options_or_clear_errors() {
     assert_eq!(delete_params(&DeleteChoice::default()).expect("defaults"), DeleteParams::default());
     let bad = DeleteChoice { grace_period: "soon".into(), ..DeleteChoice::default() };
     assert_eq!(
-        delete_params(&bad).unwrap_err(),
+        delete_params(&bad).unwrap_err().to_string(),
         r#"expected the grace period as whole seconds (0 or more), found "soon""#
     );
     let bad = DeleteChoice { propagation: "Later".into(), ..DeleteChoice::default() };
-    assert!(delete_params(&bad).unwrap_err().contains("Foreground, Background or Orphan"));
+    assert!(delete_params(&bad).unwrap_err().to_string().contains("Foreground, Background or Orphan"));
 }
 
 #[test]
@@ -355,6 +355,6 @@ fn finalizing_objects_show_their_remaining_finalizers() {
 fn replicas_are_whole_numbers_from_zero() {
     assert_eq!(parse_replicas(" 3 "), Ok(3));
     assert_eq!(parse_replicas("0"), Ok(0));
-    assert!(parse_replicas("-1").unwrap_err().contains("whole number from 0 up"));
-    assert!(parse_replicas("two").unwrap_err().contains("\"two\""));
+    assert!(parse_replicas("-1").unwrap_err().to_string().contains("whole number from 0 up"));
+    assert!(parse_replicas("two").unwrap_err().to_string().contains("\"two\""));
 }

@@ -810,7 +810,7 @@ fn PageView(
                     Ok(first) => first,
                     Err(error) => {
                         let mut failed = LoadAllProgress::started(0, remaining);
-                        failed.error = Some(tf(Msg::FirstPageCannotJoin, &[("error", &error)]));
+                        failed.error = Some(tf(Msg::FirstPageCannotJoin, &[("error", &tl(&error))]));
                         progress.set(Some(failed));
                         return;
                     }

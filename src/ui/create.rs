@@ -14,7 +14,7 @@ use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::editor::{CodeEditor, TextError};
-use crate::ui::i18n::{t, tf, tr, ts, worded};
+use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
@@ -125,7 +125,7 @@ pub fn CreatePanel(
         text.with(|t| crate::api::write::documents::split_yaml_documents(t))
             .into_iter()
             .find_map(|d| d.parsed.err())
-            .map(|e| TextError { line: e.line, column: e.column, message: e.message })
+            .map(|e| TextError { line: e.line, column: e.column, message: tl(&e.message) })
     });
     let send = move |dry_run: bool| {
         if !policy.allows_writes() || running.get_untracked() {
@@ -138,8 +138,9 @@ pub fn CreatePanel(
         leptos::task::spawn_local(async move {
             let mut created_any = false;
             for item in items {
+                let label = tl(&item.label);
                 let created = match item.request {
-                    Err(e) => Created { label: item.label, outcome: Err(e), warnings: Vec::new(), forbidden: None },
+                    Err(e) => Created { label, outcome: Err(tl(&e)), warnings: Vec::new(), forbidden: None },
                     Ok(request) => {
                         let answer = send_write(&client, request).await;
                         let outcome = if (200..300).contains(&answer.status) {
@@ -163,7 +164,7 @@ pub fn CreatePanel(
                             })
                         };
                         let forbidden = answer.status_body.filter(|s| s.code == 403);
-                        Created { label: item.label, outcome, warnings: answer.warnings, forbidden }
+                        Created { label, outcome, warnings: answer.warnings, forbidden }
                     }
                 };
                 results.update(|r| r.push(created));
@@ -194,9 +195,9 @@ pub fn CreatePanel(
                         .map(|item| match item.request {
                             Ok(r) => {
                                 let p = preview(&r);
-                                view! { <li><code>{format!("{} {}", p.method, p.url)}</code>{format!("  {}", item.label)}</li> }.into_any()
+                                view! { <li><code>{format!("{} {}", p.method, p.url)}</code>{format!("  {}", tl(&item.label))}</li> }.into_any()
                             }
-                            Err(e) => view! { <li class="warning">{format!("{}: {e}", item.label)}</li> }.into_any(),
+                            Err(e) => view! { <li class="warning">{format!("{}: {}", tl(&item.label), tl(&e))}</li> }.into_any(),
                         })
                         .collect_view()
                 }}

@@ -204,7 +204,7 @@ pub fn DeletePanel(
                 </label>
             </div>
             {move || match request.get() {
-                Err(e) => view! { <p class="warning" role="alert">{e}</p> }.into_any(),
+                Err(e) => view! { <p class="warning" role="alert">{tl(&e)}</p> }.into_any(),
                 Ok(r) => {
                     let body = r.body.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
                     view! {

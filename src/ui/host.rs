@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::i18n::Text;
 use crate::model::host::{
     ApiBase, ApiBaseSources, ConfigError, CssColor, HostSettings, MountConfig, Origin, Route, Source, Theme,
     API_BASE_ATTRIBUTE, API_BASE_META,
@@ -110,11 +111,11 @@ pub struct Host {
     /// A navigation asked for by the host, waiting for discovery to resolve it.
     pub pending: RwSignal<Option<Route>>,
     /// Why the last navigation asked for could not be followed.
-    pub problem: RwSignal<Option<String>>,
+    pub problem: RwSignal<Option<Text>>,
     /// Where the API base came from.
     pub api_source: Source,
     /// Settings that were given but could not be used.
-    pub errors: StoredValue<Vec<String>>,
+    pub errors: StoredValue<Vec<ConfigError>>,
     host_origin: StoredValue<Option<Origin>>,
     in_page: bool,
     policy: WritePolicy,
@@ -138,7 +139,7 @@ impl Host {
             pending: RwSignal::new(setup.route.clone().filter(|r| messages::initial_view(r).is_none())),
             problem: RwSignal::new(None),
             api_source: setup.api_base.as_ref().map(|(_, source)| *source).unwrap_or(Source::Default),
-            errors: StoredValue::new(settings.errors.iter().map(ToString::to_string).collect()),
+            errors: StoredValue::new(settings.errors.clone()),
             host_origin: StoredValue::new(settings.host_origin.clone()),
             in_page: setup.in_page(),
             policy,

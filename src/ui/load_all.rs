@@ -134,7 +134,7 @@ pub fn read_lazy_page(
         let list = lazy_list(fetched.content_type.as_ref(), &fetched.response.body).map_err(|e| {
             tf(
                 Msg::AnsweredWith,
-                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &e)],
+                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &tl(&e))],
             )
         })?;
         Ok((list.metadata.clone(), list))

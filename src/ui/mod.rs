@@ -59,7 +59,7 @@ use crate::model::view_state::ViewState;
 use crate::ui::collection::CollectionView;
 use crate::ui::discovered::provide_discovery;
 use crate::ui::host::{Host, Setup};
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
 use crate::ui::object::ObjectView;
@@ -92,7 +92,7 @@ pub fn App(
     i18n::install(&setup.target);
     let (base, base_error) = match &setup.api_base {
         Ok((base, _)) => (ApiBase::configured(base.clone()), None),
-        Err(error) => (ApiBase::same_origin(), Some(error.to_string())),
+        Err(error) => (ApiBase::same_origin(), Some(error.clone())),
     };
     let client = Client::new(base, Signal::derive(move || policy.allows_writes()));
     client.provide();
@@ -133,7 +133,7 @@ pub fn App(
     let api_base = base_error.is_none().then(|| client.base().display());
     let api_source = match host.api_source {
         Source::Default => None,
-        source => Some(worded(move || tf(Msg::ApiBaseFrom, &[("source", &source)]))),
+        source => Some(worded(move || tf(Msg::ApiBaseFrom, &[("source", &tl(&source))]))),
     };
     let navigation = location::use_navigation();
     let home = navigation.home_href();
@@ -157,7 +157,7 @@ pub fn App(
                         data-testid="host-messages"
                         title=host.host_origin().map(|o| worded(move || tf(Msg::ObeyedOnlyFrom, &[("origin", &o)])))
                     >
-                        {stats.summary()}
+                        {tl(&stats.summary())}
                     </dd>
                 </div>
             }
@@ -283,7 +283,7 @@ pub fn App(
                 view! {
                     <section class="status-error host-errors" role="alert" data-testid="host-config-errors">
                         <h3>{t(Msg::HostSettingsNotApplied)}</h3>
-                        <ul>{config_errors.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
+                        <ul>{config_errors.into_iter().map(|e| view! { <li>{worded(move || tl(&e))}</li> }).collect_view()}</ul>
                     </section>
                 }
             })}
@@ -293,7 +293,7 @@ pub fn App(
                 .map(|problem| {
                     view! {
                         <p class="warning host-problem" role="alert" data-testid="host-navigation-problem">
-                            {worded(move || tf(Msg::HostViewProblem, &[("problem", &problem)]))}
+                            {worded(move || tf(Msg::HostViewProblem, &[("problem", &tl(&problem))]))}
                         </p>
                     }
                 })
@@ -304,7 +304,7 @@ pub fn App(
                     view! {
                         <section class="status-error host-errors" role="alert" data-testid="api-base-error">
                             <h3>{t(Msg::ApiAddressInvalid)}</h3>
-                            <p>{error}</p>
+                            <p>{worded(move || tl(&error))}</p>
                             <p>{t(Msg::ApiAddressInvalidHelp)}</p>
                         </section>
                     }

@@ -56,8 +56,10 @@ thread_local! {
 #[wasm_bindgen(js_name = mount)]
 pub fn mount_into(element: web_sys::HtmlElement, config: JsValue) -> Result<MountHandle, JsError> {
     let config_json = to_json(&config);
-    let parsed = MountConfig::from_json(&config_json)
-        .map_err(|errors| JsError::new(&format!("kube-api-explorer mount: {}", errors.join("; "))))?;
+    let parsed = MountConfig::from_json(&config_json).map_err(|errors| {
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        JsError::new(&format!("kube-api-explorer mount: {}", errors.join("; ")))
+    })?;
     let on_select = if config.is_object() {
         js_sys::Reflect::get(&config, &JsValue::from_str("onSelect")).ok().filter(|f| !f.is_undefined())
     } else {

@@ -154,7 +154,7 @@ pub fn ScalePanel(
                 </button>
                 {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
-            {move || wanted.get().err().filter(|_| !replicas.get().is_empty()).map(|e| view! { <p class="warning" role="alert">{e}</p> })}
+            {move || wanted.get().err().filter(|_| !replicas.get().is_empty()).map(|e| view! { <p class="warning" role="alert">{tl(&e)}</p> })}
             {outcome}
         </section>
     }

@@ -15,10 +15,11 @@ use leptos::prelude::*;
 
 use crate::api::discovery::{group_version, Discovery, Scope};
 use crate::api::view::metadata::ObjectHeadList;
+use crate::api::view::status::StatusExt;
 use crate::client::fetch::ClientError;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
-use crate::i18n::{Msg, Text};
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::access::Decision;
 use crate::model::search::{
     plan, read_page, QueryError, SearchQuery, SearchRun, SkipWhen, TypeFailure, TypeState, PAGE_SIZE, PARALLEL_TYPES,
@@ -28,7 +29,7 @@ use crate::model::view_state::ViewState;
 use crate::ui::access::use_access;
 use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
 use crate::ui::intl;
-use crate::ui::load_all::stop_reason;
+use crate::ui::load_all::{status_stop, EXPIRED_EXPLANATION};
 use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::namespaces::NamespaceSelect;
 
@@ -156,9 +157,13 @@ fn read_answer(outcome: Result<Arc<Fetched>, ClientError>) -> Result<ObjectHeadL
     if !fetched.response.is_success() {
         return Err(match fetched.error() {
             Some(error) if error.is_forbidden() => {
-                TypeFailure::Forbidden(error.status().map(|s| s.message.clone()).unwrap_or_else(|| tl(&error)))
+                TypeFailure::Forbidden(error.status().map_or_else(|| error.text(), |s| Text::verbatim(&s.message)))
             }
-            Some(error) => TypeFailure::Failed(Text::verbatim(stop_reason(&error))),
+            Some(error) => TypeFailure::Failed(match error.status() {
+                Some(status) if status.is_expired() => Text::new(EXPIRED_EXPLANATION),
+                Some(status) => Text::verbatim(status_stop(status)),
+                None => error.text(),
+            }),
             None => TypeFailure::Failed(Text::verbatim(format!(
                 "HTTP {} {}",
                 fetched.response.status, fetched.response.status_text

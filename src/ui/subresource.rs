@@ -68,10 +68,10 @@ pub fn SubresourcePanel(
             let options = LogOptions::default();
             let request = match subresource_request(&resource, namespace.as_deref(), &name, &sub.name, &options) {
                 Ok(request) => request,
-                Err(e) => return result.set(Some(Read::Error(e.to_string()))),
+                Err(e) => return result.set(Some(Read::Error(tl(&e)))),
             };
             let read = match client.send(request).await {
-                Err(e) => Read::Error(e.to_string()),
+                Err(e) => Read::Error(tl(&e)),
                 Ok(fetched) => match fetched.decoded() {
                     Ok(decoded) => match Page::from_decoded(decoded, false, 0).body {
                         PageBody::Document(document) if fetched.response.is_success() => Read::Document(document),

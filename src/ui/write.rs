@@ -34,7 +34,7 @@ use crate::model::write::{
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
-use crate::ui::i18n::{t, tf, tr, ts, worded};
+use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::validation::{use_validation, Checked, ValidationList};
 use crate::ui::write_policy::use_write_policy;
@@ -209,7 +209,7 @@ pub fn EditPanel(
                         base.set(Some(value));
                         load_error.set(None);
                     }
-                    Err(e) => load_error.set(Some(e.to_string())),
+                    Err(e) => load_error.set(Some(tl(&e))),
                 }
             });
         }
@@ -228,7 +228,7 @@ pub fn EditPanel(
             schemas.set(Some(Err(tr(Msg::SchemaLoading))));
             let (client, (group, version)) = (client.clone(), group_version.clone());
             leptos::task::spawn_local(async move {
-                let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| e.to_string());
+                let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| tl(&e));
                 schemas.try_set(Some(result));
             });
         });
@@ -238,7 +238,7 @@ pub fn EditPanel(
     let editor_input = NodeRef::new();
     let parsed = Memo::new(move |_| text.with(|t| parse_edit(t)));
     let edit_error = Signal::derive(move || {
-        parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: e.message })
+        parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: tl(&e.message) })
     });
     let guards = move || TestGuards { resource_version: guards_rv.get(), old_values: guards_values.get() };
     // The JSON patch operations follow the edit; the user may change them last.
@@ -258,15 +258,15 @@ pub fn EditPanel(
     let plan_object = object.clone();
     let plan = move |dry_run: bool| -> Result<(WritePlan, Value, Value), String> {
         let base = base.get().ok_or_else(|| tr(Msg::ObjectNotLoaded))?;
-        let edited = parsed.get().map_err(|e| tf(Msg::EditDoesNotParse, &[("error", &e)]))?;
+        let edited = parsed.get().map_err(|e| tf(Msg::EditDoesNotParse, &[("error", &tl(&e))]))?;
         let loaded = schemas.get().and_then(Result::ok);
         let ops = match method.get() {
-            WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| e.to_string())?),
+            WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| tl(&e))?),
             _ => None,
         };
         let context = PlanContext { schemas: loaded.as_deref(), ops: ops.as_deref() };
-        let plan = plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context)
-            .map_err(|e| e.to_string())?;
+        let plan =
+            plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context).map_err(|e| tl(&e))?;
         Ok((plan, base, edited))
     };
     let plan_for_preview = plan.clone();
@@ -494,7 +494,7 @@ pub fn EditPanel(
                 .body_text
                 .clone()
                 .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body.as_deref().unwrap_or_default()));
-            let notes = plan.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view();
+            let notes = plan.notes.iter().map(|n| view! { <li>{tl(n)}</li> }).collect_view();
             view! {
                 <div class="write__preview" data-testid="request-preview">
                     <h4>{t(Msg::TheRequest)}</h4>

@@ -7,8 +7,9 @@
 
 use serde::de::DeserializeSeed;
 
-use crate::api::codec::value::{DuplicateKeys, Value, ValueSeed};
-use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::api::codec::value::{DuplicateKeys, Value, ValueSeed, MAX_DEPTH};
+use crate::api::error::{describe_byte, end_of_input, DecodeError, Format};
+use crate::i18n::{Msg, Text};
 
 /// Decodes one JSON document (surrounding whitespace allowed, nothing else after it).
 pub fn decode_json(input: &[u8]) -> Result<Value, DecodeError> {
@@ -40,35 +41,52 @@ pub(crate) fn json_error(input: &[u8], error: &serde_json::Error) -> DecodeError
     let (expected, found) = split_message(message);
     let found = match found {
         Some(found) => found,
-        None if error.is_eof() => END_OF_INPUT.to_string(),
+        None if error.is_eof() => end_of_input(),
         None => describe_byte(input, offset),
     };
     DecodeError::new(Format::Json, expected, found, offset)
 }
 
-/// Splits a parser message into what was expected and, if it says, what was found.
-pub(crate) fn split_message(message: &str) -> (String, Option<String>) {
+/// Splits a parser message into what was expected and, if it says, what was found: the
+/// messages this project knows (serde_json's and [`ValueSeed`]'s) in the catalogue's words, any
+/// other in the library's own.
+pub(crate) fn split_message(message: &str) -> (Text, Option<Text>) {
     if message.starts_with("EOF while parsing") {
-        return ("a complete JSON value".to_string(), Some(END_OF_INPUT.to_string()));
+        return (Text::new(Msg::DecodeCompleteJson), Some(end_of_input()));
     }
     let known = match message {
-        "trailing characters" => Some("end of input"),
-        "trailing comma" => Some("another member or element after ','"),
-        "expected ident" => Some("true, false or null"),
-        "expected value" => Some("a JSON value"),
-        "key must be a string" => Some("a string key"),
-        "invalid number" | "number out of range" => Some("a number within range"),
-        "recursion limit exceeded" => Some("nesting at most 128 deep"),
+        "trailing characters" => Some(Msg::DecodeEndOfInput),
+        "trailing comma" => Some(Msg::DecodeAfterComma),
+        "expected ident" => Some(Msg::DecodeLiteral),
+        "expected value" => Some(Msg::DecodeJsonValue),
+        "key must be a string" => Some(Msg::DecodeStringKey),
+        "invalid number" | "number out of range" => Some(Msg::DecodeNumberInRange),
+        "recursion limit exceeded" => return (nesting_at_most(), None),
         _ => None,
     };
     if let Some(expected) = known {
-        return (expected.to_string(), None);
+        return (Text::new(expected), None);
     }
     let message = message.strip_prefix("expected ").unwrap_or(message);
     match message.split_once(", found ") {
-        Some((expected, found)) => (expected.to_string(), Some(found.to_string())),
-        None => (message.to_string(), None),
+        Some((expected, found)) => match (expected, found) {
+            (_, "deeper nesting") if expected == nesting_at_most().to_string() => {
+                (nesting_at_most(), Some(Text::new(Msg::DecodeDeeperNesting)))
+            }
+            ("a finite number", number) => (Text::new(Msg::DecodeFiniteNumber), Some(Text::verbatim(number))),
+            ("unique keys", twice) => match twice.strip_prefix("key ").and_then(|k| k.strip_suffix(" twice")) {
+                Some(key) => (Text::new(Msg::DecodeUniqueKeys), Some(Text::new(Msg::DecodeKeyTwice).with("key", key))),
+                None => (Text::verbatim(expected), Some(Text::verbatim(found))),
+            },
+            _ => (Text::verbatim(expected), Some(Text::verbatim(found))),
+        },
+        None => (Text::verbatim(message), None),
     }
+}
+
+/// What a value nested deeper than [`MAX_DEPTH`] was expected to be.
+fn nesting_at_most() -> Text {
+    Text::new(Msg::DecodeNestingAtMost).with("depth", MAX_DEPTH)
 }
 
 /// The byte offset of a 1-based line and column (serde_json counts columns in bytes).
@@ -126,7 +144,8 @@ mod tests {
     fn nesting_deeper_than_the_bound_is_refused() {
         let deep = "[".repeat(200) + &"]".repeat(200);
         let error = decode_json(deep.as_bytes()).expect_err("too deep");
-        assert_eq!(error.expected, "nesting at most 128 deep");
+        assert_eq!(error.expected.to_string(), "nesting at most 128 deep");
+        assert_eq!(error.expected.msg, Msg::DecodeNestingAtMost);
         let hostile = "[".repeat(1_000_000);
         assert!(decode_json(hostile.as_bytes()).is_err());
     }
@@ -137,7 +156,11 @@ mod tests {
         let at_limit = "[".repeat(128) + &"]".repeat(128);
         assert!(decode_json(at_limit.as_bytes()).is_ok());
         let over = "[".repeat(129) + &"]".repeat(129);
-        assert_eq!(decode_json(over.as_bytes()).expect_err("one too deep").expected, "nesting at most 128 deep");
+        let error = decode_json(over.as_bytes()).expect_err("one too deep");
+        assert_eq!(
+            (error.expected.to_string(), error.found.msg),
+            ("nesting at most 128 deep".into(), Msg::DecodeDeeperNesting)
+        );
     }
 
     #[test]
@@ -148,8 +171,16 @@ mod tests {
 
     #[test]
     fn split_message_separates_expected_from_found() {
-        assert_eq!(split_message("expected `,` or `]`"), ("`,` or `]`".to_string(), None));
-        assert_eq!(split_message("a finite number, found inf"), ("a finite number".to_string(), Some("inf".into())));
+        assert_eq!(split_message("expected `,` or `]`"), (Text::verbatim("`,` or `]`"), None));
+        assert_eq!(
+            split_message("a finite number, found inf"),
+            (Text::new(Msg::DecodeFiniteNumber), Some(Text::verbatim("inf")))
+        );
+        assert_eq!(
+            split_message("unique keys, found key \"a\" twice"),
+            (Text::new(Msg::DecodeUniqueKeys), Some(Text::new(Msg::DecodeKeyTwice).with("key", "\"a\"")))
+        );
+        assert_eq!(split_message("trailing comma").0.msg, Msg::DecodeAfterComma);
     }
 
     #[test]

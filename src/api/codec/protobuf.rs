@@ -9,7 +9,8 @@
 //! unknown fields are skipped; groups (wire types 3, 4) are refused.
 
 use crate::api::codec::value::{Map, Value};
-use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::api::error::{describe_byte, end_of_input, DecodeError, Format};
+use crate::i18n::{Msg, Text};
 
 /// The four bytes every protobuf body starts with.
 pub const MAGIC: [u8; 4] = *b"k8s\0";
@@ -85,9 +86,7 @@ impl Envelope {
                 }
                 // int32: a negative code is written as its 64-bit two's complement.
                 (6, Payload::Varint(v)) => code = i64::from(v as i32),
-                (2..=4 | 6, _) => {
-                    return Err(error("a Status field of its wire type", "another wire type", field.offset))
-                }
+                (2..=4 | 6, _) => return Err(error(Msg::DecodeStatusWireType, Msg::DecodeOtherWireType, field.offset)),
                 _ => {}
             }
         }
@@ -100,10 +99,15 @@ impl Envelope {
 pub fn decode_envelope(input: &[u8]) -> Result<Envelope, DecodeError> {
     if !input.starts_with(&MAGIC) {
         let found = match input.len() {
-            n if n < MAGIC.len() && MAGIC.starts_with(input) => END_OF_INPUT.to_string(),
-            _ => format!("{:02x?}", &input[..input.len().min(4)]),
+            n if n < MAGIC.len() && MAGIC.starts_with(input) => end_of_input(),
+            _ => Text::verbatim(format!("{:02x?}", &input[..input.len().min(4)])),
         };
-        return Err(DecodeError::new(Format::Protobuf, "the magic prefix 6b 38 73 00 (\"k8s\\0\")", found, 0));
+        return Err(DecodeError::new(
+            Format::Protobuf,
+            Text::new(Msg::DecodeMagicPrefix).with("prefix", "6b 38 73 00 (\"k8s\\0\")"),
+            found,
+            0,
+        ));
     }
     let mut envelope = Envelope::default();
     let body = &input[MAGIC.len()..];
@@ -123,7 +127,7 @@ pub fn decode_envelope(input: &[u8]) -> Result<Envelope, DecodeError> {
             (2, Payload::Bytes(raw)) => envelope.raw = raw.to_vec(),
             (3, Payload::Bytes(b)) => envelope.content_encoding = text(b, field.offset)?,
             (4, Payload::Bytes(b)) => envelope.content_type = text(b, field.offset)?,
-            (1..=4, _) => return Err(error("a length-delimited field", "another wire type", field.offset)),
+            (1..=4, _) => return Err(error(Msg::DecodeLengthDelimited, Msg::DecodeOtherWireType, field.offset)),
             _ => {}
         }
     }
@@ -178,18 +182,18 @@ pub fn decode_watch_event(payload: &[u8], base: usize) -> Result<ProtobufWatchEv
             _ => {}
         }
     }
-    let event_type = event_type.ok_or_else(|| error("a WatchEvent type (field 1)", "none", base))?;
-    let (raw, at) = raw.ok_or_else(|| error("a WatchEvent object (field 2.1)", "none", base))?;
+    let event_type = event_type.ok_or_else(|| error(Msg::DecodeWatchEventType, Msg::DecodeNone, base))?;
+    let (raw, at) = raw.ok_or_else(|| error(Msg::DecodeWatchEventObject, Msg::DecodeNone, base))?;
     let object = decode_envelope(raw).map_err(|e| e.shifted(at))?;
     Ok(ProtobufWatchEvent { event_type, object })
 }
 
-fn error(expected: &str, found: impl Into<String>, offset: usize) -> DecodeError {
+fn error(expected: impl Into<Text>, found: impl Into<Text>, offset: usize) -> DecodeError {
     DecodeError::new(Format::Protobuf, expected, found, offset)
 }
 
 fn text(bytes: &[u8], offset: usize) -> Result<String, DecodeError> {
-    String::from_utf8(bytes.to_vec()).map_err(|_| error("a UTF-8 string", "invalid UTF-8", offset))
+    String::from_utf8(bytes.to_vec()).map_err(|_| error(Msg::DecodeUtf8String, Msg::DecodeInvalidUtf8, offset))
 }
 
 enum Payload<'a> {
@@ -223,21 +227,21 @@ impl<'a> Fields<'a> {
         for shift in (0..70).step_by(7) {
             let at = self.pos;
             let Some(&byte) = self.input.get(at) else {
-                return Err(error("a varint byte", END_OF_INPUT, self.base + at));
+                return Err(error(Msg::DecodeVarintByte, end_of_input(), self.base + at));
             };
             self.pos += 1;
             if shift == 63 && byte > 1 {
-                return Err(error("a varint within 64 bits", describe_byte(self.input, at), self.base + at));
+                return Err(error(Msg::DecodeVarint64, describe_byte(self.input, at), self.base + at));
             }
             value |= u64::from(byte & 0x7f) << shift;
             if byte & 0x80 == 0 {
                 return Ok(value);
             }
         }
-        Err(error("a varint of at most 10 bytes", "a longer one", self.base + self.pos))
+        Err(error(Msg::DecodeVarintLength, Msg::DecodeLongerOne, self.base + self.pos))
     }
 
-    fn take(&mut self, len: u64, what: &str) -> Result<&'a [u8], DecodeError> {
+    fn take(&mut self, len: u64, what: Msg) -> Result<&'a [u8], DecodeError> {
         let remaining = self.input.len() - self.pos;
         match usize::try_from(len) {
             Ok(len) if len <= remaining => {
@@ -245,7 +249,11 @@ impl<'a> Fields<'a> {
                 self.pos += len;
                 Ok(bytes)
             }
-            _ => Err(error(&format!("{len} bytes of {what}"), END_OF_INPUT, self.base + self.input.len())),
+            _ => Err(error(
+                Text::new(Msg::DecodeBytesOf).with("len", len).with_text("what", what),
+                end_of_input(),
+                self.base + self.input.len(),
+            )),
         }
     }
 
@@ -254,25 +262,35 @@ impl<'a> Fields<'a> {
         let key = self.varint()?;
         let number = key >> 3;
         if number == 0 {
-            return Err(error("a field number above 0", "field 0", self.base + key_at));
+            return Err(error(
+                Msg::DecodeFieldNumber,
+                Text::new(Msg::DecodeField).with("number", 0),
+                self.base + key_at,
+            ));
         }
         let payload = match key & 7 {
             0 => Payload::Varint(self.varint()?),
             1 => {
-                self.take(8, "a fixed64 field")?;
+                self.take(8, Msg::DecodeFixed64)?;
                 Payload::Fixed
             }
             2 => {
                 let len = self.varint()?;
                 let offset = self.pos;
-                let bytes = self.take(len, "a length-delimited field")?;
+                let bytes = self.take(len, Msg::DecodeLengthDelimited)?;
                 return Ok(Field { number, offset: self.base + offset, payload: Payload::Bytes(bytes) });
             }
             5 => {
-                self.take(4, "a fixed32 field")?;
+                self.take(4, Msg::DecodeFixed32)?;
                 Payload::Fixed
             }
-            other => return Err(error("wire type 0, 1, 2 or 5", format!("wire type {other}"), self.base + key_at)),
+            other => {
+                return Err(error(
+                    Msg::DecodeWireTypes,
+                    Text::new(Msg::DecodeWireType).with("number", other),
+                    self.base + key_at,
+                ))
+            }
         };
         Ok(Field { number, offset: self.base + key_at, payload })
     }

@@ -220,6 +220,21 @@ impl Value {
         }
     }
 
+    /// What kind of value this is, in the interface's words.
+    pub fn kind_text(&self) -> crate::i18n::Text {
+        use crate::i18n::{Msg, Text};
+        match self {
+            Value::Null => Text::verbatim("null"),
+            Value::Bool(_) => Msg::KindBoolean.into(),
+            Value::Int(_) => Msg::KindInteger.into(),
+            Value::Float(_) => Msg::KindFloat.into(),
+            Value::String(_) => Msg::KindString.into(),
+            Value::Bytes(_) => Msg::KindBytes.into(),
+            Value::Array(_) => Msg::KindArray.into(),
+            Value::Object(_) => Msg::KindObject.into(),
+        }
+    }
+
     /// Whether two documents are the same tree as the Kubernetes JSON form sees it: numbers are
     /// compared by value, object key order does not matter, and bytes equal their base64 text.
     pub fn equivalent(&self, other: &Value) -> bool {

@@ -10,7 +10,7 @@ use serde::de::DeserializeSeed;
 
 use crate::api::codec::json::split_message;
 use crate::api::codec::value::{DuplicateKeys, Value, ValueSeed};
-use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::api::error::{describe_byte, end_of_input, DecodeError, Format};
 use crate::i18n::{Localized, Msg, Text};
 
 /// Decodes one YAML document.
@@ -51,10 +51,15 @@ fn yaml_error(input: &[u8], error: &serde_yaml::Error) -> DecodeError {
         // The scanner's own wording ("did not find expected key", "could not find expected ':'
         // ..., while scanning a simple key") says what it found wrong.
         (text, None) if error.location().is_some() => {
-            let near = describe_byte(input, offset);
-            ("well-formed YAML".to_string(), format!("{near} ({})", text.replace(" at line ", " near line ")))
+            let detail = match text.msg {
+                Msg::Verbatim => Text::verbatim(text.to_string().replace(" at line ", " near line ")),
+                _ => text,
+            };
+            let near =
+                Text::new(Msg::DecodeNear).with_text("near", describe_byte(input, offset)).with_text("detail", detail);
+            (Text::new(Msg::DecodeWellFormedYaml), near)
         }
-        (text, None) => (text, END_OF_INPUT.to_string()),
+        (text, None) => (text, end_of_input()),
         (expected, Some(found)) => (expected, found),
     };
     DecodeError::new(Format::Yaml, expected, found, offset)
@@ -90,7 +95,7 @@ mod tests {
         assert_eq!(error.format, Format::Yaml);
         assert!(error.offset <= 9);
         let error = decode_yaml(b"a:\n  b: 1\n c d\ne: 2\n").expect_err("bad indentation");
-        assert_eq!(error.expected, "well-formed YAML", "{error}");
+        assert_eq!(error.expected.to_string(), "well-formed YAML", "{error}");
     }
 
     #[test]

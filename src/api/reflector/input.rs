@@ -163,8 +163,8 @@ crate::localized_display!(ConnectionState);
 pub enum Failure {
     /// The server answered with a non-2xx status, maybe with a `Status` body and `Retry-After`.
     Http { code: u16, status: Option<Box<Status>>, retry_after_seconds: Option<u32> },
-    /// No answer (network error, aborted, refused): the browser's words.
-    Network(String),
+    /// No answer (network error, aborted, refused): the browser's words, in the client's sentence.
+    Network(Text),
     /// A 2xx answer whose body is not what the request asks for.
     Undecodable(Text),
 }
@@ -173,7 +173,7 @@ impl Localized for Failure {
     fn text(&self) -> Text {
         match self {
             Failure::Http { code, status, .. } => Text::verbatim(http_text(*code, status.as_deref())),
-            Failure::Network(message) => Text::new(Msg::FailureNoResponse).with("error", message),
+            Failure::Network(message) => Text::new(Msg::FailureNoResponse).with_text("error", message),
             Failure::Undecodable(error) => Text::new(Msg::FailureUndecodable).with_text("error", error),
         }
     }

@@ -461,7 +461,7 @@ fn a_dropped_connection_resumes_from_the_last_seen_resource_version() {
         ],
     );
     h.check(
-        Feed::WatchFailed(Failure::Network("connection refused".to_string())),
+        Feed::WatchFailed(Failure::Network("connection refused".into())),
         &[
             "wait 1000 ms: the watch request failed",
             "problem: watch failed: no response: connection refused",

@@ -19,6 +19,7 @@ use crate::api::codec::json::{decode_json, json_error};
 use crate::api::codec::value::Value;
 use crate::api::error::DecodeError;
 use crate::api::view::shape::{opt_array, opt_int, opt_str, shape, ViewError};
+use crate::i18n::Msg;
 
 /// The server's opaque version of an object or collection. Compare for equality only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
@@ -103,7 +104,7 @@ impl ListMeta {
         let meta = match document.get("metadata") {
             None | Some(Value::Null) => return Ok(ListMeta::default()),
             Some(meta @ Value::Object(_)) => meta,
-            Some(other) => return Err(shape("$.metadata", "an object", other)),
+            Some(other) => return Err(shape("$.metadata", Msg::KindObject, other)),
         };
         Ok(ListMeta {
             resource_version: opt_str(meta, "resourceVersion", "$.metadata")?.map(ResourceVersion),

@@ -17,6 +17,7 @@ use crate::api::codec::value::Value;
 use crate::api::error::DecodeError;
 use crate::api::view::list::List;
 use crate::api::view::shape::{from_document, ViewError};
+use crate::i18n::Msg;
 
 /// One object's type and metadata, without spec or status.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -37,14 +38,14 @@ impl PartialObjectMetadata {
     /// The type and metadata of any object document (a full object or a
     /// `PartialObjectMetadata`).
     pub fn from_document(document: &Value) -> Result<Self, ViewError> {
-        from_document(document, "$", "an object with metadata")
+        from_document(document, "$", Msg::ViewObjectWithMetadata)
     }
 }
 
 impl PartialObjectMetadataList {
     /// The metadata of any collection document (a full list or a `PartialObjectMetadataList`).
     pub fn from_document(document: &Value) -> Result<Self, ViewError> {
-        from_document(document, "$", "a collection with metadata")
+        from_document(document, "$", Msg::ViewCollectionWithMetadata)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::i18n::{Localized, Msg, Text};
 /// A decoded document that does not have the shape a view needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ViewError {
-    Shape { path: String, expected: String, found: String },
+    Shape { path: String, expected: Text, found: Text },
     Kind { expected: String, found: String },
 }
 
@@ -18,7 +18,7 @@ impl Localized for ViewError {
     fn text(&self) -> Text {
         match self {
             ViewError::Shape { path, expected, found } => {
-                Text::new(Msg::ViewShape).with("expected", expected).with("path", path).with("found", found)
+                Text::new(Msg::ViewShape).with_text("expected", expected).with("path", path).with_text("found", found)
             }
             ViewError::Kind { expected, found } => {
                 Text::new(Msg::ViewKind).with("expected", expected).with("found", format!("{found:?}"))
@@ -49,7 +49,7 @@ pub(crate) fn opt_str(object: &Value, key: &str, path: &str) -> Result<Option<St
     match object.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(shape(&format!("{path}.{key}"), "a string", other)),
+        Some(other) => Err(shape(&format!("{path}.{key}"), Msg::KindString, other)),
     }
 }
 
@@ -57,7 +57,7 @@ pub(crate) fn opt_str(object: &Value, key: &str, path: &str) -> Result<Option<St
 pub(crate) fn opt_int(object: &Value, key: &str, path: &str) -> Result<Option<i64>, ViewError> {
     match object.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(value) => value.as_i64().map(Some).ok_or_else(|| shape(&format!("{path}.{key}"), "an integer", value)),
+        Some(value) => value.as_i64().map(Some).ok_or_else(|| shape(&format!("{path}.{key}"), Msg::KindInteger, value)),
     }
 }
 
@@ -66,24 +66,24 @@ pub(crate) fn opt_array<'a>(object: &'a Value, key: &str, path: &str) -> Result<
     match object.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(items)) => Ok(Some(items)),
-        Some(other) => Err(shape(&format!("{path}.{key}"), "an array", other)),
+        Some(other) => Err(shape(&format!("{path}.{key}"), Msg::KindArray, other)),
     }
 }
 
-pub(crate) fn shape(path: &str, expected: &str, found: &Value) -> ViewError {
-    ViewError::Shape { path: path.to_string(), expected: expected.to_string(), found: found.kind_name().to_string() }
+pub(crate) fn shape(path: &str, expected: Msg, found: &Value) -> ViewError {
+    ViewError::Shape { path: path.to_string(), expected: expected.into(), found: found.kind_text() }
 }
 
 /// Reads a whole document into a serde type (e.g. a `k8s-openapi` struct) through its JSON form.
 pub(crate) fn from_document<T: serde::de::DeserializeOwned>(
     document: &Value,
     path: &str,
-    expected: &str,
+    expected: Msg,
 ) -> Result<T, ViewError> {
     serde_json::from_value(document.to_serde_json()).map_err(|e| ViewError::Shape {
         path: path.to_string(),
-        expected: expected.to_string(),
-        found: e.to_string(),
+        expected: expected.into(),
+        found: Text::verbatim(e),
     })
 }
 
@@ -109,9 +109,9 @@ mod tests {
         assert!(opt_int(&doc, "s", "$").is_err());
         assert!(opt_array(&doc, "s", "$").is_err());
         let meta: Result<k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta, _> =
-            from_document(&doc, "$", "metadata");
+            from_document(&doc, "$", Msg::ViewObjectWithMetadata);
         assert!(meta.is_ok());
-        let bad: Result<Vec<String>, _> = from_document(&doc, "$", "a list of strings");
+        let bad: Result<Vec<String>, _> = from_document(&doc, "$", Msg::KindArray);
         assert!(bad.is_err());
     }
 }

@@ -10,11 +10,12 @@ pub use kube_core::Status;
 
 use crate::api::codec::value::Value;
 use crate::api::view::shape::{expect_kind, from_document, ViewError};
+use crate::i18n::Msg;
 
 /// Reads a `Status` document (kind `Status`).
 pub fn status_from_document(document: &Value) -> Result<Status, ViewError> {
     expect_kind(document, "Status")?;
-    from_document(document, "$", "a Status")
+    from_document(document, "$", Msg::ViewStatus)
 }
 
 /// Whether a document is a `Status` (so an error body or a `DELETE` answer, not the object).

@@ -10,6 +10,7 @@ use crate::api::codec::value::Value;
 use crate::api::view::list::ListMeta;
 use crate::api::view::metadata::PartialObjectMetadata;
 use crate::api::view::shape::{expect_kind, opt_array, opt_int, opt_str, shape, ViewError};
+use crate::i18n::Msg;
 
 /// A server-rendered table.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +83,7 @@ impl Table {
 pub fn column_definitions(columns: &Value) -> Result<Vec<TableColumnDefinition>, ViewError> {
     match columns.as_array() {
         Some(columns) => column_list(columns),
-        None => Err(shape("$.columnDefinitions", "an array", columns)),
+        None => Err(shape("$.columnDefinitions", Msg::KindArray, columns)),
     }
 }
 
@@ -93,7 +94,7 @@ fn column_list(columns: &[Value]) -> Result<Vec<TableColumnDefinition>, ViewErro
 fn column(value: &Value, index: usize) -> Result<TableColumnDefinition, ViewError> {
     let path = format!("$.columnDefinitions[{index}]");
     if !matches!(value, Value::Object(_)) {
-        return Err(shape(&path, "an object", value));
+        return Err(shape(&path, Msg::KindObject, value));
     }
     Ok(TableColumnDefinition {
         name: opt_str(value, "name", &path)?.unwrap_or_default(),
@@ -107,7 +108,7 @@ fn column(value: &Value, index: usize) -> Result<TableColumnDefinition, ViewErro
 fn row(value: &Value, index: usize) -> Result<TableRow, ViewError> {
     let path = format!("$.rows[{index}]");
     if !matches!(value, Value::Object(_)) {
-        return Err(shape(&path, "an object", value));
+        return Err(shape(&path, Msg::KindObject, value));
     }
     let cells = opt_array(value, "cells", &path)?.map(<[Value]>::to_vec).unwrap_or_default();
     let object = match value.get("object") {
@@ -116,7 +117,7 @@ fn row(value: &Value, index: usize) -> Result<TableRow, ViewError> {
             RowObject::Metadata(Box::new(PartialObjectMetadata::from_document(object)?))
         }
         Some(object @ Value::Object(_)) => RowObject::Object(object.clone()),
-        Some(other) => return Err(shape(&format!("{path}.object"), "an object", other)),
+        Some(other) => return Err(shape(&format!("{path}.object"), Msg::KindObject, other)),
     };
     Ok(TableRow { cells, object })
 }

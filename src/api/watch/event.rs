@@ -8,6 +8,7 @@ use crate::api::view::shape::{opt_str, shape, ViewError};
 use crate::api::view::status::{status_from_document, Status};
 use crate::api::watch::lazy::LazyObject;
 use crate::api::watch::object::watched_object;
+use crate::i18n::{Msg, Text};
 
 /// The annotation on the BOOKMARK that ends the initial events of a streaming list.
 pub const INITIAL_EVENTS_END_ANNOTATION: &str = "k8s.io/initial-events-end";
@@ -50,8 +51,8 @@ impl WatchEvent {
         };
         let object = match object {
             Some(object @ Value::Object(_)) => object,
-            Some(other) => return Err(shape("$.object", "an object", &other)),
-            None => return Err(shape("$.object", "an object", &Value::Null)),
+            Some(other) => return Err(shape("$.object", Msg::KindObject, &other)),
+            None => return Err(shape("$.object", Msg::KindObject, &Value::Null)),
         };
         match event_type.as_str() {
             "ADDED" => Ok(WatchEvent::Added(LazyObject::from_value(object))),
@@ -72,8 +73,10 @@ impl WatchEvent {
             "ERROR" => status_from_document(&object).map(|s| WatchEvent::Error(Box::new(s))),
             other => Err(ViewError::Shape {
                 path: "$.type".to_string(),
-                expected: "ADDED, MODIFIED, DELETED, BOOKMARK or ERROR".to_string(),
-                found: format!("{other:?}"),
+                expected: Text::new(Msg::ViewOneOf)
+                    .with("values", "ADDED, MODIFIED, DELETED, BOOKMARK")
+                    .with("last", "ERROR"),
+                found: Text::verbatim(format!("{other:?}")),
             }),
         }
     }

@@ -70,8 +70,7 @@ impl JsonFramer {
                     _ => {
                         let offset = self.backlog.consumed + i;
                         let found = crate::api::error::describe_byte(&self.backlog.buffer, i);
-                        let source =
-                            DecodeError::new(crate::api::error::Format::Json, "'{' starting an event", found, offset);
+                        let source = DecodeError::new(crate::api::error::Format::Json, event_start(), found, offset);
                         return Err(StreamError::Decode { event: self.backlog.events + 1, source });
                     }
                 }
@@ -133,4 +132,9 @@ impl Framer for JsonFramer {
     fn finish(&self) -> Result<(), StreamError> {
         self.backlog.finish(self.start.is_some() || self.backlog.buffer.iter().any(|b| !b.is_ascii_whitespace()))
     }
+}
+
+/// What a JSON watch stream must have where an event begins.
+fn event_start() -> crate::i18n::Text {
+    crate::i18n::Text::new(crate::i18n::Msg::DecodeEventStart).with("brace", "'{'")
 }

@@ -227,7 +227,12 @@ fn decode_event_object(format: Format, event: &[u8]) -> Result<Arc<Value>, Decod
     match object {
         Some(object @ Value::Object(_)) => Ok(Arc::new(object)),
         // The fast pass saw an object here: the bytes are the same, so this cannot happen.
-        _ => Err(DecodeError::new(format, "an object member \"object\"", "none", 0)),
+        _ => Err(DecodeError::new(
+            format,
+            crate::i18n::Text::new(crate::i18n::Msg::DecodeObjectMember).with("name", "\"object\""),
+            crate::i18n::Msg::DecodeNone,
+            0,
+        )),
     }
 }
 

@@ -18,6 +18,8 @@
 use std::sync::{Arc, OnceLock};
 
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+
+use crate::i18n::{Localized, Msg, Text};
 use serde_json::value::RawValue;
 
 use crate::api::codec::cbor::{decode_cbor, Reader};
@@ -48,12 +50,12 @@ pub struct ListDocument {
 /// Reads a JSON or CBOR list body (`format` says which; anything else is decoded as JSON): the
 /// fast pass when it takes the body, else the full decoder. The error is the full decoder's (or
 /// the list shape's), in words.
-pub fn read_list(format: Format, body: Arc<[u8]>) -> Result<LazyList, String> {
+pub fn read_list(format: Format, body: Arc<[u8]>) -> Result<LazyList, Text> {
     read_list_document(format, body).map(|document| document.list)
 }
 
 /// [`read_list`] with the list's own members.
-pub fn read_list_document(format: Format, body: Arc<[u8]>) -> Result<ListDocument, String> {
+pub fn read_list_document(format: Format, body: Arc<[u8]>) -> Result<ListDocument, Text> {
     if let Some(document) = scan_list_document(format, &body) {
         return Ok(document);
     }
@@ -61,9 +63,9 @@ pub fn read_list_document(format: Format, body: Arc<[u8]>) -> Result<ListDocumen
         Format::Cbor => decode_cbor(&body),
         _ => decode_json(&body),
     }
-    .map_err(|e| e.to_string())?;
-    let list = ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.to_string())?;
-    let Value::Object(members) = document else { return Err("the list is not an object".to_owned()) };
+    .map_err(|e| e.text())?;
+    let list = ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.text())?;
+    let Value::Object(members) = document else { return Err(Text::new(Msg::ListNotAnObject)) };
     let head = members
         .entries()
         .iter()

@@ -115,7 +115,8 @@ fn bodies_the_fast_pass_does_not_take_get_the_full_decoders_answer() {
         b"{\"kind\":\"PodList\",\"items\":[{\"metadata\":{\"name\":\"\xff\"}}]}",
     ];
     for body in cases {
-        let lazy = read_list(Format::Json, Arc::from(*body)).map(|l| (l.kind, l.items.len()));
+        let lazy =
+            read_list(Format::Json, Arc::from(*body)).map(|l| (l.kind, l.items.len())).map_err(|e| e.to_string());
         let full = full(Format::Json, body).map(|l| (l.kind, l.items.len()));
         assert_eq!(lazy, full, "{}", String::from_utf8_lossy(body));
     }
@@ -143,7 +144,7 @@ fn cbor_bodies_the_fast_pass_does_not_take_get_the_full_decoders_answer() {
     cut.truncate(good.len() - 3);
     for body in [encode(r#"{"kind":"PodList","items":[1]}"#), encode(r#"{"kind":"Pod"}"#), trailing, cut] {
         assert!(scan_cbor_list(&body).is_none());
-        let lazy = read_list(Format::Cbor, Arc::from(&body[..])).map(|l| l.items.len());
+        let lazy = read_list(Format::Cbor, Arc::from(&body[..])).map(|l| l.items.len()).map_err(|e| e.to_string());
         let full = full(Format::Cbor, &body).map(|l| l.items.len());
         assert_eq!(lazy, full);
     }

@@ -21,12 +21,12 @@ pub struct DocumentError {
     pub line: usize,
     /// 1-based column (in characters).
     pub column: usize,
-    pub message: String,
+    pub message: Text,
 }
 
 impl Localized for DocumentError {
     fn text(&self) -> Text {
-        Text::new(Msg::DocumentAt).with("line", self.line).with("column", self.column).with("error", &self.message)
+        Text::new(Msg::DocumentAt).with("line", self.line).with("column", self.column).with_text("error", &self.message)
     }
 }
 
@@ -75,7 +75,7 @@ impl YamlDocument {
             return Err(DocumentError {
                 line: self.start_line + blank,
                 column: 1,
-                message: format!("expected an object with apiVersion and kind, found {}", object.kind_name()),
+                message: Text::new(Msg::StrategicNoKind).with_text("found", object.kind_text()),
             });
         }
         Ok(Request::create(collection, Body::json(object), params))
@@ -115,7 +115,9 @@ pub fn split_yaml_documents(text: &str) -> Vec<YamlDocument> {
                 DocumentError {
                     line: start_line + line - 1,
                     column,
-                    message: format!("expected {}, found {}", e.expected, e.found),
+                    message: Text::new(Msg::DocExpectedFound)
+                        .with_text("expected", e.expected)
+                        .with_text("found", e.found),
                 }
             });
             YamlDocument { index, start_line, text, parsed }

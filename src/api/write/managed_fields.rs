@@ -82,7 +82,7 @@ pub struct ManagedFieldsEntry {
 /// A `managedFields` list that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ManagedFieldsError {
-    NotAList(&'static str),
+    NotAList(Text),
     BadEntry { index: usize, expected: &'static str },
     FieldsType { index: usize, found: String },
     BadKey(String),
@@ -91,7 +91,7 @@ pub enum ManagedFieldsError {
 impl Localized for ManagedFieldsError {
     fn text(&self) -> Text {
         match self {
-            ManagedFieldsError::NotAList(found) => Text::new(Msg::ManagedFieldsNotAList).with("found", found),
+            ManagedFieldsError::NotAList(found) => Text::new(Msg::ManagedFieldsNotAList).with_text("found", found),
             ManagedFieldsError::BadEntry { index, expected } => {
                 Text::new(Msg::ManagedFieldsBadEntry).with("index", index).with("expected", expected)
             }
@@ -114,7 +114,7 @@ pub fn managed_fields(object: &Value) -> Result<Vec<ManagedFieldsEntry>, Managed
     let entries = match object.at(&["metadata", "managedFields"]) {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(entries)) => entries,
-        Some(other) => return Err(ManagedFieldsError::NotAList(other.kind_name())),
+        Some(other) => return Err(ManagedFieldsError::NotAList(other.kind_text())),
     };
     entries.iter().enumerate().map(|(index, entry)| read_entry(index, entry)).collect()
 }
@@ -416,7 +416,7 @@ mod tests {
         let object = |managed: &str| {
             decode_json(format!(r#"{{"metadata":{{"managedFields":{managed}}}}}"#).as_bytes()).expect("json")
         };
-        assert_eq!(managed_fields(&object("{}")), Err(ManagedFieldsError::NotAList("an object")));
+        assert_eq!(managed_fields(&object("{}")), Err(ManagedFieldsError::NotAList(Msg::KindObject.into())));
         assert_eq!(
             managed_fields(&object(r#"[{"operation":"Apply"}]"#)),
             Err(ManagedFieldsError::BadEntry { index: 0, expected: "a manager" })

@@ -119,7 +119,7 @@ impl PatchOp {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PatchError {
     BadOperation(String, String),
-    NotAnArray(&'static str),
+    NotAnArray(Text),
     Failed { index: usize, op: &'static str, path: String, reason: String },
 }
 
@@ -129,7 +129,7 @@ impl Localized for PatchError {
             PatchError::BadOperation(found, why) => {
                 Text::new(Msg::PatchBadOperation).with("found", found).with("why", why)
             }
-            PatchError::NotAnArray(found) => Text::new(Msg::PatchNotAnArray).with("found", found),
+            PatchError::NotAnArray(found) => Text::new(Msg::PatchNotAnArray).with_text("found", found),
             PatchError::Failed { index, op, path, reason } => Text::new(Msg::PatchOperationFailed)
                 .with("index", index)
                 .with("op", op)
@@ -152,7 +152,7 @@ pub fn ops_to_value(ops: &[PatchOp]) -> Value {
 pub fn ops_from_value(value: &Value) -> Result<Vec<PatchOp>, PatchError> {
     match value {
         Value::Array(items) => items.iter().map(PatchOp::from_value).collect(),
-        other => Err(PatchError::NotAnArray(other.kind_name())),
+        other => Err(PatchError::NotAnArray(other.kind_text())),
     }
 }
 
@@ -390,7 +390,9 @@ pub(crate) mod tests {
             ops_to_value(&ops).to_json(),
             r#"[{"op":"test","path":"/spec/size","value":"large"},{"op":"replace","path":"/spec/size","value":"medium"},{"op":"move","from":"/a","path":"/b"},{"op":"copy","from":"/a","path":"/c"},{"op":"add","path":"/d","value":1}]"#
         );
-        assert!(matches!(ops_from_value(&json(r#"{"op":"add"}"#)), Err(PatchError::NotAnArray("an object"))));
+        assert!(
+            matches!(ops_from_value(&json(r#"{"op":"add"}"#)), Err(PatchError::NotAnArray(k)) if k.msg == Msg::KindObject)
+        );
         assert!(matches!(ops_from_value(&json(r#"[{"op":"jump","path":"/a"}]"#)), Err(PatchError::BadOperation(..))));
     }
 

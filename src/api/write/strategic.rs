@@ -35,10 +35,10 @@ const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList/";
 pub enum StrategicError {
     CustomResource(String),
     UnknownKind(String),
-    NoKind(&'static str),
+    NoKind(Text),
     MissingMergeKey { path: String, key: String },
     UnmergeableList(String),
-    BadPatch { path: String, reason: String },
+    BadPatch { path: String, reason: Text },
 }
 
 impl Localized for StrategicError {
@@ -46,13 +46,13 @@ impl Localized for StrategicError {
         match self {
             StrategicError::CustomResource(kind) => Text::new(Msg::StrategicCustomResource).with("kind", kind),
             StrategicError::UnknownKind(kind) => Text::new(Msg::StrategicUnknownKind).with("kind", kind),
-            StrategicError::NoKind(found) => Text::new(Msg::StrategicNoKind).with("found", found),
+            StrategicError::NoKind(found) => Text::new(Msg::StrategicNoKind).with_text("found", found),
             StrategicError::MissingMergeKey { path, key } => {
                 Text::new(Msg::StrategicMissingMergeKey).with("path", path).with("key", format!("{key:?}"))
             }
             StrategicError::UnmergeableList(path) => Text::new(Msg::StrategicUnmergeableList).with("path", path),
             StrategicError::BadPatch { path, reason } => {
-                Text::new(Msg::StrategicBadPatch).with("path", path).with("reason", reason)
+                Text::new(Msg::StrategicBadPatch).with("path", path).with_text("reason", reason)
             }
         }
     }
@@ -90,7 +90,7 @@ impl<'a> StrategicMerge<'a> {
 
     /// The patcher of `object`'s kind.
     pub fn for_object(schemas: &'a OpenApiSchemas, object: &Value) -> Result<Self, StrategicError> {
-        let gvk = gvk_of(object).ok_or(StrategicError::NoKind(object.kind_name()))?;
+        let gvk = gvk_of(object).ok_or_else(|| StrategicError::NoKind(object.kind_text()))?;
         StrategicMerge::for_kind(schemas, &gvk)
     }
 
@@ -108,7 +108,7 @@ impl<'a> StrategicMerge<'a> {
             (Value::Object(old), Value::Object(new)) => {
                 Ok(Value::Object(diff_maps(old, new, Some(self.root), false, "", self.set_element_order)?))
             }
-            (_, new) => Err(StrategicError::NoKind(new.kind_name())),
+            (_, new) => Err(StrategicError::NoKind(new.kind_text())),
         }
     }
 
@@ -125,7 +125,7 @@ impl<'a> StrategicMerge<'a> {
             }
             (_, patch) => Err(StrategicError::BadPatch {
                 path: String::new(),
-                reason: format!("expected an object, found {}", patch.kind_name()),
+                reason: Text::new(Msg::StrategicExpectedObject).with_text("found", patch.kind_text()),
             }),
         }
     }
@@ -303,8 +303,8 @@ fn diff_lists_of_maps(
     Ok(ListPatch { patch, delete: Vec::new(), order })
 }
 
-fn bad(path: &str, reason: impl Into<String>) -> StrategicError {
-    StrategicError::BadPatch { path: shown(path), reason: reason.into() }
+fn bad(path: &str, reason: Text) -> StrategicError {
+    StrategicError::BadPatch { path: shown(path), reason }
 }
 
 fn apply_map(
@@ -321,10 +321,11 @@ fn apply_map(
             return Ok(replacement);
         }
         Some(Value::String(d)) if d == "delete" => return Ok(Map::new()),
-        Some(other) => return Err(bad(path, format!("unknown $patch directive {other}"))),
+        Some(other) => return Err(bad(path, Text::new(Msg::StrategicUnknownDirective).with("directive", other))),
     }
     if let Some(keep) = patch.get(RETAIN_KEYS) {
-        let keep = keep.as_array().ok_or_else(|| bad(path, "expected $retainKeys to be a list"))?;
+        let keep =
+            keep.as_array().ok_or_else(|| bad(path, Text::new(Msg::StrategicNotAList).with("key", "$retainKeys")))?;
         let names: Vec<&str> = keep.iter().filter_map(Value::as_str).collect();
         let drop: Vec<String> =
             original.iter().filter(|(k, _)| !names.contains(k)).map(|(k, _)| k.to_string()).collect();
@@ -334,7 +335,8 @@ fn apply_map(
     }
     for (key, value) in patch.iter() {
         if let Some(field) = key.strip_prefix(DELETE_FROM_PRIMITIVE_LIST) {
-            let remove = value.as_array().ok_or_else(|| bad(path, format!("expected {key} to be a list")))?;
+            let remove =
+                value.as_array().ok_or_else(|| bad(path, Text::new(Msg::StrategicNotAList).with("key", key)))?;
             if let Some(Value::Array(items)) = original.get(field) {
                 let kept: Vec<Value> =
                     items.iter().filter(|i| !remove.iter().any(|r| r.equivalent(i))).cloned().collect();
@@ -366,7 +368,8 @@ fn apply_map(
     }
     for (key, order) in patch.iter() {
         if let Some(field) = key.strip_prefix(SET_ELEMENT_ORDER) {
-            let order = order.as_array().ok_or_else(|| bad(path, format!("expected {key} to be a list")))?;
+            let order =
+                order.as_array().ok_or_else(|| bad(path, Text::new(Msg::StrategicNotAList).with("key", key)))?;
             let merge_key = schema.and_then(|s| s.property(field)).and_then(SchemaNode::patch_merge_key);
             if let Some(Value::Array(items)) = original.get(field) {
                 let reordered = reorder(items, order, merge_key);
@@ -392,12 +395,19 @@ fn merge_lists(
         Some(key) if patch.iter().all(|p| matches!(p, Value::Object(_))) => {
             for (index, item) in patch.iter().enumerate() {
                 let here = child_path(path, &index.to_string());
-                let id = item.get(key).ok_or_else(|| bad(&here, format!("expected the merge key {key:?}")))?;
+                let id = item.get(key).ok_or_else(|| {
+                    bad(&here, Text::new(Msg::StrategicExpectedMergeKey).with("key", format!("{key:?}")))
+                })?;
                 let position = original.iter().position(|o| o.get(key).is_some_and(|k| k.equivalent(id)));
                 let Value::Object(item_patch) = item else { continue };
                 match (directive(item).as_deref(), position) {
                     (Some("delete"), _) => original.retain(|o| !o.get(key).is_some_and(|k| k.equivalent(id))),
-                    (Some(other), _) => return Err(bad(&here, format!("unknown $patch directive {other:?}"))),
+                    (Some(other), _) => {
+                        return Err(bad(
+                            &here,
+                            Text::new(Msg::StrategicUnknownDirective).with("directive", format!("{other:?}")),
+                        ))
+                    }
                     (None, Some(at)) => {
                         let existing = match &original[at] {
                             Value::Object(existing) => existing.clone(),
@@ -598,7 +608,7 @@ mod tests {
         assert!(matches!(unknown, Err(StrategicError::UnknownKind(_))));
         assert!(matches!(
             StrategicMerge::for_object(shared_schemas(), &json("[]")),
-            Err(StrategicError::NoKind("an array"))
+            Err(StrategicError::NoKind(found)) if found.msg == Msg::KindArray
         ));
         assert!(is_built_in_group("apps") && is_built_in_group("") && is_built_in_group("rbac.authorization.k8s.io"));
         assert!(!is_built_in_group("example.com"));

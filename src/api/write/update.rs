@@ -21,14 +21,14 @@ use crate::i18n::{Localized, Msg, Text};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UpdateError {
     NoResourceVersion,
-    NotAnObject(&'static str),
+    NotAnObject(Text),
 }
 
 impl Localized for UpdateError {
     fn text(&self) -> Text {
         match self {
             UpdateError::NoResourceVersion => Text::new(Msg::UpdateNoResourceVersion),
-            UpdateError::NotAnObject(found) => Text::new(Msg::UpdateNotAnObject).with("found", found),
+            UpdateError::NotAnObject(found) => Text::new(Msg::UpdateNotAnObject).with_text("found", found),
         }
     }
 }
@@ -41,7 +41,7 @@ impl std::error::Error for UpdateError {}
 pub fn update_body(edited: &Value, resource_version: &str) -> Result<Value, UpdateError> {
     let mut body = edited.clone();
     let Value::Object(root) = &mut body else {
-        return Err(UpdateError::NotAnObject(edited.kind_name()));
+        return Err(UpdateError::NotAnObject(edited.kind_text()));
     };
     // `insert` replaces in place, so metadata keeps its position in the body.
     let mut metadata = match root.get("metadata") {
@@ -199,7 +199,7 @@ mod tests {
             Some(&b"{\"metadata\":{\"name\":\"web\",\"resourceVersion\":\"41\"},\"spec\":{\"replicas\":2}}\n"[..])
         );
         assert_eq!(update_request(&object, &json("{}"), &edited, &params), Err(UpdateError::NoResourceVersion));
-        assert_eq!(update_body(&json("[]"), "1"), Err(UpdateError::NotAnObject("an array")));
+        assert_eq!(update_body(&json("[]"), "1"), Err(UpdateError::NotAnObject(Msg::KindArray.into())));
         assert_eq!(
             update_body(&json("{}"), "7").map(|b| b.to_json()),
             Ok(r#"{"metadata":{"resourceVersion":"7"}}"#.to_string())

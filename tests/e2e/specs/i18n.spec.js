@@ -27,6 +27,33 @@ function fill(template, values) {
   return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
+/**
+ * A value inside a translated sentence (a name, an operator, a number), as the app fills it:
+ * between LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE, so that it keeps its order in
+ * Persian (`i18n::ltr_isolate`). English has no isolates.
+ */
+function ltr(value) {
+  return `\u2066${value}\u2069`;
+}
+
+/** The left edge of the first occurrence of each of `needles` in `locator`'s text, in pixels. */
+function leftEdges(locator, needles) {
+  return locator.evaluate((element, needles) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    return needles.map((needle) => {
+      const node = nodes.find((n) => n.data.includes(needle));
+      if (!node) return null;
+      const range = document.createRange();
+      const at = node.data.indexOf(needle);
+      range.setStart(node, at);
+      range.setEnd(node, at + needle.length);
+      return range.getBoundingClientRect().left;
+    });
+  }, needles);
+}
+
 async function choose(page, tag) {
   await page.getByTestId('language').selectOption(tag);
   await expect(page.locator('html')).toHaveAttribute('lang', tag);
@@ -150,7 +177,7 @@ test('texts made outside the views: a selector error, the live state, the search
   const problem = page.getByTestId('selector-problem');
   const said = (t) => fill(t.SelectorProblem, {
     name: t.LabelSelector,
-    error: fill(t.SelectorErrorAt, { message: fill(t.SelectorExpectedSet, { found: '(' }), at: 7 }),
+    error: fill(t.SelectorErrorAt, { message: fill(t.SelectorExpectedSet, { found: ltr('(') }), at: ltr(7) }),
   });
   await expect(problem).toContainText(said(uk));
   await expect(problem).not.toContainText('unable to parse');
@@ -161,16 +188,43 @@ test('texts made outside the views: a selector error, the live state, the search
   await expect(page.getByTestId('live-state')).toContainText(fa.StateWatching);
   await saveScreen(page, 'i18n-persian-selector-error');
 
+  // The operators the parser expected, in a Persian sentence: one left-to-right run, isolated, so
+  // that '!' comes before 'in' and 'notin' as written (unisolated, the neutral '!' was laid out
+  // right of "'in'، 'notin'", and the list read backwards).
+  await page.getByLabel(fa.LabelSelector).fill('=web');
+  await page.getByRole('button', { name: fa.ApplySelectors }).click();
+  await expect(problem).toContainText(fill(fa.SelectorErrorAt, {
+    message: fill(fa.SelectorExpectedOperator, {
+      found: ltr('='),
+      operators: ltr("'!', 'in', 'notin', '=', '==', '!=', '>'"),
+      last: ltr("'<'"),
+    }),
+    at: ltr(1),
+  }));
+  const [not, isIn, notIn, greater] = await leftEdges(problem, ["'!'", "'in'", "'notin'", "'>'"]);
+  expect(not).toBeLessThan(isIn);
+  expect(isIn).toBeLessThan(notIn);
+  expect(notIn).toBeLessThan(greater);
+  expect(await problem.evaluate((e) => getComputedStyle(e).direction)).toBe('rtl');
+  await saveScreen(page, 'i18n-persian-selector-operators');
+
   // The Search screen's description of the query (model::search).
   await page.goto('./?search=web&namespace=demo');
   const describes = page.getByTestId('search-describes');
-  const names = fill(fa.SearchNamesContaining, { name: 'web' });
-  await expect(describes).toHaveText(fill(fa.SearchInNamespace, { what: names, namespace: 'demo' }));
+  const names = fill(fa.SearchNamesContaining, { name: ltr('web') });
+  await expect(describes).toHaveText(fill(fa.SearchInNamespace, { what: names, namespace: ltr('demo') }));
   // A bad label selector there: the search's own words around the parser's.
   await page.goto('./?search=web&searchLabels=%3Dweb');
   await expect(page.getByTestId('search-problem')).toContainText(fill(fa.SearchBadLabelSelector, {
-    selector: '=web',
-    error: fill(fa.SelectorErrorAt, { message: fill(fa.SelectorExpectedOperator, { found: '=' }), at: 1 }),
+    selector: ltr('=web'),
+    error: fill(fa.SelectorErrorAt, {
+      message: fill(fa.SelectorExpectedOperator, {
+        found: ltr('='),
+        operators: ltr("'!', 'in', 'notin', '=', '==', '!=', '>'"),
+        last: ltr("'<'"),
+      }),
+      at: ltr(1),
+    }),
   }));
   await saveScreen(page, 'i18n-persian-search-problem');
 });

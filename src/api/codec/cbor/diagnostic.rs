@@ -6,6 +6,7 @@ use ciborium_ll::Header;
 use crate::api::codec::cbor::reader::{Reader, StringKind, SIMPLE_FALSE, SIMPLE_NULL, SIMPLE_TRUE};
 use crate::api::codec::value::MAX_DEPTH;
 use crate::api::error::DecodeError;
+use crate::i18n::{Msg, Text};
 
 /// RFC 8949 diagnostic notation of the CBOR items in `input` (one item, or a CBOR sequence, one
 /// item a line), indented for reading: what the decoded document hides is visible here, such as
@@ -112,7 +113,9 @@ impl Reader<'_> {
         }
         let nests = matches!(header, Header::Array(_) | Header::Map(_) | Header::Tag(_));
         if depth >= MAX_DEPTH && nests {
-            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at).into());
+            return Err(self
+                .error(Text::new(Msg::DecodeNestingAtMost).with("depth", MAX_DEPTH), Msg::DecodeDeeperNesting, at)
+                .into());
         }
         match header {
             Header::Positive(n) => {
@@ -133,7 +136,7 @@ impl Reader<'_> {
             Header::Simple(n) => {
                 let _ = write!(out, "simple({n})");
             }
-            Header::Break => return Err(self.error("a data item", "a break (0xff)", at).into()),
+            Header::Break => return Err(self.error(Msg::DecodeDataItem, Msg::DecodeBreak, at).into()),
             Header::Tag(tag) => {
                 let _ = write!(out, "{tag}(");
                 // A tag nests (bounded like arrays and maps) but does not indent.
@@ -159,7 +162,11 @@ impl Reader<'_> {
             Header::Text(len) => {
                 let bytes = self.string(at, len, StringKind::Text)?;
                 let text = String::from_utf8(bytes).map_err(|e| {
-                    self.error("a UTF-8 text string", format!("invalid UTF-8 at {}", e.utf8_error().valid_up_to()), at)
+                    self.error(
+                        Msg::DecodeUtf8Text,
+                        Text::new(Msg::DecodeInvalidUtf8At).with("at", e.utf8_error().valid_up_to()),
+                        at,
+                    )
                 })?;
                 out.push_str(&serde_json::to_string(&text).unwrap_or_default());
             }

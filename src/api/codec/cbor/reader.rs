@@ -8,7 +8,8 @@
 use ciborium_ll::{Decoder, Header};
 
 use crate::api::codec::value::{DuplicateKeys, MapBuilder, Value, MAX_DEPTH};
-use crate::api::error::{describe_byte, DecodeError, Format, END_OF_INPUT};
+use crate::api::error::{describe_byte, end_of_input, DecodeError, Format};
+use crate::i18n::{Msg, Text};
 
 /// The self-described CBOR tag (`d9 d9 f7`).
 pub const SELF_DESCRIBED_TAG: u64 = 55799;
@@ -25,7 +26,7 @@ pub(crate) const SIMPLE_NULL: u8 = 22;
 pub fn decode_cbor(input: &[u8]) -> Result<Value, DecodeError> {
     let (value, used) = decode_cbor_prefix(input)?;
     if used != input.len() {
-        return Err(DecodeError::new(Format::Cbor, "end of input", describe_byte(input, used), used));
+        return Err(DecodeError::new(Format::Cbor, Msg::DecodeEndOfInput, describe_byte(input, used), used));
     }
     Ok(value)
 }
@@ -63,7 +64,7 @@ impl<'a> Reader<'a> {
         Reader { input, pos: 0, keys: Vec::new(), frames: Vec::new() }
     }
 
-    pub(crate) fn error(&self, expected: impl Into<String>, found: impl Into<String>, offset: usize) -> DecodeError {
+    pub(crate) fn error(&self, expected: impl Into<Text>, found: impl Into<Text>, offset: usize) -> DecodeError {
         DecodeError::new(Format::Cbor, expected, found, offset)
     }
 
@@ -118,10 +119,10 @@ impl<'a> Reader<'a> {
                 self.pos = at + decoder.offset();
                 Ok((at, header))
             }
-            Err(ciborium_ll::Error::Io(_)) => Err(self.error("a CBOR data item", END_OF_INPUT, self.input.len())),
+            Err(ciborium_ll::Error::Io(_)) => Err(self.error(Msg::DecodeCborItem, end_of_input(), self.input.len())),
             Err(ciborium_ll::Error::Syntax(offset)) => {
                 let offset = at + offset;
-                Err(self.error("a well-formed CBOR item head", describe_byte(self.input, offset), offset))
+                Err(self.error(Msg::DecodeCborHead, describe_byte(self.input, offset), offset))
             }
         }
     }
@@ -129,7 +130,11 @@ impl<'a> Reader<'a> {
     /// The next `len` bytes of string data, in place.
     pub(crate) fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
         if len > self.remaining() {
-            return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+            return Err(self.error(
+                Text::new(Msg::DecodeStringBytes).with("len", len),
+                end_of_input(),
+                self.input.len(),
+            ));
         }
         let bytes = &self.input[self.pos..self.pos + len];
         self.pos += len;
@@ -148,7 +153,11 @@ impl<'a> Reader<'a> {
             _ => false,
         };
         if depth >= MAX_DEPTH && nests {
-            return Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at));
+            return Err(self.error(
+                Text::new(Msg::DecodeNestingAtMost).with("depth", MAX_DEPTH),
+                Msg::DecodeDeeperNesting,
+                at,
+            ));
         }
         match header {
             // The self-described tag marks a value without nesting it: the server's form wraps a
@@ -163,40 +172,44 @@ impl<'a> Reader<'a> {
                     }
                     run += 1;
                     if run > MAX_DEPTH {
-                        let expected = format!("at most {MAX_DEPTH} self-described tags in a row");
-                        return Err(self.error(expected, "more", at));
+                        let expected = Text::new(Msg::DecodeSelfDescribedRun).with("depth", MAX_DEPTH);
+                        return Err(self.error(expected, Msg::DecodeMore, at));
                     }
                 }
             }
             Header::Tag(BASE64_TAG) => match self.pull()? {
                 (inner, Header::Bytes(len)) => Ok(Value::Bytes(self.string(inner, len, StringKind::Bytes)?)),
-                (inner, other) => Err(self.error("a byte string inside tag 22", describe_header(other), inner)),
+                (inner, other) => Err(self.error(Msg::DecodeBytesInsideTag22, describe_header(other), inner)),
             },
             Header::Tag(tag @ (2 | 3)) => {
-                Err(self.error("an integer within int64", format!("a bignum (tag {tag})"), at))
+                Err(self.error(Msg::DecodeInt64, Text::new(Msg::DecodeBignum).with("tag", tag), at))
             }
-            Header::Tag(tag) => Err(self.error("a supported tag (55799 or 22)", format!("tag {tag}"), at)),
+            Header::Tag(tag) => {
+                Err(self.error(Msg::DecodeSupportedTag, Text::new(Msg::DecodeTag).with("tag", tag), at))
+            }
             Header::Positive(n) => {
-                i64::try_from(n).map(Value::Int).map_err(|_| self.error("an integer within int64", n.to_string(), at))
+                i64::try_from(n).map(Value::Int).map_err(|_| self.error(Msg::DecodeInt64, Text::verbatim(n), at))
             }
             Header::Negative(n) => match i64::try_from(n) {
                 Ok(n) => Ok(Value::Int(-1 - n)),
-                Err(_) => Err(self.error("an integer within int64", format!("-{}", u128::from(n) + 1), at)),
+                Err(_) => Err(self.error(Msg::DecodeInt64, Text::verbatim(format!("-{}", u128::from(n) + 1)), at)),
             },
             Header::Float(f) if f.is_finite() => Ok(Value::Float(f)),
-            Header::Float(f) => Err(self.error("a finite float", f.to_string(), at)),
+            Header::Float(f) => Err(self.error(Msg::DecodeFiniteFloat, Text::verbatim(f), at)),
             Header::Simple(SIMPLE_FALSE) => Ok(Value::Bool(false)),
             Header::Simple(SIMPLE_TRUE) => Ok(Value::Bool(true)),
             Header::Simple(SIMPLE_NULL) => Ok(Value::Null),
-            Header::Simple(other) => Err(self.error("false, true or null", describe_header(Header::Simple(other)), at)),
-            Header::Break => Err(self.error("a data item", "a break (0xff)", at)),
+            Header::Simple(other) => {
+                Err(self.error(Msg::DecodeCborLiteral, describe_header(Header::Simple(other)), at))
+            }
+            Header::Break => Err(self.error(Msg::DecodeDataItem, Msg::DecodeBreak, at)),
             Header::Bytes(len) => Ok(Value::String(go_lossy_utf8(self.string(at, len, StringKind::Bytes)?))),
             Header::Text(len) => {
                 let content = self.pos;
                 let bytes = self.string(at, len, StringKind::Text)?;
                 String::from_utf8(bytes).map(Value::String).map_err(|e| {
                     let offset = content + e.utf8_error().valid_up_to();
-                    self.error("valid UTF-8 in a text string", "an invalid byte sequence", offset)
+                    self.error(Msg::DecodeValidUtf8, Msg::DecodeInvalidSequence, offset)
                 })
             }
             Header::Array(len) => self.array(len, depth),
@@ -221,7 +234,7 @@ impl<'a> Reader<'a> {
                         }
                         (chunk, other) => {
                             return Err(self.error(
-                                format!("a definite chunk of the indefinite string at byte {at}, or a break"),
+                                Text::new(Msg::DecodeDefiniteChunk).with("at", at),
                                 describe_header(other),
                                 chunk,
                             ))
@@ -271,14 +284,14 @@ impl<'a> Reader<'a> {
                 Header::Bytes(len) => go_lossy_utf8(self.string(at, len, StringKind::Bytes)?),
                 Header::Text(len) => match String::from_utf8(self.string(at, len, StringKind::Text)?) {
                     Ok(key) => key,
-                    Err(_) => return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at)),
+                    Err(_) => return Err(self.error(Msg::DecodeValidUtf8, Msg::DecodeInvalidSequence, at)),
                 },
-                other => return Err(self.error("a byte or text string map key", describe_header(other), at)),
+                other => return Err(self.error(Msg::DecodeMapKey, describe_header(other), at)),
             };
             let value = self.item(depth + 1)?;
-            builder
-                .insert(key, value)
-                .map_err(|key| self.error("unique map keys", format!("key {key:?} again"), at))?;
+            builder.insert(key, value).map_err(|key| {
+                self.error(Msg::DecodeUniqueMapKeys, Text::new(Msg::DecodeKeyAgain).with("key", format!("{key:?}")), at)
+            })?;
             count += 1;
         }
         Ok(Value::Object(builder.finish()))
@@ -306,7 +319,11 @@ impl<'a> Reader<'a> {
             }
             run += 1;
             if run > MAX_DEPTH {
-                return Err(self.error(format!("at most {MAX_DEPTH} self-described tags in a row"), "more", at));
+                return Err(self.error(
+                    Text::new(Msg::DecodeSelfDescribedRun).with("depth", MAX_DEPTH),
+                    Msg::DecodeMore,
+                    at,
+                ));
             }
         }
     }
@@ -324,9 +341,11 @@ impl<'a> Reader<'a> {
                 let (at, header) = self.untag(at, header)?;
                 self.skip(at, header, depth)
             }
-            Header::Array(_) | Header::Map(_) | Header::Tag(_) if depth >= MAX_DEPTH => {
-                Err(self.error(format!("nesting at most {MAX_DEPTH} deep"), "deeper nesting", at))
-            }
+            Header::Array(_) | Header::Map(_) | Header::Tag(_) if depth >= MAX_DEPTH => Err(self.error(
+                Text::new(Msg::DecodeNestingAtMost).with("depth", MAX_DEPTH),
+                Msg::DecodeDeeperNesting,
+                at,
+            )),
             Header::Array(len) => {
                 let mut count = 0;
                 while len != Some(count) {
@@ -343,18 +362,22 @@ impl<'a> Reader<'a> {
             Header::Text(Some(len)) => {
                 let content = self.pos;
                 if len > self.remaining() {
-                    return Err(self.error(format!("{len} bytes of string data"), END_OF_INPUT, self.input.len()));
+                    return Err(self.error(
+                        Text::new(Msg::DecodeStringBytes).with("len", len),
+                        end_of_input(),
+                        self.input.len(),
+                    ));
                 }
                 if let Err(e) = std::str::from_utf8(&self.input[content..content + len]) {
                     let offset = content + e.valid_up_to();
-                    return Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", offset));
+                    return Err(self.error(Msg::DecodeValidUtf8, Msg::DecodeInvalidSequence, offset));
                 }
                 self.advance(len)
             }
             Header::Tag(BASE64_TAG) => match self.pull()? {
                 (_, Header::Bytes(Some(len))) => self.advance(len),
                 (inner, header @ Header::Bytes(None)) => self.value(inner, header, depth).map(drop),
-                (inner, other) => Err(self.error("a byte string inside tag 22", describe_header(other), inner)),
+                (inner, other) => Err(self.error(Msg::DecodeBytesInsideTag22, describe_header(other), inner)),
             },
             // Everything else allocates nothing worth saving, or is an error: the rules of
             // `value` itself.
@@ -392,13 +415,17 @@ impl<'a> Reader<'a> {
             match header {
                 Header::Bytes(Some(len)) => self.advance(len)?,
                 Header::Text(_) | Header::Bytes(None) if key => self.skip(at, header, level)?,
-                other if key => return Err(self.error("a byte or text string map key", describe_header(other), at)),
+                other if key => return Err(self.error(Msg::DecodeMapKey, describe_header(other), at)),
                 Header::Array(Some(len)) | Header::Map(Some(len)) if level < MAX_DEPTH => {
                     let map = matches!(header, Header::Map(_));
                     let items = if map { len.checked_mul(2) } else { Some(len) };
                     // Every item takes a byte at least: more than the input holds cannot be.
                     let Some(items) = items.filter(|n| *n <= self.remaining().saturating_mul(2)) else {
-                        return Err(self.error(format!("{len} items"), END_OF_INPUT, self.input.len()));
+                        return Err(self.error(
+                            Text::new(Msg::DecodeItems).with("len", len),
+                            end_of_input(),
+                            self.input.len(),
+                        ));
                     };
                     self.frames.push((left, in_map));
                     (left, in_map) = (items, map);
@@ -453,9 +480,7 @@ impl<'a> Reader<'a> {
                     match (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok(), header) {
                         (true, _) => std::borrow::Cow::Borrowed(bytes),
                         (false, Header::Bytes(_)) => go_lossy_utf8(bytes.to_vec()).into_bytes().into(),
-                        (false, _) => {
-                            break Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at))
-                        }
+                        (false, _) => break Err(self.error(Msg::DecodeValidUtf8, Msg::DecodeInvalidSequence, at)),
                     }
                 }
                 Header::Bytes(len) => match self.string(at, len, StringKind::Bytes) {
@@ -464,12 +489,10 @@ impl<'a> Reader<'a> {
                 },
                 Header::Text(len) => match self.string(at, len, StringKind::Text).map(String::from_utf8) {
                     Ok(Ok(key)) => key.into_bytes().into(),
-                    Ok(Err(_)) => {
-                        break Err(self.error("valid UTF-8 in a text string", "an invalid byte sequence", at))
-                    }
+                    Ok(Err(_)) => break Err(self.error(Msg::DecodeValidUtf8, Msg::DecodeInvalidSequence, at)),
                     Err(e) => break Err(e),
                 },
-                other => break Err(self.error("a byte or text string map key", describe_header(other), at)),
+                other => break Err(self.error(Msg::DecodeMapKey, describe_header(other), at)),
             };
             if let Err(e) = entry(self, &key, depth + 1) {
                 break Err(e);
@@ -484,7 +507,11 @@ impl<'a> Reader<'a> {
             };
             if repeated {
                 let key = String::from_utf8_lossy(&key).into_owned();
-                break Err(self.error("unique map keys", format!("key {key:?} again"), at));
+                break Err(self.error(
+                    Msg::DecodeUniqueMapKeys,
+                    Text::new(Msg::DecodeKeyAgain).with("key", format!("{key:?}")),
+                    at,
+                ));
             }
             if index.is_none() {
                 match key {
@@ -509,19 +536,19 @@ impl<'a> Reader<'a> {
 }
 
 /// Names an item head for an error message.
-pub(crate) fn describe_header(header: Header) -> String {
+pub(crate) fn describe_header(header: Header) -> Text {
     match header {
-        Header::Positive(n) => format!("the integer {n}"),
-        Header::Negative(n) => format!("the integer -{}", u128::from(n) + 1),
-        Header::Float(f) => format!("the float {f}"),
-        Header::Simple(23) => "undefined".to_string(),
-        Header::Simple(n) => format!("simple value {n}"),
-        Header::Tag(t) => format!("tag {t}"),
-        Header::Break => "a break (0xff)".to_string(),
-        Header::Bytes(_) => "a byte string".to_string(),
-        Header::Text(_) => "a text string".to_string(),
-        Header::Array(_) => "an array".to_string(),
-        Header::Map(_) => "a map".to_string(),
+        Header::Positive(n) => Text::new(Msg::DecodeInteger).with("value", n),
+        Header::Negative(n) => Text::new(Msg::DecodeInteger).with("value", format!("-{}", u128::from(n) + 1)),
+        Header::Float(f) => Text::new(Msg::DecodeFloat).with("value", f),
+        Header::Simple(23) => Text::verbatim("undefined"),
+        Header::Simple(n) => Text::new(Msg::DecodeSimpleValue).with("value", n),
+        Header::Tag(t) => Text::new(Msg::DecodeTag).with("tag", t),
+        Header::Break => Msg::DecodeBreak.into(),
+        Header::Bytes(_) => Msg::KindBytes.into(),
+        Header::Text(_) => Msg::DecodeTextString.into(),
+        Header::Array(_) => Msg::KindArray.into(),
+        Header::Map(_) => Msg::DecodeMap.into(),
     }
 }
 
