@@ -252,6 +252,15 @@ impl SchemaTree {
     }
 }
 
+impl Field {
+    /// What the field's value is: a list, a map, an object with fields (or of a recursive type),
+    /// or a scalar.
+    pub fn shape(&self) -> Shape {
+        let children = if self.recurs_at.is_some() { self.children.max(1) } else { self.children };
+        shape_of(&self.type_label, children)
+    }
+}
+
 /// The shape a type label (or what is left of it inside a list or map) names, for a field with
 /// `children` fields below it: a named type without fields (`Quantity`, `IntOrString`) is a
 /// scalar, a schema that says only `object` (`<Object>`) an object.

@@ -355,3 +355,23 @@ fn a_recursive_type_is_located_through_its_ancestor_and_preserved_fields_say_so(
         Err(NotInSchema::Preserved { field: "config".into(), rest: "anything.at.all".into() }),
     );
 }
+
+#[test]
+fn a_fields_shape_comes_from_its_type_and_fields() {
+    let deployment = tree("apps", "v1", "Deployment");
+    let shape = |path: &str| deployment.field(path).expect(path).shape();
+    assert_eq!(shape("spec"), Shape::Object);
+    assert_eq!(shape("spec.replicas"), Shape::Scalar);
+    assert_eq!(shape("spec.strategy.rollingUpdate.maxSurge"), Shape::Scalar);
+    assert_eq!(shape("spec.template.spec.containers"), Shape::List);
+    assert_eq!(shape("spec.template.spec.containers.args"), Shape::List);
+    assert_eq!(shape("metadata.labels"), Shape::Map);
+    let schemas = synthetic(
+        serde_json::json!({"type": "object", "properties": {"schema": {"$ref": "#/components/schemas/example.Props"}}}),
+        serde_json::json!({"example.Props": {"type": "object", "properties": {
+            "type": {"type": "string"}, "not": {"$ref": "#/components/schemas/example.Props"}
+        }}}),
+    );
+    // A field of a recursive type has its fields at the ancestor: an object all the same.
+    assert_eq!(gadget(&schemas).expect("tree").field("schema.not").expect("not").shape(), Shape::Object);
+}
