@@ -171,6 +171,28 @@ pub fn candidates(tree: &SchemaTree, place: &CursorPlace) -> Result<Vec<Candidat
     Ok(starting)
 }
 
+/// The byte offset in `text` of a position counted in UTF-16 code units (a textarea's
+/// selection), clamped to the text and to a character's start.
+pub fn byte_offset(text: &str, units: usize) -> usize {
+    let mut counted = 0;
+    for (at, c) in text.char_indices() {
+        if counted >= units {
+            return at;
+        }
+        counted += c.len_utf16();
+    }
+    text.len()
+}
+
+/// The position of byte offset `byte` counted in UTF-16 code units (for a textarea's selection).
+pub fn utf16_offset(text: &str, byte: usize) -> usize {
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    text[..byte].encode_utf16().count()
+}
+
 /// The first paragraph of a description (the schema's descriptions put details after a blank
 /// line), with its line breaks as spaces.
 pub fn first_paragraph(description: &str) -> String {

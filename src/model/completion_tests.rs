@@ -227,3 +227,16 @@ fn string_values_that_would_read_as_something_else_are_quoted() {
     let got = candidates(&tree, &cursor_place(&text, cursor).expect("place")).expect("values");
     assert_eq!(got.iter().map(|c| c.insert.as_str()).collect::<Vec<_>>(), ["\"on\"", "\"1.5\"", "plain", "\"\""]);
 }
+
+#[test]
+fn textarea_offsets_convert_between_utf16_units_and_bytes() {
+    let text = "a: é𝄞\nb";
+    assert_eq!(byte_offset(text, 3), 3);
+    assert_eq!(byte_offset(text, 4), 5);
+    // 𝄞 is two UTF-16 units and four bytes.
+    assert_eq!(byte_offset(text, 6), 9);
+    assert_eq!(byte_offset(text, 99), text.len());
+    assert_eq!(utf16_offset(text, 9), 6);
+    assert_eq!(utf16_offset(text, 6), 4);
+    assert_eq!(utf16_offset(text, 99), 8);
+}
