@@ -19,7 +19,7 @@ use wasm_bindgen::JsCast;
 use crate::api::explain::{Located, SchemaTree, Step};
 use crate::i18n::Msg;
 use crate::model::completion::{
-    byte_offset, candidates, cursor_place, member_at, utf16_offset, Candidate, CursorPlace, NoCandidates,
+    byte_offset, candidates, cursor_place, member_at, utf16_offset, Candidate, CursorPlace, NoCandidates, Typing,
 };
 use crate::ui::field_docs::{no_candidates, FieldDocsCard, FieldDocsOf, TreeResult};
 use crate::ui::i18n::{t, tf, tr};
@@ -167,7 +167,7 @@ impl Assist {
         if kind == "insertText" {
             let opening = self.read_caret().is_some_and(|caret| {
                 self.text.with_untracked(|text| match cursor_place(text, caret) {
-                    Some(CursorPlace { typing: crate::model::completion::Typing::Key { .. }, prefix, .. }) => {
+                    Some(CursorPlace { typing: Typing::Key { .. }, prefix, .. }) => {
                         !prefix.is_empty()
                     }
                     Some(_) => true,
@@ -232,7 +232,7 @@ impl Assist {
     /// (one undo step), then offers the values of a field just completed.
     fn accept(self, index: usize) {
         let Some(menu) = self.menu.get_untracked() else { return };
-        let Some(candidate) = menu.found.ok().and_then(|items| items.into_iter().nth(index)) else { return };
+        let Some(candidate) = menu.found.clone().ok().and_then(|items| items.into_iter().nth(index)) else { return };
         let Some(area) = self.area.get_untracked() else { return };
         let (start, end) = self.text.with_untracked(|text| {
             (utf16_offset(text, menu.place.range.start) as u32, utf16_offset(text, menu.place.range.end) as u32)
@@ -251,25 +251,32 @@ impl Assist {
         }
         self.menu.set(None);
         self.caret.set(self.read_caret());
-        self.open(false);
+        // A field's name just written: its values (or its first fields) are offered next.
+        if matches!(menu.place.typing, Typing::Key { .. }) {
+            self.open(false);
+        }
     }
 
-    /// Shows the docs of the key under the pointer (the highlighted copy under the textarea is
-    /// where the keys are).
+    /// Shows the docs of the key under the pointer. The keys are in the highlighted copy under
+    /// the textarea, which takes the pointer: the line is told from the pointer's height, and the
+    /// key by its box (both boxes start at the code box's corner).
     pub fn on_mousemove(self, e: &web_sys::MouseEvent) {
-        let Some(highlight) = self.highlight.get_untracked() else { return };
-        let found = document().elements_from_point(e.client_x() as f32, e.client_y() as f32).iter().find_map(|node| {
-            let element = node.dyn_into::<web_sys::HtmlElement>().ok()?;
-            (element.class_list().contains("tok--key") && highlight.contains(Some(&element))).then_some(element)
+        let (x, y) = (e.offset_x(), e.offset_y());
+        let line = (y - PAD_TOP).div_euclid(LINE_HEIGHT);
+        let key = self.highlight.get_untracked().and_then(|highlight| {
+            let selector = format!(".editor__line[data-line=\"{line}\"] .tok--key");
+            let key = highlight.query_selector(&selector).ok().flatten()?.dyn_into::<web_sys::HtmlElement>().ok()?;
+            let inside = (key.offset_left()..key.offset_left() + key.offset_width()).contains(&x)
+                && (key.offset_top()..key.offset_top() + key.offset_height()).contains(&y);
+            inside.then_some(key)
         });
-        let Some(key) = found else {
+        let Some(key) = key else {
             if self.hovered.with_untracked(Option::is_some) {
                 self.hovered.set(None);
             }
             return;
         };
-        let line = key.parent_element().and_then(|l| l.get_attribute("data-line")).and_then(|n| n.parse().ok());
-        let Some(line) = line else { return };
+        let line = line as usize;
         if self.hovered.with_untracked(|h| h.as_ref().map(|h| h.line)) == Some(line) {
             return;
         }

@@ -120,9 +120,23 @@ impl FieldHover {
         }
     }
 
-    /// `↓`/`↑` focus the next or previous key; `Esc` hides the popover.
+    /// `↓`/`↑` focus the next or previous key; `Esc` hides the popover; `Tab` on a key goes
+    /// into its popover (to its link), which the document order would not reach next.
     pub fn on_keydown(self, e: web_sys::KeyboardEvent) {
         let step: isize = match e.key().as_str() {
+            "Tab" if !e.shift_key() && self.shown.get_untracked().is_some() => {
+                let on_key = FieldHover::key_of(e.target()).is_some();
+                let link = document()
+                    .get_element_by_id(POPOVER_ID)
+                    .and_then(|p| p.query_selector("a").ok().flatten())
+                    .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok());
+                if let (true, Some(link)) = (on_key, link) {
+                    e.prevent_default();
+                    self.keep();
+                    let _ = link.focus();
+                }
+                return;
+            }
             "ArrowDown" => 1,
             "ArrowUp" => -1,
             "Escape" => {
