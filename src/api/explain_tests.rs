@@ -294,16 +294,30 @@ fn a_documents_members_are_located_through_list_items_and_map_values() {
     check_locate(&deployment, "/spec/replicas", Ok(("spec.replicas", Step::Field, Shape::Scalar, "spec.replicas")));
     let containers = "spec.template.spec.containers";
     check_locate(&deployment, "/spec/template/spec/containers", Ok((containers, Step::Field, Shape::List, containers)));
-    check_locate(&deployment, "/spec/template/spec/containers/1", Ok((containers, Step::Item, Shape::Object, containers)));
+    check_locate(
+        &deployment,
+        "/spec/template/spec/containers/1",
+        Ok((containers, Step::Item, Shape::Object, containers)),
+    );
     check_locate(
         &deployment,
         "/spec/template/spec/containers/0/imagePullPolicy",
-        Ok(("spec.template.spec.containers.imagePullPolicy", Step::Field, Shape::Scalar, "spec.template.spec.containers.imagePullPolicy")),
+        Ok((
+            "spec.template.spec.containers.imagePullPolicy",
+            Step::Field,
+            Shape::Scalar,
+            "spec.template.spec.containers.imagePullPolicy",
+        )),
     );
     check_locate(
         &deployment,
         "/spec/template/spec/containers/0/ports/2/containerPort",
-        Ok(("spec.template.spec.containers.ports.containerPort", Step::Field, Shape::Scalar, "spec.template.spec.containers.ports.containerPort")),
+        Ok((
+            "spec.template.spec.containers.ports.containerPort",
+            Step::Field,
+            Shape::Scalar,
+            "spec.template.spec.containers.ports.containerPort",
+        )),
     );
     check_locate(
         &deployment,
@@ -316,11 +330,7 @@ fn a_documents_members_are_located_through_list_items_and_map_values() {
         "/spec/template/spec/containers/0/resources/limits/cpu",
         Ok((limits, Step::MapValue("cpu".into()), Shape::Scalar, limits)),
     );
-    check_locate(
-        &deployment,
-        "/spec/bogus",
-        Err(NotInSchema::Unknown { parent: "spec".into(), name: "bogus".into() }),
-    );
+    check_locate(&deployment, "/spec/bogus", Err(NotInSchema::Unknown { parent: "spec".into(), name: "bogus".into() }));
     // A name where a list wants an index is not in the schema either.
     check_locate(
         &deployment,

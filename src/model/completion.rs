@@ -113,7 +113,11 @@ pub fn cursor_place(text: &str, cursor: usize) -> Option<CursorPlace> {
         let line = text[..line_start].matches('\n').count();
         let present = present_keys(text, line, &parent);
         let typing = Typing::Key { parent, present, column: lead.chars().count(), colon_follows };
-        return Some(CursorPlace { typing, prefix: content.to_string(), range: line_start + lead.len()..cursor + word });
+        return Some(CursorPlace {
+            typing,
+            prefix: content.to_string(),
+            range: line_start + lead.len()..cursor + word,
+        });
     }
     let colon = key_colon(content)?;
     let key = &content[..colon];
@@ -155,10 +159,10 @@ pub fn candidates(tree: &SchemaTree, place: &CursorPlace) -> Result<Vec<Candidat
         Typing::Value { field, space_needed } => value_candidates(tree, field, *space_needed)?,
     };
     let prefix = place.prefix.to_lowercase();
-    let (mut starting, mut containing): (Vec<Candidate>, Vec<Candidate>) =
-        offered.into_iter().filter(|c| c.label.to_lowercase().contains(&prefix)).partition(|c| {
-            c.label.to_lowercase().starts_with(&prefix)
-        });
+    let (mut starting, mut containing): (Vec<Candidate>, Vec<Candidate>) = offered
+        .into_iter()
+        .filter(|c| c.label.to_lowercase().contains(&prefix))
+        .partition(|c| c.label.to_lowercase().starts_with(&prefix));
     if starting.is_empty() && containing.is_empty() {
         return Err(NoCandidates::NoMatch { prefix: place.prefix.clone() });
     }
@@ -251,7 +255,11 @@ fn key_insert(field: &Field, column: usize, colon_follows: bool) -> String {
 }
 
 /// The values the field at `segments` may take: its enum, or `true` and `false`.
-fn value_candidates(tree: &SchemaTree, segments: &[String], space_needed: bool) -> Result<Vec<Candidate>, NoCandidates> {
+fn value_candidates(
+    tree: &SchemaTree,
+    segments: &[String],
+    space_needed: bool,
+) -> Result<Vec<Candidate>, NoCandidates> {
     let located = tree.locate(segments).map_err(NoCandidates::NotInSchema)?;
     let field = tree.field(&located.field).filter(|_| located.step == Step::Field);
     let Some(field) = field else { return Err(NoCandidates::NoValues { field: located.field }) };
@@ -330,9 +338,9 @@ fn is_plain_word(word: &str) -> bool {
 
 /// The byte index in `content` of the colon that ends a key (followed by a space or the end).
 fn key_colon(content: &str) -> Option<usize> {
-    content.char_indices().find_map(|(i, c)| {
-        (c == ':' && content[i + 1..].chars().next().is_none_or(|n| n == ' ')).then_some(i)
-    })
+    content
+        .char_indices()
+        .find_map(|(i, c)| (c == ':' && content[i + 1..].chars().next().is_none_or(|n| n == ' ')).then_some(i))
 }
 
 /// The mapping a key typed after `lead` on the line starting at `line_start` belongs to; `None`

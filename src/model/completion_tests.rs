@@ -86,7 +86,11 @@ fn a_cursor_on_an_empty_line_after_an_indented_block_completes_at_its_indentatio
     let (text, cursor) = at_cursor(&format!("{DEPLOYMENT}        |\n"));
     check_place(&text, cursor, Some(("key of /spec/template/spec/containers/0", "", "")));
     let got = offered(&deployment(), &text, cursor).expect("candidates");
-    assert!(!got.contains(&"name".to_string()) && !got.contains(&"image".to_string()) && !got.contains(&"ports".to_string()));
+    assert!(
+        !got.contains(&"name".to_string())
+            && !got.contains(&"image".to_string())
+            && !got.contains(&"ports".to_string())
+    );
     assert!(got.contains(&"imagePullPolicy".to_string()) && got.contains(&"resources".to_string()));
     // At the list's `-` column the list has ended: the pod spec's fields.
     let (text, cursor) = at_cursor(&format!("{DEPLOYMENT}      |"));
@@ -111,7 +115,10 @@ fn nested_maps_complete_their_own_fields_and_insert_their_shape() {
     assert_eq!(got.len(), 1);
     // An object: the next line indented from the key.
     assert_eq!((got[0].label.as_str(), got[0].insert.as_str()), ("rollingUpdate", "rollingUpdate:\n      "));
-    assert_eq!((got[0].type_label.as_str(), got[0].field.as_str()), ("RollingUpdateDeployment", "spec.strategy.rollingUpdate"));
+    assert_eq!(
+        (got[0].type_label.as_str(), got[0].field.as_str()),
+        ("RollingUpdateDeployment", "spec.strategy.rollingUpdate")
+    );
     // A scalar: `name: `; a list: its first item's `- ` at the key's column.
     let (text, cursor) = deployment_with(8, "  minReady|");
     let got = candidates(&deployment(), &cursor_place(&text, cursor).expect("place")).expect("candidates");
@@ -135,7 +142,10 @@ fn values_come_from_the_enum_the_description_or_the_boolean() {
     let (text, cursor) = deployment_with(15, "        imagePullPolicy: If|");
     check_place(&text, cursor, Some(("value of /spec/template/spec/containers/0/imagePullPolicy", "If", "If")));
     let got = candidates(&deployment(), &cursor_place(&text, cursor).expect("place")).expect("values");
-    assert_eq!(got.iter().map(|c| (c.insert.as_str(), c.from_description)).collect::<Vec<_>>(), [("IfNotPresent", true)]);
+    assert_eq!(
+        got.iter().map(|c| (c.insert.as_str(), c.from_description)).collect::<Vec<_>>(),
+        [("IfNotPresent", true)]
+    );
     // Right after the colon, a space comes first.
     let (text, cursor) = deployment_with(15, "        imagePullPolicy:|");
     let got = candidates(&deployment(), &cursor_place(&text, cursor).expect("place")).expect("values");
@@ -158,7 +168,8 @@ fn values_come_from_the_enum_the_description_or_the_boolean() {
     );
     let (text, cursor) = at_cursor("apiVersion: example.com/v1\nkind: Widget\nspec:\n  size: small\n  |\n");
     assert_eq!(offered(&widget(), &text, cursor).expect("fields"), ["color", "ports", "replicas", "tags"]);
-    let (text, cursor) = at_cursor("apiVersion: example.com/v1\nkind: Widget\nspec:\n  ports:\n  - name: http\n    |\n");
+    let (text, cursor) =
+        at_cursor("apiVersion: example.com/v1\nkind: Widget\nspec:\n  ports:\n  - name: http\n    |\n");
     assert_eq!(offered(&widget(), &text, cursor).expect("fields"), ["port"]);
 }
 
@@ -205,11 +216,17 @@ fn json_comments_flow_values_and_block_scalars_are_not_completed() {
 #[test]
 fn the_member_at_the_cursor_is_its_lines_and_descriptions_read_in_words() {
     let (text, cursor) = at_cursor(&DEPLOYMENT.replace("image: nginx", "image: ng|inx"));
-    assert_eq!(member_at(&text, cursor), Some(["spec", "template", "spec", "containers", "0", "image"].map(String::from).to_vec()));
+    assert_eq!(
+        member_at(&text, cursor),
+        Some(["spec", "template", "spec", "containers", "0", "image"].map(String::from).to_vec())
+    );
     assert_eq!(member_at("a: 1\n\nb: 2", 5), None);
     assert_eq!(member_at("a: 1", 99), Some(vec!["a".to_string()]));
     assert_eq!(first_paragraph("Number of pods.\nDefaults to 1.\n\nMore info: x"), "Number of pods. Defaults to 1.");
-    assert_eq!(described_values("Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always."), ["Always", "Never", "IfNotPresent"]);
+    assert_eq!(
+        described_values("Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always."),
+        ["Always", "Never", "IfNotPresent"]
+    );
     assert!(described_values("One of the containers of the pod.").is_empty());
     assert!(described_values("Anything at all").is_empty());
 }

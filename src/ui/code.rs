@@ -82,7 +82,8 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>, docs: Option<GroupVe
     });
     let pre = hover.map(|h| h.pre).unwrap_or_default();
     let popover = docs.zip(hover).map(|(kind, hover)| view! { <FieldPopover hover text kind /> });
-    let hint = hover.map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{t(Msg::FieldDocsHint)}</span> });
+    let hint =
+        hover.map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{t(Msg::FieldDocsHint)}</span> });
     view! {
         <div class="code-docs">
         {hint}

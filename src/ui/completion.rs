@@ -162,14 +162,13 @@ impl Assist {
     /// closes it, unless it was open (a deletion narrows it again).
     pub fn after_input(self, event: &web_sys::Event) {
         self.caret.set(self.read_caret());
-        let kind = js_sys::Reflect::get(event, &"inputType".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let kind =
+            js_sys::Reflect::get(event, &"inputType".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
         let was_open = self.menu.with_untracked(Option::is_some);
         if kind == "insertText" {
             let opening = self.read_caret().is_some_and(|caret| {
                 self.text.with_untracked(|text| match cursor_place(text, caret) {
-                    Some(CursorPlace { typing: Typing::Key { .. }, prefix, .. }) => {
-                        !prefix.is_empty()
-                    }
+                    Some(CursorPlace { typing: Typing::Key { .. }, prefix, .. }) => !prefix.is_empty(),
                     Some(_) => true,
                     None => false,
                 })
@@ -199,7 +198,8 @@ impl Assist {
             }
             "ArrowDown" | "ArrowUp" if count > 0 => {
                 e.prevent_default();
-                let next = if e.key() == "ArrowDown" { (menu.active + 1) % count } else { (menu.active + count - 1) % count };
+                let next =
+                    if e.key() == "ArrowDown" { (menu.active + 1) % count } else { (menu.active + count - 1) % count };
                 self.menu.update(|m| {
                     if let Some(m) = m {
                         m.active = next;
@@ -217,7 +217,9 @@ impl Assist {
 
     /// Scrolls the chosen option into the list's view.
     fn reveal(self, index: usize) {
-        let option = document().get_element_by_id(&self.option_id(index)).and_then(|o| o.dyn_into::<web_sys::HtmlElement>().ok());
+        let option = document()
+            .get_element_by_id(&self.option_id(index))
+            .and_then(|o| o.dyn_into::<web_sys::HtmlElement>().ok());
         let list = document().get_element_by_id(&self.list_id());
         let (Some(option), Some(list)) = (option, list) else { return };
         let (top, bottom) = (option.offset_top(), option.offset_top() + option.offset_height());
@@ -295,7 +297,10 @@ fn exec_insert_text(text: &str) -> bool {
     let document = document();
     let Ok(exec) = js_sys::Reflect::get(&document, &"execCommand".into()) else { return false };
     let Ok(exec) = exec.dyn_into::<js_sys::Function>() else { return false };
-    exec.call3(&document, &"insertText".into(), &false.into(), &text.into()).ok().and_then(|v| v.as_bool()).unwrap_or(false)
+    exec.call3(&document, &"insertText".into(), &false.into(), &text.into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
 }
 
 /// The list under the word at the cursor, and the tooltip of a key under the pointer (inside the
@@ -352,11 +357,7 @@ pub fn AssistPopups(assist: Assist) -> impl IntoView {
             }
             .into_any(),
         };
-        Some(view! {
-            <div class="completion__anchor" node_ref=anchor>
-                <div class="completion__menu" data-testid="completion">{body}</div>
-            </div>
-        })
+        Some(view! { <div class="completion__menu" data-testid="completion">{body}</div> })
     };
     let tooltip: NodeRef<html::Div> = NodeRef::new();
     let hovered = Memo::new(move |_| assist.hovered.get());
@@ -377,14 +378,16 @@ pub fn AssistPopups(assist: Assist) -> impl IntoView {
                 .map(|p| crate::api::write::diff::pointer_segments(&p))
         })?;
         Some(view! {
-            <div class="completion__hover" role="tooltip" node_ref=tooltip data-testid="editor-hover">
+            <div class="completion__hover" role="tooltip" data-testid="editor-hover">
                 <FieldDocsCard tree segments />
             </div>
         })
     };
+    // The anchors stay while their contents come and go, so that a list or tooltip drawn again
+    // (another option chosen, another key hovered) is never drawn unplaced.
     view! {
-        {menu}
-        {hover}
+        <div class="completion__anchor" node_ref=anchor>{menu}</div>
+        <div class="completion__anchor" node_ref=tooltip>{hover}</div>
     }
 }
 
@@ -396,12 +399,14 @@ pub fn CursorDocs(assist: Assist) -> impl IntoView {
         let tree = match assist.tree.get() {
             None => return view! { <p class="muted">{t(Msg::FieldDocsLoading)}</p> }.into_any(),
             Some(Err(error)) => {
-                return view! { <p class="muted">{move || tf(Msg::FieldDocsNoSchema, &[("error", &error)])}</p> }.into_any();
+                return view! { <p class="muted">{move || tf(Msg::FieldDocsNoSchema, &[("error", &error)])}</p> }
+                    .into_any();
             }
             Some(Ok(tree)) => tree,
         };
         let chosen = assist.menu.with(|m| {
-            m.as_ref().and_then(|m| m.found.as_ref().ok().and_then(|items| items.get(m.active)).map(|c| c.field.clone()))
+            m.as_ref()
+                .and_then(|m| m.found.as_ref().ok().and_then(|items| items.get(m.active)).map(|c| c.field.clone()))
         });
         if let Some(path) = chosen {
             return docs_of_path(tree, path);

@@ -8,9 +8,9 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::i18n::Msg;
+use crate::model::highlight::highlight;
 use crate::ui::completion::{Assist, AssistPopups, CursorDocs};
 use crate::ui::field_docs::TreeResult;
-use crate::model::highlight::highlight;
 use crate::ui::i18n::t;
 use crate::ui::i18n::tf;
 

@@ -41,7 +41,9 @@ thread_local! {
 /// The tree of `kind`, from the `/openapi/v3` document of its group version.
 pub async fn load_tree(client: &Client, kind: &GroupVersionKind) -> TreeResult {
     let now = js_sys::Date::now();
-    if let Some(tree) = TREES.with(|t| t.borrow().get(kind).filter(|(at, _)| now - at < TREE_TTL_MS).map(|(_, tree)| tree.clone())) {
+    if let Some(tree) =
+        TREES.with(|t| t.borrow().get(kind).filter(|(at, _)| now - at < TREE_TTL_MS).map(|(_, tree)| tree.clone()))
+    {
         return Ok(tree);
     }
     let indexed = load_indexed_schemas(client, &kind.group, &kind.version).await.map_err(|e| tl(&e))?;
@@ -54,7 +56,9 @@ pub async fn load_tree(client: &Client, kind: &GroupVersionKind) -> TreeResult {
 /// editor's validation reads the same document).
 pub fn tree_of(schemas: &crate::api::schema::OpenApiSchemas, kind: &GroupVersionKind) -> TreeResult {
     let now = js_sys::Date::now();
-    if let Some(tree) = TREES.with(|t| t.borrow().get(kind).filter(|(at, _)| now - at < TREE_TTL_MS).map(|(_, tree)| tree.clone())) {
+    if let Some(tree) =
+        TREES.with(|t| t.borrow().get(kind).filter(|(at, _)| now - at < TREE_TTL_MS).map(|(_, tree)| tree.clone()))
+    {
         return Ok(tree);
     }
     let tree = Arc::new(SchemaTree::build(schemas, kind).map_err(|e| tl(&e))?);
@@ -74,7 +78,9 @@ pub fn FieldDocsAtLine(text: Arc<String>, line: usize, kind: GroupVersionKind) -
     });
     let segments = yaml_line_pointers(&text).into_iter().nth(line).flatten().map(|p| pointer_segments(&p));
     move || match (tree.get(), segments.clone()) {
-        (None, _) => view! { <p class="muted field-docs__state" role="status">{t(Msg::FieldDocsLoading)}</p> }.into_any(),
+        (None, _) => {
+            view! { <p class="muted field-docs__state" role="status">{t(Msg::FieldDocsLoading)}</p> }.into_any()
+        }
         (Some(Err(error)), _) => view! {
             <p class="field-docs__state" role="status" data-testid="field-docs-none">
                 {move || tf(Msg::FieldDocsNoSchema, &[("error", &error)])}

@@ -39,6 +39,12 @@ pub struct FieldHover {
     pub pre: NodeRef<html::Pre>,
 }
 
+impl Default for FieldHover {
+    fn default() -> FieldHover {
+        FieldHover::new()
+    }
+}
+
 impl FieldHover {
     pub fn new() -> FieldHover {
         FieldHover {

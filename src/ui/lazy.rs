@@ -90,7 +90,11 @@ pub fn ExplainViewOnDemand(discovery: Discovery) -> impl IntoView {
 /// The docs of the field on 0-based `line` of an object's document (`ui::field_docs`), loaded the
 /// first time a key of the object view is hovered or focused.
 #[component]
-pub fn FieldDocsOnDemand(text: std::sync::Arc<String>, line: usize, kind: kube_core::GroupVersionKind) -> impl IntoView {
+pub fn FieldDocsOnDemand(
+    text: std::sync::Arc<String>,
+    line: usize,
+    kind: kube_core::GroupVersionKind,
+) -> impl IntoView {
     on_demand(Msg::PartFieldDocs, split::preload_field_docs, move || {
         at_once!(split::field_docs(text.clone(), line, kind.clone()))
     })

@@ -81,7 +81,7 @@ for (const theme of ['light', 'dark']) {
       await setTheme(page, theme);
       await page.getByTestId('document-text').focus();
       await page.keyboard.press('ArrowDown');
-      await expect(page.getByTestId('field-popover').getByTestId('field-docs-path')).toHaveText('apiVersion');
+      await expect(page.getByTestId('field-popover').getByTestId('field-docs-path')).toHaveText('kind');
       expect(await violations(page)).toEqual([]);
       await saveScreen(page, `a11y-field-docs-${theme}`);
       await page.keyboard.press('Escape');

@@ -57,7 +57,8 @@ test('a Deployment field shows its type and description on hover and on focus, a
   await expect(popover).toContainText('the value of key app in metadata.labels');
   await expect(popover.getByTestId('field-docs-type')).toHaveText('<map[string]string>');
 
-  // Keyboard: the document takes the focus, ↓ goes to its first key, which the popover describes.
+  // Keyboard: the document takes the focus, ↓ goes to its first key (the app writes kind first),
+  // which the popover describes.
   await page.mouse.move(0, 0);
   await expect(popover).toHaveCount(0);
   await page.getByTestId('document-text').focus();
@@ -65,20 +66,22 @@ test('a Deployment field shows its type and description on hover and on focus, a
   const first = page.getByTestId('document-text').locator('.tok--key').first();
   await expect(first).toBeFocused();
   await expect(first).toHaveAttribute('aria-describedby', 'field-docs-popover');
-  await expect(popover.getByTestId('field-docs-path')).toHaveText('apiVersion');
-  await page.keyboard.press('ArrowDown');
   await expect(popover.getByTestId('field-docs-path')).toHaveText('kind');
   await expect(popover.getByTestId('field-docs-description')).toContainText('Kind is a string value representing the REST resource');
+  await page.keyboard.press('ArrowDown');
+  await expect(popover.getByTestId('field-docs-path')).toHaveText('apiVersion');
+  await expect(popover.getByTestId('field-docs-description')).toContainText('APIVersion defines the versioned schema');
   await page.keyboard.press('Escape');
   await expect(popover).toHaveCount(0);
   await page.keyboard.press('ArrowUp');
-  await expect(popover.getByTestId('field-docs-path')).toHaveText('apiVersion');
+  await expect(popover.getByTestId('field-docs-path')).toHaveText('kind');
+  await saveScreen(page, 'field-docs-focus');
   // Tab from the key reaches the popover's link; it opens the schema explorer at the field.
   await page.keyboard.press('Tab');
   await expect(popover.getByTestId('field-docs-explain')).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/explain=apiVersion(&|$)/);
-  await expect(page.getByTestId('explain-field')).toHaveText('apiVersion');
+  await expect(page).toHaveURL(/explain=kind(&|$)/);
+  await expect(page.getByTestId('explain-field')).toHaveText('kind');
 });
 
 test('the editor completes a Deployment field name and an enum value by keyboard, with the docs at the cursor', async ({ page }) => {
@@ -88,14 +91,16 @@ test('the editor completes a Deployment field name and an enum value by keyboard
   // The container without its imagePullPolicy, then a new key typed below its image.
   await editor.fill(original.replace(/^ *imagePullPolicy: .*\n/m, ''));
   await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
-  await cursorAfter(editor, /^ {8}image: /);
+  // (Keys come sorted: a container's first line is its image.)
+  await cursorAfter(editor, /^ {6}- image: /);
   await page.keyboard.press('Enter');
   await page.keyboard.type('        imagePu');
   const list = page.getByRole('listbox', { name: 'Suggestions' });
   await expect(list).toBeVisible();
   await expect(list.getByRole('option')).toHaveText([/^imagePullPolicy/]);
   await expect(list.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
-  await expect(editor).toHaveAttribute('aria-activedescendant', await list.getByRole('option').first().getAttribute('id'));
+  const firstOption = await list.getByRole('option').first().getAttribute('id');
+  await expect(editor).toHaveAttribute('aria-activedescendant', firstOption);
   // The docs under the editor follow the option chosen.
   await expect(page.getByTestId('cursor-docs').getByTestId('field-docs-path')).toHaveText('spec.template.spec.containers.imagePullPolicy');
   await saveScreen(page, 'field-docs-complete-name');
@@ -109,7 +114,7 @@ test('the editor completes a Deployment field name and an enum value by keyboard
   await saveScreen(page, 'field-docs-complete-value');
   await page.keyboard.press('Tab');
   await expect(list).toHaveCount(0);
-  await expect(editor).toHaveValue(/\n {8}image: [^\n]+\n {8}imagePullPolicy: Never\n/);
+  await expect(editor).toHaveValue(/\n {6}- image: [^\n]+\n {8}imagePullPolicy: Never\n/);
   await expect(page.getByTestId('cursor-docs').getByTestId('field-docs-path')).toHaveText('spec.template.spec.containers.imagePullPolicy');
   await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
   // Undo takes the completion back as one step.
