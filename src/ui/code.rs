@@ -81,6 +81,7 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>, docs: Option<GroupVe
         rich.get().then(|| (highlight(&text), fold_ends(&text)))
     });
     let pre = hover.map(|h| h.pre).unwrap_or_default();
+    let described_by = hover.map(|_| "field-docs-hint");
     let popover = docs.zip(hover).map(|(kind, hover)| view! { <FieldPopover hover text kind /> });
     let hint =
         hover.map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{t(Msg::FieldDocsHint)}</span> });
@@ -92,7 +93,7 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>, docs: Option<GroupVe
             data-testid="document-text"
             tabindex="0"
             node_ref=pre
-            aria-describedby=hover.map(|_| "field-docs-hint")
+            aria-describedby=described_by
             on:mouseover=move |e| if let Some(h) = hover { h.on_over(e) }
             on:mouseleave=move |_| if let Some(h) = hover { h.on_out() }
             on:focusin=move |e| if let Some(h) = hover { h.on_focus(e) }

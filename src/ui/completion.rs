@@ -314,6 +314,14 @@ pub fn AssistPopups(assist: Assist) -> impl IntoView {
         let style = web_sys::HtmlElement::style(&anchor);
         let _ = style.set_property("top", &format!("{}px", PAD_TOP + (line as i32 + 1) * LINE_HEIGHT));
         let _ = style.set_property("left", &format!("calc({PAD_START}px + {column}ch)"));
+        // The cursor may be out of the editor's view (the editor's box scrolls, not the
+        // textarea): the list is brought into it.
+        if let Some(menu) = anchor.first_element_child() {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            options.set_inline(web_sys::ScrollLogicalPosition::Nearest);
+            menu.scroll_into_view_with_scroll_into_view_options(&options);
+        }
     });
     let menu = move || {
         let menu = assist.menu.get()?;

@@ -61,6 +61,7 @@ pub fn CodeEditor(
     let input_ref = input_ref.unwrap_or_default();
     let highlight_ref: NodeRef<html::Pre> = NodeRef::new();
     let assist = schema.map(|tree| Assist::new(tree, text, input_ref, highlight_ref));
+    let autocomplete = assist.map(|_| "list");
     let lines = Memo::new(move |_| text.with(|t| highlight(t)));
     let gutter = move || {
         let error_line = error.get().map(|e| e.line);
@@ -117,7 +118,7 @@ pub fn CodeEditor(
                         spellcheck="false"
                         autocomplete="off"
                         wrap="off"
-                        aria-autocomplete=assist.map(|_| "list")
+                        aria-autocomplete=autocomplete
                         aria-controls=move || assist.and_then(Assist::controls)
                         aria-activedescendant=move || assist.and_then(Assist::active_descendant)
                         prop:value=move || text.get()
