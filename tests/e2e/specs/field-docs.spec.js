@@ -138,6 +138,7 @@ test('the editor completes a Deployment field name and an enum value by keyboard
   // Under the pointer: the key's docs in a tooltip.
   const replicas = page.locator('.editor__highlight .editor__line').filter({ hasText: /^ {2}replicas:/ }).first().locator('.tok--key');
   // (The textarea lies over the highlighted keys and takes the pointer.)
+  await replicas.scrollIntoViewIfNeeded();
   const box = await replicas.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await expect(page.getByTestId('editor-hover').getByTestId('field-docs-path')).toHaveText('spec.replicas');
