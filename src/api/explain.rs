@@ -153,6 +153,129 @@ impl SchemaTree {
     }
 }
 
+/// How a document's member is reached from the field that explains it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// The member is the field itself.
+    Field,
+    /// The member is an item of the field (a list).
+    Item,
+    /// The member is the value of key `0` of the field (a map: labels, resource limits).
+    MapValue(String),
+}
+
+/// What a member's value is, as far as completion cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An object with fields (`<Container>`, `<Object>`).
+    Object,
+    /// A list (`<[]Container>`): its members are items.
+    List,
+    /// A map (`<map[string]string>`): its keys are free.
+    Map,
+    /// A string, number, integer or boolean.
+    Scalar,
+}
+
+/// Where a member of a document (by its JSON pointer's segments) sits in a kind's schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// The path of the field that explains the member (`spec.template.spec.containers`; empty
+    /// for the kind), as [`SchemaTree::field`] and the explorer's `explain=` take it.
+    pub field: String,
+    /// How the member is reached from that field.
+    pub step: Step,
+    /// What the member's value is.
+    pub shape: Shape,
+    /// The path whose children ([`SchemaTree::children`]) are the fields of the member's value
+    /// when it is an object (a recursive type's ancestor, where the tree lists them).
+    pub members: String,
+}
+
+/// Why a member has no place in a kind's schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotInSchema {
+    /// Below `field`, whose schema keeps unknown fields (`x-kubernetes-preserve-unknown-fields`):
+    /// nothing more is known of `rest` (dotted).
+    Preserved { field: String, rest: String },
+    /// `parent` (a field path, empty for the kind) has no field `name`: the server's Strict field
+    /// validation refuses it.
+    Unknown { parent: String, name: String },
+}
+
+impl SchemaTree {
+    /// Where the member at `segments` (a JSON pointer's segments: `["spec", "containers", "0",
+    /// "image"]`) sits: list indices step into items, map keys into values, names into fields.
+    pub fn locate<S: AsRef<str>>(&self, segments: &[S]) -> Result<Located, NotInSchema> {
+        let mut field = String::new();
+        let mut members = String::new();
+        let mut label = self.root.type_label.clone();
+        let mut children = self.root.children;
+        let mut step = Step::Field;
+        for (index, segment) in segments.iter().enumerate() {
+            let segment = segment.as_ref();
+            if let Some(inner) = label.strip_prefix("[]") {
+                if segment.parse::<usize>().is_err() {
+                    return Err(NotInSchema::Unknown { parent: field, name: segment.to_string() });
+                }
+                label = inner.to_string();
+                step = Step::Item;
+                continue;
+            }
+            if let Some(inner) = label.strip_prefix("map[string]") {
+                label = inner.to_string();
+                step = Step::MapValue(segment.to_string());
+                continue;
+            }
+            let child = if members.is_empty() { segment.to_string() } else { format!("{members}.{segment}") };
+            let Some(found) = self.field(&child) else {
+                let preserves = self.field(&field).is_some_and(|f| {
+                    f.extensions.iter().any(|(k, v)| k == "x-kubernetes-preserve-unknown-fields" && v == "true")
+                });
+                return Err(if preserves {
+                    let rest: Vec<&str> = segments[index..].iter().map(AsRef::as_ref).collect();
+                    NotInSchema::Preserved { field, rest: rest.join(".") }
+                } else {
+                    NotInSchema::Unknown { parent: field, name: segment.to_string() }
+                });
+            };
+            members = found.recurs_at.clone().unwrap_or_else(|| child.clone());
+            children = match &found.recurs_at {
+                Some(at) => self.field(at).map_or(0, |f| f.children),
+                None => found.children,
+            };
+            field = child;
+            label = found.type_label.clone();
+            step = Step::Field;
+        }
+        Ok(Located { field, step, shape: shape_of(&label, children), members })
+    }
+}
+
+impl Field {
+    /// What the field's value is: a list, a map, an object with fields (or of a recursive type),
+    /// or a scalar.
+    pub fn shape(&self) -> Shape {
+        let children = if self.recurs_at.is_some() { self.children.max(1) } else { self.children };
+        shape_of(&self.type_label, children)
+    }
+}
+
+/// The shape a type label (or what is left of it inside a list or map) names, for a field with
+/// `children` fields below it: a named type without fields (`Quantity`, `IntOrString`) is a
+/// scalar, a schema that says only `object` (`<Object>`) an object.
+fn shape_of(label: &str, children: usize) -> Shape {
+    if label.starts_with("[]") {
+        Shape::List
+    } else if label.starts_with("map[") {
+        Shape::Map
+    } else if children > 0 || label == "Object" {
+        Shape::Object
+    } else {
+        Shape::Scalar
+    }
+}
+
 /// The path of a field's parent (empty for a top-level field).
 pub fn parent_of(path: &str) -> &str {
     path.rsplit_once('.').map_or("", |(parent, _)| parent)

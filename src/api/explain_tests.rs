@@ -278,3 +278,110 @@ fn each_versions_own_group_version_kind_is_no_change() {
     assert_ne!(old.root.extensions, new.root.extensions);
     assert_eq!(diff(&old, &new), []);
 }
+
+#[track_caller]
+fn check_locate(tree: &SchemaTree, pointer: &str, expect: Result<(&str, Step, Shape, &str), NotInSchema>) {
+    let segments: Vec<&str> = pointer.split('/').filter(|s| !s.is_empty()).collect();
+    let got = tree.locate(&segments).map(|l| (l.field, l.step, l.shape, l.members));
+    let expect = expect.map(|(field, step, shape, members)| (field.to_string(), step, shape, members.to_string()));
+    assert_eq!(got, expect, "{pointer}");
+}
+
+#[test]
+fn a_documents_members_are_located_through_list_items_and_map_values() {
+    let deployment = tree("apps", "v1", "Deployment");
+    check_locate(&deployment, "", Ok(("", Step::Field, Shape::Object, "")));
+    check_locate(&deployment, "/spec/replicas", Ok(("spec.replicas", Step::Field, Shape::Scalar, "spec.replicas")));
+    let containers = "spec.template.spec.containers";
+    check_locate(&deployment, "/spec/template/spec/containers", Ok((containers, Step::Field, Shape::List, containers)));
+    check_locate(
+        &deployment,
+        "/spec/template/spec/containers/1",
+        Ok((containers, Step::Item, Shape::Object, containers)),
+    );
+    check_locate(
+        &deployment,
+        "/spec/template/spec/containers/0/imagePullPolicy",
+        Ok((
+            "spec.template.spec.containers.imagePullPolicy",
+            Step::Field,
+            Shape::Scalar,
+            "spec.template.spec.containers.imagePullPolicy",
+        )),
+    );
+    check_locate(
+        &deployment,
+        "/spec/template/spec/containers/0/ports/2/containerPort",
+        Ok((
+            "spec.template.spec.containers.ports.containerPort",
+            Step::Field,
+            Shape::Scalar,
+            "spec.template.spec.containers.ports.containerPort",
+        )),
+    );
+    check_locate(
+        &deployment,
+        "/metadata/labels/app.kubernetes.io~1name",
+        Ok(("metadata.labels", Step::MapValue("app.kubernetes.io~1name".into()), Shape::Scalar, "metadata.labels")),
+    );
+    let limits = "spec.template.spec.containers.resources.limits";
+    check_locate(
+        &deployment,
+        "/spec/template/spec/containers/0/resources/limits/cpu",
+        Ok((limits, Step::MapValue("cpu".into()), Shape::Scalar, limits)),
+    );
+    check_locate(&deployment, "/spec/bogus", Err(NotInSchema::Unknown { parent: "spec".into(), name: "bogus".into() }));
+    // A name where a list wants an index is not in the schema either.
+    check_locate(
+        &deployment,
+        "/spec/template/spec/containers/name",
+        Err(NotInSchema::Unknown { parent: containers.into(), name: "name".into() }),
+    );
+}
+
+#[test]
+fn a_recursive_type_is_located_through_its_ancestor_and_preserved_fields_say_so() {
+    let schemas = synthetic(
+        serde_json::json!({"type": "object", "properties": {
+            "schema": {"$ref": "#/components/schemas/example.Props"},
+            "config": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}
+        }}),
+        serde_json::json!({"example.Props": {"type": "object", "properties": {
+            "type": {"type": "string"},
+            "properties": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/example.Props"}}
+        }}}),
+    );
+    let tree = gadget(&schemas).expect("tree");
+    check_locate(&tree, "/schema/properties", Ok(("schema.properties", Step::Field, Shape::Map, "schema")));
+    check_locate(
+        &tree,
+        "/schema/properties/size",
+        Ok(("schema.properties", Step::MapValue("size".into()), Shape::Object, "schema")),
+    );
+    check_locate(&tree, "/schema/properties/size/type", Ok(("schema.type", Step::Field, Shape::Scalar, "schema.type")));
+    check_locate(
+        &tree,
+        "/config/anything/at/all",
+        Err(NotInSchema::Preserved { field: "config".into(), rest: "anything.at.all".into() }),
+    );
+}
+
+#[test]
+fn a_fields_shape_comes_from_its_type_and_fields() {
+    let deployment = tree("apps", "v1", "Deployment");
+    let shape = |path: &str| deployment.field(path).expect(path).shape();
+    assert_eq!(shape("spec"), Shape::Object);
+    assert_eq!(shape("spec.replicas"), Shape::Scalar);
+    assert_eq!(shape("spec.strategy.rollingUpdate.maxSurge"), Shape::Scalar);
+    assert_eq!(shape("spec.template.spec.containers"), Shape::List);
+    assert_eq!(shape("spec.template.spec.containers.args"), Shape::List);
+    assert_eq!(shape("metadata.labels"), Shape::Map);
+    let schemas = synthetic(
+        serde_json::json!({"type": "object", "properties": {"schema": {"$ref": "#/components/schemas/example.Props"}}}),
+        serde_json::json!({"example.Props": {"type": "object", "properties": {
+            "type": {"type": "string"}, "not": {"$ref": "#/components/schemas/example.Props"}
+        }}}),
+    );
+    // A field of a recursive type has its fields at the ancestor: an object all the same.
+    assert_eq!(gadget(&schemas).expect("tree").field("schema.not").expect("not").shape(), Shape::Object);
+}

@@ -13,9 +13,12 @@ use leptos::prelude::*;
 
 use crate::client::fetch::sleep;
 use crate::i18n::Msg;
-use crate::model::highlight::{fold_ends, highlight, highlight_line};
+use kube_core::GroupVersionKind;
+
+use crate::model::highlight::{fold_ends, highlight, highlight_line, TokenKind};
 use crate::model::lines::window;
 use crate::model::segments::{LineAt, Segmented, Source};
+use crate::ui::field_hover::{FieldHover, FieldPopover};
 use crate::ui::i18n::{t, tf, tr, worded};
 use crate::ui::intl;
 
@@ -42,6 +45,10 @@ pub fn CodeView(
     /// Whether it is YAML or JSON to highlight (false: plain text, e.g. a hex dump).
     #[prop(into)]
     rich: Signal<bool>,
+    /// The kind whose schema explains the document's fields: its keys then show their docs on
+    /// hover and focus (an object's document, drawn whole).
+    #[prop(optional_no_strip)]
+    docs: Option<GroupVersionKind>,
 ) -> impl IntoView {
     // A short list is written whole; a text is drawn whole unless it is long.
     move || {
@@ -52,7 +59,7 @@ pub fn CodeView(
             list => return view! { <VirtualCode source=list rich /> }.into_any(),
         };
         if memchr::memchr_iter(b'\n', text.as_bytes()).count() < MAX_RICH_LINES {
-            view! { <ShortCode text=Signal::stored(text) rich=Signal::stored(rich) /> }.into_any()
+            view! { <ShortCode text=Signal::stored(text) rich=Signal::stored(rich) docs=docs.clone() /> }.into_any()
         } else {
             view! { <VirtualCode source=Source::Text(text) rich /> }.into_any()
         }
@@ -61,7 +68,9 @@ pub fn CodeView(
 
 /// A document of at most [`MAX_RICH_LINES`] lines, every line in the page.
 #[component]
-fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
+fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>, docs: Option<GroupVersionKind>) -> impl IntoView {
+    let hover = docs.is_some().then(FieldHover::new);
+    let key_tab = hover.map(|_| "-1");
     let folded = RwSignal::new(BTreeSet::<usize>::new());
     Effect::new(move |_| {
         text.track();
@@ -71,8 +80,26 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
         let text = text.get();
         rich.get().then(|| (highlight(&text), fold_ends(&text)))
     });
+    let pre = hover.map(|h| h.pre).unwrap_or_default();
+    let described_by = hover.map(|_| "field-docs-hint");
+    let popover = docs.zip(hover).map(|(kind, hover)| view! { <FieldPopover hover text kind /> });
+    let hint =
+        hover.map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{t(Msg::FieldDocsHint)}</span> });
     view! {
-        <pre class="document__text code" data-testid="document-text" tabindex="0">
+        <div class="code-docs">
+        {hint}
+        <pre
+            class="document__text code"
+            data-testid="document-text"
+            tabindex="0"
+            node_ref=pre
+            aria-describedby=described_by
+            on:mouseover=move |e| if let Some(h) = hover { h.on_over(e) }
+            on:mouseleave=move |_| if let Some(h) = hover { h.on_out() }
+            on:focusin=move |e| if let Some(h) = hover { h.on_focus(e) }
+            on:focusout=move |_| if let Some(h) = hover { h.on_out() }
+            on:keydown=move |e| if let Some(h) = hover { h.on_keydown(e) }
+        >
             {move || match rendered.get() {
                 None => text.get().to_string().into_any(),
                 Some((lines, ends)) => {
@@ -106,7 +133,10 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                         });
                         let tokens = lines[i]
                             .iter()
-                            .map(|t| view! { <span class=format!("tok--{}", t.kind.class())>{t.text.clone()}</span> })
+                            .map(|t| {
+                                let tab = key_tab.filter(|_| t.kind == TokenKind::Key);
+                                view! { <span class=format!("tok--{}", t.kind.class()) tabindex=tab>{t.text.clone()}</span> }
+                            })
                             .collect_view();
                         let ellipsis = (is_folded && end.is_some())
                             .then(|| {
@@ -133,6 +163,8 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>) -> impl IntoView {
                 }
             }}
         </pre>
+        {popover}
+        </div>
     }
 }
 

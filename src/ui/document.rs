@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use kube_core::GroupVersionKind;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
@@ -30,6 +31,10 @@ pub fn DocumentView(
     /// shown as YAML or JSON (its text is written from its lazy items, those in view only).
     #[prop(optional, into)]
     joined: Option<Signal<Option<Arc<JoinedList>>>>,
+    /// The kind whose schema explains the document's fields (an object's view): hovering or
+    /// focusing a key shows its docs.
+    #[prop(optional)]
+    kind: Option<GroupVersionKind>,
 ) -> impl IntoView {
     let (format, set_format) = signal(TextFormat::Yaml);
     let (managed, set_managed) = signal(false);
@@ -98,6 +103,7 @@ pub fn DocumentView(
             <CodeView
                 source=source
                 rich=Signal::derive(move || matches!(format.get(), TextFormat::Yaml | TextFormat::Json))
+                docs=kind.clone()
             />
         </div>
     }

@@ -2,14 +2,16 @@
 //! accessibility are the browser's) laid exactly over a highlighted copy of its text, with line
 //! numbers, a gutter for per-line marks (field ownership, server warnings, problems found while
 //! typing) and the parse error pointed at its line and column. Tokens come from `model::highlight`.
+//! Given the edited kind's schema, it also shows field docs and completes (`ui::completion`).
 
 use leptos::html;
 use leptos::prelude::*;
 
 use crate::i18n::Msg;
 use crate::model::highlight::highlight;
-use crate::ui::i18n::tf;
-use crate::ui::i18n::{t, worded};
+use crate::ui::completion::{Assist, AssistPopups, CursorDocs};
+use crate::ui::field_docs::TreeResult;
+use crate::ui::i18n::{t, tf, worded};
 
 /// A mark in the gutter of one line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -50,8 +52,15 @@ pub fn CodeEditor(
     /// The textarea, for a caller that moves the cursor (going to a problem's line).
     #[prop(optional)]
     input_ref: Option<NodeRef<html::Textarea>>,
+    /// The schema of the edited kind: with it the editor shows the docs of the field at the
+    /// cursor and under the pointer, and completes field names and values (`ui::completion`).
+    #[prop(optional)]
+    schema: Option<Signal<Option<TreeResult>>>,
 ) -> impl IntoView {
     let input_ref = input_ref.unwrap_or_default();
+    let highlight_ref: NodeRef<html::Pre> = NodeRef::new();
+    let assist = schema.map(|tree| Assist::new(tree, text, input_ref, highlight_ref));
+    let autocomplete = assist.map(|_| "list");
     let lines = Memo::new(move |_| text.with(|t| highlight(t)));
     let gutter = move || {
         let error_line = error.get().map(|e| e.line);
@@ -83,12 +92,13 @@ pub fn CodeEditor(
         lines.with(|lines| {
             lines
                 .iter()
-                .map(|tokens| {
+                .enumerate()
+                .map(|(index, tokens)| {
                     let spans = tokens
                         .iter()
                         .map(|t| view! { <span class=format!("tok tok--{}", t.kind.class())>{t.text.clone()}</span> })
                         .collect_view();
-                    view! { {spans} "\n" }
+                    view! { <span class="editor__line" data-line=index>{spans} "\n"</span> }
                 })
                 .collect_view()
         })
@@ -98,7 +108,7 @@ pub fn CodeEditor(
             <div class="editor__scroll">
                 <div class="editor__gutter" aria-hidden="true">{gutter}</div>
                 <div class="editor__code">
-                    <pre class="editor__highlight" aria-hidden="true">{highlighted}" "</pre>
+                    <pre class="editor__highlight" aria-hidden="true" node_ref=highlight_ref>{highlighted}" "</pre>
                     <textarea
                         node_ref=input_ref
                         class="editor__input"
@@ -107,11 +117,34 @@ pub fn CodeEditor(
                         spellcheck="false"
                         autocomplete="off"
                         wrap="off"
+                        aria-autocomplete=autocomplete
+                        aria-controls=move || assist.and_then(Assist::controls)
+                        aria-activedescendant=move || assist.and_then(Assist::active_descendant)
                         prop:value=move || text.get()
-                        on:input=move |e| text.set(event_target_value(&e))
+                        on:input=move |e| {
+                            text.set(event_target_value(&e));
+                            if let Some(assist) = assist {
+                                assist.after_input(&e);
+                            }
+                        }
+                        on:keydown=move |e| if let Some(assist) = assist { assist.on_keydown(&e) }
+                        on:keyup=move |e| {
+                            let moved = matches!(e.key().as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End" | "PageUp" | "PageDown");
+                            let menu_keys = matches!(e.key().as_str(), "ArrowUp" | "ArrowDown");
+                            if let Some(assist) = assist.filter(|_| moved || (menu_keys && assist.and_then(Assist::controls).is_none())) {
+                                assist.sync_caret();
+                            }
+                        }
+                        on:click=move |_| if let Some(assist) = assist { assist.sync_caret() }
+                        on:focus=move |_| if let Some(assist) = assist { assist.sync_caret() }
+                        on:blur=move |_| if let Some(assist) = assist { assist.close() }
+                        on:mousemove=move |e| if let Some(assist) = assist { assist.on_mousemove(&e) }
+                        on:mouseleave=move |_| if let Some(assist) = assist { assist.on_mouseleave() }
                     ></textarea>
+                    {assist.map(|assist| view! { <AssistPopups assist /> })}
                 </div>
             </div>
+            {assist.map(|assist| view! { <CursorDocs assist /> })}
             {move || {
                 error
                     .get()

@@ -18,7 +18,6 @@ use wasm_bindgen::JsCast;
 use crate::client::bundle_file;
 use crate::i18n::{fill, pieces, Language, Localized, Msg, Piece, Table, Text};
 use crate::ui::host::Target;
-use crate::ui::on_demand::LoadFailed;
 
 /// Where the chosen language is remembered (its tag).
 const LANGUAGE_KEY: &str = "kube-api-explorer.language";
@@ -198,9 +197,9 @@ fn choose(language: Language) {
     leptos::task::spawn_local(async move {
         let loaded = match bundle_file::fetch_text(&file).await {
             #[cfg(feature = "split")]
-            Ok(json) => read_language(file, json).await.unwrap_or_else(|e| Err(e.into_reason())),
+            Ok(json) => read_language(file, json).await.unwrap_or_else(|e| Err(e.0)),
             #[cfg(not(feature = "split"))]
-            Ok(json) => read_language(file, json).unwrap_or_else(|e| Err(e.into_reason())),
+            Ok(json) => read_language(file, json).unwrap_or_else(|e| Err(e.0)),
             Err(error) => Err(error.to_string()),
         };
         let state = self::state();
@@ -230,8 +229,18 @@ fn choose(language: Language) {
     feature = "split",
     leptos::wasm_split::wasm_split(language_file, wasm_split_path = ::leptos::wasm_split, fallible)
 )]
-fn read_language(file: String, json: String) -> Result<Result<Table, String>, LoadFailed> {
+fn read_language(file: String, json: String) -> Result<Result<Table, String>, ReaderNotLoaded> {
     Ok(Table::parse(&json).map_err(|e| format!("{file}: {e}")))
+}
+
+/// The language file's reader could not be fetched (the loader's words).
+struct ReaderNotLoaded(String);
+
+#[cfg(feature = "split")]
+impl From<leptos::wasm_split::SplitLoaderError> for ReaderNotLoaded {
+    fn from(error: leptos::wasm_split::SplitLoaderError) -> ReaderNotLoaded {
+        ReaderNotLoaded(error.to_string())
+    }
 }
 
 fn storage() -> Option<web_sys::Storage> {

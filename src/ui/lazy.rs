@@ -1,7 +1,7 @@
 //! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
 //! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
 //! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
-//! Access view, a page of its own, the Search screen, the schema explorer, nor a pod's log view (follow, search,
+//! Access view, a page of its own, the Search screen, the schema explorer, the docs of a field hovered in an object's document, nor a pod's log view (follow, search,
 //! download; only pods have logs). (A 403's explanation is split off beside it, in
 //! `ui::forbidden`; the fetching is `ui::on_demand`'s.) Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
@@ -87,6 +87,19 @@ pub fn ExplainViewOnDemand(discovery: Discovery) -> impl IntoView {
     })
 }
 
+/// The docs of the field on 0-based `line` of an object's document (`ui::field_docs`), loaded the
+/// first time a key of the object view is hovered or focused.
+#[component]
+pub fn FieldDocsOnDemand(
+    text: std::sync::Arc<String>,
+    line: usize,
+    kind: kube_core::GroupVersionKind,
+) -> impl IntoView {
+    on_demand(Msg::PartFieldDocs, split::preload_field_docs, move || {
+        at_once!(split::field_docs(text.clone(), line, kind.clone()))
+    })
+}
+
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
 /// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
 /// if it cannot; without it, a plain function.
@@ -99,6 +112,7 @@ mod split {
     use crate::ui::create::CollectionActions;
     use crate::ui::diff_view::DiffView;
     use crate::ui::explain::ExplainView;
+    use crate::ui::field_docs::FieldDocsAtLine;
     use crate::ui::goto::GotoDialog;
     use crate::ui::logs::LogView;
     use crate::ui::object_actions::ObjectActions;
@@ -213,6 +227,23 @@ mod split {
         Ok(view! { <ExplainView discovery /> }.into_any())
     }
 
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            field_docs,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_field_docs),
+            fallible
+        )
+    )]
+    pub fn field_docs(
+        text: std::sync::Arc<String>,
+        line: usize,
+        kind: kube_core::GroupVersionKind,
+    ) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <FieldDocsAtLine text line kind /> }.into_any())
+    }
+
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
@@ -243,6 +274,9 @@ mod split {
             Ok(())
         }
         pub async fn preload_explain_view() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_field_docs() -> Result<(), LoadFailed> {
             Ok(())
         }
     }

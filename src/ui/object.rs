@@ -53,6 +53,7 @@ pub fn ObjectView(
     });
     let panel_resource = resource.clone();
     let panel_name = name.clone();
+    let kind = crate::model::explain::kind_of(&resource);
     // The host page hears which object the user opened.
     let host = use_context::<Host>();
     let key = ResourceKey {
@@ -85,7 +86,7 @@ pub fn ObjectView(
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">{t(Msg::Loading)}</p> }>
                 {move || {
                     let (panel_resource, panel_name) = (panel_resource.clone(), panel_name.clone());
-                    let (key, selected_name) = (key.clone(), selected_name.clone());
+                    let (key, selected_name, kind) = (key.clone(), selected_name.clone(), kind.clone());
                     Suspend::new(async move {
                     match loaded.await {
                         Err(message) => {
@@ -121,7 +122,7 @@ pub fn ObjectView(
                                             document=document.clone()
                                             open_log
                                         />
-                                        <DocumentView document raw=binary.then_some(raw) cbor />
+                                        <DocumentView document raw=binary.then_some(raw) cbor kind=kind.clone() />
                                     }
                                         .into_any()
                                 }

@@ -11,13 +11,6 @@ use crate::ui::i18n::{t, tf, tr, worded};
 #[derive(Clone, Debug)]
 pub struct LoadFailed(String);
 
-impl LoadFailed {
-    /// Why the download failed (the loader's words).
-    pub fn into_reason(self) -> String {
-        self.0
-    }
-}
-
 #[cfg(feature = "split")]
 impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
     fn from(error: leptos::wasm_split::SplitLoaderError) -> LoadFailed {

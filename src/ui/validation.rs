@@ -40,6 +40,8 @@ pub enum Checked {
 #[derive(Debug, Clone, Copy)]
 pub struct Validation {
     pub checked: Memo<Checked>,
+    /// The group version's schemas (the editor's docs and completion read them too).
+    pub schemas: RwSignal<Option<Result<Arc<OpenApiSchemas>, String>>>,
 }
 
 /// Reads the schema of `group`/`version` and checks `text` a moment after each change.
@@ -75,7 +77,7 @@ pub fn use_validation(text: RwSignal<String>, group: String, version: String) ->
             Err(reason) => Checked::NotChecked(reason),
         }),
     });
-    Validation { checked }
+    Validation { checked, schemas }
 }
 
 /// The problems under the editor, each jumping to its line.

@@ -9,12 +9,13 @@
 
 use std::sync::Arc;
 
+use kube_core::GroupVersionKind;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::params::FieldValidation;
 use crate::api::request::{ApplyEncoding, ObjectRef};
-use crate::api::schema::OpenApiSchemas;
+use crate::api::schema::{gvk_of, OpenApiSchemas};
 use crate::api::write::diff::display_pointer;
 use crate::api::write::dry_run::dry_run_report;
 use crate::api::write::managed_fields::{apply_conflicts, managed_fields, owners_of, ManagedOperation, Ownership};
@@ -34,6 +35,7 @@ use crate::model::write::{
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
+use crate::ui::field_docs::tree_of;
 use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::validation::{use_validation, Checked, ValidationList};
@@ -237,6 +239,18 @@ pub fn EditPanel(
     let validation = use_validation(text, object.collection.group.clone(), object.collection.version.clone());
     let editor_input = NodeRef::new();
     let parsed = Memo::new(move |_| text.with(|t| parse_edit(t)));
+    // The edited kind, kept while the text does not parse (a key half typed).
+    let edited_kind = Memo::new(move |before: Option<&Option<GroupVersionKind>>| {
+        parsed.with(|p| p.as_ref().ok().and_then(gvk_of)).or_else(|| before.cloned().flatten())
+    });
+    let schemas_for_docs = validation.schemas;
+    let kind_tree = Signal::derive(move || {
+        let kind = edited_kind.get()?;
+        Some(match schemas_for_docs.get()? {
+            Ok(schemas) => tree_of(&schemas, &kind),
+            Err(error) => Err(error),
+        })
+    });
     let edit_error = Signal::derive(move || {
         parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: tl(&e.message) })
     });
@@ -706,6 +720,7 @@ pub fn EditPanel(
                 marks=Signal::derive(move || marks.get())
                 testid="object-editor"
                 input_ref=editor_input
+                schema=kind_tree
             />
             <ValidationList validation text editor=editor_input />
             {move || {

@@ -76,6 +76,30 @@ for (const theme of ['light', 'dark']) {
       expect(await violations(page)).toEqual([]);
     });
 
+    test('field docs in place: the popover of the object view and the suggestions of the editor', async ({ page }) => {
+      await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo&name=web');
+      await setTheme(page, theme);
+      await page.getByTestId('document-text').focus();
+      await page.keyboard.press('ArrowDown');
+      await expect(page.getByTestId('field-popover').getByTestId('field-docs-path')).toHaveText('kind');
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-field-docs-${theme}`);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      const editor = page.getByRole('textbox', { name: 'Object editor' });
+      await expect(editor).toHaveValue(/kind: Deployment/);
+      await editor.evaluate((area) => {
+        const end = area.value.indexOf('\n', area.value.indexOf('  replicas:'));
+        area.focus();
+        area.setSelectionRange(end, end);
+      });
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('  min');
+      await expect(page.getByRole('listbox', { name: 'Suggestions' })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-completion-${theme}`);
+    });
+
     test('the Search screen with its results', async ({ page }) => {
       await page.goto('./?search=web');
       await setTheme(page, theme);

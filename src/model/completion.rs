@@ -1,0 +1,371 @@
+//! Help while writing an object's YAML, from its kind's schema: which member the cursor is on
+//! (for its docs), what it is typing (a key of which mapping, or the value of which field), and
+//! what may be typed there: the fields of the schema at that path not yet present, or a field's
+//! enum values (and `true`/`false` for a boolean).
+//!
+//! Invariants: paths come from `model::highlight::yaml_line_pointers`, the same map that puts
+//! owners, warnings and problems on the editor's lines, so a completion's path is the one the
+//! gutter shows; only block YAML is completed (a JSON text, a flow collection, a quoted key, a
+//! comment or a block scalar's text answer `None`, never a guess); a candidate's text keeps the
+//! document's indentation (a list's `- ` at its key's column, as the editor writes YAML); nothing
+//! here panics on any text or offset.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use crate::api::explain::{Field, NotInSchema, SchemaTree, Shape, Step};
+use crate::api::write::diff::pointer_segments;
+use crate::model::highlight::{looks_like_json, yaml_line_pointers};
+
+/// A key no document has: the placeholder whose path is the path a key typed there gets.
+const PLACEHOLDER: &str = "\u{1}cursor";
+
+/// What the cursor is typing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Typing {
+    /// A key of the mapping at `parent` (a JSON pointer's segments; empty for the object).
+    Key {
+        parent: Vec<String>,
+        /// The keys the mapping already has (on other lines).
+        present: BTreeSet<String>,
+        /// The key's column (in characters): its children are indented from it.
+        column: usize,
+        /// Whether a `:` follows the word already (then only the name is replaced).
+        colon_follows: bool,
+    },
+    /// The value of the field at `field` (a JSON pointer's segments), after `key:`.
+    Value {
+        field: Vec<String>,
+        /// Whether the cursor is right after the colon (a space goes before the value).
+        space_needed: bool,
+    },
+}
+
+/// Where the cursor is typing, and what a candidate replaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CursorPlace {
+    pub typing: Typing,
+    /// What is typed of the key or value before the cursor.
+    pub prefix: String,
+    /// The byte range of the text a chosen candidate replaces: the whole word at the cursor.
+    pub range: Range<usize>,
+}
+
+/// One thing that may be typed at the cursor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// What the list shows and the prefix is matched against: a field's name or a value.
+    pub label: String,
+    /// What replaces [`CursorPlace::range`].
+    pub insert: String,
+    /// The field's type in kubectl explain's words (`integer`, `[]Container`), or the value's
+    /// field's type.
+    pub type_label: String,
+    /// Whether the field is required.
+    pub required: bool,
+    /// The path of the field (as the schema explorer takes it), for its docs.
+    pub field: String,
+    /// A value the field's description names ("One of Always, Never, IfNotPresent."), offered
+    /// because the schema has no `enum` (the built-in kinds' documents carry none).
+    pub from_description: bool,
+}
+
+/// Why nothing is offered at the cursor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoCandidates {
+    /// The path is not in the schema (unknown, or below preserved unknown fields).
+    NotInSchema(NotInSchema),
+    /// The keys of a map are free (`metadata.labels`): the schema names none.
+    FreeKeys { map: String },
+    /// A list's members are items: a new one starts with `- `.
+    ListItems { list: String },
+    /// A string, number or boolean has no fields.
+    Scalar { field: String },
+    /// The field's value is not one of a set (no enum, not a boolean).
+    NoValues { field: String },
+    /// The object has every field of its schema already.
+    AllPresent { object: String },
+    /// Nothing starts with (or contains) what is typed.
+    NoMatch { prefix: String },
+}
+
+/// Where the cursor (a byte offset into `text`) is typing, in block YAML: a key (after the
+/// indentation and any list markers, before a `:`) or a value (after `key:`). `None` elsewhere.
+pub fn cursor_place(text: &str, cursor: usize) -> Option<CursorPlace> {
+    if cursor > text.len() || !text.is_char_boundary(cursor) || looks_like_json(text) {
+        return None;
+    }
+    let line_start = text[..cursor].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[cursor..].find('\n').map_or(text.len(), |i| cursor + i);
+    let before = &text[line_start..cursor];
+    let after = text[cursor..line_end].trim_end_matches('\r');
+    let lead = lead_of(before);
+    let content = &before[lead.len()..];
+    // A key typed here would belong to this mapping; `None` inside a block scalar's text.
+    let parent = key_parent(text, line_start, lead)?;
+    if is_plain_word(content) && !content.starts_with('-') {
+        let word = after.find(|c: char| c.is_whitespace() || c == ':').unwrap_or(after.len());
+        let rest = &after[word..];
+        let colon_follows = rest.trim_start().starts_with(':');
+        if !rest.trim().is_empty() && !colon_follows {
+            return None;
+        }
+        let line = text[..line_start].matches('\n').count();
+        let present = present_keys(text, line, &parent);
+        let typing = Typing::Key { parent, present, column: lead.chars().count(), colon_follows };
+        return Some(CursorPlace {
+            typing,
+            prefix: content.to_string(),
+            range: line_start + lead.len()..cursor + word,
+        });
+    }
+    let colon = key_colon(content)?;
+    let key = &content[..colon];
+    let value = &content[colon + 1..];
+    let typed = value.trim_start();
+    if !is_plain_word(key) || !is_plain_word(typed) {
+        return None;
+    }
+    let word = after.find(char::is_whitespace).unwrap_or(after.len());
+    let rest = after[word..].trim();
+    if !(rest.is_empty() || rest.starts_with('#')) {
+        return None;
+    }
+    let pointer = yaml_line_pointers(&text[..line_end]).pop().flatten()?;
+    let field = pointer_segments(&pointer);
+    if field.last().map(String::as_str) != Some(key) {
+        return None;
+    }
+    let typing = Typing::Value { field, space_needed: value.is_empty() };
+    Some(CursorPlace { typing, prefix: typed.to_string(), range: cursor - typed.len()..cursor + word })
+}
+
+/// The JSON pointer segments of the member the line at the cursor shows (its key, or its list
+/// item), for the docs at the cursor; `None` on a blank line or a comment.
+pub fn member_at(text: &str, cursor: usize) -> Option<Vec<String>> {
+    let cursor = cursor.min(text.len());
+    let line = text.get(..cursor)?.matches('\n').count();
+    let pointer = yaml_line_pointers(text).into_iter().nth(line).flatten()?;
+    Some(pointer_segments(&pointer))
+}
+
+/// The fields (or values) `tree` offers at `place`, those starting with the typed prefix first
+/// (required fields before the others, then by name), then those only containing it.
+pub fn candidates(tree: &SchemaTree, place: &CursorPlace) -> Result<Vec<Candidate>, NoCandidates> {
+    let offered = match &place.typing {
+        Typing::Key { parent, present, column, colon_follows } => {
+            key_candidates(tree, parent, present, *column, *colon_follows)?
+        }
+        Typing::Value { field, space_needed } => value_candidates(tree, field, *space_needed)?,
+    };
+    let prefix = place.prefix.to_lowercase();
+    let (mut starting, mut containing): (Vec<Candidate>, Vec<Candidate>) = offered
+        .into_iter()
+        .filter(|c| c.label.to_lowercase().contains(&prefix))
+        .partition(|c| c.label.to_lowercase().starts_with(&prefix));
+    if starting.is_empty() && containing.is_empty() {
+        return Err(NoCandidates::NoMatch { prefix: place.prefix.clone() });
+    }
+    if matches!(place.typing, Typing::Key { .. }) {
+        let order = |a: &Candidate, b: &Candidate| b.required.cmp(&a.required).then_with(|| a.label.cmp(&b.label));
+        starting.sort_by(order);
+        containing.sort_by(order);
+    }
+    starting.append(&mut containing);
+    Ok(starting)
+}
+
+/// The byte offset in `text` of a position counted in UTF-16 code units (a textarea's
+/// selection), clamped to the text and to a character's start.
+pub fn byte_offset(text: &str, units: usize) -> usize {
+    let mut counted = 0;
+    for (at, c) in text.char_indices() {
+        if counted >= units {
+            return at;
+        }
+        counted += c.len_utf16();
+    }
+    text.len()
+}
+
+/// The position of byte offset `byte` counted in UTF-16 code units (for a textarea's selection).
+pub fn utf16_offset(text: &str, byte: usize) -> usize {
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    text[..byte].encode_utf16().count()
+}
+
+/// The first paragraph of a description (the schema's descriptions put details after a blank
+/// line), with its line breaks as spaces.
+pub fn first_paragraph(description: &str) -> String {
+    let paragraph = description.trim().split("\n\n").next().unwrap_or_default();
+    paragraph.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The fields of the object at `parent` not in `present`.
+fn key_candidates(
+    tree: &SchemaTree,
+    parent: &[String],
+    present: &BTreeSet<String>,
+    column: usize,
+    colon_follows: bool,
+) -> Result<Vec<Candidate>, NoCandidates> {
+    let located = tree.locate(parent).map_err(NoCandidates::NotInSchema)?;
+    match located.shape {
+        Shape::Object => {}
+        Shape::Map => return Err(NoCandidates::FreeKeys { map: located.field }),
+        Shape::List => return Err(NoCandidates::ListItems { list: located.field }),
+        Shape::Scalar => return Err(NoCandidates::Scalar { field: located.field }),
+    }
+    let fields: Vec<Candidate> = tree
+        .children(&located.members)
+        .filter(|f| !present.contains(&f.name))
+        .map(|f| Candidate {
+            label: f.name.clone(),
+            insert: key_insert(f, column, colon_follows),
+            type_label: f.type_label.clone(),
+            required: f.required,
+            field: f.path.clone(),
+            from_description: false,
+        })
+        .collect();
+    if fields.is_empty() {
+        let any = tree.children(&located.members).next().is_some();
+        return Err(match any {
+            true => NoCandidates::AllPresent { object: located.field },
+            false => NoCandidates::NotInSchema(NotInSchema::Preserved { field: located.field, rest: String::new() }),
+        });
+    }
+    Ok(fields)
+}
+
+/// What a field's name is completed to: `name: ` for a scalar, `name:` and the next line indented
+/// for an object or a map, `name:` and a first item's `- ` at the key's column for a list.
+fn key_insert(field: &Field, column: usize, colon_follows: bool) -> String {
+    if colon_follows {
+        return field.name.clone();
+    }
+    match field.shape() {
+        Shape::Scalar => format!("{}: ", field.name),
+        Shape::Object | Shape::Map => format!("{}:\n{}", field.name, " ".repeat(column + 2)),
+        Shape::List => format!("{}:\n{}- ", field.name, " ".repeat(column)),
+    }
+}
+
+/// The values the field at `segments` may take: its enum, or `true` and `false`.
+fn value_candidates(
+    tree: &SchemaTree,
+    segments: &[String],
+    space_needed: bool,
+) -> Result<Vec<Candidate>, NoCandidates> {
+    let located = tree.locate(segments).map_err(NoCandidates::NotInSchema)?;
+    let field = tree.field(&located.field).filter(|_| located.step == Step::Field);
+    let Some(field) = field else { return Err(NoCandidates::NoValues { field: located.field }) };
+    let described = described_values(&field.description);
+    let (values, from_description): (Vec<String>, bool) = if !field.enum_values.is_empty() {
+        (field.enum_values.clone(), false)
+    } else if field.type_label == "boolean" {
+        (vec!["true".into(), "false".into()], false)
+    } else if field.type_label == "string" && !described.is_empty() {
+        (described, true)
+    } else {
+        return Err(NoCandidates::NoValues { field: located.field });
+    };
+    let space = if space_needed { " " } else { "" };
+    Ok(values
+        .into_iter()
+        .map(|value| {
+            let written = if field.type_label == "string" && !reads_as_string(&value) {
+                serde_json::Value::String(value.clone()).to_string()
+            } else {
+                value.clone()
+            };
+            Candidate {
+                label: value,
+                insert: format!("{space}{written}"),
+                type_label: field.type_label.clone(),
+                required: field.required,
+                field: field.path.clone(),
+                from_description,
+            }
+        })
+        .collect())
+}
+
+/// The values a description names in the API conventions' words, "One of A, B, C." (each a
+/// single word): the built-in kinds' schemas list their enums only so.
+pub fn described_values(description: &str) -> Vec<String> {
+    let Some(at) = description.find("One of ") else { return Vec::new() };
+    let rest = &description[at + "One of ".len()..];
+    let Some(end) = rest.find('.') else { return Vec::new() };
+    let words: Vec<String> =
+        rest[..end].split(',').flat_map(|part| part.split(" or ")).map(|w| w.trim().to_string()).collect();
+    let word = |w: &String| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if words.len() < 2 || !words.iter().all(word) {
+        return Vec::new();
+    }
+    words
+}
+
+/// Whether a plain YAML scalar `value` reads back as that string (not a number, boolean, null,
+/// or something the syntax takes).
+fn reads_as_string(value: &str) -> bool {
+    let special = ["true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"];
+    !value.is_empty()
+        && !special.contains(&value.to_lowercase().as_str())
+        && value.parse::<f64>().is_err()
+        && is_plain_word(value)
+        && !value.starts_with(['-', '?', '!', '&', '*', '%', '@', '`', '|', '>'])
+}
+
+/// The indentation and list markers (`- `) a line starts with.
+fn lead_of(line: &str) -> &str {
+    let mut at = line.len() - line.trim_start_matches(' ').len();
+    while line[at..].starts_with("- ") {
+        at += 2;
+        at += line[at..].len() - line[at..].trim_start_matches(' ').len();
+    }
+    &line[..at]
+}
+
+/// Whether `word` can be (part of) a plain key or value: no spaces, no quotes, no flow or
+/// comment characters, no `:`.
+fn is_plain_word(word: &str) -> bool {
+    !word.chars().any(|c| c.is_whitespace() || matches!(c, ':' | '#' | '"' | '\'' | '{' | '}' | '[' | ']' | ','))
+}
+
+/// The byte index in `content` of the colon that ends a key (followed by a space or the end).
+fn key_colon(content: &str) -> Option<usize> {
+    content
+        .char_indices()
+        .find_map(|(i, c)| (c == ':' && content[i + 1..].chars().next().is_none_or(|n| n == ' ')).then_some(i))
+}
+
+/// The mapping a key typed after `lead` on the line starting at `line_start` belongs to; `None`
+/// when a key cannot be typed there (inside a block scalar's text).
+fn key_parent(text: &str, line_start: usize, lead: &str) -> Option<Vec<String>> {
+    let probe = format!("{}{lead}{PLACEHOLDER}:", &text[..line_start]);
+    let pointer = yaml_line_pointers(&probe).pop().flatten()?;
+    let mut segments = pointer_segments(&pointer);
+    (segments.pop().as_deref() == Some(PLACEHOLDER)).then_some(segments)
+}
+
+/// The keys of the mapping at `parent` on the lines of `text` other than `line`.
+fn present_keys(text: &str, line: usize, parent: &[String]) -> BTreeSet<String> {
+    yaml_line_pointers(text)
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| *index != line)
+        .filter_map(|(_, pointer)| {
+            let mut segments = pointer_segments(&pointer?);
+            let key = segments.pop()?;
+            (segments == parent).then_some(key)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "completion_tests.rs"]
+mod tests;
