@@ -38,9 +38,17 @@ async function markedLines(page) {
 }
 
 /** Sends a dry run and answers the server's Status message. */
+// Sends a dry run and answers the message the page shows once it shows this request's answer: a
+// second dry run's status line reads "HTTP 400" before its answer arrives (the first one's), so
+// the wait is for the response, then for the server's own message on the page.
 async function dryRun(page, status) {
+  const answered = page.waitForResponse((r) => r.url().includes('dryRun=All') && r.request().method() !== 'GET');
   await page.getByRole('button', { name: 'Dry run' }).click();
+  const response = await answered;
+  expect(response.status()).toBe(status);
+  const { message } = await response.json();
   await expect(page.getByTestId('write-status')).toContainText(`HTTP ${status}`);
+  await expect(page.getByTestId('write-outcome').getByTestId('status-message')).toHaveText(message);
   return page.getByTestId('write-outcome').getByTestId('status-message').innerText();
 }
 
