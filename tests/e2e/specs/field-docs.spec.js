@@ -3,7 +3,7 @@
 // the editor shows the docs of the field at the cursor and under the pointer, and completes field
 // names and values from the kind's /openapi/v3 schema at the cursor's path, by keyboard.
 const { test, expect } = require('@playwright/test');
-const { saveScreen } = require('./helpers');
+const { openEditor, saveScreen } = require('./helpers');
 
 /** The key token `name` on the first line of the object's document that starts with `indent` + `name:`. */
 function documentKey(page, indent, name) {
@@ -13,15 +13,6 @@ function documentKey(page, indent, name) {
     .filter({ hasText: new RegExp(`^${' '.repeat(indent)}${name}:`) })
     .first()
     .locator('.tok--key');
-}
-
-/** Opens the editor of the object on the page and waits for the schema check. */
-async function openEditor(page, kind) {
-  await page.getByRole('button', { name: 'Edit', exact: true }).click();
-  const editor = page.getByRole('textbox', { name: 'Object editor' });
-  await expect(editor).toHaveValue(new RegExp(`kind: ${kind}`));
-  await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
-  return editor;
 }
 
 /** Puts the cursor at the end of the first line of the editor matching `pattern`. */

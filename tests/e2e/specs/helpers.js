@@ -1,7 +1,7 @@
 // Shared by the specs: where screenshots go, and the servers behind the page a spec drives (each
 // Playwright project names its own in its metadata: see playwright.config.js).
 const path = require('node:path');
-const { test } = require('@playwright/test');
+const { test, expect } = require('@playwright/test');
 
 const SCREENS = path.join(__dirname, '..', 'artifacts', 'screens');
 
@@ -57,4 +57,13 @@ async function asUser(page, user) {
   return sent;
 }
 
-module.exports = { saveScreen, simUrl, wwwUrl, behindKubectlProxy, asUser, TOKENS };
+/** Opens the editor of the object on the page, waits for its text and for the schema check. */
+async function openEditor(page, kind) {
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const editor = page.getByRole('textbox', { name: 'Object editor' });
+  await expect(editor).toHaveValue(new RegExp(`kind: ${kind}`));
+  await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
+  return editor;
+}
+
+module.exports = { saveScreen, simUrl, wwwUrl, behindKubectlProxy, asUser, openEditor, TOKENS };

@@ -2,16 +2,7 @@
 // schema before anything is sent, marks each problem at its line in the server's words, and the
 // server (kube-sim, fieldValidation=Strict, dry run) then answers with those very words.
 const { test, expect } = require('@playwright/test');
-const { saveScreen } = require('./helpers');
-
-/** Opens the editor of the object on the page, waits for its text and for the schema check. */
-async function openEditor(page, kind) {
-  await page.getByRole('button', { name: 'Edit', exact: true }).click();
-  const editor = page.getByRole('textbox', { name: 'Object editor' });
-  await expect(editor).toHaveValue(new RegExp(`kind: ${kind}`));
-  await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
-  return editor;
-}
+const { openEditor, saveScreen } = require('./helpers');
 
 /** The 1-based line of the first line of `text` matching `pattern`. */
 function lineOf(text, pattern) {
