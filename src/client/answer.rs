@@ -8,6 +8,7 @@ use crate::api::request::{ObjectRef, Request};
 use crate::api::view::status::Status;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
+use crate::i18n::{Localized, Text};
 use crate::model::write::parse_warnings;
 
 /// The answer to one write, as shown.
@@ -21,8 +22,9 @@ pub struct Answer {
     pub object: Option<Value>,
     /// The Status returned (failures, and some deletes).
     pub status_body: Option<Status>,
-    /// The request could not be sent, or the answer not read.
-    pub problem: Option<String>,
+    /// The request could not be sent, or the answer not read: a catalogue text, shown in the
+    /// interface's language.
+    pub problem: Option<Text>,
 }
 
 /// Sends `request` through the client (which refuses writes in read-only mode) and reads the
@@ -37,19 +39,19 @@ pub async fn send_write(client: &Client, request: Request) -> Answer {
                 warnings: Vec::new(),
                 object: None,
                 status_body: None,
-                problem: Some(error.to_string()),
+                problem: Some(error.text()),
             }
         }
     };
     let warnings = fetched.response.header("warning").map(parse_warnings).unwrap_or_default();
     let (object, status_body, problem) = match fetched.status_body() {
         Some(Ok(status)) => (None, Some(status), None),
-        Some(Err(error)) => (None, None, Some(error.to_string())),
+        Some(Err(error)) => (None, None, Some(error.text())),
         None => match fetched.document() {
             Ok(object) => (Some(object), None, None),
-            Err(error) if fetched.response.is_success() => (None, None, Some(error.to_string())),
+            Err(error) if fetched.response.is_success() => (None, None, Some(error.text())),
             // A failure without a Status body: the answer's status line says what happened.
-            Err(_) => (None, None, fetched.decoded().as_ref().err().map(ToString::to_string)),
+            Err(_) => (None, None, fetched.decoded().as_ref().err().cloned()),
         },
     };
     Answer {

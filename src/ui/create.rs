@@ -159,7 +159,7 @@ pub fn CreatePanel(
                         } else {
                             Err(match (&answer.status_body, &answer.problem) {
                                 (Some(s), _) => format!("HTTP {} {}: {}", s.code, s.reason, s.message),
-                                (None, Some(p)) => p.clone(),
+                                (None, Some(p)) => tl(p),
                                 _ => format!("HTTP {}", answer.status),
                             })
                         };

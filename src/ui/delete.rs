@@ -15,7 +15,7 @@ use crate::api::request::{Collection, ObjectRef, Request};
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
-use crate::i18n::Msg;
+use crate::i18n::{Msg, Text};
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
@@ -140,7 +140,8 @@ pub fn DeletePanel(
         Progress::Idle => ().into_any(),
         Progress::Failed(answer) => match answer.status_body {
             Some(status) => view! { <StatusView status /> }.into_any(),
-            None => view! { <p class="warning" role="alert">{answer.problem.unwrap_or_default()}</p> }.into_any(),
+            None => view! { <p class="warning" role="alert">{answer.problem.map(|p| worded(move || tl(&p)))}</p> }
+                .into_any(),
         },
         Progress::DryRun(answer) => view! {
             <p class="notice" data-testid="delete-state">
@@ -265,7 +266,7 @@ pub fn DeleteCollectionPanel(
     let client = use_client();
     let policy = use_write_policy();
     let dry_run = RwSignal::new(false);
-    let count = RwSignal::new(None::<Result<usize, String>>);
+    let count = RwSignal::new(None::<Result<usize, Text>>);
     let result = RwSignal::new(None::<Answer>);
     let confirming = RwSignal::new(false);
     let collection = Collection::new(&resource, namespace.as_deref()).map_err(|e| tl(&e));
@@ -299,7 +300,10 @@ pub fn DeleteCollectionPanel(
             let answer = send_write(&client, request).await;
             count.set(Some(match answer.object {
                 Some(list) => Ok(list.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len)),
-                None => Err(answer.problem.or(answer.status_body.map(|s| s.message)).unwrap_or_default()),
+                None => Err(answer
+                    .problem
+                    .or(answer.status_body.map(|s| Text::verbatim(s.message)))
+                    .unwrap_or_else(|| Text::verbatim(format!("HTTP {}", answer.status)))),
             }));
         });
     };
@@ -338,7 +342,7 @@ pub fn DeleteCollectionPanel(
                 {move || match count.get() {
                     None => tr(Msg::Counting),
                     Some(Ok(n)) => tf(Msg::ObjectsMatchNow, &[("count", &n)]),
-                    Some(Err(e)) => tf(Msg::CouldNotCount, &[("error", &e)]),
+                    Some(Err(e)) => tf(Msg::CouldNotCount, &[("error", &tl(&e))]),
                 }}
             </p>
             <div class="toolbar">
@@ -376,12 +380,14 @@ pub fn DeleteCollectionPanel(
                     Some(status) => view! { <StatusView status /> }.into_any(),
                     None => view! {
                         <p class="notice" data-testid="deletecollection-result">
-                            {format!(
-                                "HTTP {} {}{}",
-                                a.status,
-                                a.status_text,
-                                a.problem.map(|p| format!(": {p}")).unwrap_or_default()
-                            )}
+                            {worded(move || {
+                                format!(
+                                    "HTTP {} {}{}",
+                                    a.status,
+                                    a.status_text,
+                                    a.problem.as_ref().map(|p| format!(": {}", tl(p))).unwrap_or_default()
+                                )
+                            })}
                         </p>
                     }
                     .into_any(),

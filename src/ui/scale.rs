@@ -125,7 +125,8 @@ pub fn ScalePanel(
             } else {
                 match a.status_body {
                     Some(status) => view! { <StatusView status /> }.into_any(),
-                    None => view! { <p class="warning" role="alert">{a.problem.unwrap_or_default()}</p> }.into_any(),
+                    None => view! { <p class="warning" role="alert">{a.problem.map(|p| worded(move || tl(&p)))}</p> }
+                        .into_any(),
                 }
             }
         })

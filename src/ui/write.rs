@@ -578,7 +578,7 @@ pub fn EditPanel(
             }
         };
         let body = if let Some(problem) = a.problem.clone() {
-            view! { <p class="warning" role="alert">{problem}</p> }.into_any()
+            view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
         } else if let Some(status) = a.status_body.clone() {
             let problems = strict_problems(&status.message);
             let conflicts = apply_conflicts(&status);

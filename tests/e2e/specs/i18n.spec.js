@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { test, expect } = require('@playwright/test');
-const { saveScreen, wwwUrl } = require('./helpers');
+const { saveScreen, wwwUrl, openEditor } = require('./helpers');
 
 /** A language's strings, from the file the app fetches. */
 function strings(tag) {
@@ -227,4 +227,26 @@ test('texts made outside the views: a selector error, the live state, the search
     }),
   }));
   await saveScreen(page, 'i18n-persian-search-problem');
+});
+
+test('a write that was not sent says why in the language shown, and rewords it when the language changes', async ({ page }) => {
+  const uk = strings('uk');
+  const fa = strings('fa');
+  await page.goto('./?group=example.com&version=v1&resource=widgets&namespace=demo&name=w-05');
+  await openEditor(page, 'Widget');
+  await choose(page, 'uk');
+  // The network refuses the dry run (the browser's fetch fails): client::answer's problem, made
+  // from the client's error outside the views, shown in the write view.
+  await page.route(/\/apis\/example\.com\/v1\/namespaces\/demo\/widgets\/w-05/, (route) =>
+    route.request().method() === 'GET' ? route.continue() : route.abort('connectionrefused'));
+  await page.getByRole('button', { name: uk.DryRun, exact: true }).click();
+  const before = (template) => template.slice(0, template.indexOf('{url}'));
+  const problem = page.getByRole('alert').filter({ hasText: before(uk.CouldNotReach) });
+  await expect(problem).toBeVisible();
+  await expect(problem).toContainText('/apis/example.com/v1/namespaces/demo/widgets/w-05');
+  await expect(problem).not.toContainText('could not reach');
+  // Switching the language rewords the same answer in place.
+  await choose(page, 'fa');
+  await expect(page.getByRole('alert').filter({ hasText: before(fa.CouldNotReach) })).toBeVisible();
+  await saveScreen(page, 'i18n-persian-write-not-sent');
 });
