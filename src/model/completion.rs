@@ -5,10 +5,11 @@
 //!
 //! Invariants: paths come from `model::highlight::yaml_line_pointers`, the same map that puts
 //! owners, warnings and problems on the editor's lines, so a completion's path is the one the
-//! gutter shows; only block YAML is completed (a JSON text, a flow collection, a quoted key, a
-//! comment or a block scalar's text answer `None`, never a guess); a candidate's text keeps the
-//! document's indentation (a list's `- ` at its key's column, as the editor writes YAML); nothing
-//! here panics on any text or offset.
+//! gutter shows; block YAML and JSON written one member per line (as the editor writes it) are
+//! completed, anything else (a flow collection, a quoted YAML key, a comment, a block scalar's
+//! text, several JSON members on one line) answers `None`, never a guess; a candidate's text keeps
+//! the document's syntax and indentation (a list's `- ` at its key's column in YAML; quoted keys
+//! and string values in JSON); nothing here panics on any text or offset.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -47,8 +48,11 @@ pub struct CursorPlace {
     pub typing: Typing,
     /// What is typed of the key or value before the cursor.
     pub prefix: String,
-    /// The byte range of the text a chosen candidate replaces: the whole word at the cursor.
+    /// The byte range of the text a chosen candidate replaces: the whole word at the cursor (in
+    /// JSON with its quotes).
     pub range: Range<usize>,
+    /// The text is JSON: keys and string values are written quoted.
+    pub json: bool,
 }
 
 /// One thing that may be typed at the cursor.
@@ -92,8 +96,11 @@ pub enum NoCandidates {
 /// Where the cursor (a byte offset into `text`) is typing, in block YAML: a key (after the
 /// indentation and any list markers, before a `:`) or a value (after `key:`). `None` elsewhere.
 pub fn cursor_place(text: &str, cursor: usize) -> Option<CursorPlace> {
-    if cursor > text.len() || !text.is_char_boundary(cursor) || looks_like_json(text) {
+    if cursor > text.len() || !text.is_char_boundary(cursor) {
         return None;
+    }
+    if looks_like_json(text) {
+        return json_place(text, cursor);
     }
     let line_start = text[..cursor].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[cursor..].find('\n').map_or(text.len(), |i| cursor + i);
@@ -117,6 +124,7 @@ pub fn cursor_place(text: &str, cursor: usize) -> Option<CursorPlace> {
             typing,
             prefix: content.to_string(),
             range: line_start + lead.len()..cursor + word,
+            json: false,
         });
     }
     let colon = key_colon(content)?;
@@ -137,7 +145,64 @@ pub fn cursor_place(text: &str, cursor: usize) -> Option<CursorPlace> {
         return None;
     }
     let typing = Typing::Value { field, space_needed: value.is_empty() };
-    Some(CursorPlace { typing, prefix: typed.to_string(), range: cursor - typed.len()..cursor + word })
+    Some(CursorPlace { typing, prefix: typed.to_string(), range: cursor - typed.len()..cursor + word, json: false })
+}
+
+/// [`cursor_place`] in a JSON text whose members each start a line: a key being typed (`"rep`
+/// at the start of a line of an object, possibly before its closing quote and colon) or a value
+/// (after `"key": `, bare or after its opening quote).
+fn json_place(text: &str, cursor: usize) -> Option<CursorPlace> {
+    let line_start = text[..cursor].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[cursor..].find('\n').map_or(text.len(), |i| cursor + i);
+    let before = &text[line_start..cursor];
+    let after = text[cursor..line_end].trim_end_matches('\r');
+    let lead = &before[..before.len() - before.trim_start_matches([' ', '\t']).len()];
+    let quoted = before[lead.len()..].strip_prefix('"')?;
+    // The rest of the word at the cursor, and what follows it.
+    let word_end = |quoted: bool| {
+        let word = after.find(|c: char| c.is_whitespace() || matches!(c, '"' | ':' | ',')).unwrap_or(after.len());
+        let closing = usize::from(quoted && after[word..].starts_with('"'));
+        (word + closing, &after[word + closing..])
+    };
+    if is_plain_word(quoted) {
+        let (end, rest) = word_end(true);
+        let colon_follows = rest.trim_start().starts_with(':');
+        if !colon_follows && !rest.trim().is_empty() {
+            return None;
+        }
+        let key = serde_json::Value::String(PLACEHOLDER.to_string());
+        let probe = format!("{}{lead}{key}: 0", &text[..line_start]);
+        let mut parent = pointer_segments(&yaml_line_pointers(&probe).pop().flatten()?);
+        if parent.pop().as_deref() != Some(PLACEHOLDER) {
+            return None;
+        }
+        let line = text[..line_start].matches('\n').count();
+        let present = present_keys(text, line, &parent);
+        let typing = Typing::Key { parent, present, column: lead.chars().count(), colon_follows };
+        let range = line_start + lead.len()..cursor + end;
+        return Some(CursorPlace { typing, prefix: quoted.to_string(), range, json: true });
+    }
+    let close = quoted.find('"')?;
+    let key = &quoted[..close];
+    let value = quoted[close + 1..].trim_start().strip_prefix(':')?;
+    let typed = value.trim_start();
+    let (opened, word) = match typed.strip_prefix('"') {
+        Some(word) => (true, word),
+        None => (false, typed),
+    };
+    if !is_plain_word(key) || !is_plain_word(word) {
+        return None;
+    }
+    let (end, rest) = word_end(opened);
+    if !matches!(rest.trim(), "" | ",") {
+        return None;
+    }
+    let field = pointer_segments(&yaml_line_pointers(&text[..line_end]).pop().flatten()?);
+    if field.last().map(String::as_str) != Some(key) {
+        return None;
+    }
+    let typing = Typing::Value { field, space_needed: value.is_empty() };
+    Some(CursorPlace { typing, prefix: word.to_string(), range: cursor - typed.len()..cursor + end, json: true })
 }
 
 /// The JSON pointer segments of the member the line at the cursor shows (its key, or its list
@@ -154,9 +219,9 @@ pub fn member_at(text: &str, cursor: usize) -> Option<Vec<String>> {
 pub fn candidates(tree: &SchemaTree, place: &CursorPlace) -> Result<Vec<Candidate>, NoCandidates> {
     let offered = match &place.typing {
         Typing::Key { parent, present, column, colon_follows } => {
-            key_candidates(tree, parent, present, *column, *colon_follows)?
+            key_candidates(tree, parent, present, *column, *colon_follows, place.json)?
         }
-        Typing::Value { field, space_needed } => value_candidates(tree, field, *space_needed)?,
+        Typing::Value { field, space_needed } => value_candidates(tree, field, *space_needed, place.json)?,
     };
     let prefix = place.prefix.to_lowercase();
     let (mut starting, mut containing): (Vec<Candidate>, Vec<Candidate>) = offered
@@ -211,6 +276,7 @@ fn key_candidates(
     present: &BTreeSet<String>,
     column: usize,
     colon_follows: bool,
+    json: bool,
 ) -> Result<Vec<Candidate>, NoCandidates> {
     let located = tree.locate(parent).map_err(NoCandidates::NotInSchema)?;
     match located.shape {
@@ -224,7 +290,7 @@ fn key_candidates(
         .filter(|f| !present.contains(&f.name))
         .map(|f| Candidate {
             label: f.name.clone(),
-            insert: key_insert(f, column, colon_follows),
+            insert: if json { json_key_insert(f, colon_follows) } else { key_insert(f, column, colon_follows) },
             type_label: f.type_label.clone(),
             required: f.required,
             field: f.path.clone(),
@@ -254,11 +320,26 @@ fn key_insert(field: &Field, column: usize, colon_follows: bool) -> String {
     }
 }
 
+/// What a field's name is completed to in JSON: `"name": ` and, for an object, a map or a list,
+/// its opening bracket.
+fn json_key_insert(field: &Field, colon_follows: bool) -> String {
+    let name = serde_json::Value::String(field.name.clone()).to_string();
+    if colon_follows {
+        return name;
+    }
+    match field.shape() {
+        Shape::Scalar => format!("{name}: "),
+        Shape::Object | Shape::Map => format!("{name}: {{"),
+        Shape::List => format!("{name}: ["),
+    }
+}
+
 /// The values the field at `segments` may take: its enum, or `true` and `false`.
 fn value_candidates(
     tree: &SchemaTree,
     segments: &[String],
     space_needed: bool,
+    json: bool,
 ) -> Result<Vec<Candidate>, NoCandidates> {
     let located = tree.locate(segments).map_err(NoCandidates::NotInSchema)?;
     let field = tree.field(&located.field).filter(|_| located.step == Step::Field);
@@ -277,11 +358,8 @@ fn value_candidates(
     Ok(values
         .into_iter()
         .map(|value| {
-            let written = if field.type_label == "string" && !reads_as_string(&value) {
-                serde_json::Value::String(value.clone()).to_string()
-            } else {
-                value.clone()
-            };
+            let quote = field.type_label == "string" && (json || !reads_as_string(&value));
+            let written = if quote { serde_json::Value::String(value.clone()).to_string() } else { value.clone() };
             Candidate {
                 label: value,
                 insert: format!("{space}{written}"),

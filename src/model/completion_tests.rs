@@ -195,12 +195,16 @@ fn maps_lists_scalars_and_unknown_places_say_why_nothing_is_offered() {
 }
 
 #[test]
-fn json_comments_flow_values_and_block_scalars_are_not_completed() {
+fn comments_flow_values_and_block_scalars_are_not_completed() {
     let none = |marked: &str| {
         let (text, cursor) = at_cursor(marked);
         check_place(&text, cursor, None);
     };
-    none("{\n  \"spec\": {\n    \"re|\n  }\n}");
+    // JSON members that do not start their line, and a string in a list, are not places either.
+    none("{\"spec\": {\"re|\n}}");
+    none("{\n  \"spec\": {\"replicas\": 1, \"pa|\n  }\n}");
+    none("{\n  \"spec\": {\n    \"finalizers\": [\n      \"a|\n    ]\n  }\n}");
+    none("{\n  \"spec\": {\n    \"paused\": true false|\n  }\n}");
     none("spec:\n  # repl|\n");
     none("spec:\n  replicas: [1, |\n");
     none("spec:\n  note: >\n    some te|xt\n");
@@ -211,6 +215,71 @@ fn json_comments_flow_values_and_block_scalars_are_not_completed() {
     let text = "é: 1";
     assert_eq!(cursor_place(text, 1), None);
     assert_eq!(cursor_place(text, 99), None);
+}
+
+const DEPLOYMENT_JSON: &str = r#"{
+  "apiVersion": "apps/v1",
+  "kind": "Deployment",
+  "spec": {
+    "replicas": 2,
+    "template": {
+      "spec": {
+        "containers": [
+          {
+            "name": "web",
+            "image": "nginx"
+          }
+        ]
+      }
+    }
+  }
+}
+"#;
+
+/// `DEPLOYMENT_JSON` with `from` (its first occurrence) replaced by `to`, where `|` marks the cursor.
+fn json_with(from: &str, to: &str) -> (String, usize) {
+    assert!(DEPLOYMENT_JSON.contains(from), "{from}");
+    at_cursor(&DEPLOYMENT_JSON.replacen(from, to, 1))
+}
+
+/// The inserts offered at the marked cursor.
+#[track_caller]
+fn inserts(tree: &SchemaTree, text: &str, cursor: usize) -> Vec<String> {
+    let place = cursor_place(text, cursor).expect("a place");
+    candidates(tree, &place).expect("candidates").into_iter().map(|c| c.insert).collect()
+}
+
+#[test]
+fn json_written_one_member_per_line_completes_quoted_keys_and_values() {
+    let tree = deployment();
+    // A key begun after the container's last member: the item's fields not present, quoted.
+    let (text, cursor) = json_with("\"image\": \"nginx\"", "\"image\": \"nginx\",\n            \"im|");
+    check_place(&text, cursor, Some(("key of /spec/template/spec/containers/0", "im", "\"im")));
+    assert_eq!(inserts(&tree, &text, cursor), ["\"imagePullPolicy\": "]);
+    // An object or a list opens its bracket.
+    let (text, cursor) = json_with("\"replicas\": 2,", "\"replicas\": 2,\n    \"strat|");
+    assert_eq!(inserts(&tree, &text, cursor), ["\"strategy\": {"]);
+    let (text, cursor) = json_with("\"name\": \"web\",", "\"name\": \"web\",\n            \"vol|");
+    assert_eq!(inserts(&tree, &text, cursor), ["\"volumeDevices\": [", "\"volumeMounts\": ["]);
+    // Inside a key that has its closing quote and colon: the quoted name is replaced whole.
+    let (text, cursor) = json_with("\"replicas\"", "\"rep|licas\"");
+    check_place(&text, cursor, Some(("key of /spec", "rep", "\"replicas\"")));
+    assert_eq!(inserts(&tree, &text, cursor), ["\"replicas\""]);
+    // A value: the string enum the description names, quoted, replacing the quoted word.
+    let (text, cursor) =
+        json_with("\"image\": \"nginx\"", "\"image\": \"nginx\",\n            \"imagePullPolicy\": \"If|\"");
+    check_place(&text, cursor, Some(("value of /spec/template/spec/containers/0/imagePullPolicy", "If", "\"If\"")));
+    assert_eq!(inserts(&tree, &text, cursor), ["\"IfNotPresent\""]);
+    // Right after the colon a space comes first; booleans stay bare; a comma after is kept.
+    let (text, cursor) = json_with("\"image\": \"nginx\"", "\"image\": \"nginx\",\n            \"imagePullPolicy\":|");
+    assert_eq!(inserts(&tree, &text, cursor), [" \"Always\"", " \"Never\"", " \"IfNotPresent\""]);
+    let (text, cursor) = json_with("\"replicas\": 2,", "\"replicas\": 2,\n    \"paused\": t|,");
+    check_place(&text, cursor, Some(("value of /spec/paused", "t", "t")));
+    assert_eq!(inserts(&tree, &text, cursor), ["true"]);
+    // A key of the object itself: what it lacks.
+    let (text, cursor) = json_with("\"kind\": \"Deployment\",", "\"kind\": \"Deployment\",\n  \"|");
+    check_place(&text, cursor, Some(("key of /", "", "\"")));
+    assert_eq!(offered(&tree, &text, cursor).expect("fields"), ["metadata", "status"]);
 }
 
 #[test]

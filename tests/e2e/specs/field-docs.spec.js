@@ -172,3 +172,32 @@ test('a custom resource: its schema completes a field name and an enum value, an
   await expect(page.getByTestId('completion-none')).toHaveText('bogus is not a field of spec in the schema: Strict field validation refuses it');
   await expect(page.getByTestId('cursor-docs')).toContainText('Put the cursor on a field');
 });
+
+test('edited as JSON, a custom resource completes a quoted field name and a quoted enum value', async ({ page }) => {
+  await page.goto('./?group=example.com&version=v1&resource=widgets&namespace=default&name=w-03');
+  const editor = await openEditor(page, 'Widget');
+  await page.getByRole('group', { name: 'Edit as' }).getByRole('button', { name: 'JSON' }).click();
+  await expect(editor).toHaveValue(/"kind": "Widget"/);
+  // spec without its size; a new member typed as spec's first.
+  const widget = JSON.parse(await editor.inputValue());
+  expect(widget.spec.size).toBeTruthy();
+  delete widget.spec.size;
+  await editor.fill(JSON.stringify(widget, null, 2));
+  await cursorAfter(editor, /^ {2}"spec": \{$/);
+  const list = page.getByRole('listbox', { name: 'Suggestions' });
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('    "si');
+  await expect(list.getByRole('option')).toHaveText([/^size/]);
+  await page.keyboard.press('Enter');
+  // The name is written quoted with its colon, and the enum is offered at once, quoted.
+  await expect(list.getByRole('option')).toHaveText([/^small/, /^medium/, /^large/]);
+  await page.keyboard.press('ArrowDown');
+  await saveScreen(page, 'field-docs-json-complete-value');
+  await page.keyboard.press('Enter');
+  await expect(list).toHaveCount(0);
+  await expect(editor).toHaveValue(/\n {2}"spec": \{\n {4}"size": "medium"\n/);
+  await expect(page.getByTestId('cursor-docs').getByTestId('field-docs-path')).toHaveText('spec.size');
+  // The comma that ends the member: the edit is valid JSON the schema accepts.
+  await page.keyboard.type(',');
+  await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
+});
