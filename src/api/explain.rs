@@ -54,6 +54,8 @@ pub struct Field {
     pub default: Option<String>,
     /// `enum`, each value as JSON text (strings without quotes).
     pub enum_values: Vec<String>,
+    /// The `enum` of a list's items (or a map's values), each value as JSON text.
+    pub item_enum_values: Vec<String>,
     /// `format` of the field or of the type it refers to (`date-time`, `int32`, `byte`, `int-or-string`).
     pub format: Option<String>,
     pub nullable: bool,
@@ -427,6 +429,12 @@ impl<'a> Walker<'a> {
         let items = self.container(raw, path)?;
         if !std::ptr::eq(items.node, resolved.node) {
             field.validations.extend(validations(items.node.get("x-kubernetes-validations"), true));
+            field.item_enum_values = items
+                .node
+                .get("enum")
+                .and_then(Json::as_array)
+                .map(|v| v.iter().map(json_text).collect())
+                .unwrap_or_default();
         }
         Ok(field)
     }

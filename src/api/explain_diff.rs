@@ -95,6 +95,7 @@ fn differences(old: &Field, new: &Field) -> Vec<String> {
     compare("required", yes_no(old.required), yes_no(new.required));
     compare("default", old.default.clone().unwrap_or_default(), new.default.clone().unwrap_or_default());
     compare("enum", old.enum_values.join(", "), new.enum_values.join(", "));
+    compare("items.enum", old.item_enum_values.join(", "), new.item_enum_values.join(", "));
     compare("format", old.format.clone().unwrap_or_default(), new.format.clone().unwrap_or_default());
     compare("nullable", yes_no(old.nullable), yes_no(new.nullable));
     for key in union(&old.constraints, &new.constraints) {

@@ -169,6 +169,7 @@ texts_made_outside_the_views! { catalogue {
     ExplainFactRequired => "Required",
     ExplainFactDefault => "Default",
     ExplainFactEnum => "Enum",
+    ExplainFactItemEnum => "Enum of its items",
     ExplainFactFormat => "Format",
     ExplainFactNullable => "Nullable",
     ExplainFactRecursive => "Recursive",

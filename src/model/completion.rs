@@ -217,11 +217,12 @@ pub fn member_at(text: &str, cursor: usize) -> Option<Vec<String>> {
 /// The fields (or values) `tree` offers at `place`, those starting with the typed prefix first
 /// (required fields before the others, then by name), then those only containing it.
 pub fn candidates(tree: &SchemaTree, place: &CursorPlace) -> Result<Vec<Candidate>, NoCandidates> {
-    let offered = match &place.typing {
+    // Fields are sorted (required first); values keep the schema's order.
+    let (offered, fields) = match &place.typing {
         Typing::Key { parent, present, column, colon_follows } => {
             key_candidates(tree, parent, present, *column, *colon_follows, place.json)?
         }
-        Typing::Value { field, space_needed } => value_candidates(tree, field, *space_needed, place.json)?,
+        Typing::Value { field, space_needed } => (value_candidates(tree, field, *space_needed, place.json)?, false),
     };
     let prefix = place.prefix.to_lowercase();
     let (mut starting, mut containing): (Vec<Candidate>, Vec<Candidate>) = offered
@@ -231,7 +232,7 @@ pub fn candidates(tree: &SchemaTree, place: &CursorPlace) -> Result<Vec<Candidat
     if starting.is_empty() && containing.is_empty() {
         return Err(NoCandidates::NoMatch { prefix: place.prefix.clone() });
     }
-    if matches!(place.typing, Typing::Key { .. }) {
+    if fields {
         let order = |a: &Candidate, b: &Candidate| b.required.cmp(&a.required).then_with(|| a.label.cmp(&b.label));
         starting.sort_by(order);
         containing.sort_by(order);
@@ -269,7 +270,8 @@ pub fn first_paragraph(description: &str) -> String {
     paragraph.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The fields of the object at `parent` not in `present`.
+/// The fields of the object at `parent` not in `present` (and `true`), or the values of a list
+/// item being typed there (and `false`).
 fn key_candidates(
     tree: &SchemaTree,
     parent: &[String],
@@ -277,12 +279,13 @@ fn key_candidates(
     column: usize,
     colon_follows: bool,
     json: bool,
-) -> Result<Vec<Candidate>, NoCandidates> {
+) -> Result<(Vec<Candidate>, bool), NoCandidates> {
     let located = tree.locate(parent).map_err(NoCandidates::NotInSchema)?;
     match located.shape {
         Shape::Object => {}
         Shape::Map => return Err(NoCandidates::FreeKeys { map: located.field }),
         Shape::List => return Err(NoCandidates::ListItems { list: located.field }),
+        Shape::Scalar if located.step == Step::Item => return Ok((item_values(tree, &located.field, json)?, false)),
         Shape::Scalar => return Err(NoCandidates::Scalar { field: located.field }),
     }
     let fields: Vec<Candidate> = tree
@@ -304,7 +307,7 @@ fn key_candidates(
             false => NoCandidates::NotInSchema(NotInSchema::Preserved { field: located.field, rest: String::new() }),
         });
     }
-    Ok(fields)
+    Ok((fields, true))
 }
 
 /// What a field's name is completed to: `name: ` for a scalar, `name:` and the next line indented
@@ -317,6 +320,36 @@ fn key_insert(field: &Field, column: usize, colon_follows: bool) -> String {
         Shape::Scalar => format!("{}: ", field.name),
         Shape::Object | Shape::Map => format!("{}:\n{}", field.name, " ".repeat(column + 2)),
         Shape::List => format!("{}:\n{}- ", field.name, " ".repeat(column)),
+    }
+}
+
+/// The values a list item being typed may take (after its `- `): the `enum` of the list's items.
+fn item_values(tree: &SchemaTree, list: &str, json: bool) -> Result<Vec<Candidate>, NoCandidates> {
+    let Some(field) = tree.field(list).filter(|f| !f.item_enum_values.is_empty()) else {
+        return Err(NoCandidates::Scalar { field: list.to_string() });
+    };
+    let item_type = field.type_label.strip_prefix("[]").unwrap_or(&field.type_label);
+    Ok(field
+        .item_enum_values
+        .iter()
+        .map(|value| Candidate {
+            label: value.clone(),
+            insert: written_value(value, item_type == "string", json),
+            type_label: item_type.to_string(),
+            required: false,
+            field: field.path.clone(),
+            from_description: false,
+        })
+        .collect())
+}
+
+/// `value` (an enum value as JSON text, strings without quotes) as the document writes it: a
+/// string quoted in JSON, and in YAML when it would read as something else.
+fn written_value(value: &str, string: bool, json: bool) -> String {
+    if string && (json || !reads_as_string(value)) {
+        serde_json::Value::String(value.to_string()).to_string()
+    } else {
+        value.to_string()
     }
 }
 
@@ -358,8 +391,7 @@ fn value_candidates(
     Ok(values
         .into_iter()
         .map(|value| {
-            let quote = field.type_label == "string" && (json || !reads_as_string(&value));
-            let written = if quote { serde_json::Value::String(value.clone()).to_string() } else { value.clone() };
+            let written = written_value(&value, field.type_label == "string", json);
             Candidate {
                 label: value,
                 insert: format!("{space}{written}"),

@@ -326,3 +326,28 @@ fn textarea_offsets_convert_between_utf16_units_and_bytes() {
     assert_eq!(utf16_offset(text, 6), 4);
     assert_eq!(utf16_offset(text, 99), 8);
 }
+
+#[test]
+fn a_list_item_is_completed_from_the_enum_of_the_lists_items() {
+    let document = serde_json::json!({"openapi": "3.0.0", "components": {"schemas": {"com.example.v1.Gadget": {
+        "type": "object",
+        "x-kubernetes-group-version-kind": [{"group": "example.com", "version": "v1", "kind": "Gadget"}],
+        "properties": {
+            "modes": {"type": "array", "items": {"type": "string", "enum": ["read", "write", "on"]}},
+            "names": {"type": "array", "items": {"type": "string"}}
+        }
+    }}}});
+    let schemas = OpenApiSchemas::from_json(document.to_string().as_bytes()).expect("document");
+    let tree = SchemaTree::build(&schemas, &gvk("example.com", "v1", "Gadget")).expect("tree");
+    assert_eq!(tree.field("modes").expect("modes").item_enum_values, ["read", "write", "on"]);
+    // A new item, begun: the values starting with what is typed, then those containing it.
+    let (text, cursor) = at_cursor("modes:\n- read\n- r|\n");
+    check_place(&text, cursor, Some(("key of /modes/1", "r", "r")));
+    assert_eq!(inserts(&tree, &text, cursor), ["read", "write"]);
+    // Nothing typed yet: every value, the one YAML would read as a boolean quoted.
+    let (text, cursor) = at_cursor("modes:\n- |\n");
+    assert_eq!(inserts(&tree, &text, cursor), ["read", "write", "\"on\""]);
+    // Items without an enum have nothing to offer.
+    let (text, cursor) = at_cursor("names:\n- |\n");
+    assert_eq!(offered(&tree, &text, cursor), Err(NoCandidates::Scalar { field: "names".into() }));
+}

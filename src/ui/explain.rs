@@ -480,6 +480,9 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
     if !field.enum_values.is_empty() {
         facts.push((tr(Msg::ExplainFactEnum), field.enum_values.join(", ")));
     }
+    if !field.item_enum_values.is_empty() {
+        facts.push((tr(Msg::ExplainFactItemEnum), field.item_enum_values.join(", ")));
+    }
     if let Some(format) = &field.format {
         facts.push((tr(Msg::ExplainFactFormat), format.clone()));
     }

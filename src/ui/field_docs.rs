@@ -133,6 +133,9 @@ pub fn FieldDocsOf(tree: Arc<SchemaTree>, located: Located) -> impl IntoView {
     if !field.enum_values.is_empty() {
         facts.push((Msg::ExplainFactEnum, field.enum_values.join(", ")));
     }
+    if !field.item_enum_values.is_empty() {
+        facts.push((Msg::ExplainFactItemEnum, field.item_enum_values.join(", ")));
+    }
     let facts = facts
         .into_iter()
         .map(|(label, value)| view! { <dt>{t(label)}</dt><dd><code>{value}</code></dd> })
