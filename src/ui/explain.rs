@@ -420,7 +420,9 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
     view! {
         <li
             class="explain__row"
-            style=format!("--depth: {}", field.depth)
+            // Through the CSSOM (a name and a value), not a `style` attribute, which the README's
+            // Content-Security-Policy (`style-src 'self'`) refuses.
+            style=("--depth", field.depth.to_string())
             data-path=field.path.clone()
             aria-current=move || (path.get() == current).then_some("true")
         >

@@ -330,6 +330,14 @@ test('behind the security headers scripts/csp prints, it runs, and only the name
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
   await expect(page.getByTestId('response-kind')).toHaveText('PodList');
   expect(violations).toEqual([]);
+  // The schema explorer indents each field by its depth through the CSSOM, which the policy
+  // allows (a style attribute would be refused, and every row drawn at the left edge).
+  await page.goto(`${explorerUrl}?group=&version=v1&resource=pods&explain=spec.containers.resources`);
+  const nested = page.locator('li.explain__row[data-path="spec.containers.resources"]');
+  await expect(nested).toBeVisible();
+  const padding = (row) => row.evaluate((e) => parseFloat(getComputedStyle(e).paddingLeft));
+  expect(await padding(nested)).toBeGreaterThan(await padding(page.locator('li.explain__row[data-path="spec"]')));
+  expect(violations).toEqual([]);
 
   await page.goto(`${dashboard.origin}/iframe.html`);
   await expect(page.getByTestId('host-status')).toHaveText('ready');
