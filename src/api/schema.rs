@@ -115,6 +115,16 @@ impl OpenApiSchemas {
     }
 }
 
+/// Whether a kind's schema is a Go type's (decoded by kube-apiserver into it, and patched by
+/// strategic merge), not a custom resource's structural schema, whose name is its group reversed:
+/// `com.example.v1.Widget`, and `io.k8s.networking.gateway.v1.HTTPRoute` for a CRD of a group
+/// ending in `k8s.io` (the Gateway API's).
+pub fn is_go_typed(name: &str) -> bool {
+    ["io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.kube-aggregator.", "io.k8s.apiextensions-apiserver."]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
+}
+
 /// The group, version and kind of an object from its `apiVersion` and `kind`.
 pub fn gvk_of(object: &Value) -> Option<GroupVersionKind> {
     let api_version = object.get("apiVersion")?.as_str()?;

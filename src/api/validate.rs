@@ -25,7 +25,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value as Json;
 
 use crate::api::codec::value::{Map, Value, MAX_DEPTH};
-use crate::api::schema::{gvk_of, OpenApiSchemas};
+use crate::api::schema::{gvk_of, is_go_typed, OpenApiSchemas};
 use crate::api::write::diff::pointer_from_segments;
 use crate::i18n::{Localized, Msg, Text};
 
@@ -156,14 +156,6 @@ pub fn validate(object: &Lenient, schemas: &OpenApiSchemas) -> Result<Vec<Proble
         }
     }
     Ok(problems)
-}
-
-/// Whether a kind's schema is a Go type's (decoded by kube-apiserver into it), not a custom
-/// resource's structural schema (whose names are the reversed group: `com.example.v1.Widget`).
-fn is_go_typed(name: &str) -> bool {
-    ["io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.kube-aggregator.", "io.k8s.apiextensions-apiserver."]
-        .iter()
-        .any(|prefix| name.starts_with(prefix))
 }
 
 /// The last dotted part of a schema name (`io.k8s.api.apps.v1.DeploymentSpec` → `DeploymentSpec`).

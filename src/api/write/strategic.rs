@@ -20,7 +20,7 @@ use kube_core::GroupVersionKind;
 
 use crate::api::codec::value::{Map, Value};
 use crate::api::media_type::PatchType;
-use crate::api::schema::{gvk_of, OpenApiSchemas, SchemaNode};
+use crate::api::schema::{gvk_of, is_go_typed, OpenApiSchemas, SchemaNode};
 use crate::api::write::diff::display_pointer;
 use crate::api::write::patch::PatchBody;
 use crate::i18n::{Localized, Msg, Text};
@@ -62,9 +62,11 @@ crate::localized_display!(StrategicError);
 
 impl std::error::Error for StrategicError {}
 
-/// Whether an API group is served by Kubernetes itself (the core group, unqualified groups such
-/// as `apps` and `batch`, and `*.k8s.io`) rather than defined by a CustomResourceDefinition.
-pub fn is_built_in_group(group: &str) -> bool {
+/// Whether an API group's name is one Kubernetes itself serves (the core group, unqualified groups
+/// such as `apps` and `batch`, and `*.k8s.io`): the guess for a kind whose schema is not loaded.
+/// With its schema, the schema's name decides ([`is_go_typed`]): CustomResourceDefinitions may
+/// define groups ending in `k8s.io` too (`gateway.networking.k8s.io`).
+fn is_built_in_group(group: &str) -> bool {
     group.is_empty() || !group.contains('.') || group.ends_with(".k8s.io")
 }
 
@@ -79,7 +81,11 @@ impl<'a> StrategicMerge<'a> {
     /// The patcher of `gvk`, refusing custom resources and kinds without a loaded schema.
     pub fn for_kind(schemas: &'a OpenApiSchemas, gvk: &GroupVersionKind) -> Result<Self, StrategicError> {
         let name = format!("{}.{}/{}", gvk.kind, gvk.group, gvk.version);
-        if !is_built_in_group(&gvk.group) {
+        let built_in = match schemas.kind_schema_name(gvk) {
+            Some(schema) => is_go_typed(schema),
+            None => is_built_in_group(&gvk.group),
+        };
+        if !built_in {
             return Err(StrategicError::CustomResource(name));
         }
         schemas
@@ -612,6 +618,28 @@ mod tests {
         ));
         assert!(is_built_in_group("apps") && is_built_in_group("") && is_built_in_group("rbac.authorization.k8s.io"));
         assert!(!is_built_in_group("example.com"));
+    }
+
+    #[test]
+    fn a_custom_resource_of_a_group_ending_in_k8s_io_is_refused_by_its_schema_name() {
+        // The Gateway API's HTTPRoute, as kube-apiserver names a CRD's schema: its group reversed.
+        let document = serde_json::json!({"openapi": "3.0.0", "components": {"schemas": {
+            "io.k8s.networking.gateway.v1.HTTPRoute": {
+                "type": "object",
+                "x-kubernetes-group-version-kind": [
+                    {"group": "gateway.networking.k8s.io", "version": "v1", "kind": "HTTPRoute"}
+                ],
+                "properties": {"spec": {"type": "object"}}
+            }
+        }}});
+        let schemas = OpenApiSchemas::from_json(document.to_string().as_bytes()).expect("document");
+        let route = json(r#"{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute"}"#);
+        assert_eq!(
+            StrategicMerge::for_object(&schemas, &route).expect_err("custom resource"),
+            StrategicError::CustomResource("HTTPRoute.gateway.networking.k8s.io/v1".into())
+        );
+        // A built-in kind is patched: its schema is a Go type's.
+        assert!(StrategicMerge::for_kind(shared_schemas(), &gvk("apps", "v1", "Deployment")).is_ok());
     }
 
     #[test]
