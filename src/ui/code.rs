@@ -56,12 +56,12 @@ pub fn CodeView(
         let text = match source.get() {
             Source::Text(text) => text,
             Source::List(list) if list.item_count() <= WHOLE_LIST_ITEMS => Arc::new(list.text()),
-            list => return view! { <VirtualCode source=list rich /> }.into_any(),
+            list => return view! { <VirtualCode source=list rich docs=None /> }.into_any(),
         };
         if memchr::memchr_iter(b'\n', text.as_bytes()).count() < MAX_RICH_LINES {
             view! { <ShortCode text=Signal::stored(text) rich=Signal::stored(rich) docs=docs.clone() /> }.into_any()
         } else {
-            view! { <VirtualCode source=Source::Text(text) rich /> }.into_any()
+            view! { <VirtualCode source=Source::Text(text) rich docs=docs.clone() /> }.into_any()
         }
     }
 }
@@ -185,8 +185,27 @@ struct Frame {
 /// all the lines shown; folds and a search work on the whole text. Heights and offsets are set
 /// through the CSSOM (the page allows no style attributes). A new source is a new component.
 #[component]
-fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
+fn VirtualCode(
+    source: Source,
+    rich: bool,
+    /// The kind whose schema explains a text's fields (an object's long document): its keys in
+    /// view show their docs on hover and focus, as a short document's do.
+    #[prop(optional_no_strip)]
+    docs: Option<GroupVersionKind>,
+) -> impl IntoView {
     let json = source.is_json();
+    let text = match &source {
+        Source::Text(text) => Some(text.clone()),
+        Source::List(_) => None,
+    };
+    let hover = docs.as_ref().and(text.as_ref()).map(|_| FieldHover::new());
+    let key_tab = hover.map(|_| "-1");
+    let described_by = hover.map(|_| "field-docs-hint");
+    let popover = docs.zip(text).zip(hover).map(|((kind, text), hover)| {
+        view! { <FieldPopover hover text=Signal::stored(text) kind /> }
+    });
+    let hint =
+        hover.map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{t(Msg::FieldDocsHint)}</span> });
     let list = match &source {
         Source::List(list) => Some(list.item_count()),
         Source::Text(_) => None,
@@ -208,7 +227,7 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
     });
     let scroller: NodeRef<html::Div> = NodeRef::new();
     let spacer: NodeRef<html::Div> = NodeRef::new();
-    let slab: NodeRef<html::Pre> = NodeRef::new();
+    let slab: NodeRef<html::Pre> = hover.map(|h| h.pre).unwrap_or_default();
     // The box's scroll height: all the rows shown.
     let size_spacer = move |rows: usize| {
         if let Some(spacer) = spacer.get_untracked() {
@@ -244,6 +263,9 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
         }
     });
     let on_scroll = move |_| {
+        if let Some(hover) = hover {
+            hover.on_scroll();
+        }
         if let Some(scroller) = scroller.get() {
             at_end.set_value(
                 scroller.scroll_top() > 0
@@ -393,7 +415,10 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
         let tokens = if rich {
             highlight_line(&content, json)
                 .into_iter()
-                .map(|t| view! { <span class=format!("tok--{}", t.kind.class())>{t.text}</span> })
+                .map(|t| {
+                    let tab = key_tab.filter(|_| t.kind == TokenKind::Key);
+                    view! { <span class=format!("tok--{}", t.kind.class()) tabindex=tab>{t.text}</span> }
+                })
                 .collect_view()
                 .into_any()
         } else {
@@ -437,9 +462,17 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
             <span class="muted" data-testid="document-search-status" role="status">{summary}</span>
         </div>
         <p class="muted" data-testid="document-virtual-note">{note}</p>
+        <div class="code-docs">
+        {hint}
         <div
             class="document__text code code--virtual"
             data-testid="document-text"
+            aria-describedby=described_by
+            on:mouseover=move |e| if let Some(h) = hover { h.on_over(e) }
+            on:mouseleave=move |_| if let Some(h) = hover { h.on_out() }
+            on:focusin=move |e| if let Some(h) = hover { h.on_focus(e) }
+            on:focusout=move |_| if let Some(h) = hover { h.on_out() }
+            on:keydown=move |e| if let Some(h) = hover { h.on_keydown(e) }
             tabindex="0"
             data-items-written=move || {
                 frame.track();
@@ -452,6 +485,8 @@ fn VirtualCode(source: Source, rich: bool) -> impl IntoView {
             <pre class="code__slab" node_ref=slab>
                 <For each=move || frame.with(|f| f.lines.clone()) key=|at| *at children=row_view />
             </pre>
+        </div>
+        {popover}
         </div>
     }
 }

@@ -70,14 +70,23 @@ impl FieldHover {
             .and_then(|n| n.parse::<usize>().ok())
             .and_then(|n| n.checked_sub(1));
         let Some(line) = line else { return };
-        // The key's offsets are within the document's box (`.code` is positioned); the box's
-        // within the wrapper the popover is placed in.
-        let top = pre.offset_top() + key.offset_top() + key.offset_height() - pre.scroll_top() + 2;
-        let left = pre.offset_left() + key.offset_left() - pre.scroll_left();
+        let Some((top, left)) = FieldHover::below(&pre, &key) else { return };
         self.forget_key();
         let _ = key.set_attribute("aria-describedby", POPOVER_ID);
         self.key.set_value(Some(key));
         self.shown.set(Some(Shown { line, top, left }));
+    }
+
+    /// Where the popover of `key` goes: below it, from the corner of the wrapper it is placed in
+    /// (`.code-docs`), measured on the screen (a long document's lines sit in a slab moved by a
+    /// transform). `None` when the key is out of the wrapper's box (scrolled out of view).
+    fn below(pre: &web_sys::HtmlElement, key: &web_sys::HtmlElement) -> Option<(i32, i32)> {
+        let wrapper = pre.closest(".code-docs").ok().flatten().unwrap_or_else(|| pre.clone().into());
+        let (frame, at) = (wrapper.get_bounding_client_rect(), key.get_bounding_client_rect());
+        if at.bottom() <= frame.top() || at.top() >= frame.bottom() {
+            return None;
+        }
+        Some(((at.bottom() - frame.top()).round() as i32 + 2, (at.left() - frame.left()).round() as i32))
     }
 
     fn keep(self) {
@@ -118,6 +127,18 @@ impl FieldHover {
 
     pub fn on_out(self) {
         self.hide_soon();
+    }
+
+    /// A long document scrolled: the popover follows its key, and goes when the key left the
+    /// view (or the page: the lines drawn change as it scrolls).
+    pub fn on_scroll(self) {
+        let Some(shown) = self.shown.get_untracked() else { return };
+        let key = self.key.try_get_value().flatten().filter(|key| key.is_connected());
+        let place = key.zip(self.pre.get_untracked()).and_then(|(key, pre)| FieldHover::below(&pre, &key));
+        match place {
+            Some((top, left)) => self.shown.set(Some(Shown { top, left, ..shown })),
+            None => self.hide(),
+        }
     }
 
     pub fn on_focus(self, e: web_sys::FocusEvent) {

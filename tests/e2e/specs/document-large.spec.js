@@ -175,3 +175,52 @@ for (const as of ['yaml', 'json', 'cbor']) test(`a long list (${as}) is written 
     await request.delete(`${simUrl()}/api/v1/namespaces/${ns}`);
   }
 });
+
+test('a long object\'s keys in view show their field docs too, by pointer and keyboard, and the popover follows a scroll', async ({ page, request }) => {
+  const name = `big-docs-${Date.now()}`;
+  const data = {};
+  for (let i = 0; i < KEYS; i++) data[`key-${String(i).padStart(4, '0')}`] = `value ${i}`;
+  const created = await request.post(`${simUrl()}/api/v1/namespaces/demo/configmaps`, {
+    data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data },
+  });
+  expect(created.status()).toBe(201);
+  try {
+    await page.goto(`./?group=&version=v1&resource=configmaps&namespace=demo&name=${name}`);
+    const doc = page.getByTestId('document-text');
+    await expect(page.getByTestId('document-virtual-note')).toContainText(/^6,?0\d\d lines/);
+    await doc.scrollIntoViewIfNeeded();
+    const popover = page.getByTestId('field-popover');
+    // Near the top: the object's name.
+    await doc.locator('.code__line').filter({ hasText: /^ {2}name: big-docs-/ }).locator('.tok--key').hover();
+    await expect(popover.getByTestId('field-docs-path')).toHaveText('metadata.name');
+    await expect(popover.getByTestId('field-docs-type')).toHaveText('<string>');
+    await page.mouse.move(0, 0);
+    await expect(popover).toHaveCount(0);
+    // Thousands of lines down (a search scrolls there): a key of data, a map's.
+    const search = page.getByTestId('document-search');
+    await search.fill('KEY-4321');
+    await search.press('Enter');
+    const match = doc.locator('.code__line--match');
+    await expect(match).toBeInViewport();
+    await match.locator('.tok--key').hover();
+    await expect(popover).toContainText('the value of key key-4321 in data');
+    await expect(popover.getByTestId('field-docs-type')).toHaveText('<map[string]string>');
+    await saveScreen(page, 'document-virtual-field-docs');
+    // By keyboard (the pointer out of the way): ↓ from that key to the next, described in turn.
+    await page.mouse.move(0, 0);
+    await match.locator('.tok--key').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(doc.locator('.code__line', { hasText: 'key-4322: value 4322' }).locator('.tok--key')).toBeFocused();
+    await expect(popover).toContainText('the value of key key-4322 in data');
+    // A small scroll keeps it under its key; scrolled away, it goes.
+    const keyBox = async () => (await doc.locator('.code__line', { hasText: 'key-4322: value 4322' }).locator('.tok--key').boundingBox()).y;
+    const popoverBox = async () => (await popover.boundingBox()).y;
+    const gap = (await popoverBox()) - (await keyBox());
+    await doc.evaluate((el) => { el.scrollTop += 36; });
+    await expect.poll(async () => (await popoverBox()) - (await keyBox())).toBeCloseTo(gap, 0);
+    await doc.evaluate((el) => { el.scrollTop = 0; });
+    await expect(popover).toHaveCount(0);
+  } finally {
+    await request.delete(`${simUrl()}/api/v1/namespaces/demo/configmaps/${name}`);
+  }
+});
