@@ -42,7 +42,7 @@ crate::localized_display!(InFullError);
 pub fn object_in_full(envelope: &Envelope) -> Result<Value, InFullError> {
     use kube_pb_json::DecodeError;
     match kube_pb_json::raw_to_json(&envelope.api_version, &envelope.kind, &envelope.raw) {
-        Ok(json) => Ok(Value::from_serde_json(&json)),
+        Ok(json) => Ok(Value::from(json)),
         Err(DecodeError::NoMessage { api_version, kind }) => Err(InFullError::NoMessage { api_version, kind }),
         Err(DecodeError::Message { api_version, kind, error }) => {
             Err(InFullError::Message { api_version, kind, problem: error })
