@@ -1,6 +1,7 @@
 //! In-browser benchmark (not part of the test run: `scripts/bench`, which enables the `bench`
 //! feature): decode time of a 10,000-pod JSON list in wasm with the `api` decoders, against the
-//! browser's own `TextDecoder` + `JSON.parse` of the same bytes in the same page; and where a watched page's time
+//! browser's own `TextDecoder` + `JSON.parse` of the same bytes in the same page, and of the same
+//! list in CBOR and in protobuf (decoded in full, as the on-demand protobuf part does); and where a watched page's time
 //! goes per event (framing and decoding 10,000 JSON and CBOR watch events, applying them to a
 //! reflector holding 10,000 pods). It reports figures; it asserts only that every decoder read all
 //! 10,000 items and that every event was applied.
@@ -8,10 +9,13 @@
 
 use std::sync::Arc;
 
-use kube_api_explorer::api::codec::cbor::{encode_cbor, CborEncoding};
+use kube_api_explorer::api::body::decode_body_in_full;
+use kube_api_explorer::api::codec::cbor::{decode_cbor, encode_cbor, CborEncoding};
 use kube_api_explorer::api::codec::json::decode_json;
+use kube_api_explorer::api::codec::protobuf::{decode_envelope, Envelope};
 use kube_api_explorer::api::codec::value::Value;
 use kube_api_explorer::api::error::Format;
+use kube_api_explorer::api::media_type::MediaType;
 use kube_api_explorer::api::view::list::RawList;
 use kube_api_explorer::api::view::metadata::metadata_list_from_json;
 use kube_api_explorer::api::watch::lazy_list::scan_list;
@@ -22,6 +26,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// A real pod from the shared vectors, embedded at build time.
 const POD: &str = include_str!("../../shared/kube/vectors/pod.json");
+/// The same pod as the real serializer writes it in protobuf.
+const POD_PB: &[u8] = include_bytes!("../../shared/kube/vectors/pod.pb");
 const PODS: usize = 10_000;
 
 fn pod_list() -> String {
@@ -37,6 +43,34 @@ fn pod_list() -> String {
     }
     body.push_str("]}\n");
     body
+}
+
+/// The list of [`pod_list`] as the server writes it in protobuf: the vector pod's message, each
+/// item renamed the same way, in a `PodList` inside the `k8s\0` envelope.
+fn protobuf_pod_list() -> Vec<u8> {
+    use k8s_pb::api::core::v1::{Pod, PodList};
+    use k8s_pb::apimachinery::pkg::apis::meta::v1::ListMeta;
+    use prost::Message;
+
+    let envelope = decode_envelope(POD_PB).expect("the vector's envelope");
+    let pod = Pod::decode(&envelope.raw[..]).expect("the vector's pod");
+    let items = (0..PODS)
+        .map(|i| {
+            let mut pod = pod.clone();
+            if let Some(meta) = pod.metadata.as_mut() {
+                meta.name = Some(format!("p{i}-{}", meta.name.as_deref().unwrap_or_default()));
+            }
+            pod
+        })
+        .collect();
+    let list =
+        PodList { metadata: Some(ListMeta { resource_version: Some("1".into()), ..ListMeta::default() }), items };
+    Envelope { api_version: "v1".into(), kind: "PodList".into(), raw: list.encode_to_vec(), ..Envelope::default() }
+        .encode()
+}
+
+fn items_of(list: &Value) -> usize {
+    list.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len)
 }
 
 /// Runs `f` `runs` times and returns the best time in milliseconds.
@@ -110,6 +144,38 @@ fn decode_a_10000_pod_list_against_json_parse() {
         let body: Arc<[u8]> = cbor_bytes.to_vec().into();
         scan_list(Format::Cbor, &body).map_or(0, |l| l.items.len())
     });
+    // Full trees of the same list in the three encodings: protobuf has no lazy reading (its
+    // items are not self-describing), so the on-demand part decodes the whole list, as here.
+    let cbor_full = best_of(3, || decode_cbor(&cbor_bytes.to_vec()).map_or(0, |list| items_of(&list)));
+    let pb_body = protobuf_pod_list();
+    let pb_megabytes = pb_body.len() as f64 / 1e6;
+    let pb_bytes = js_sys::Uint8Array::from(&pb_body[..]);
+    drop(pb_body);
+    let pb_full = best_of(3, || {
+        decode_body_in_full(&MediaType::protobuf(), &pb_bytes.to_vec()).map_or(0, |list| items_of(&list))
+    });
+    // Where protobuf's time goes: prost reading the k8s-pb messages alone, without the JSON form.
+    let pb_messages = best_of(3, || {
+        use prost::Message;
+        let envelope = decode_envelope(&pb_bytes.to_vec()).expect("envelope");
+        k8s_pb::api::core::v1::PodList::decode(&envelope.raw[..]).map_or(0, |list| list.items.len())
+    });
+    // And the messages with their JSON form (kube-pb-json's serde_json tree), without the
+    // explorer's document tree made of it.
+    let pb_json_form = best_of(3, || {
+        let envelope = decode_envelope(&pb_bytes.to_vec()).expect("envelope");
+        kube_pb_json::raw_to_json(&envelope.api_version, &envelope.kind, &envelope.raw)
+            .map_or(0, |list| list["items"].as_array().map_or(0, Vec::len))
+    });
+    console_log!(
+        "{}",
+        format!(
+            "BENCH full trees of the same list: JSON {megabytes:.1} MB {full:.0} ms | CBOR {cbor_megabytes:.1} MB {cbor_full:.0} ms ({:.2} of JSON) | protobuf {pb_megabytes:.1} MB {pb_full:.0} ms ({:.2} of JSON, {:.2} of JSON.parse; of it prost's messages alone {pb_messages:.0} ms, with their JSON form {pb_json_form:.0} ms)",
+            cbor_full / full,
+            pb_full / full,
+            pb_full / browser,
+        )
+    );
     console_log!(
         "{}",
         format!(

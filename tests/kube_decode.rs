@@ -112,13 +112,14 @@ fn every_vector_decodes_to_its_json_form() {
         assert_same(&diag_items(&diag), &want, &format!("{name}.cbor.diag"));
         let pb = dir.join(format!("{name}.pb"));
         if pb.exists() {
-            let got = decode("application/vnd.kubernetes.protobuf", false, &checked.file(pb));
-            // A Status is decoded in full (the app shows an error answered in protobuf as a
-            // Status); other kinds stay envelopes.
+            let got = decode("application/vnd.kubernetes.protobuf", false, &checked.file(pb.clone()));
+            assert_same(&got, &without_unset(&want), &format!("{name}.pb"));
+            let envelope = decode_with("application/vnd.kubernetes.protobuf", &["--envelope"], &pb);
             if name.starts_with("status") {
-                assert_same(&got, &want, &format!("{name}.pb"));
+                // A Status is decoded even so (the app shows an error answered in protobuf as one).
+                assert_same(&envelope, &want, &format!("{name}.pb --envelope"));
             } else {
-                assert_envelopes(&got, &want, name);
+                assert_envelopes(&envelope, &want, name);
             }
         }
     }
@@ -133,14 +134,51 @@ fn every_vector_decodes_to_its_json_form() {
         "watch.cborseq",
     );
     assert_same(&diag_items(&checked.file(dir.join("watch.cborseq.diag"))), &events, "watch.cborseq.diag");
-    let pb =
-        decode("application/vnd.kubernetes.protobuf;stream=watch", false, &checked.file(dir.join("watch.pbstream")));
-    assert_eq!(pb.len(), events.len());
-    for (got, want) in pb.iter().zip(&events) {
+    let stream = "application/vnd.kubernetes.protobuf;stream=watch";
+    let pb = decode(stream, false, &checked.file(dir.join("watch.pbstream")));
+    assert_same(&pb, &without_unset(&events), "watch.pbstream");
+    let envelopes = decode_with(stream, &["--envelope"], &dir.join("watch.pbstream"));
+    assert_eq!(envelopes.len(), events.len());
+    for (got, want) in envelopes.iter().zip(&events) {
         assert_eq!(got["type"], want["type"]);
         assert_envelopes(std::slice::from_ref(&got["object"]), std::slice::from_ref(&want["object"]), "watch.pbstream");
     }
     checked.all_of(&dir);
+}
+
+/// `documents` as their protobuf form carries them: without null fields (Go writes an unset
+/// field without `omitempty` as null; protobuf leaves it out) and without the pointers the
+/// vectors set to their zero, which protobuf cannot tell from unset (`spec.priority: 0`,
+/// `metadata.deletionGracePeriodSeconds: 0`, a ConfigMap's `immutable: false`). A `null` list
+/// stays: Go's decoder leaves a nil slice there, written `null`.
+fn without_unset(documents: &[Value]) -> Vec<Value> {
+    fn strip(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .filter(|(k, v)| {
+                        let pointer_zero =
+                            matches!(k.as_str(), "priority" | "deletionGracePeriodSeconds" | "immutable")
+                                && (v.as_i64() == Some(0) || v.as_bool() == Some(false));
+                        let unset = v.is_null() && k.as_str() != "containers";
+                        !pointer_zero && !unset
+                    })
+                    .map(|(k, v)| (k.clone(), strip(v)))
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(strip).collect()),
+            other => other.clone(),
+        }
+    }
+    documents.iter().map(strip).collect()
+}
+
+/// Runs kube-decode with more arguments and parses each output line as JSON.
+#[track_caller]
+fn decode_with(content_type: &str, more: &[&str], file: &Path) -> Vec<Value> {
+    let out = kube_decode(&[&["--content-type", content_type], more].concat(), file);
+    assert_eq!(out.code, Some(0), "{}: {}", file.display(), out.stderr);
+    out.stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}", file.display()))).collect()
 }
 
 /// A protobuf envelope names the JSON form's apiVersion and kind and carries raw bytes.
@@ -204,6 +242,26 @@ fn bad_input_gives_one_line_naming_what_where_and_exit_code_1() {
         "expected a JSON value, found '}' at byte 5",
     );
     check_failure(&["--content-type", "application/vnd.kubernetes.protobuf"], b"{}", 1, "expected the magic prefix");
+    // A custom resource's object has no message: the error names its type (`--envelope` reads it).
+    let widget =
+        [&b"k8s\0\x0a\x18\x0a\x0eexample.com/v1\x12\x06Widget"[..], b"\x12\x02\x0a\x00\x1a\x00\x22\x00"].concat();
+    check_failure(
+        &["--content-type", "application/vnd.kubernetes.protobuf"],
+        &widget,
+        1,
+        "example.com/v1 Widget has no protobuf message here",
+    );
+    let pod = std::fs::read(shared().join("kube/vectors/pod.pb")).expect("pod");
+    let mut cut = pod.clone();
+    // The envelope's raw field keeps its length; the message inside ends early.
+    let raw_at = cut.len() - 4 - 40;
+    cut[raw_at] = 0xff;
+    check_failure(
+        &["--content-type", "application/vnd.kubernetes.protobuf"],
+        &cut,
+        1,
+        "the v1 Pod message could not be decoded",
+    );
     let watch = std::fs::read(shared().join("kube/vectors/watch.jsonl")).expect("watch");
     check_failure(
         &["--content-type", "application/json", "--watch"],

@@ -8,6 +8,7 @@
 use crate::api::codec::cbor::decode_cbor;
 use crate::api::codec::json::decode_json;
 use crate::api::codec::protobuf::{decode_envelope, Envelope};
+use crate::api::codec::protobuf_full::{event_in_full, object_in_full, InFullError};
 use crate::api::codec::value::Value;
 use crate::api::codec::yaml::decode_yaml;
 use crate::api::error::{DecodeError, Format};
@@ -40,6 +41,13 @@ pub enum BodyError {
     NoWatchFraming(String),
     Decode(#[from] DecodeError),
     Stream(#[from] StreamError),
+    /// A protobuf body whose object could not be decoded in full.
+    InFull(#[from] InFullError),
+    /// Event `number` (from 1) of a protobuf watch could not be decoded in full.
+    InFullEvent {
+        number: usize,
+        error: InFullError,
+    },
 }
 
 impl Localized for BodyError {
@@ -49,6 +57,10 @@ impl Localized for BodyError {
             BodyError::NoWatchFraming(found) => Text::new(Msg::BodyNoWatchFraming).with("found", found),
             BodyError::Decode(error) => error.text(),
             BodyError::Stream(error) => error.text(),
+            BodyError::InFull(error) => error.text(),
+            BodyError::InFullEvent { number, error } => {
+                Text::new(Msg::BodyWatchEventInFull).with("number", number).with_text("problem", error.clone())
+            }
         }
     }
 }
@@ -101,6 +113,31 @@ pub fn decode_watch_body(content_type: &MediaType, body: &[u8]) -> Result<Vec<Va
     })
 }
 
+/// Like [`decode_body`], but a protobuf envelope's object is decoded in full (a Status too);
+/// for the on-demand protobuf part and `kube-decode`.
+pub fn decode_body_in_full(content_type: &MediaType, body: &[u8]) -> Result<Value, BodyError> {
+    match decode_body(content_type, body)? {
+        Decoded::Document(document) => Ok(document),
+        Decoded::Envelope(envelope) => Ok(object_in_full(&envelope)?),
+    }
+}
+
+/// Like [`decode_watch_body`], but each protobuf event's object is decoded in full, as a JSON
+/// watch would carry it; an event that cannot be is an error naming its number.
+pub fn decode_watch_body_in_full(content_type: &MediaType, body: &[u8]) -> Result<Vec<Value>, BodyError> {
+    if format_of(content_type)? != Format::Protobuf {
+        return decode_watch_body(content_type, body);
+    }
+    let mut framer = ProtobufFramer::new();
+    let events = framer.push(body)?;
+    framer.finish()?;
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, event)| event_in_full(event).map_err(|error| BodyError::InFullEvent { number: i + 1, error }))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +180,38 @@ mod tests {
         );
         assert!(matches!(decode_watch_body(&MediaType::json(), b"{"), Err(BodyError::Stream(_))));
         assert!(matches!(decode_body(&MediaType::cbor(), b""), Err(BodyError::Decode(_))));
+    }
+
+    #[test]
+    fn in_full_a_protobuf_body_is_its_object_and_other_types_are_as_before() {
+        let pod = decode_body_in_full(&MediaType::protobuf(), &shared_file("kube/vectors/pod.pb")).expect("decodes");
+        assert_eq!(pod.get("kind").and_then(Value::as_str), Some("Pod"));
+        assert!(pod.get("spec").and_then(|s| s.get("containers")).is_some(), "the spec is decoded");
+        let json = decode_body_in_full(&MediaType::json(), &shared_file("kube/vectors/pod.json")).expect("decodes");
+        assert_eq!(
+            json,
+            decode_body(&MediaType::json(), &shared_file("kube/vectors/pod.json")).expect("json").to_value()
+        );
+    }
+
+    #[test]
+    fn in_full_each_protobuf_watch_event_carries_its_object_and_a_bad_one_is_named_by_number() {
+        let stream: MediaType = "application/vnd.kubernetes.protobuf;stream=watch".parse().expect("media type");
+        let body = shared_file("kube/vectors/watch.pbstream");
+        let events = decode_watch_body_in_full(&stream, &body).expect("decodes");
+        assert_eq!(events.len(), 4);
+        assert!(events.iter().all(|e| e.get("object").and_then(|o| o.get("metadata")).is_some()));
+
+        // The second event's object renamed to a kind no message has: same bytes, same length.
+        let mut renamed = body.clone();
+        let first = 4 + u32::from_be_bytes(body[..4].try_into().expect("4 bytes")) as usize;
+        let kind = memchr::memmem::find(&renamed[first..], b"Pod").expect("the second event is a pod") + first;
+        renamed[kind..kind + 3].copy_from_slice(b"Pxd");
+        match decode_watch_body_in_full(&stream, &renamed) {
+            Err(BodyError::InFullEvent { number: 2, error: InFullError::NoMessage { kind, .. } }) => {
+                assert_eq!(kind, "Pxd")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -140,6 +140,7 @@ texts_made_outside_the_views! { catalogue {
     PartSearch => "Search screen",
     PartForbidden => "403 explanation",
     PartSchemaExplorer => "schema explorer",
+    PartProtobuf => "protobuf decoder",
     // The schema explorer.
     ExplainRegion => "Schema explorer",
     ExplainNoResource => "Discovery lists no {plural} in {groupVersion}: there is no schema to explain.",
@@ -281,7 +282,9 @@ texts_made_outside_the_views! { catalogue {
     FirstPageCannotJoin => "The first page cannot be joined: {error}",
     ListDropped => "the list was dropped",
     JoinedLikeKubectl => " (joined into one list, as kubectl get -o json does)",
-    ProtobufEnvelope => "A protobuf envelope: the explorer reads its TypeMeta and sizes; the raw object inside is not decoded.",
+    ProtobufDecodedInFull => "Protobuf, decoded in full in the browser (the built-in types' messages) and shown as the JSON the server writes for it, with keys in alphabetical order.",
+    ProtobufEnvelopeOnly => "The envelope, which the explorer reads for every type:",
+    ProtobufNotForThisType => "No protobuf for this type: the API server has protobuf messages only for the built-in Kubernetes types. Custom resources (and the types of aggregated API servers) are served as JSON, YAML or CBOR only, so a protobuf request gets JSON when it allows the fallback, and 406 Not Acceptable when it does not.",
     RestartFromFirstPage => "Restart from the first page",
     // Load all.
     ExpiredExplanation => "The continue token has expired. The API server keeps a consistent snapshot of a paged list only for a limited time (about five minutes by default, while etcd has not compacted it); after that, asking for the next page answers 410 Gone. Restart from the first page to get a new consistent snapshot.",
@@ -375,7 +378,7 @@ texts_made_outside_the_views! { catalogue {
     NextMatch => "Next match",
     // The decode tool.
     GuessFromBytes => "Guess from the bytes",
-    ProtobufEnvelopeChoice => "Protobuf envelope",
+    ProtobufEnvelopeChoice => "Protobuf",
     JsonWatchStream => "JSON watch stream (one event per line)",
     CborSequence => "CBOR sequence (watch stream)",
     ProtobufWatchStream => "Protobuf watch stream",

@@ -20,6 +20,7 @@ pub mod live_rows;
 pub mod logs;
 pub mod messages;
 pub mod page;
+pub mod protobuf;
 pub mod search;
 pub mod segments;
 pub mod sniff;

@@ -1,11 +1,12 @@
 //! What one response becomes on screen: a grid (Table, metadata-only list, or the fallback
-//! columns of a full list), a document to read, a protobuf envelope summary, or a Status error;
+//! columns of a full list), a document to read, a protobuf envelope, or a Status error;
 //! plus the list metadata (snapshot resourceVersion, continue token, remaining items).
 
 use std::sync::Arc;
 
 use crate::api::body::Decoded;
 use crate::api::codec::cbor::diagnostic;
+use crate::api::codec::protobuf::Envelope;
 use crate::api::codec::value::{Map, Value};
 use crate::api::view::list::{ListMeta, ObjectList};
 use crate::api::view::shape::kind_of;
@@ -25,8 +26,9 @@ pub enum PageBody {
     /// A list asked for as JSON or CBOR, read lazily: its items stay bytes of the body until
     /// they are shown.
     List(LazyPage),
-    /// A protobuf envelope: what the envelope says; the raw object is not decoded.
-    Envelope(Value),
+    /// A protobuf envelope, whose object the on-demand protobuf part decodes in full (its summary
+    /// is what the page load can show by itself).
+    Envelope(Arc<Envelope>),
     /// The server refused: its Status.
     Status(Box<Status>),
 }
@@ -76,10 +78,9 @@ impl Page {
     pub fn from_decoded(decoded: &Decoded, as_grid: bool, now_ms: i64) -> Page {
         let document = match decoded {
             Decoded::Envelope(envelope) => {
-                let summary = envelope.summary();
                 return Page {
-                    kind: summary.get("kind").and_then(Value::as_str).map(str::to_owned),
-                    body: PageBody::Envelope(summary),
+                    kind: Some(envelope.kind.clone()).filter(|k| !k.is_empty()),
+                    body: PageBody::Envelope(Arc::new(envelope.clone())),
                     list: None,
                     item_count: None,
                 };
@@ -336,10 +337,10 @@ mod tests {
     }
 
     #[test]
-    fn a_protobuf_body_becomes_its_envelope_summary() {
+    fn a_protobuf_body_becomes_its_envelope() {
         let page = Page::from_decoded(&decoded("kube/vectors/pod.pb", MediaType::protobuf()), true, 0);
         assert_eq!(page.kind.as_deref(), Some("Pod"));
-        assert!(matches!(&page.body, PageBody::Envelope(s) if s.get("rawBytes").is_some()));
+        assert!(matches!(&page.body, PageBody::Envelope(e) if e.api_version == "v1" && !e.raw.is_empty()));
     }
 
     #[test]

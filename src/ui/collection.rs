@@ -20,6 +20,7 @@ use crate::model::access::Question;
 use crate::model::cells::Grid;
 use crate::model::joined::{lazy_list, JoinedList};
 use crate::model::page::{LazyPage, Page, PageBody};
+use crate::model::protobuf::ProtobufBody;
 use crate::model::target::RowObjects;
 use crate::model::view_state::{Representation, VersionMatch, ViewState, PAGE_SIZES};
 use crate::ui::access::{refusal, Refusal, RefusalList};
@@ -35,6 +36,7 @@ use crate::ui::load_all::{
 };
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
+use crate::ui::protobuf::ProtobufOnDemand;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::settings::use_settings;
 use crate::ui::status_view::{RetryCountdown, StatusView};
@@ -855,13 +857,9 @@ fn PageView(
             }
             .into_any()
         }
-        PageBody::Envelope(summary) => view! {
-            <p class="muted">
-                {t(Msg::ProtobufEnvelope)}
-            </p>
-            <DocumentView document=summary raw=None />
+        PageBody::Envelope(envelope) => {
+            view! { <ProtobufOnDemand body=ProtobufBody::Envelope { envelope, raw: None } /> }.into_any()
         }
-        .into_any(),
         PageBody::Status(status) => {
             let expired = status.is_expired() && !tokens.with_untracked(Vec::is_empty);
             let wait = fetched.retry_after_seconds();

@@ -10,10 +10,12 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::api::codec::value::Value;
 use crate::i18n::{Msg, Text};
+use crate::model::protobuf::ProtobufBody;
 use crate::model::sniff::decode_captured;
 use crate::ui::document::DocumentView;
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
+use crate::ui::protobuf::ProtobufOnDemand;
 
 /// The media types a person can pick; "auto" guesses from the first bytes.
 /// How a choice is named: in words of the interface, or by a format's own name.
@@ -34,10 +36,11 @@ const CHOICES: [(&str, Label); 8] = [
     ("application/vnd.kubernetes.protobuf;stream=watch", Label::Msg(Msg::ProtobufWatchStream)),
 ];
 
-/// What decoding gave.
+/// What decoding gave: a protobuf body is decoded in full by the on-demand part.
 #[derive(Clone, PartialEq)]
 enum Outcome {
     Document { media_type: String, document: Value, raw: Vec<u8> },
+    Protobuf { media_type: String, body: ProtobufBody },
     Failed(Text),
 }
 
@@ -135,6 +138,13 @@ pub fn DecodeTool() -> impl IntoView {
                     }
                         .into_any()
                 }
+                Some(Outcome::Protobuf { media_type, body }) => {
+                    view! {
+                        <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
+                        <ProtobufOnDemand body />
+                    }
+                        .into_any()
+                }
             }}
         </section>
     }
@@ -142,7 +152,10 @@ pub fn DecodeTool() -> impl IntoView {
 
 fn decode_bytes(choice: &str, source: &str, bytes: Vec<u8>) -> Outcome {
     match decode_captured(choice, source, &bytes) {
-        Ok((media_type, document)) => Outcome::Document { media_type: media_type.to_string(), document, raw: bytes },
+        Ok((media_type, document)) => match ProtobufBody::captured(&media_type, Arc::from(&bytes[..])) {
+            Some(body) => Outcome::Protobuf { media_type: media_type.to_string(), body },
+            None => Outcome::Document { media_type: media_type.to_string(), document, raw: bytes },
+        },
         Err(message) => Outcome::Failed(message),
     }
 }

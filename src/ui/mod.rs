@@ -39,6 +39,7 @@ mod namespaces;
 mod object;
 mod object_actions;
 mod on_demand;
+mod protobuf;
 mod response_info;
 mod scale;
 mod search;

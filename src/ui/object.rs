@@ -12,6 +12,7 @@ use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::messages::Selected;
 use crate::model::page::{Page, PageBody};
+use crate::model::protobuf::ProtobufBody;
 use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
@@ -21,6 +22,7 @@ use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::{use_navigation, ViewLink};
+use crate::ui::protobuf::ProtobufOnDemand;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
 use crate::ui::subresource::SubresourcePanel;
@@ -126,7 +128,10 @@ pub fn ObjectView(
                                     }
                                         .into_any()
                                 }
-                                PageBody::Envelope(summary) => view! { <DocumentView document=summary raw=Some(raw) /> }.into_any(),
+                                PageBody::Envelope(envelope) => {
+                                    let body = ProtobufBody::Envelope { envelope, raw: Some(raw) };
+                                    view! { <ProtobufOnDemand body /> }.into_any()
+                                }
                                 PageBody::Grid(_) | PageBody::List(_) => view! { <p>{t(Msg::ListInsteadOfObject)}</p> }.into_any(),
                             };
                             view! {

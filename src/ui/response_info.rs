@@ -1,5 +1,6 @@
 //! The line under a view that says what was asked and what came back: method and URL, status,
-//! the Content-Type that came back, size and timings, and the list's snapshot.
+//! the Content-Type that came back, size and timings, and the list's snapshot; and, when protobuf
+//! was asked for a type that has none, why.
 
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use leptos::prelude::*;
 use crate::client::fetched::Fetched;
 use crate::i18n::Msg;
 use crate::model::page::Page;
+use crate::model::protobuf::protobuf_not_served;
 use crate::ui::i18n::{t, tf};
 use crate::ui::intl;
 
@@ -24,6 +26,7 @@ pub fn ResponseInfo(
     let snapshot = page.list.as_ref().and_then(|l| l.resource_version.as_ref()).map(|rv| rv.to_string());
     let remaining = page.list.as_ref().and_then(|l| l.remaining_item_count);
     let items = page.item_count;
+    let no_protobuf = protobuf_not_served(&accept, response.status, fetched.content_type.as_ref());
     view! {
         <dl class="response-info" data-testid="response-info">
             <dt>{t(Msg::Request)}</dt>
@@ -89,5 +92,13 @@ pub fn ResponseInfo(
                     }
                 })}
         </dl>
+        {no_protobuf
+            .then(|| {
+                view! {
+                    <p class="notice" role="note" data-testid="protobuf-not-served">
+                        {t(Msg::ProtobufNotForThisType)}
+                    </p>
+                }
+            })}
     }
 }

@@ -1,5 +1,5 @@
 //! Protobuf responses: a stored object's JSON turned into its k8s-pb message (`FromJson`,
-//! generated in `generated/encode.rs` plus the hand-written forms below of the messages whose JSON
+//! generated in `generated.rs` plus the hand-written forms below of the messages whose JSON
 //! is not an object of their fields), wrapped in the `k8s\0` + `runtime.Unknown` envelope, and the
 //! length-prefixed `WatchEvent` frames of a protobuf watch.
 //!
@@ -20,8 +20,7 @@ use super::generated;
 use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
 use k8s_pb::apimachinery::pkg::runtime::{RawExtension, TypeMeta, Unknown};
 
-/// The magic prefix of every Kubernetes protobuf body.
-pub const MAGIC: &[u8] = b"k8s\0";
+use kube_pb_json::MAGIC;
 
 /// The body of an object or list in protobuf: magic + `runtime.Unknown` with the typeMeta from
 /// the JSON's apiVersion and kind, the message as raw, and contentEncoding and contentType

@@ -1,5 +1,5 @@
 //! JSON to protobuf messages: the [`FromJson`] form of every message (the generated
-//! `generated/encode.rs` for messages that are objects of their fields, the hand-written forms
+//! `generated.rs` for messages that are objects of their fields, the hand-written forms
 //! here for the messages whose JSON is not), the [`EncodeError`] that names the path of a value
 //! that does not fit, and the helpers the generated code reads with. A leaf of the protobuf
 //! module: it knows no envelope and no dispatch.

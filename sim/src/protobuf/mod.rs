@@ -1,76 +1,18 @@
 //! Protobuf (`application/vnd.kubernetes.protobuf`) both ways. Responses are written by
-//! [`encode`] (JSON to message, the reverse of what follows). Request bodies, as kubectl's typed
-//! clients send built-in objects: the `k8s\0` magic, then a `runtime.Unknown` whose `typeMeta` names the
-//! apiVersion and kind and whose `raw` holds the object's message. The messages are decoded with
-//! k8s-pb (kube-rs's prost bindings of the Kubernetes .proto files) and turned into the JSON
-//! kube-sim stores by `generated/decode.rs` (`tools/gen-protobuf-json.py`, from k8s-pb and
-//! k8s-openapi) plus the hand-written JSON forms of the few messages whose JSON is not an object
-//! of their fields (Time, MicroTime, Duration, FieldsV1, Quantity, IntOrString, RawExtension).
-//!
-//! Go's JSON encoder leaves out the fields a client did not set (`omitempty`), while the
-//! protobuf encoder writes every non-pointer field: a field whose value is the zero of its type
-//! (empty string, `false`, `0`, an empty list or map, the zero time) is left out here, unless
-//! the field is required or its zero differs from leaving it out (a pointer, or a server
-//! default other than zero: `spec.replicas: 0` stays). A pointer set to a zero that equals its
-//! default (`immutable: false`) is left out, which the real server would keep.
+//! [`encode`] (JSON to message: `generated.rs`, from `pbjson/tools/gen-protobuf-json.py`, plus the
+//! hand-written forms in `from_json`). Request bodies, as kubectl's typed clients send built-in
+//! objects, are read by the crate `kube-pb-json` (`pbjson/`), which the explorer shares: the
+//! `k8s\0` magic, then a `runtime.Unknown` whose `typeMeta` names the apiVersion and kind and
+//! whose `raw` holds the object's message, turned into the JSON kube-sim stores. Its doc says
+//! which zeros the protobuf form cannot carry.
 
 pub mod encode;
 mod from_json;
 mod generated;
-mod to_json;
 
-pub use encode::{encode_object, has_message, watch_frame, MAGIC};
+pub use encode::{encode_object, has_message, watch_frame};
 pub use from_json::EncodeError;
-pub use to_json::DecodeError;
-use to_json::ToJson;
-
-use prost::Message;
-use serde_json::{json, Value};
-
-/// Reads a `k8s\0` + `runtime.Unknown` body into the object's JSON, with apiVersion and kind set
-/// from the envelope's typeMeta.
-pub fn decode_object(body: &[u8]) -> Result<Value, DecodeError> {
-    let rest = body.strip_prefix(MAGIC).ok_or_else(|| {
-        DecodeError(
-            "provided object is not a Kubernetes protobuf message: the body does not start with \"k8s\\x00\"".into(),
-        )
-    })?;
-    let unknown = k8s_pb::apimachinery::pkg::runtime::Unknown::decode(rest)
-        .map_err(|e| DecodeError(format!("runtime.Unknown envelope: {e}")))?;
-    if unknown.content_encoding.as_deref().is_some_and(|e| !e.is_empty()) {
-        return Err(DecodeError(format!(
-            "unsupported contentEncoding {:?} in the runtime.Unknown envelope",
-            unknown.content_encoding.unwrap_or_default()
-        )));
-    }
-    let type_meta = unknown.type_meta.unwrap_or_default();
-    let api_version = type_meta.api_version.unwrap_or_default();
-    let kind = type_meta.kind.unwrap_or_default();
-    if kind.is_empty() {
-        return Err(DecodeError("Object 'Kind' is missing in the runtime.Unknown envelope".into()));
-    }
-    let raw = unknown.raw.unwrap_or_default();
-    let mut value = generated::object_to_json(&api_version, &kind, &raw).ok_or_else(|| {
-        DecodeError(format!("no kind \"{kind}\" is registered for version \"{api_version}\" in protobuf"))
-    })??;
-    if let Some(m) = value.as_object_mut() {
-        m.insert("apiVersion".into(), json!(api_version));
-        m.insert("kind".into(), json!(kind));
-    }
-    Ok(value)
-}
-
-/// An embedded object: JSON bytes, or a nested protobuf envelope (read by [`decode_object`],
-/// which is why this impl lives here and not with the other forms in `to_json`).
-impl ToJson for k8s_pb::apimachinery::pkg::runtime::RawExtension {
-    fn to_json(&self) -> Value {
-        let raw = self.raw.as_deref().unwrap_or_default();
-        if raw.starts_with(MAGIC) {
-            return decode_object(raw).unwrap_or(Value::Null);
-        }
-        serde_json::from_slice(raw).unwrap_or(Value::Null)
-    }
-}
+pub use kube_pb_json::decode_object;
 
 /// The bytes of a real serializer's vector in `../shared/kube/vectors` (`KUBE_SHARED_DIR`
 /// overrides where the shared folder is), for the vector tests here and in `encode`.
@@ -85,32 +27,31 @@ pub(crate) fn vector(name: &str) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::protobuf::to_json::go_duration;
-
-    #[test]
-    fn go_durations_read_as_go_writes_them() {
-        assert_eq!(go_duration(0), "0s");
-        assert_eq!(go_duration(1_500_000_000), "1.5s");
-        assert_eq!(go_duration(90 * 1_000_000_000), "1m30s");
-        assert_eq!(go_duration(3_600 * 1_000_000_000), "1h0m0s");
-    }
-
-    #[test]
-    fn a_body_without_the_magic_is_refused() {
-        let err = decode_object(b"\x0a\x00").expect_err("no magic");
-        assert!(err.0.contains("k8s\\x00"), "{err}");
-    }
-}
-
-#[cfg(test)]
-mod vectors {
-    //! The real serializers' protobuf vectors (`../shared/kube/vectors`) against their JSON.
+    //! Every object of the demo dataset, JSON → protobuf → JSON.
 
     use super::*;
+    use crate::cli::Dataset;
+    use crate::registry::Registry;
+    use crate::store::Store;
+    use kube_pb_json::is_zero;
+    use serde_json::Value;
+    use std::time::Duration;
+
+    /// `object` without the fields the protobuf form cannot carry: a zero scalar (`false`, `0`,
+    /// `""`), an empty list or map, an empty object left by them, unless the decoder keeps its
+    /// zero (a required field, or one whose zero is not its default).
+    fn without_zeros(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter().map(|(k, x)| (k.clone(), without_zeros(x))).filter(|(_, x)| !is_zero(x)).collect(),
+            ),
+            Value::Array(a) => Value::Array(a.iter().map(without_zeros).collect()),
+            other => other.clone(),
+        }
+    }
 
     /// Paths where the two trees differ, as `a.b[2].c`.
-    pub(super) fn differences(path: &str, got: &Value, want: &Value, out: &mut Vec<String>) {
+    fn differences(path: &str, got: &Value, want: &Value, out: &mut Vec<String>) {
         match (got, want) {
             (Value::Object(g), Value::Object(w)) => {
                 for k in g.keys().chain(w.keys().filter(|k| !g.contains_key(*k))) {
@@ -125,52 +66,6 @@ mod vectors {
             }
             _ if got == want => {}
             _ => out.push(format!("{path}: {got} instead of {want}")),
-        }
-    }
-
-    #[track_caller]
-    fn check(name: &str, expect_differences: &[&str]) {
-        let got = decode_object(&vector(&format!("{name}.pb"))).unwrap_or_else(|e| panic!("{name}.pb: {e}"));
-        let want: Value = serde_json::from_slice(&vector(&format!("{name}.json"))).expect("the JSON vector parses");
-        let mut out = Vec::new();
-        differences("", &got, &want, &mut out);
-        assert_eq!(out, expect_differences, "{name}.pb decoded against {name}.json");
-    }
-
-    #[test]
-    fn a_configmap_decodes_to_its_json_but_for_a_pointer_set_to_false() {
-        check("configmap", &["immutable: null instead of false"]);
-    }
-
-    #[test]
-    fn a_pod_decodes_to_its_json_but_for_a_pointer_set_to_zero() {
-        // `priority` is a pointer set to 0, which the protobuf form cannot tell from unset
-        // (nor its doc from a plain int).
-        check("pod", &["spec.priority: null instead of 0"]);
-    }
-}
-
-#[cfg(test)]
-mod dataset {
-    //! Every object of the demo dataset, JSON → protobuf → JSON.
-
-    use super::*;
-    use crate::cli::Dataset;
-    use crate::protobuf::to_json::is_zero;
-    use crate::registry::Registry;
-    use crate::store::Store;
-    use std::time::Duration;
-
-    /// `object` without the fields the protobuf form cannot carry: a zero scalar (`false`, `0`,
-    /// `""`), an empty list or map, an empty object left by them, unless the decoder keeps its
-    /// zero (a required field, or one whose zero is not its default).
-    fn without_zeros(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => Value::Object(
-                m.iter().map(|(k, x)| (k.clone(), without_zeros(x))).filter(|(_, x)| !is_zero(x)).collect(),
-            ),
-            Value::Array(a) => Value::Array(a.iter().map(without_zeros).collect()),
-            other => other.clone(),
         }
     }
 
@@ -195,7 +90,7 @@ mod dataset {
                 let back = decode_object(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
                 // Either side without zeros: the decoder keeps required and pointer zeros.
                 let mut out = Vec::new();
-                super::vectors::differences("", &without_zeros(&back), &without_zeros(&object), &mut out);
+                differences("", &without_zeros(&back), &without_zeros(&object), &mut out);
                 assert_eq!(out, Vec::<String>::new(), "{name}");
                 encoded += 1;
             }

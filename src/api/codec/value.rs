@@ -293,6 +293,26 @@ impl Value {
     }
 }
 
+/// [`Value::from_serde_json`] taking the tree: its strings and keys move instead of being copied
+/// (the protobuf decoder's JSON form of a whole list goes through here).
+impl From<serde_json::Value> for Value {
+    fn from(value: serde_json::Value) -> Value {
+        match value {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(b),
+            serde_json::Value::Number(n) => match n.as_i64() {
+                Some(i) => Value::Int(i),
+                None => Value::Float(n.as_f64().unwrap_or(0.0)),
+            },
+            serde_json::Value::String(s) => Value::String(s),
+            serde_json::Value::Array(items) => Value::Array(items.into_iter().map(Value::from).collect()),
+            serde_json::Value::Object(map) => {
+                Value::Object(map.into_iter().map(|(k, v)| (k, Value::from(v))).collect())
+            }
+        }
+    }
+}
+
 impl fmt::Display for Value {
     /// The Kubernetes JSON text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -649,6 +669,12 @@ mod tests {
         let back = Value::from_serde_json(&json);
         assert!(back.equivalent(&value));
         assert_eq!(Value::from_serde_json(&serde_json::json!(u64::MAX)), Value::Float(u64::MAX as f64));
+    }
+
+    #[test]
+    fn a_serde_json_tree_taken_converts_as_one_borrowed() {
+        let json = serde_json::json!({"s": "x", "a": [1, 2.5, null, true], "o": {"k": u64::MAX}});
+        assert_eq!(Value::from(json.clone()), Value::from_serde_json(&json));
     }
 
     #[test]

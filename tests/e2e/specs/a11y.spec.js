@@ -56,6 +56,18 @@ for (const theme of ['light', 'dark']) {
       await saveScreen(page, `a11y-collection-${theme}`);
     });
 
+    test('a pod list decoded from protobuf, and a custom resource that has no protobuf form', async ({ page }) => {
+      await page.goto('./?group=&version=v1&resource=pods&namespace=demo&as=protobuf');
+      await setTheme(page, theme);
+      await expect(page.getByTestId('protobuf-decoded')).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await page.goto('./?group=example.com&version=v1&resource=widgets&as=protobuf');
+      await setTheme(page, theme);
+      await expect(page.getByTestId('protobuf-not-served')).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await saveScreen(page, `a11y-protobuf-custom-resource-${theme}`);
+    });
+
     test('an object, its log, the editor and the wire inspector', async ({ page }) => {
       await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo&name=web');
       await setTheme(page, theme);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Generates sim/src/protobuf/generated/: for every message of the k8s-pb crate (kube-rs's prost
-bindings of the Kubernetes .proto files) in the stable API groups, a `ToJson` impl (decode.rs, with
-the table from apiVersion and kind to the message that decodes an object of that type) and the
-reverse, a `FromJson` impl (encode.rs, with the table from the apiVersion and kind of an object or
-list to the message it encodes into).
+"""Generates the two halves of the protobuf codec: for every message of the k8s-pb crate (kube-rs's
+prost bindings of the Kubernetes .proto files) in the stable API groups, a `ToJson` impl
+(pbjson/src/generated.rs, the crate kube-pb-json that kube-sim and the explorer share, with the
+table from apiVersion and kind to the message that decodes an object or list of that type) and the
+reverse, a `FromJson` impl (sim/src/protobuf/generated.rs, kube-sim's encoder, with the table from
+the apiVersion and kind of an object or list to the message it encodes into).
 
 Field names: the Kubernetes .proto field names are the JSON names, but prost turns them into
 snake_case (`podIP` -> `pod_ip`, `hostIPs` -> `host_i_ps`). The JSON names are taken from
@@ -16,8 +17,9 @@ whose own fields are all JSON fields of the parent: Volume's VolumeSource, Probe
 Run after changing the k8s-pb or k8s-openapi version (the crates must be in the cargo registry,
 e.g. after a build):
 
-    python3 sim/tools/gen-protobuf-json.py K8S_PB_SRC K8S_OPENAPI_SRC/v1_36 sim/src/protobuf/generated
-    cargo fmt -p kube-sim
+    python3 pbjson/tools/gen-protobuf-json.py K8S_PB_SRC K8S_OPENAPI_SRC/v1_36 \
+        pbjson/src/generated.rs sim/src/protobuf/generated.rs
+    cargo fmt -p kube-pb-json -p kube-sim
 
 (K8S_PB_SRC: the k8s-pb crate's src folder; K8S_OPENAPI_SRC: k8s-openapi's; their names on stderr
 list the fields named without k8s-openapi and the embedded structs inlined.)
@@ -50,6 +52,13 @@ SPECIAL = {
     "apiextensions_apiserver/pkg/apis/apiextensions/v1::JsonSchemaPropsOrBool",
     "apiextensions_apiserver/pkg/apis/apiextensions/v1::JsonSchemaPropsOrStringArray",
 }
+
+# Required fields (no `omitempty` in Go) of messages k8s-openapi has no definition for: the real
+# server writes their zero (aggregated discovery's `responseKind: {group: "", version: "v1", ...}`).
+EXTRA_REQUIRED = {
+    "apimachinery/pkg/apis/meta/v1::GroupVersionKind": {"group", "version", "kind"},
+}
+
 
 def squash(s):
     return re.sub(r"[^a-z0-9.]", "", s.lower())
@@ -143,6 +152,7 @@ for module, prefix in sorted(MODULES.items()):
         openapi_definition = definitions_by_squash.get(squash(definition))
         names = json_names.get(openapi_definition)
         known = {squash(n): n for n in names or []}
+        required_here = required.get(openapi_definition) or EXTRA_REQUIRED.get(f"{module}::{struct}", set())
         lines = []
         # The reverse direction: (JSON name, assignment) per field, the inlined field, and the
         # fields whose zero is filled in when the JSON has none.
@@ -173,14 +183,14 @@ for module, prefix in sorted(MODULES.items()):
             elif attr.startswith("btree_map"):
                 call = "map_field"
                 arms.append((json, f"out.{name} = FromJson::from_json(x).at(k)?"))
-            elif squash(name.removeprefix("r#")) in required.get(openapi_definition, ()) or zero_matters(
+            elif squash(name.removeprefix("r#")) in required_here or zero_matters(
                 attr, fm.group("doc")
             ):
                 # A required field (no `omitempty`), or one whose zero differs from leaving it
                 # out: its zero is written too.
                 call = "required_field"
                 arms.append((json, f"out.{name} = FromJson::from_json(x).at(k)?"))
-                if squash(name.removeprefix("r#")) in required.get(openapi_definition, ()) and scalar_or_message(attr):
+                if squash(name.removeprefix("r#")) in required_here and scalar_or_message(attr):
                     fill.append(name)
             else:
                 call = "field"
@@ -232,52 +242,44 @@ for module, prefix in sorted(MODULES.items()):
             dispatch.append(f'        ("{av}", "{kind}") => decode::<{rust_path}::{struct}>(raw),')
             enc_dispatch.append(f'        ("{av}", "{kind}") => encode::<{rust_path}::{struct}>(object),')
             if f"{struct}List" in structs:
+                dispatch.append(f'        ("{av}", "{kind}List") => decode::<{rust_path}::{struct}List>(raw),')
                 enc_dispatch.append(f'        ("{av}", "{kind}List") => encode::<{rust_path}::{struct}List>(object),')
 
 # Kinds that are no resource of k8s-openapi but have a protobuf form the server writes.
 META = "k8s_pb::apimachinery::pkg::apis::meta::v1"
 for version in ("v1", "v1beta1"):
     # meta.k8s.io/v1beta1's PartialObjectMetadata(List) has the same fields and tags as v1's.
+    dispatch.append(f'        ("meta.k8s.io/{version}", "PartialObjectMetadata") => decode::<{META}::PartialObjectMetadata>(raw),')
+    dispatch.append(f'        ("meta.k8s.io/{version}", "PartialObjectMetadataList") => decode::<{META}::PartialObjectMetadataList>(raw),')
     enc_dispatch.append(f'        ("meta.k8s.io/{version}", "PartialObjectMetadata") => encode::<{META}::PartialObjectMetadata>(object),')
     enc_dispatch.append(f'        ("meta.k8s.io/{version}", "PartialObjectMetadataList") => encode::<{META}::PartialObjectMetadataList>(object),')
 enc_dispatch.append('        ("apidiscovery.k8s.io/v2", "APIGroupDiscoveryList") => encode::<k8s_pb::api::apidiscovery::v2::APIGroupDiscoveryList>(object),')
+dispatch.append('        ("apidiscovery.k8s.io/v2", "APIGroupDiscoveryList") => decode::<k8s_pb::api::apidiscovery::v2::APIGroupDiscoveryList>(raw),')
 
-out_dir = sys.argv[3]
-os.makedirs(out_dir, exist_ok=True)
-HEADER = "// @generated by sim/tools/gen-protobuf-json.py from k8s-pb and k8s-openapi: do not edit."
+decode_out, encode_out = sys.argv[3], sys.argv[4]
+HEADER = "// @generated by pbjson/tools/gen-protobuf-json.py from k8s-pb and k8s-openapi: do not edit."
 
-with open(os.path.join(out_dir, "mod.rs"), "w", encoding="utf-8") as f:
+with open(decode_out, "w", encoding="utf-8") as f:
     print(HEADER, file=f)
-    print("//! The generated halves of the protobuf codec: `decode` (message to JSON) and `encode` (JSON to", file=f)
-    print("//! message), for the k8s-pb messages of the stable API groups.", file=f)
-    print(file=f)
-    print("mod decode;", file=f)
-    print("mod encode;", file=f)
-    print(file=f)
-    print("pub use decode::object_to_json;", file=f)
-    print("pub use encode::{has_message, object_to_protobuf};", file=f)
-
-with open(os.path.join(out_dir, "decode.rs"), "w", encoding="utf-8") as f:
-    print(HEADER, file=f)
-    print("//! JSON for the k8s-pb messages of the stable API groups, and which message an object of a", file=f)
-    print("//! given apiVersion and kind decodes into.", file=f)
+    print("//! JSON for the k8s-pb messages of the stable API groups, and which message an object or list", file=f)
+    print("//! of a given apiVersion and kind decodes into.", file=f)
     print(file=f)
     print("use serde_json::{Map, Value};", file=f)
     print(file=f)
-    print("use crate::protobuf::to_json::{bytes_field, bytes_map_field, decode, field, inline_field, map_field, required_field, DecodeError, ToJson};", file=f)
+    print("use crate::to_json::{bytes_field, bytes_map_field, decode, field, inline_field, map_field, required_field, ToJson};", file=f)
     print(file=f)
-    print("/// The JSON of a protobuf-encoded object of `api_version` `kind`, or `None` for a type that has", file=f)
-    print("/// no message here.", file=f)
-    print("pub fn object_to_json(api_version: &str, kind: &str, raw: &[u8]) -> Option<Result<Value, DecodeError>> {", file=f)
+    print("/// The JSON of a protobuf-encoded object or list of `api_version` `kind`, or `None` for a type", file=f)
+    print("/// that has no message here.", file=f)
+    print("pub fn object_to_json(api_version: &str, kind: &str, raw: &[u8]) -> Option<Result<Value, prost::DecodeError>> {", file=f)
     print("    match (api_version, kind) {", file=f)
-    print("\n".join(sorted(dispatch)), file=f)
+    print("\n".join(sorted(set(dispatch))), file=f)
     print("        _ => None,", file=f)
     print("    }", file=f)
     print("}", file=f)
     print(file=f)
     print("\n".join(out), file=f)
 
-with open(os.path.join(out_dir, "encode.rs"), "w", encoding="utf-8") as f:
+with open(encode_out, "w", encoding="utf-8") as f:
     print(HEADER, file=f)
     print("//! The k8s-pb message of a JSON object, field by field with the JSON names `decode.rs` writes", file=f)
     print("//! (embedded Go structs read from the parent's fields), and which message an object or list of", file=f)

@@ -1,28 +1,19 @@
 //! Protobuf messages to JSON: the [`ToJson`] form of every message as the Go type it mirrors is
-//! JSON-encoded (the generated `generated/decode.rs` for messages that are objects of their
-//! fields, the hand-written forms here for Time, MicroTime, Duration, FieldsV1, Quantity,
-//! IntOrString, RawExtension and the apiextensions unions), and the field helpers the generated
-//! code writes with. A leaf of the protobuf module: it knows no envelope and no dispatch.
+//! JSON-encoded (the generated `generated.rs` for messages that are objects of their fields, the
+//! hand-written forms here for Time, MicroTime, Duration, FieldsV1, Quantity, IntOrString and the
+//! apiextensions unions; RawExtension in `lib.rs`, beside the envelope it may carry), and the field
+//! helpers the generated code writes with. A leaf of the crate: it knows no envelope and no
+//! dispatch.
 
 use std::collections::BTreeMap;
 
 use base64::Engine;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SecondsFormat};
 use prost::Message;
 use serde_json::{json, Map, Value};
 
-/// Why a protobuf body could not be read, in words for a 400 Status.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError(pub String);
-
-impl std::fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-pub(crate) fn decode<M: Message + Default + ToJson>(raw: &[u8]) -> Option<Result<Value, DecodeError>> {
-    Some(M::decode(raw).map(|m| m.to_json()).map_err(|e| DecodeError(format!("protobuf: {e}"))))
+pub(crate) fn decode<M: Message + Default + ToJson>(raw: &[u8]) -> Option<Result<Value, prost::DecodeError>> {
+    Some(M::decode(raw).map(|m| m.to_json()))
 }
 
 /// A message's JSON, as the Go type it mirrors is encoded.
@@ -30,8 +21,8 @@ pub trait ToJson {
     fn to_json(&self) -> Value;
 }
 
-/// Whether a value is what Go's `omitempty` leaves out (see the module doc).
-pub(crate) fn is_zero(v: &Value) -> bool {
+/// Whether a value is what Go's `omitempty` leaves out (see the crate's doc).
+pub fn is_zero(v: &Value) -> bool {
     match v {
         Value::Null => true,
         Value::Bool(b) => !b,
@@ -50,11 +41,18 @@ pub(crate) fn field<T: ToJson>(m: &mut Map<String, Value>, name: &str, v: &T) {
 }
 
 /// A field without `omitempty` (k8s-openapi does not wrap it in `Option`): written even when
-/// it is its type's zero.
+/// it is its type's zero. An empty list is written `null`, as Go writes the nil slice its
+/// protobuf decoder leaves for a repeated field with no element (a BOOKMARK's pod has
+/// `"spec":{"containers":null}`).
 pub(crate) fn required_field<T: ToJson>(m: &mut Map<String, Value>, name: &str, v: &T) {
-    let v = v.to_json();
-    if !v.is_null() {
-        m.insert(name.to_string(), v);
+    match v.to_json() {
+        Value::Null => {}
+        Value::Array(items) if items.is_empty() => {
+            m.insert(name.to_string(), Value::Null);
+        }
+        v => {
+            m.insert(name.to_string(), v);
+        }
     }
 }
 
@@ -145,27 +143,29 @@ impl<T: ToJson> ToJson for BTreeMap<String, T> {
 /// Go's zero `time.Time`, which its protobuf form carries for an unset time.
 pub(crate) const ZERO_TIME_SECONDS: i64 = -62_135_596_800;
 
-pub(crate) fn time(seconds: Option<i64>, nanos: Option<i32>, format: &str) -> Value {
+/// RFC 3339 in UTC, to the second (`Time`) or the microsecond (`MicroTime`), the fraction cut as
+/// Go's encoder cuts it; no value for an unset or the zero time.
+pub(crate) fn time(seconds: Option<i64>, nanos: Option<i32>, precision: SecondsFormat) -> Value {
     let seconds = seconds.unwrap_or(0);
     let nanos = nanos.unwrap_or(0);
     if seconds == ZERO_TIME_SECONDS || (seconds == 0 && nanos == 0) {
         return Value::Null;
     }
-    match DateTime::<Utc>::from_timestamp(seconds, u32::try_from(nanos).unwrap_or(0)) {
-        Some(t) => json!(t.format(format).to_string()),
+    match DateTime::from_timestamp(seconds, u32::try_from(nanos).unwrap_or(0)) {
+        Some(t) => json!(t.to_rfc3339_opts(precision, true)),
         None => Value::Null,
     }
 }
 
 impl ToJson for k8s_pb::apimachinery::pkg::apis::meta::v1::Time {
     fn to_json(&self) -> Value {
-        time(self.seconds, self.nanos, "%Y-%m-%dT%H:%M:%SZ")
+        time(self.seconds, self.nanos, SecondsFormat::Secs)
     }
 }
 
 impl ToJson for k8s_pb::apimachinery::pkg::apis::meta::v1::MicroTime {
     fn to_json(&self) -> Value {
-        time(self.seconds, self.nanos, "%Y-%m-%dT%H:%M:%S%.6fZ")
+        time(self.seconds, self.nanos, SecondsFormat::Micros)
     }
 }
 
@@ -182,7 +182,7 @@ impl ToJson for k8s_pb::apimachinery::pkg::apis::meta::v1::Duration {
 }
 
 /// Go's `time.Duration.String()` for whole and fractional seconds: `1h2m3.5s`, `0s`.
-pub(crate) fn go_duration(nanos: i64) -> String {
+pub fn go_duration(nanos: i64) -> String {
     if nanos == 0 {
         return "0s".into();
     }

@@ -1,0 +1,69 @@
+//! A protobuf body decoded in full, a part loaded on demand (see [`crate::ui::lazy`]): prost and
+//! the messages of every built-in type are needed only when protobuf is shown. The object or list
+//! of a response's envelope, or every event of a captured protobuf watch, shown as the documents
+//! of the other representations. A type without a message (or a message that cannot be read)
+//! says why, naming its apiVersion and kind, and the envelope is still shown.
+
+use leptos::prelude::*;
+
+use crate::i18n::Msg;
+use crate::model::protobuf::{InFull, ProtobufBody};
+use crate::ui::document::DocumentView;
+use crate::ui::i18n::{t, tl, worded};
+use crate::ui::on_demand::{at_once, on_demand};
+
+/// [`ProtobufDocument`] loaded on demand.
+#[component]
+pub fn ProtobufOnDemand(body: ProtobufBody) -> impl IntoView {
+    on_demand(Msg::PartProtobuf, split::preload_protobuf, move || at_once!(split::protobuf(body.clone())))
+}
+
+/// The split point.
+mod split {
+    use leptos::prelude::*;
+
+    use crate::model::protobuf::ProtobufBody;
+    use crate::ui::on_demand::LoadFailed;
+    use crate::ui::protobuf::ProtobufDocument;
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(protobuf, wasm_split_path = ::leptos::wasm_split, preload(preload_protobuf), fallible)
+    )]
+    pub fn protobuf(body: ProtobufBody) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <ProtobufDocument body /> }.into_any())
+    }
+
+    #[cfg(not(feature = "split"))]
+    pub async fn preload_protobuf() -> Result<(), LoadFailed> {
+        Ok(())
+    }
+}
+
+/// The body decoded in full, or why it is not with its envelope.
+#[component]
+pub fn ProtobufDocument(body: ProtobufBody) -> impl IntoView {
+    let raw = body.raw();
+    match body.in_full() {
+        InFull::Decoded(document) => view! {
+            <p class="muted" data-testid="protobuf-decoded">
+                {t(Msg::ProtobufDecodedInFull)}
+            </p>
+            <DocumentView document raw=raw />
+        }
+        .into_any(),
+        InFull::NotDecoded { why, envelope } => view! {
+            <p class="notice" role="status" data-testid="protobuf-not-decoded">
+                {worded(move || tl(&why))}
+            </p>
+            {envelope
+                .map(|document| {
+                    view! {
+                        <p class="muted">{t(Msg::ProtobufEnvelopeOnly)}</p>
+                        <DocumentView document raw=raw />
+                    }
+                })}
+        }
+        .into_any(),
+    }
+}

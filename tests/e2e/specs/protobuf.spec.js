@@ -1,0 +1,105 @@
+// Protobuf decoded in full (#19 item 4): a pod list asked for as protobuf, and a protobuf watch
+// stream captured from the server, shown as the documents the other representations give; the
+// decoder is a wasm part of its own, fetched only when protobuf is shown; a custom resource,
+// which has no protobuf form, says why.
+const { test, expect } = require('@playwright/test');
+const { saveScreen, simUrl } = require('./helpers');
+
+const PART = /\/split_protobuf\.wasm$/;
+
+function partRequests(page) {
+  const seen = [];
+  page.on('request', (request) => {
+    if (PART.test(new URL(request.url()).pathname)) seen.push(request.url());
+  });
+  return seen;
+}
+
+test('a pod list asked for as protobuf is decoded in full, by a part fetched only then', async ({ page, request }) => {
+  const parts = partRequests(page);
+  const pods = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods`, { headers: { Accept: 'application/json' } })).json();
+  const first = pods.items.map((p) => p.metadata.name).sort()[0];
+  // Read by pages (a live view's watch never lets the network go idle).
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo&watch=0');
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(parts).toEqual([]);
+
+  await page.getByRole('group', { name: 'Representation' }).getByRole('button', { name: 'Protobuf', exact: true }).click();
+  await expect(page.getByTestId('response-content-type')).toHaveText('application/vnd.kubernetes.protobuf');
+  await expect(page.getByTestId('response-kind')).toHaveText('PodList');
+  await expect(page.getByTestId('protobuf-decoded')).toContainText('decoded in full in the browser');
+  const text = page.getByTestId('document-text');
+  await expect(text).toContainText('kind: PodList');
+  await expect(text).toContainText(`name: ${first}`);
+  // The spec, not only the metadata: the PodList's messages are decoded down to the containers.
+  await expect(text).toContainText('containers:');
+  await expect(text).toContainText('image: ');
+  await expect(page.getByTestId('protobuf-not-served')).toHaveCount(0);
+  expect(parts).toHaveLength(1);
+  await saveScreen(page, 'protobuf-pod-list');
+
+  // JSON of the same list, for comparison: the same pod with the same image.
+  const image = pods.items.find((p) => p.metadata.name === first).spec.containers[0].image;
+  await expect(text).toContainText(`image: ${image}`);
+});
+
+test('one pod asked for as protobuf is decoded in full, with the hex view of its bytes', async ({ page, request }) => {
+  const pods = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods`, { headers: { Accept: 'application/json' } })).json();
+  const pod = pods.items[0];
+  await page.goto(`./?group=&version=v1&resource=pods&namespace=demo&name=${pod.metadata.name}&as=protobuf`);
+  await expect(page.getByTestId('response-content-type')).toHaveText('application/vnd.kubernetes.protobuf');
+  await expect(page.getByTestId('protobuf-decoded')).toBeVisible();
+  const text = page.getByTestId('document-text');
+  await expect(text).toContainText('kind: Pod');
+  await expect(text).toContainText(`uid: ${pod.metadata.uid}`);
+  await page.getByRole('button', { name: 'Hex (raw bytes)' }).click();
+  await expect(text).toContainText('00000000  6b 38 73 00');
+});
+
+test('a protobuf watch captured from the server decodes event by event in the decode tool', async ({ page, request }) => {
+  const name = `pb-watch-${Date.now()}`;
+  const list = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/configmaps`, { headers: { Accept: 'application/json' } })).json();
+  // Watch from the list's resourceVersion (only what happens next), as protobuf frames, for 2 s;
+  // meanwhile a ConfigMap is created and deleted.
+  const watch = request.get(
+    `${simUrl()}/api/v1/namespaces/demo/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=2`,
+    { headers: { Accept: 'application/vnd.kubernetes.protobuf;stream=watch' } },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const created = await request.post(`${simUrl()}/api/v1/namespaces/demo/configmaps`, {
+    data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'demo' }, data: { greeting: 'from protobuf' } },
+  });
+  expect(created.status()).toBe(201);
+  expect((await request.delete(`${simUrl()}/api/v1/namespaces/demo/configmaps/${name}`)).status()).toBe(200);
+  const response = await watch;
+  expect(response.headers()['content-type']).toBe('application/vnd.kubernetes.protobuf;stream=watch');
+  const body = await response.body();
+
+  await page.goto('./');
+  await page.getByLabel('Body file').setInputFiles({ name: 'configmaps.pbstream', mimeType: 'application/octet-stream', buffer: body });
+  await page.getByRole('combobox', { name: 'Content-Type' }).selectOption('application/vnd.kubernetes.protobuf;stream=watch');
+  await page.getByRole('button', { name: 'Decode', exact: true }).click();
+  await expect(page.getByTestId('decode-media-type')).toHaveText('Decoded as application/vnd.kubernetes.protobuf;stream=watch');
+  await expect(page.getByTestId('protobuf-decoded')).toBeVisible();
+  const text = page.getByTestId('document-text');
+  await expect(text).toContainText('type: ADDED');
+  await expect(text).toContainText('type: DELETED');
+  await expect(text).toContainText('kind: ConfigMap');
+  await expect(text).toContainText(`name: ${name}`);
+  await expect(text).toContainText('greeting: from protobuf');
+  await saveScreen(page, 'protobuf-watch-decoded');
+});
+
+test('a custom resource says why protobuf does not apply, with the fallback and without it', async ({ page }) => {
+  await page.goto('./?group=example.com&version=v1&resource=widgets&as=protobuf');
+  await expect(page.getByTestId('response-content-type')).toHaveText('application/json');
+  const notice = page.getByTestId('protobuf-not-served');
+  await expect(notice).toContainText('No protobuf for this type');
+  await expect(notice).toContainText('Custom resources');
+  await saveScreen(page, 'protobuf-custom-resource');
+
+  await page.getByLabel('No JSON fallback').check();
+  await expect(page.getByTestId('status-code')).toHaveText('406');
+  await expect(notice).toContainText('406 Not Acceptable');
+});
