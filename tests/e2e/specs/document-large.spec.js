@@ -6,14 +6,19 @@ const { saveScreen, simUrl } = require('./helpers');
 
 const KEYS = 6000;
 
-test('a document of thousands of lines draws only what is in view, and scrolls, folds and searches all of it', async ({ page, request }) => {
-  const name = `big-doc-${Date.now()}`;
+/** Creates ConfigMap `name` in demo with KEYS keys (`key-0000: value 0`, ...); answers its name. */
+async function createLongConfigMap(request, name) {
   const data = {};
   for (let i = 0; i < KEYS; i++) data[`key-${String(i).padStart(4, '0')}`] = `value ${i}`;
   const created = await request.post(`${simUrl()}/api/v1/namespaces/demo/configmaps`, {
     data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data },
   });
   expect(created.status()).toBe(201);
+  return name;
+}
+
+test('a document of thousands of lines draws only what is in view, and scrolls, folds and searches all of it', async ({ page, request }) => {
+  const name = await createLongConfigMap(request, `big-doc-${Date.now()}`);
   try {
     await page.goto(`./?group=&version=v1&resource=configmaps&namespace=demo&name=${name}`);
     const doc = page.getByTestId('document-text');
@@ -177,13 +182,7 @@ for (const as of ['yaml', 'json', 'cbor']) test(`a long list (${as}) is written 
 });
 
 test('a long object\'s keys in view show their field docs too, by pointer and keyboard, and the popover follows a scroll', async ({ page, request }) => {
-  const name = `big-docs-${Date.now()}`;
-  const data = {};
-  for (let i = 0; i < KEYS; i++) data[`key-${String(i).padStart(4, '0')}`] = `value ${i}`;
-  const created = await request.post(`${simUrl()}/api/v1/namespaces/demo/configmaps`, {
-    data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data },
-  });
-  expect(created.status()).toBe(201);
+  const name = await createLongConfigMap(request, `big-docs-${Date.now()}`);
   try {
     await page.goto(`./?group=&version=v1&resource=configmaps&namespace=demo&name=${name}`);
     const doc = page.getByTestId('document-text');
