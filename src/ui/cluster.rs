@@ -9,6 +9,7 @@ use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::i18n::{t, tf, tr};
 use crate::ui::intl;
 use crate::ui::location::ViewLink;
+use crate::ui::routes::prefetch_collection_view;
 
 /// Shows the server version and every API group with its versions and resource types.
 #[component]
@@ -43,7 +44,12 @@ pub fn ClusterOverview(
         <section class="panel" aria-labelledby="groups-heading">
             <h2 id="groups-heading">{t(Msg::ApiGroups)}</h2>
             <p class="muted" data-testid="discovery-summary">{summary}</p>
-            <ul class="groups" aria-label=t(Msg::ApiGroups)>
+            <ul
+                class="groups"
+                aria-label=t(Msg::ApiGroups)
+                on:pointerenter=|_| prefetch_collection_view()
+                on:focusin=|_| prefetch_collection_view()
+            >
                 {groups.into_iter().map(|group| view! { <GroupCard group /> }).collect_view()}
             </ul>
         </section>

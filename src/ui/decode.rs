@@ -15,6 +15,7 @@ use crate::model::sniff::decode_captured;
 use crate::ui::document::DocumentView;
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
+use crate::ui::on_demand::{at_once, on_demand};
 use crate::ui::protobuf::ProtobufOnDemand;
 
 /// The media types a person can pick; "auto" guesses from the first bytes.
@@ -36,10 +37,24 @@ const CHOICES: [(&str, Label); 8] = [
     ("application/vnd.kubernetes.protobuf;stream=watch", Label::Msg(Msg::ProtobufWatchStream)),
 ];
 
-/// What decoding gave: a protobuf body is decoded in full by the on-demand part.
+/// What the person asked to decode, or why there is nothing to decode.
 #[derive(Clone, PartialEq)]
+enum Asked {
+    Decode(Captured),
+    Failed(Text),
+}
+
+/// A captured body and how to read it: `choice` is a media type or "auto".
+#[derive(Clone, PartialEq)]
+pub struct Captured {
+    choice: String,
+    source: String,
+    bytes: Arc<[u8]>,
+}
+
+/// What decoding gave: a protobuf body is decoded in full by the on-demand part.
 enum Outcome {
-    Document { media_type: String, document: Value, raw: Vec<u8> },
+    Document { media_type: String, document: Value, raw: Arc<[u8]> },
     Protobuf { media_type: String, body: ProtobufBody },
     Failed(Text),
 }
@@ -50,14 +65,14 @@ pub fn DecodeTool() -> impl IntoView {
     let (text, set_text) = signal(String::new());
     let file_bytes = RwSignal::new(None::<(String, Vec<u8>)>);
     let (choice, set_choice) = signal("auto".to_owned());
-    let outcome = RwSignal::new(None::<Outcome>);
+    let asked = RwSignal::new(None::<Asked>);
 
     let decode = move || {
         let (source, bytes) = match file_bytes.get_untracked() {
             Some((name, bytes)) => (name, bytes),
             None => (tr(Msg::PastedText), text.get_untracked().into_bytes()),
         };
-        outcome.set(Some(decode_bytes(&choice.get_untracked(), &source, bytes)));
+        asked.set(Some(Asked::Decode(Captured { choice: choice.get_untracked(), source, bytes: Arc::from(bytes) })));
     };
     let on_file = move |e: leptos::ev::Event| {
         let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
@@ -66,7 +81,7 @@ pub fn DecodeTool() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match JsFuture::from(file.array_buffer()).await {
                 Ok(buffer) => file_bytes.set(Some((name, js_sys::Uint8Array::new(&buffer).to_vec()))),
-                Err(_) => outcome.set(Some(Outcome::Failed(Text::new(Msg::CouldNotReadFile).with("name", &name)))),
+                Err(_) => asked.set(Some(Asked::Failed(Text::new(Msg::CouldNotReadFile).with("name", &name)))),
             }
         });
     };
@@ -120,41 +135,80 @@ pub fn DecodeTool() -> impl IntoView {
                         })
                 }}
             </div>
-            {move || match outcome.get() {
+            {move || match asked.get() {
                 None => ().into_any(),
-                Some(Outcome::Failed(message)) => {
-                    view! {
-                        <p class="status-error" role="alert" data-testid="decode-error">
-                            {worded(move || tl(&message))}
-                        </p>
-                    }
-                        .into_any()
-                }
-                Some(Outcome::Document { media_type, document, raw }) => {
-                    let cbor = media_type.starts_with("application/cbor");
-                    view! {
-                        <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
-                        <DocumentView document raw=Some(Arc::<[u8]>::from(raw)) cbor />
-                    }
-                        .into_any()
-                }
-                Some(Outcome::Protobuf { media_type, body }) => {
-                    view! {
-                        <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
-                        <ProtobufOnDemand body />
-                    }
-                        .into_any()
-                }
+                Some(Asked::Failed(message)) => failed(message),
+                Some(Asked::Decode(captured)) => view! { <DecodedOnDemand captured /> }.into_any(),
             }}
         </section>
     }
 }
 
-fn decode_bytes(choice: &str, source: &str, bytes: Vec<u8>) -> Outcome {
-    match decode_captured(choice, source, &bytes) {
-        Ok((media_type, document)) => match ProtobufBody::captured(&media_type, Arc::from(&bytes[..])) {
+/// An error shown where the decoded body would be.
+fn failed(message: Text) -> AnyView {
+    view! {
+        <p class="status-error" role="alert" data-testid="decode-error">
+            {worded(move || tl(&message))}
+        </p>
+    }
+    .into_any()
+}
+
+/// [`Decoded`] loaded on demand: the decoders (YAML, CBOR, sniffing) and the document view are
+/// needed only once something is decoded.
+#[component]
+fn DecodedOnDemand(captured: Captured) -> impl IntoView {
+    on_demand(Msg::PartDecoder, split::preload_decoder, move || at_once!(split::decoded(captured.clone())))
+}
+
+/// The split point.
+mod split {
+    use leptos::prelude::*;
+
+    use crate::ui::decode::{Captured, Decoded};
+    use crate::ui::on_demand::LoadFailed;
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(browse, wasm_split_path = ::leptos::wasm_split, preload(preload_decoder), fallible)
+    )]
+    pub fn decoded(captured: Captured) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <Decoded captured /> }.into_any())
+    }
+
+    #[cfg(not(feature = "split"))]
+    pub async fn preload_decoder() -> Result<(), LoadFailed> {
+        Ok(())
+    }
+}
+
+/// A captured body decoded: its media type and document, or why it could not be decoded.
+#[component]
+fn Decoded(captured: Captured) -> impl IntoView {
+    match decode_bytes(&captured) {
+        Outcome::Failed(message) => failed(message),
+        Outcome::Document { media_type, document, raw } => {
+            let cbor = media_type.starts_with("application/cbor");
+            view! {
+                <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
+                <DocumentView document raw=Some(raw) cbor />
+            }
+            .into_any()
+        }
+        Outcome::Protobuf { media_type, body } => view! {
+            <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
+            <ProtobufOnDemand body />
+        }
+        .into_any(),
+    }
+}
+
+fn decode_bytes(captured: &Captured) -> Outcome {
+    let Captured { choice, source, bytes } = captured;
+    match decode_captured(choice, source, bytes) {
+        Ok((media_type, document)) => match ProtobufBody::captured(&media_type, bytes.clone()) {
             Some(body) => Outcome::Protobuf { media_type: media_type.to_string(), body },
-            None => Outcome::Document { media_type: media_type.to_string(), document, raw: bytes },
+            None => Outcome::Document { media_type: media_type.to_string(), document, raw: bytes.clone() },
         },
         Err(message) => Outcome::Failed(message),
     }

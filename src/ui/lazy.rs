@@ -3,7 +3,8 @@
 //! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
 //! Access view, a page of its own, the Search screen, the schema explorer, the docs of a field hovered in an object's document, nor a pod's log view (follow, search,
 //! download; only pods have logs). (A 403's explanation is split off beside it, in
-//! `ui::forbidden`, and the protobuf decoder in `ui::protobuf`; the fetching is `ui::on_demand`'s.) Trunk builds
+//! `ui::forbidden`, the protobuf decoder in `ui::protobuf`, the collection and object screens in
+//! `ui::routes` and the decode tool's decoders in `ui::decode`; the fetching is `ui::on_demand`'s.) Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
 //! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
 //! first time an object or a collection shows its actions, or a live view's history shows a diff

@@ -41,6 +41,7 @@ mod object_actions;
 mod on_demand;
 mod protobuf;
 mod response_info;
+mod routes;
 mod scale;
 mod search;
 mod settings;
@@ -60,13 +61,11 @@ use crate::i18n::Msg;
 use crate::model::host::{Source, Theme, MANUAL_MOUNT_ATTRIBUTE};
 use crate::model::messages;
 use crate::model::view_state::ViewState;
-use crate::ui::collection::CollectionView;
 use crate::ui::discovered::provide_discovery;
 use crate::ui::host::{Host, Setup};
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
-use crate::ui::object::ObjectView;
 use crate::ui::sidebar::Sidebar;
 
 pub use cluster::ClusterOverview;
@@ -110,6 +109,8 @@ pub fn App(
         };
         Navigation::install_in_memory(initial);
     }
+    // The screen the address names is fetched beside discovery's requests, not after them.
+    routes::prefetch_for(&location::use_navigation().state.get_untracked());
     WireLog::install(&client);
     write::WriteSettings::install();
     settings::Settings::install();
@@ -415,8 +416,10 @@ fn Explorer(
                         }
                             .into_any()
                     }
-                    Some((Ok(resource), None)) => view! { <CollectionView resource /> }.into_any(),
-                    Some((Ok(resource), Some(name))) => view! { <ObjectView resource name /> }.into_any(),
+                    Some((Ok(resource), None)) => view! { <routes::CollectionViewOnDemand resource /> }.into_any(),
+                    Some((Ok(resource), Some(name))) => {
+                        view! { <routes::ObjectViewOnDemand resource name /> }.into_any()
+                    }
                     Some((Err(key), _)) => {
                         view! {
                             <section class="status-error" role="alert">

@@ -14,6 +14,7 @@ use crate::ui::access::use_access;
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::keys::{modified, typing};
 use crate::ui::location::{use_navigation, ViewLink};
+use crate::ui::routes::prefetch_collection_view;
 
 /// Lists the resource types discovery found, as links that open their collection.
 #[component]
@@ -91,7 +92,12 @@ pub fn Sidebar(
         })
     };
     view! {
-        <nav class="sidebar" aria-label=t(Msg::ResourceTypes)>
+        <nav
+            class="sidebar"
+            aria-label=t(Msg::ResourceTypes)
+            on:pointerenter=|_| prefetch_collection_view()
+            on:focusin=|_| prefetch_collection_view()
+        >
             <input
                 node_ref=input
                 class="sidebar__filter"

@@ -73,3 +73,68 @@ test('the Access view is fetched when it is first opened, and reading a collecti
   await expect(page.getByTestId('access-rules')).toContainText('*.*');
   expect(access).toHaveLength(1);
 });
+
+// The screens a route names (a collection, an object) and the decode tool's decoders are one part,
+// `browse`: the first screen (the cluster's groups, the decode tool's form) is drawn from the
+// module a page load fetches alone.
+const BROWSE = /\/split_browse\.wasm$/;
+
+test('the first screen fetches no part; pointing at the sidebar fetches the browse part before the click', async ({ page }) => {
+  const browse = chunkRequests(page, BROWSE);
+  const onDemand = chunkRequests(page, ON_DEMAND);
+  await page.goto('./?namespace=demo');
+  const sidebar = page.getByRole('navigation', { name: 'Resource types' });
+  await expect(sidebar.getByRole('button', { name: /^pods/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Decode a captured body' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(onDemand).toEqual([]);
+
+  // The pointer on its way to a resource type: the part is fetched while it moves.
+  await sidebar.getByRole('button', { name: /^pods/ }).hover();
+  await expect.poll(() => browse.length).toBe(1);
+  await page.waitForLoadState('networkidle');
+  await sidebar.getByRole('button', { name: /^configmaps/ }).click();
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  // An object, and another collection: the part already loaded serves them.
+  await page.getByTestId('grid-row').first().click();
+  await expect(page.getByTestId('object-title')).toContainText('ConfigMap');
+  await sidebar.getByRole('button', { name: /^pods/ }).click();
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  expect(browse).toHaveLength(1);
+});
+
+test('an address naming a collection fetches the browse part at start, and a failed download is an alert with Retry', async ({ page }) => {
+  const browse = chunkRequests(page, BROWSE);
+  let failing = true;
+  await page.route(BROWSE, (route) => (failing ? route.abort('connectionreset') : route.continue()));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+
+  await page.goto('./?group=&version=v1&resource=configmaps&namespace=demo');
+  const alert = page.getByTestId('load-failed');
+  await expect(alert).toContainText('Could not load the collection view');
+  // The rest of the page works: the sidebar, the top bar.
+  await expect(page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^pods/ })).toBeVisible();
+  await saveScreen(page, 'collection-view-load-failed');
+
+  failing = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  await expect(alert).toHaveCount(0);
+  expect(browse.length).toBeGreaterThanOrEqual(2);
+  expect(errors).toEqual([]);
+});
+
+test('decoding a captured body fetches the decoders with the browse part', async ({ page }) => {
+  const browse = chunkRequests(page, BROWSE);
+  await page.goto('./');
+  const box = page.getByLabel('Body to decode');
+  await expect(box).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(browse).toEqual([]);
+  await box.fill('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"pasted"}}');
+  await page.getByRole('button', { name: 'Decode', exact: true }).click();
+  await expect(page.getByTestId('decode-media-type')).toHaveText('Decoded as application/json');
+  await expect(page.getByText('pasted').first()).toBeVisible();
+  expect(browse).toHaveLength(1);
+});

@@ -1,0 +1,108 @@
+//! The screens a route names, each a part loaded on demand (see [`crate::ui::lazy`]): a
+//! collection (the grid, the live view and its reflector, pages, Load all) and an object (its
+//! document, subresources and status). The first screen (the cluster's groups, the decode tool's
+//! form) needs neither, so neither is in the module a page load fetches; what both use (the
+//! document view, the codecs it shows, YAML) goes to a chunk either loads.
+//!
+//! A route's part is fetched before its screen is drawn: at start, when the page's address
+//! already names a resource (beside discovery's requests, not after them), and when the pointer
+//! or the focus enters the sidebar (the click that follows finds it there).
+
+use leptos::prelude::*;
+
+use crate::api::discovery::ResourceType;
+use crate::i18n::Msg;
+use crate::model::view_state::ViewState;
+use crate::ui::on_demand::{at_once, on_demand};
+
+/// [`crate::ui::collection::CollectionView`], loaded on demand.
+#[component]
+pub fn CollectionViewOnDemand(resource: ResourceType) -> impl IntoView {
+    on_demand(Msg::PartCollectionView, split::preload_collection_view, move || {
+        at_once!(split::collection_view(resource.clone()))
+    })
+}
+
+/// [`crate::ui::object::ObjectView`], loaded on demand.
+#[component]
+pub fn ObjectViewOnDemand(resource: ResourceType, name: String) -> impl IntoView {
+    on_demand(Msg::PartObjectView, split::preload_object_view, move || {
+        at_once!(split::object_view(resource.clone(), name.clone()))
+    })
+}
+
+/// Starts fetching the part the view `state` names (a collection's or an object's), if any. A
+/// failure is not reported here: the screen that needs the part fetches it again and says so.
+pub fn prefetch_for(state: &ViewState) {
+    match (&state.resource, &state.name) {
+        (None, _) => {}
+        (Some(_), None) => prefetch_collection_view(),
+        (Some(_), Some(_)) => prefetch_object_view(),
+    }
+}
+
+/// Starts fetching the collection view's part, the first time it is called (the loader keeps a
+/// module it has; a failed fetch is tried again by the screen that needs it).
+pub fn prefetch_collection_view() {
+    thread_local! {
+        static ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if ASKED.with(|asked| asked.replace(true)) {
+        return;
+    }
+    leptos::task::spawn_local(async {
+        let _ = split::preload_collection_view().await;
+    });
+}
+
+/// Starts fetching the object view's part.
+pub fn prefetch_object_view() {
+    leptos::task::spawn_local(async {
+        let _ = split::preload_object_view().await;
+    });
+}
+
+/// The split points.
+mod split {
+    use leptos::prelude::*;
+
+    use crate::api::discovery::ResourceType;
+    use crate::ui::collection::CollectionView;
+    use crate::ui::object::ObjectView;
+    use crate::ui::on_demand::LoadFailed;
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            browse,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_collection_view),
+            fallible
+        )
+    )]
+    pub fn collection_view(resource: ResourceType) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <CollectionView resource /> }.into_any())
+    }
+
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            browse,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_object_view),
+            fallible
+        )
+    )]
+    pub fn object_view(resource: ResourceType, name: String) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <ObjectView resource name /> }.into_any())
+    }
+
+    #[cfg(not(feature = "split"))]
+    pub async fn preload_collection_view() -> Result<(), LoadFailed> {
+        Ok(())
+    }
+    #[cfg(not(feature = "split"))]
+    pub async fn preload_object_view() -> Result<(), LoadFailed> {
+        Ok(())
+    }
+}
