@@ -28,7 +28,7 @@ mod split {
     #[cfg_attr(
         feature = "split",
         leptos::wasm_split::wasm_split(
-            forbidden,
+            browse,
             wasm_split_path = ::leptos::wasm_split,
             preload(preload_forbidden),
             fallible

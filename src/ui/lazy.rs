@@ -1,16 +1,22 @@
-//! Parts of the interface loaded on demand. The write tools (edit, patch, apply, create, delete)
-//! are about a fifth of the app's code and nobody needs them to read a cluster, and the diff view
-//! (with its structural and line diff) is only needed once a user asks for a diff; nor does the
-//! Access view, a page of its own, the Search screen, the schema explorer, the docs of a field hovered in an object's document, nor a pod's log view (follow, search,
-//! download; only pods have logs). (A 403's explanation is split off beside it, in
-//! `ui::forbidden`, the protobuf decoder in `ui::protobuf`, the collection and object screens in
-//! `ui::routes` and the decode tool's decoders in `ui::decode`; the fetching is `ui::on_demand`'s.) Trunk builds
+//! Parts of the interface loaded on demand (the fetching is `ui::on_demand`'s). Trunk builds
 //! (cargo feature `split`, turned on by `index.html`) compile them behind `wasm_split` split
-//! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches the
-//! first time an object or a collection shows its actions, or a live view's history shows a diff
-//! (`scripts/tools/wasm-bindgen` and the Trunk hook `scripts/tools/copy-split-chunks` do the
-//! splitting). Without the feature (native builds, `cargo test --target wasm32-unknown-unknown`)
-//! the same functions are called directly.
+//! points: `wasm-split-cli` moves their code into separate wasm files that the page fetches when
+//! a view first needs them (`scripts/tools/wasm-bindgen` and the Trunk hook
+//! `scripts/tools/copy-split-chunks` do the splitting). Without the feature (native builds,
+//! `cargo test --target wasm32-unknown-unknown`) the same functions are called directly.
+//!
+//! The modules (the first argument of `wasm_split`):
+//! - `browse`: the collection and object screens (`ui::routes`), the decode tool's decoders
+//!   (`ui::decode`), and what only they open: a pod's log view, a live view's history diff, a
+//!   field's docs on hover, a 403's explanation (`ui::forbidden`). These are one module, not
+//!   five: every module adds chunk files for the code it shares with the others (the collection
+//!   screen alone, a module of its own, took 133 files), and an object is opened from a
+//!   collection anyway.
+//! - `write_tools`: edit, patch, apply, create, delete; nobody needs them to read a cluster.
+//! - `protobuf` (`ui::protobuf`): prost and the messages of every built-in type.
+//! - the screens of their own reached from the first screen: `access_view`, `search_view`,
+//!   `explain_view` (the schema explorer), `goto` (the go-to box); and `language_file`
+//!   (`ui::i18n`).
 
 use leptos::prelude::*;
 
@@ -88,8 +94,8 @@ pub fn ExplainViewOnDemand(discovery: Discovery) -> impl IntoView {
     })
 }
 
-/// The docs of the field on 0-based `line` of an object's document (`ui::field_docs`), loaded the
-/// first time a key of the object view is hovered or focused.
+/// The docs of the field on 0-based `line` of an object's document (`ui::field_docs`), in the
+/// `browse` module (with the object view that shows them).
 #[component]
 pub fn FieldDocsOnDemand(
     text: std::sync::Arc<String>,
@@ -102,8 +108,8 @@ pub fn FieldDocsOnDemand(
 }
 
 /// The split points: with the `split` feature each becomes an `async fn` that first fetches its
-/// module (`write_tools`, `diff_view`; code both use goes to a chunk both load) and answers `Err`
-/// if it cannot; without it, a plain function.
+/// module (code two modules use goes to a chunk both load) and answers `Err` if it cannot;
+/// without it, a plain function.
 mod split {
     use leptos::prelude::*;
 
@@ -153,7 +159,7 @@ mod split {
     #[cfg_attr(
         feature = "split",
         leptos::wasm_split::wasm_split(
-            diff_view,
+            browse,
             wasm_split_path = ::leptos::wasm_split,
             preload(preload_history_diff),
             fallible
@@ -179,7 +185,7 @@ mod split {
     #[cfg_attr(
         feature = "split",
         leptos::wasm_split::wasm_split(
-            log_view,
+            browse,
             wasm_split_path = ::leptos::wasm_split,
             preload(preload_log_view),
             fallible
@@ -231,7 +237,7 @@ mod split {
     #[cfg_attr(
         feature = "split",
         leptos::wasm_split::wasm_split(
-            field_docs,
+            browse,
             wasm_split_path = ::leptos::wasm_split,
             preload(preload_field_docs),
             fallible

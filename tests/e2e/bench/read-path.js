@@ -11,7 +11,8 @@
 //   - with KUBE_SIM_URL set, the real peer on the same kube-sim in the same run: the preinstalled
 //     `kubectl get pods -A -o json --chunk-size=500`, its JSON printed to /dev/null, and the
 //     ratio of each load all to it.
-// BENCH_PARTS (comma-separated: first, document, load, scroll, kubectl; all by default) picks the figures
+//   - opening the app with an empty cache: to the first screen, and a link to pods to its rows;
+// BENCH_PARTS (comma-separated: open, first, document, load, scroll, kubectl; all by default) picks the figures
 // to take; BENCH_LABEL names the server in front of the explorer (trunk serve, kubectl proxy).
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -205,6 +206,33 @@ async function scrolling(page, as = 'table') {
   console.log(`BENCH scroll frames (${as}): ${s.n} frames in 4 s (${(s.n / 4).toFixed(0)} fps), frame time p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (240 px per frame ${what})`);
 }
 
+// Opening the app with an empty cache (a new browser context each run): from the navigation to
+// the first screen (the API groups listed), and a link to one namespace's pods to its first 20
+// rows; the median of 5, with the bytes of wasm and JS fetched by then (gzip as served).
+async function opening(browser) {
+  const runs = async (url, ready) => {
+    const results = [];
+    for (let i = 0; i < 5; i++) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: 'commit' });
+      const ms = await (await page.waitForFunction(ready, null, { polling: 'raf', timeout: 60_000 })).jsonValue();
+      const code = await page.evaluate(() => performance.getEntriesByType('resource')
+        .filter((e) => /\.(wasm|js)$/.test(new URL(e.name).pathname))
+        .reduce((sum, e) => ({ files: sum.files + 1, kb: sum.kb + e.transferSize / 1024 }), { files: 0, kb: 0 }));
+      results.push({ ms, ...code });
+      await context.close();
+    }
+    results.sort((a, b) => a.ms - b.ms);
+    return results;
+  };
+  const report = (what, r) => console.log(`BENCH open ${what}: median ${r[2].ms.toFixed(0)} ms of 5 (min ${r[0].ms.toFixed(0)}, max ${r[4].ms.toFixed(0)}) from the navigation, empty cache; ${r[2].files} wasm and JS files, ${r[2].kb.toFixed(0)} KB transferred by then`);
+  report('the first screen (API groups listed)', await runs(`${base}/`,
+    () => document.querySelector('[data-testid=discovery-summary]') && performance.now()));
+  report('a link to pods in one namespace (20 rows)', await runs(`${base}/?group=&version=v1&resource=pods&namespace=load-0`,
+    () => document.querySelectorAll('[data-testid=grid-row]').length >= 20 && performance.now()));
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args });
   try {
@@ -213,7 +241,8 @@ async function scrolling(page, as = 'table') {
     await page.addInitScript(() => {
       addEventListener('TrunkApplicationStarted', (e) => { window.__benchWasm = e.detail && e.detail.wasm; });
     });
-    const parts = (process.env.BENCH_PARTS || 'first,document,load,scroll,kubectl').split(',');
+    const parts = (process.env.BENCH_PARTS || 'open,first,document,load,scroll,kubectl').split(',');
+    if (parts.includes('open')) await opening(browser);
     if (parts.includes('first')) {
       for (const live of [false, true]) {
         await firstRows(page, undefined, live);

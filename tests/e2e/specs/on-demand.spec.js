@@ -61,14 +61,14 @@ test('a failed download of the write tools is an alert naming them, and Retry lo
 
 test('the Access view is fetched when it is first opened, and reading a collection does not fetch it', async ({ page }) => {
   const access = chunkRequests(page, /\/split_access_view\.wasm$/);
-  const forbidden = chunkRequests(page, /\/split_forbidden\.wasm$/);
+  const protobuf = chunkRequests(page, /\/split_protobuf\.wasm$/);
   await page.goto('./?namespace=demo');
   await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^configmaps/ }).click();
   await expect(page.getByTestId('grid-row').first()).toBeVisible();
   // (Not networkidle: the collection opens live, and its watch stays open.)
   await expect(page.getByTestId('live-state')).toContainText('watching');
   expect(access).toEqual([]);
-  expect(forbidden).toEqual([], 'no 403 was shown, so its explanation was not fetched');
+  expect(protobuf).toEqual([], 'no protobuf was shown, so its decoder was not fetched');
   await page.goto('./?namespace=demo&access=1');
   await expect(page.getByTestId('access-rules')).toContainText('*.*');
   expect(access).toHaveLength(1);
