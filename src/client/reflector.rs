@@ -356,9 +356,14 @@ impl Driver {
                 (_, Err(message)) if kind == RequestKind::ListPage => {
                     Input::ListFailed { op, failure: Failure::Network(message.into()) }
                 }
-                (RequestKind::ListPage, Ok(body)) => {
-                    Input::from_list_response(op, stream.status, retry_after.as_deref(), content_type.as_ref(), &body)
-                }
+                (RequestKind::ListPage, Ok(body)) => Input::from_list_response(
+                    op,
+                    stream.status,
+                    retry_after.as_deref(),
+                    content_type.as_ref(),
+                    &body,
+                    in_full,
+                ),
                 (_, body) => Input::WatchFailed {
                     op,
                     failure: Failure::from_response(
