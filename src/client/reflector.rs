@@ -10,9 +10,17 @@
 //!
 //! A burst of chunks is applied in turns of [`TURN_MS`]: the page gets a turn (a frame drawn,
 //! input handled) between them.
+//!
+//! Protobuf bodies (a reflector of [`ReflectorConfig::protobuf`]) are read with the decoder of
+//! protobuf objects, which lives in an on-demand part: the first protobuf body waits for the
+//! view's [`ProtobufLoader`] to fetch it, once; its list pages and watch frames then reach the
+//! reflector as the same objects and events a JSON watch gives. An answer that shows the type has
+//! no protobuf form (the JSON fallback, or 406) is published, for the view to say why.
 
 use std::cell::{Cell, Ref, RefCell};
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -20,6 +28,8 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
+use crate::api::codec::protobuf_full::InFullDecoder;
+use crate::api::error::Format;
 use crate::api::media_type::MediaType;
 use crate::api::reflector::{
     Action, Change, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind, Step, WatchEnd,
@@ -29,6 +39,7 @@ use crate::api::watch::{WatchDecoder, WatchEvent};
 use crate::client::fetch::now_ms;
 use crate::client::handle::{use_client, Client};
 use crate::i18n::{Localized, Msg, Text};
+use crate::model::protobuf::protobuf_not_served;
 
 /// How long watch events are applied in one go before the page gets a turn (ms): a frame lasts
 /// 16.7 ms, and the draw of the changed rows needs some of it.
@@ -64,6 +75,21 @@ pub struct WatchCosts {
     pub record_ms: f64,
 }
 
+/// Fetches the decoder of protobuf objects (an on-demand part): what the view gives a reflector
+/// that may read protobuf bodies. It fails with the reason the part could not be loaded.
+pub type ProtobufLoader = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<InFullDecoder, Text>>>>>;
+
+/// What the last list or watch request asked for and what came back, as the response line of the
+/// other views shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamWire {
+    /// The request's `Accept` header.
+    pub accept: String,
+    pub status: u16,
+    /// The response's `Content-Type` header, as it came (empty without one).
+    pub content_type: String,
+}
+
 /// The cache and counters of a running reflector, for the view to read.
 #[derive(Clone)]
 pub struct ReflectorStore {
@@ -94,14 +120,21 @@ pub struct UseReflectorReturn {
     pub problem: RwSignal<Option<Text>>,
     /// The last 403 Status the server sent for the list or watch, to be explained.
     pub forbidden: RwSignal<Option<crate::api::view::status::Status>>,
+    /// The last list or watch exchange opened.
+    pub wire: RwSignal<Option<StreamWire>>,
+    /// Protobuf was asked for and an answer showed the type has none (the JSON fallback, or 406).
+    pub protobuf_not_served: RwSignal<bool>,
     /// Pauses the watch (`true`) or resumes it from where it left off (`false`).
     pub pause: Callback<bool>,
 }
 
 /// Starts a reflector of `config` for the current owner: it stops, and its requests are
 /// aborted, when the owner is cleaned up. `observer` is made with the store it observes.
+/// `protobuf` fetches the decoder of protobuf bodies when the first comes (without it, a protobuf
+/// body is a failure that says what was expected).
 pub fn use_reflector<O: ReflectorObserver>(
     config: ReflectorConfig,
+    protobuf: Option<ProtobufLoader>,
     observer: impl FnOnce(ReflectorStore) -> O,
 ) -> UseReflectorReturn {
     let signals = Published {
@@ -109,6 +142,8 @@ pub fn use_reflector<O: ReflectorObserver>(
         resource_version: RwSignal::new(String::new()),
         problem: RwSignal::new(None),
         forbidden: RwSignal::new(None),
+        wire: RwSignal::new(None),
+        protobuf_not_served: RwSignal::new(false),
     };
     let (reflector, step) = match Reflector::start(config) {
         Ok(started) => started,
@@ -120,6 +155,8 @@ pub fn use_reflector<O: ReflectorObserver>(
                 resource_version: signals.resource_version,
                 problem: signals.problem,
                 forbidden: signals.forbidden,
+                wire: signals.wire,
+                protobuf_not_served: signals.protobuf_not_served,
                 pause: Callback::new(|_| {}),
             };
         }
@@ -138,6 +175,8 @@ pub fn use_reflector<O: ReflectorObserver>(
         published: signals,
         publish_scheduled: Cell::new(false),
         observer: RefCell::new(None),
+        protobuf,
+        in_full: RefCell::new(None),
     });
     let store = ReflectorStore { driver: driver.clone() };
     let observer: Box<dyn ErasedObserver> = Box::new(Typed(observer(store.clone())));
@@ -165,6 +204,8 @@ pub fn use_reflector<O: ReflectorObserver>(
         resource_version: signals.resource_version,
         problem: signals.problem,
         forbidden: signals.forbidden,
+        wire: signals.wire,
+        protobuf_not_served: signals.protobuf_not_served,
         pause,
     }
 }
@@ -222,6 +263,8 @@ struct Published {
     resource_version: RwSignal<String>,
     problem: RwSignal<Option<Text>>,
     forbidden: RwSignal<Option<crate::api::view::status::Status>>,
+    wire: RwSignal<Option<StreamWire>>,
+    protobuf_not_served: RwSignal<bool>,
 }
 
 /// The edge that runs one reflector.
@@ -241,6 +284,9 @@ struct Driver {
     published: Published,
     publish_scheduled: Cell<bool>,
     observer: RefCell<Option<Box<dyn ErasedObserver>>>,
+    protobuf: Option<ProtobufLoader>,
+    /// The decoder of protobuf objects, once loaded (or the load that failed, to retry).
+    in_full: RefCell<Option<InFullDecoder>>,
 }
 
 impl Driver {
@@ -349,6 +395,20 @@ impl Driver {
         };
         let content_type = stream.header("content-type").and_then(|t| t.parse::<MediaType>().ok());
         let retry_after = stream.header("retry-after").map(str::to_owned);
+        self.publish_wire(&request, stream.status, stream.header("content-type"), content_type.as_ref());
+        let in_full = match self.protobuf_decoder(stream.status, content_type.as_ref()).await {
+            Ok(in_full) => in_full,
+            Err(message) => {
+                controller.abort();
+                self.controllers.borrow_mut().remove(&op);
+                let failure = Failure::Undecodable(message);
+                self.feed(match kind {
+                    RequestKind::ListPage => Input::ListFailed { op, failure },
+                    RequestKind::StreamingList | RequestKind::Watch => Input::WatchFailed { op, failure },
+                });
+                return;
+            }
+        };
         if kind == RequestKind::ListPage || !(200..300).contains(&stream.status) {
             let body = stream.read_to_end().await;
             self.controllers.borrow_mut().remove(&op);
@@ -377,7 +437,7 @@ impl Driver {
             self.feed(input);
             return;
         }
-        let decoder = content_type.as_ref().map(WatchDecoder::new);
+        let decoder = content_type.as_ref().map(|t| WatchDecoder::for_response(t, in_full));
         let mut decoder = match decoder {
             Some(Ok(decoder)) => decoder,
             other => {
@@ -443,6 +503,45 @@ impl Driver {
                 }
             }
         }
+    }
+
+    /// Publishes what `request` asked for and what came back (`content_type_header`, read as
+    /// `content_type`), and whether it shows the type has no protobuf form (kept once seen: the
+    /// reflector then goes on in JSON, and its next requests no longer ask for protobuf).
+    fn publish_wire(
+        &self,
+        request: &Request,
+        status: u16,
+        content_type_header: Option<&str>,
+        content_type: Option<&MediaType>,
+    ) {
+        let accept = request.header_value("accept").unwrap_or_default().to_owned();
+        if protobuf_not_served(&accept, status, content_type) {
+            self.published.protobuf_not_served.set(true);
+        }
+        let content_type = content_type_header.unwrap_or_default().to_owned();
+        self.published.wire.set(Some(StreamWire { accept, status, content_type }));
+    }
+
+    /// The decoder of protobuf objects when a 2xx body of `content_type` needs it: fetched the
+    /// first time (the on-demand part), kept after. `None` for other bodies, or when the view gave
+    /// no loader (the body is then refused as before, saying what was expected).
+    async fn protobuf_decoder(
+        &self,
+        status: u16,
+        content_type: Option<&MediaType>,
+    ) -> Result<Option<InFullDecoder>, Text> {
+        let protobuf = content_type.is_some_and(|t| t.essence.format() == Some(Format::Protobuf));
+        if !protobuf || !(200..300).contains(&status) {
+            return Ok(None);
+        }
+        if let Some(in_full) = *self.in_full.borrow() {
+            return Ok(Some(in_full));
+        }
+        let Some(load) = self.protobuf.clone() else { return Ok(None) };
+        let in_full = load().await?;
+        *self.in_full.borrow_mut() = Some(in_full);
+        Ok(Some(in_full))
     }
 
     /// Adds a chunk's costs: its decode, and its apply time split between the reflector and the

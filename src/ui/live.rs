@@ -3,7 +3,9 @@
 //! connection state, an event timeline and each object's history. Renders are batched per
 //! animation frame, so a burst of events costs one re-render, and only the rows of objects that
 //! changed are formatted again. When the collection view is a Table the watch is one too
-//! (`as=Table`, as `kubectl get -w`): the server's columns, one row per event.
+//! (`as=Table`, as `kubectl get -w`): the server's columns, one row per event. In protobuf the
+//! watch is too (its decoder fetched on demand); the status line shows what the watch asked for
+//! and what came back, and says why when the type has no protobuf form.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -31,6 +33,7 @@ use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::lazy::HistoryDiffOnDemand;
 use crate::ui::location::{is_plain_click, use_navigation, Navigation};
+use crate::ui::protobuf::protobuf_loader;
 
 /// How many timeline entries are kept.
 const TIMELINE: usize = 500;
@@ -393,8 +396,8 @@ pub fn LiveView(
         synced: RwSignal::new(false),
     };
     let live = StoredValue::new_local(None::<Rc<Live>>);
-    let UseReflectorReturn { state, resource_version, problem, forbidden, pause, .. } =
-        use_reflector(config, |store| {
+    let UseReflectorReturn { state, resource_version, problem, forbidden, wire, protobuf_not_served, pause, .. } =
+        use_reflector(config, Some(protobuf_loader()), |store| {
             let view = Rc::new(Live {
                 store,
                 signals,
@@ -448,6 +451,16 @@ pub fn LiveView(
                 <dd>
                     <code data-testid="live-rv">{move || resource_version.get()}</code>
                 </dd>
+                <dt>{t(Msg::Accept)}</dt>
+                <dd>
+                    <code data-testid="live-accept">{move || wire.with(|w| w.as_ref().map(|w| w.accept.clone()))}</code>
+                </dd>
+                <dt>{t(Msg::ContentType)}</dt>
+                <dd>
+                    <code data-testid="live-content-type">
+                        {move || wire.with(|w| w.as_ref().map(|w| w.content_type.clone()))}
+                    </code>
+                </dd>
                 <dt>{t(Msg::Events)}</dt>
                 <dd
                     data-testid="live-events"
@@ -498,6 +511,17 @@ pub fn LiveView(
                         })
                 }}
             </dl>
+            {move || {
+                protobuf_not_served
+                    .get()
+                    .then(|| {
+                        view! {
+                            <p class="notice" role="note" data-testid="protobuf-not-served">
+                                {t(Msg::ProtobufNotForThisType)}
+                            </p>
+                        }
+                    })
+            }}
             {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             <div class="live__panes">
                 <GridView grid=signals.grid wide listing=Signal::derive(move || !signals.synced.get()) />
