@@ -12,8 +12,9 @@
 //! input handled) between them.
 //!
 //! Protobuf bodies (a reflector of [`ReflectorConfig::protobuf`]) are read with the decoder of
-//! protobuf objects, which lives in an on-demand part: the first protobuf body waits for the
-//! view's [`ProtobufLoader`] to fetch it, once; its list pages and watch frames then reach the
+//! protobuf objects, which lives in an on-demand part: a reflector that asks for protobuf sends
+//! its first request once the view's [`ProtobufLoader`] has fetched it (if it cannot, the
+//! reflector says why and goes on in JSON); its list pages and watch frames then reach the
 //! reflector as the same objects and events a JSON watch gives. An answer that shows the type has
 //! no protobuf form (the JSON fallback, or 406) is published, for the view to say why.
 
@@ -29,7 +30,6 @@ use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
 use crate::api::codec::protobuf_full::InFullDecoder;
-use crate::api::error::Format;
 use crate::api::media_type::MediaType;
 use crate::api::reflector::{
     Action, Change, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind, Step, WatchEnd,
@@ -79,17 +79,6 @@ pub struct WatchCosts {
 /// that may read protobuf bodies. It fails with the reason the part could not be loaded.
 pub type ProtobufLoader = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<InFullDecoder, Text>>>>>;
 
-/// What the last list or watch request asked for and what came back, as the response line of the
-/// other views shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StreamWire {
-    /// The request's `Accept` header.
-    pub accept: String,
-    pub status: u16,
-    /// The response's `Content-Type` header, as it came (empty without one).
-    pub content_type: String,
-}
-
 /// The cache and counters of a running reflector, for the view to read.
 #[derive(Clone)]
 pub struct ReflectorStore {
@@ -120,8 +109,11 @@ pub struct UseReflectorReturn {
     pub problem: RwSignal<Option<Text>>,
     /// The last 403 Status the server sent for the list or watch, to be explained.
     pub forbidden: RwSignal<Option<crate::api::view::status::Status>>,
-    /// The last list or watch exchange opened.
-    pub wire: RwSignal<Option<StreamWire>>,
+    /// The `Accept` of the last list or watch request opened, as the response line of the other
+    /// views shows it.
+    pub accept: RwSignal<String>,
+    /// The `Content-Type` its response came back with, as it came (empty without one).
+    pub content_type: RwSignal<String>,
     /// Protobuf was asked for and an answer showed the type has none (the JSON fallback, or 406).
     pub protobuf_not_served: RwSignal<bool>,
     /// Pauses the watch (`true`) or resumes it from where it left off (`false`).
@@ -130,8 +122,8 @@ pub struct UseReflectorReturn {
 
 /// Starts a reflector of `config` for the current owner: it stops, and its requests are
 /// aborted, when the owner is cleaned up. `observer` is made with the store it observes.
-/// `protobuf` fetches the decoder of protobuf bodies when the first comes (without it, a protobuf
-/// body is a failure that says what was expected).
+/// `protobuf` fetches the decoder of protobuf bodies before the first request of a `config` that
+/// asks for protobuf (without it, a protobuf body is a failure that says what was expected).
 pub fn use_reflector<O: ReflectorObserver>(
     config: ReflectorConfig,
     protobuf: Option<ProtobufLoader>,
@@ -142,9 +134,11 @@ pub fn use_reflector<O: ReflectorObserver>(
         resource_version: RwSignal::new(String::new()),
         problem: RwSignal::new(None),
         forbidden: RwSignal::new(None),
-        wire: RwSignal::new(None),
+        accept: RwSignal::new(String::new()),
+        content_type: RwSignal::new(String::new()),
         protobuf_not_served: RwSignal::new(false),
     };
+    let load = protobuf.filter(|_| config.asks_for_protobuf());
     let (reflector, step) = match Reflector::start(config) {
         Ok(started) => started,
         Err(error) => {
@@ -155,7 +149,8 @@ pub fn use_reflector<O: ReflectorObserver>(
                 resource_version: signals.resource_version,
                 problem: signals.problem,
                 forbidden: signals.forbidden,
-                wire: signals.wire,
+                accept: signals.accept,
+                content_type: signals.content_type,
                 protobuf_not_served: signals.protobuf_not_served,
                 pause: Callback::new(|_| {}),
             };
@@ -175,13 +170,16 @@ pub fn use_reflector<O: ReflectorObserver>(
         published: signals,
         publish_scheduled: Cell::new(false),
         observer: RefCell::new(None),
-        protobuf,
-        in_full: RefCell::new(None),
+        in_full: Cell::new(None),
+        waiting: Cell::new(load.is_some()),
     });
     let store = ReflectorStore { driver: driver.clone() };
     let observer: Box<dyn ErasedObserver> = Box::new(Typed(observer(store.clone())));
     *driver.observer.borrow_mut() = Some(observer);
-    driver.run(step);
+    match load {
+        Some(load) => driver.clone().start_with_protobuf(load, step),
+        None => driver.run(step),
+    }
     let visibility = watch_visibility(&driver);
     let on_leave = SendWrapper::new((driver.clone(), visibility));
     on_cleanup(move || {
@@ -204,7 +202,8 @@ pub fn use_reflector<O: ReflectorObserver>(
         resource_version: signals.resource_version,
         problem: signals.problem,
         forbidden: signals.forbidden,
-        wire: signals.wire,
+        accept: signals.accept,
+        content_type: signals.content_type,
         protobuf_not_served: signals.protobuf_not_served,
         pause,
     }
@@ -263,7 +262,8 @@ struct Published {
     resource_version: RwSignal<String>,
     problem: RwSignal<Option<Text>>,
     forbidden: RwSignal<Option<crate::api::view::status::Status>>,
-    wire: RwSignal<Option<StreamWire>>,
+    accept: RwSignal<String>,
+    content_type: RwSignal<String>,
     protobuf_not_served: RwSignal<bool>,
 }
 
@@ -284,9 +284,10 @@ struct Driver {
     published: Published,
     publish_scheduled: Cell<bool>,
     observer: RefCell<Option<Box<dyn ErasedObserver>>>,
-    protobuf: Option<ProtobufLoader>,
-    /// The decoder of protobuf objects, once loaded (or the load that failed, to retry).
-    in_full: RefCell<Option<InFullDecoder>>,
+    /// The decoder of protobuf objects, once loaded.
+    in_full: Cell<Option<InFullDecoder>>,
+    /// The first request waits for the protobuf decoder: input before it is ignored.
+    waiting: Cell<bool>,
 }
 
 impl Driver {
@@ -297,11 +298,43 @@ impl Driver {
     /// [`Driver::feed`] with the jitter of a backoff it may start (the events of one chunk share
     /// one: a call out to the page per event is not free at 10,000 events/s).
     fn feed_with(self: &Rc<Self>, input: Input, jitter: Jitter) {
-        if self.stopped.get() {
+        if self.stopped.get() || self.waiting.get() {
             return;
         }
         let step = self.reflector.borrow_mut().step(input, jitter);
         self.run(step);
+    }
+
+    /// Runs the reflector's first `step` once `load` has fetched the protobuf decoder; if it
+    /// cannot, says why and reflects in JSON instead.
+    fn start_with_protobuf(self: Rc<Self>, load: ProtobufLoader, step: Step) {
+        leptos::task::spawn_local(async move {
+            let loaded = load().await;
+            if self.stopped.get() {
+                return;
+            }
+            self.waiting.set(false);
+            let loaded = match loaded {
+                Ok(in_full) => {
+                    self.in_full.set(Some(in_full));
+                    true
+                }
+                Err(why) => {
+                    self.published.problem.set(Some(why));
+                    !self.reflector.borrow_mut().drop_protobuf()
+                }
+            };
+            if loaded && !self.paused.get() {
+                self.run(step);
+                return;
+            }
+            // Paused meanwhile (the tab hidden), or going on in JSON: the first request is made
+            // (again) when the reflector resumes, now or later.
+            self.feed(Input::Pause);
+            if !self.paused.get() {
+                self.feed(Input::Resume);
+            }
+        });
     }
 
     fn run(self: &Rc<Self>, step: Step) {
@@ -396,19 +429,7 @@ impl Driver {
         let content_type = stream.header("content-type").and_then(|t| t.parse::<MediaType>().ok());
         let retry_after = stream.header("retry-after").map(str::to_owned);
         self.publish_wire(&request, stream.status, stream.header("content-type"), content_type.as_ref());
-        let in_full = match self.protobuf_decoder(stream.status, content_type.as_ref()).await {
-            Ok(in_full) => in_full,
-            Err(message) => {
-                controller.abort();
-                self.controllers.borrow_mut().remove(&op);
-                let failure = Failure::Undecodable(message);
-                self.feed(match kind {
-                    RequestKind::ListPage => Input::ListFailed { op, failure },
-                    RequestKind::StreamingList | RequestKind::Watch => Input::WatchFailed { op, failure },
-                });
-                return;
-            }
-        };
+        let in_full = self.in_full.get();
         if kind == RequestKind::ListPage || !(200..300).contains(&stream.status) {
             let body = stream.read_to_end().await;
             self.controllers.borrow_mut().remove(&op);
@@ -519,29 +540,8 @@ impl Driver {
         if protobuf_not_served(&accept, status, content_type) {
             self.published.protobuf_not_served.set(true);
         }
-        let content_type = content_type_header.unwrap_or_default().to_owned();
-        self.published.wire.set(Some(StreamWire { accept, status, content_type }));
-    }
-
-    /// The decoder of protobuf objects when a 2xx body of `content_type` needs it: fetched the
-    /// first time (the on-demand part), kept after. `None` for other bodies, or when the view gave
-    /// no loader (the body is then refused as before, saying what was expected).
-    async fn protobuf_decoder(
-        &self,
-        status: u16,
-        content_type: Option<&MediaType>,
-    ) -> Result<Option<InFullDecoder>, Text> {
-        let protobuf = content_type.is_some_and(|t| t.essence.format() == Some(Format::Protobuf));
-        if !protobuf || !(200..300).contains(&status) {
-            return Ok(None);
-        }
-        if let Some(in_full) = *self.in_full.borrow() {
-            return Ok(Some(in_full));
-        }
-        let Some(load) = self.protobuf.clone() else { return Ok(None) };
-        let in_full = load().await?;
-        *self.in_full.borrow_mut() = Some(in_full);
-        Ok(Some(in_full))
+        self.published.accept.set(accept);
+        self.published.content_type.set(content_type_header.unwrap_or_default().to_owned());
     }
 
     /// Adds a chunk's costs: its decode, and its apply time split between the reflector and the

@@ -396,27 +396,36 @@ pub fn LiveView(
         synced: RwSignal::new(false),
     };
     let live = StoredValue::new_local(None::<Rc<Live>>);
-    let UseReflectorReturn { state, resource_version, problem, forbidden, wire, protobuf_not_served, pause, .. } =
-        use_reflector(config, Some(protobuf_loader()), |store| {
-            let view = Rc::new(Live {
-                store,
-                signals,
-                render_scheduled: Cell::new(false),
-                paused_timeline: Cell::new(false),
-                pending_timeline: RefCell::new(Vec::new()),
-                rate_window: RefCell::new(VecDeque::new()),
-                history: RefCell::new(History::new(HISTORY, HISTORY_TOTAL)),
-                history_changed: Cell::new(false),
-                rows: RefCell::new(RowCache { namespace_column: across_namespaces, ..RowCache::default() }),
-                synced_once: Cell::new(false),
-                shown_synced: Cell::new(false),
-                later_at: Cell::new(f64::INFINITY),
-                panels_at: Cell::new(f64::NEG_INFINITY),
-                grid_costs: Cell::new(GridCosts::default()),
-            });
-            live.set_value(Some(view.clone()));
-            LiveObserver(view)
+    let UseReflectorReturn {
+        state,
+        resource_version,
+        problem,
+        forbidden,
+        accept,
+        content_type,
+        protobuf_not_served,
+        pause,
+        ..
+    } = use_reflector(config, Some(protobuf_loader()), |store| {
+        let view = Rc::new(Live {
+            store,
+            signals,
+            render_scheduled: Cell::new(false),
+            paused_timeline: Cell::new(false),
+            pending_timeline: RefCell::new(Vec::new()),
+            rate_window: RefCell::new(VecDeque::new()),
+            history: RefCell::new(History::new(HISTORY, HISTORY_TOTAL)),
+            history_changed: Cell::new(false),
+            rows: RefCell::new(RowCache { namespace_column: across_namespaces, ..RowCache::default() }),
+            synced_once: Cell::new(false),
+            shown_synced: Cell::new(false),
+            later_at: Cell::new(f64::INFINITY),
+            panels_at: Cell::new(f64::NEG_INFINITY),
+            grid_costs: Cell::new(GridCosts::default()),
         });
+        live.set_value(Some(view.clone()));
+        LiveObserver(view)
+    });
     let (timeline_filter, set_timeline_filter) = signal(String::new());
     let navigation = use_navigation();
     let (timeline_paused, set_timeline_paused) = signal(false);
@@ -453,13 +462,11 @@ pub fn LiveView(
                 </dd>
                 <dt>{t(Msg::Accept)}</dt>
                 <dd>
-                    <code data-testid="live-accept">{move || wire.with(|w| w.as_ref().map(|w| w.accept.clone()))}</code>
+                    <code data-testid="live-accept">{worded(move || accept.get())}</code>
                 </dd>
                 <dt>{t(Msg::ContentType)}</dt>
                 <dd>
-                    <code data-testid="live-content-type">
-                        {move || wire.with(|w| w.as_ref().map(|w| w.content_type.clone()))}
-                    </code>
+                    <code data-testid="live-content-type">{worded(move || content_type.get())}</code>
                 </dd>
                 <dt>{t(Msg::Events)}</dt>
                 <dd
@@ -511,17 +518,11 @@ pub fn LiveView(
                         })
                 }}
             </dl>
-            {move || {
-                protobuf_not_served
-                    .get()
-                    .then(|| {
-                        view! {
-                            <p class="notice" role="note" data-testid="protobuf-not-served">
-                                {t(Msg::ProtobufNotForThisType)}
-                            </p>
-                        }
-                    })
-            }}
+            // Always there, hidden until needed: a view that comes and goes costs the page load
+            // more code than an attribute.
+            <p class="notice" role="note" data-testid="protobuf-not-served" hidden=move || !protobuf_not_served.get()>
+                {t(Msg::ProtobufNotForThisType)}
+            </p>
             {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             <div class="live__panes">
                 <GridView grid=signals.grid wide listing=Signal::derive(move || !signals.synced.get()) />

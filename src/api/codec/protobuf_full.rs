@@ -58,22 +58,27 @@ pub fn object_in_full(envelope: &Envelope) -> Result<Value, InFullError> {
 
 /// A watch event as a JSON watch writes it: `{"type": …, "object": {…}}`.
 pub fn event_in_full(event: &ProtobufWatchEvent) -> Result<Value, InFullError> {
-    InFullDecoder::of_k8s_pb().event(event)
+    let mut map = Map::new();
+    map.insert("type", Value::String(event.event_type.clone()));
+    map.insert("object", object_in_full(&event.object)?);
+    Ok(Value::Object(map))
 }
 
-/// [`object_in_full`] as a value: what the edge hands to the core (the live view's watch decoder,
-/// its list pages) once the on-demand part that holds the messages has arrived. The core cannot
-/// call [`object_in_full`] itself without pulling prost and every message into the page load.
+/// [`object_in_full`] and [`event_in_full`] as a value: what the edge hands to the core (the live
+/// view's watch decoder, its list pages) once the on-demand part that holds the messages has
+/// arrived. The core cannot call them itself without pulling prost and every message into the
+/// page load.
 #[derive(Debug, Clone, Copy)]
 pub struct InFullDecoder {
     object: fn(&Envelope) -> Result<Value, InFullError>,
+    event: fn(&ProtobufWatchEvent) -> Result<Value, InFullError>,
 }
 
 impl InFullDecoder {
-    /// The decoder of the k8s-pb messages ([`object_in_full`]); made only by code of the
-    /// on-demand part (and by native callers).
+    /// The decoder of the k8s-pb messages; made only by code of the on-demand part (and by
+    /// native callers).
     pub fn of_k8s_pb() -> InFullDecoder {
-        InFullDecoder { object: object_in_full }
+        InFullDecoder { object: object_in_full, event: event_in_full }
     }
 
     /// The envelope's object as a document, with its apiVersion and kind.
@@ -83,10 +88,7 @@ impl InFullDecoder {
 
     /// A watch event as a JSON watch writes it: `{"type": …, "object": {…}}`.
     pub fn event(&self, event: &ProtobufWatchEvent) -> Result<Value, InFullError> {
-        let mut map = Map::new();
-        map.insert("type", Value::String(event.event_type.clone()));
-        map.insert("object", self.object(&event.object)?);
-        Ok(Value::Object(map))
+        (self.event)(event)
     }
 }
 

@@ -140,15 +140,16 @@ impl ReflectorConfig {
         first(&self.accept) == Some(Format::Protobuf) || first(self.watch_accept()) == Some(Format::Protobuf)
     }
 
-    /// The same collection in JSON, for a type the server has no protobuf form of (it answered a
-    /// protobuf request that allowed no fallback with 406 Not Acceptable); `None` when protobuf
-    /// was not asked for.
-    pub fn without_protobuf(&self) -> Option<ReflectorConfig> {
-        self.asks_for_protobuf().then(|| ReflectorConfig {
-            accept: Accept::only(MediaType::json()),
-            watch_accept: None,
-            ..self.clone()
-        })
+    /// Asks for JSON instead, for a type the server has no protobuf form of (it answered a
+    /// protobuf request that allowed no fallback with 406 Not Acceptable); `false` (and nothing
+    /// changed) when protobuf was not asked for.
+    pub fn drop_protobuf(&mut self) -> bool {
+        if !self.asks_for_protobuf() {
+            return false;
+        }
+        self.accept = Accept::only(MediaType::json());
+        self.watch_accept = None;
+        true
     }
 
     /// `collection` as server-side Tables, as `kubectl get -w` watches it: lists and watches ask

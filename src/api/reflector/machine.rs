@@ -177,6 +177,13 @@ impl Reflector {
         &self.config
     }
 
+    /// Asks for JSON from the next request on, instead of protobuf (the edge could not load the
+    /// protobuf decoder); `false` when protobuf was not asked for. See
+    /// [`ReflectorConfig::drop_protobuf`].
+    pub fn drop_protobuf(&mut self) -> bool {
+        self.config.drop_protobuf()
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }
@@ -347,16 +354,7 @@ impl Reflector {
     /// goes on in JSON, at once (the edge says why from the response; retrying the same request
     /// could only get 406 again).
     fn protobuf_refused(&mut self, failure: &Failure) -> bool {
-        if failure.code() != Some(406) {
-            return false;
-        }
-        match self.config.without_protobuf() {
-            Some(json) => {
-                self.config = json;
-                true
-            }
-            None => false,
-        }
+        failure.code() == Some(406) && self.config.drop_protobuf()
     }
 
     /// Starts what `next` says: a sync (by the current mode), a list page, or a watch.

@@ -66,12 +66,15 @@ fn list_pages_ask_for_protobuf_and_watches_for_its_watch_framing_each_with_the_j
 
 #[test]
 fn json_and_cbor_reflectors_do_not_ask_for_protobuf_and_have_no_protobuf_fallback() {
-    let json = ReflectorConfig::new(pods());
-    assert!(!json.asks_for_protobuf() && json.without_protobuf().is_none());
+    let mut json = ReflectorConfig::new(pods());
+    assert!(!json.asks_for_protobuf() && !json.drop_protobuf());
+    assert_eq!(json, ReflectorConfig::new(pods()), "unchanged");
     assert_eq!(json.watch_accept(), &json.accept);
-    let cbor = ReflectorConfig { accept: crate::api::media_type::Accept::only(MediaType::cbor()), ..json };
-    assert!(!cbor.asks_for_protobuf());
-    let back = ReflectorConfig::protobuf(pods()).without_protobuf().expect("protobuf was asked for");
+    let mut cbor = ReflectorConfig { accept: crate::api::media_type::Accept::only(MediaType::cbor()), ..json };
+    assert!(!cbor.asks_for_protobuf() && !cbor.drop_protobuf());
+    let mut back = ReflectorConfig::protobuf(pods());
+    assert!(back.drop_protobuf(), "protobuf was asked for");
+    assert!(!back.asks_for_protobuf());
     assert_eq!(back.accept.to_string(), "application/json");
     assert_eq!(back.watch_accept().to_string(), "application/json");
 }
@@ -167,4 +170,18 @@ fn a_406_to_a_protobuf_watch_watches_in_json_from_the_same_point() {
     let (_, request, kind) = sent(&step);
     assert_eq!((kind, accept(request)), (RequestKind::Watch, "application/json"));
     assert_eq!(request.path_and_query(), watch_path, "from the list's resourceVersion");
+}
+
+#[test]
+fn a_reflector_that_drops_protobuf_before_its_first_request_resumes_in_json() {
+    // What the edge does when the protobuf decoder cannot be loaded: the first step is not run.
+    let (mut reflector, step) = Reflector::start(ReflectorConfig::protobuf(pods())).expect("valid");
+    assert_eq!(accept(sent(&step).1), PROTOBUF_WATCH_OR_JSON);
+    assert!(reflector.drop_protobuf());
+    assert!(!reflector.drop_protobuf(), "once");
+    let paused = reflector.step(Input::Pause, Jitter::NONE);
+    assert!(matches!(paused.actions.as_slice(), [Action::Cancel(_)]), "{:?}", paused.actions);
+    let step = reflector.step(Input::Resume, Jitter::NONE);
+    let (_, request, kind) = sent(&step);
+    assert_eq!((kind, accept(request)), (RequestKind::StreamingList, "application/json"));
 }

@@ -133,14 +133,18 @@ impl ProtobufEvents {
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
-        let typed = self
-            .framer
-            .push(chunk)
-            .and_then(|frames| frames.iter().map(|frame| self.typed(frame)).collect::<Result<Vec<_>, _>>());
-        if let Err(error) = &typed {
-            self.failed = Some(error.clone());
+        let mut typed = Vec::new();
+        let framed = self.framer.push(chunk);
+        for frame in framed.iter().flatten() {
+            match self.typed(frame) {
+                Ok(event) => typed.push(event),
+                Err(error) => {
+                    self.failed = Some(error.clone());
+                    return Err(error);
+                }
+            }
         }
-        typed
+        framed.map(|_| typed)
     }
 
     /// One framed event, its object decoded in full; errors name the event's number.

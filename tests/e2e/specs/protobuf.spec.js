@@ -132,7 +132,7 @@ test('pods watched live in protobuf: the watch asks for protobuf frames, and new
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await expect(page.getByTestId('live-accept')).toHaveText(`${PROTOBUF_WATCH},application/json`);
   await expect(page.getByTestId('live-content-type')).toHaveText(PROTOBUF_WATCH);
-  await expect(page.getByTestId('protobuf-not-served')).toHaveCount(0);
+  await expect(page.getByTestId('protobuf-not-served')).toBeHidden();
   // The part that decodes protobuf was fetched once, for the first protobuf body.
   expect(parts).toHaveLength(1);
   const watches = exchanges.filter((e) => e.watch);
@@ -180,6 +180,7 @@ test('a custom resource watched live in protobuf says why protobuf does not appl
   const live = page.getByTestId('live-view');
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   const notice = page.getByTestId('protobuf-not-served');
+  await expect(notice).toBeVisible();
   await expect(notice).toContainText('No protobuf for this type');
   await expect(notice).toContainText('Custom resources');
   // Protobuf was asked for, with the JSON fallback; JSON came, and the watch reads it.
