@@ -353,7 +353,7 @@ async fn use_reflector_lists_then_watches_a_real_server_and_stops_with_its_owner
         (client.clone(), collection.clone(), slot.clone(), seen.clone());
     let view = leptos::mount::mount_to(host, move || {
         view_client.provide();
-        let returned = use_reflector(ReflectorConfig::new(view_collection), |_| TestObserver(observed));
+        let returned = use_reflector(ReflectorConfig::new(view_collection), None, |_| TestObserver(observed));
         *view_slot.borrow_mut() = Some(returned);
         view! { <p>"live"</p> }
     });

@@ -10,9 +10,18 @@
 //!
 //! A burst of chunks is applied in turns of [`TURN_MS`]: the page gets a turn (a frame drawn,
 //! input handled) between them.
+//!
+//! Protobuf bodies (a reflector of [`ReflectorConfig::protobuf`]) are read with the decoder of
+//! protobuf objects, which lives in an on-demand part: a reflector that asks for protobuf sends
+//! its first request once the view's [`ProtobufLoader`] has fetched it (if it cannot, the
+//! reflector says why and goes on in JSON); its list pages and watch frames then reach the
+//! reflector as the same objects and events a JSON watch gives. An answer that shows the type has
+//! no protobuf form (the JSON fallback, or 406) is published, for the view to say why.
 
 use std::cell::{Cell, Ref, RefCell};
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -20,6 +29,7 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use web_sys::AbortController;
 
+use crate::api::codec::protobuf_full::InFullDecoder;
 use crate::api::media_type::MediaType;
 use crate::api::reflector::{
     Action, Change, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind, Step, WatchEnd,
@@ -29,6 +39,7 @@ use crate::api::watch::{WatchDecoder, WatchEvent};
 use crate::client::fetch::now_ms;
 use crate::client::handle::{use_client, Client};
 use crate::i18n::{Localized, Msg, Text};
+use crate::model::protobuf::protobuf_not_served;
 
 /// How long watch events are applied in one go before the page gets a turn (ms): a frame lasts
 /// 16.7 ms, and the draw of the changed rows needs some of it.
@@ -64,6 +75,10 @@ pub struct WatchCosts {
     pub record_ms: f64,
 }
 
+/// Fetches the decoder of protobuf objects (an on-demand part): what the view gives a reflector
+/// that may read protobuf bodies. It fails with the reason the part could not be loaded.
+pub type ProtobufLoader = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<InFullDecoder, Text>>>>>;
+
 /// The cache and counters of a running reflector, for the view to read.
 #[derive(Clone)]
 pub struct ReflectorStore {
@@ -94,14 +109,24 @@ pub struct UseReflectorReturn {
     pub problem: RwSignal<Option<Text>>,
     /// The last 403 Status the server sent for the list or watch, to be explained.
     pub forbidden: RwSignal<Option<crate::api::view::status::Status>>,
+    /// The `Accept` of the last list or watch request opened, as the response line of the other
+    /// views shows it.
+    pub accept: RwSignal<String>,
+    /// The `Content-Type` its response came back with, as it came (empty without one).
+    pub content_type: RwSignal<String>,
+    /// Protobuf was asked for and an answer showed the type has none (the JSON fallback, or 406).
+    pub protobuf_not_served: RwSignal<bool>,
     /// Pauses the watch (`true`) or resumes it from where it left off (`false`).
     pub pause: Callback<bool>,
 }
 
 /// Starts a reflector of `config` for the current owner: it stops, and its requests are
 /// aborted, when the owner is cleaned up. `observer` is made with the store it observes.
+/// `protobuf` fetches the decoder of protobuf bodies before the first request of a `config` that
+/// asks for protobuf (without it, a protobuf body is a failure that says what was expected).
 pub fn use_reflector<O: ReflectorObserver>(
     config: ReflectorConfig,
+    protobuf: Option<ProtobufLoader>,
     observer: impl FnOnce(ReflectorStore) -> O,
 ) -> UseReflectorReturn {
     let signals = Published {
@@ -109,7 +134,11 @@ pub fn use_reflector<O: ReflectorObserver>(
         resource_version: RwSignal::new(String::new()),
         problem: RwSignal::new(None),
         forbidden: RwSignal::new(None),
+        accept: RwSignal::new(String::new()),
+        content_type: RwSignal::new(String::new()),
+        protobuf_not_served: RwSignal::new(false),
     };
+    let load = protobuf.filter(|_| config.asks_for_protobuf());
     let (reflector, step) = match Reflector::start(config) {
         Ok(started) => started,
         Err(error) => {
@@ -120,6 +149,9 @@ pub fn use_reflector<O: ReflectorObserver>(
                 resource_version: signals.resource_version,
                 problem: signals.problem,
                 forbidden: signals.forbidden,
+                accept: signals.accept,
+                content_type: signals.content_type,
+                protobuf_not_served: signals.protobuf_not_served,
                 pause: Callback::new(|_| {}),
             };
         }
@@ -138,11 +170,16 @@ pub fn use_reflector<O: ReflectorObserver>(
         published: signals,
         publish_scheduled: Cell::new(false),
         observer: RefCell::new(None),
+        in_full: Cell::new(None),
+        waiting: Cell::new(load.is_some()),
     });
     let store = ReflectorStore { driver: driver.clone() };
     let observer: Box<dyn ErasedObserver> = Box::new(Typed(observer(store.clone())));
     *driver.observer.borrow_mut() = Some(observer);
-    driver.run(step);
+    match load {
+        Some(load) => driver.clone().start_with_protobuf(load, step),
+        None => driver.run(step),
+    }
     let visibility = watch_visibility(&driver);
     let on_leave = SendWrapper::new((driver.clone(), visibility));
     on_cleanup(move || {
@@ -165,6 +202,9 @@ pub fn use_reflector<O: ReflectorObserver>(
         resource_version: signals.resource_version,
         problem: signals.problem,
         forbidden: signals.forbidden,
+        accept: signals.accept,
+        content_type: signals.content_type,
+        protobuf_not_served: signals.protobuf_not_served,
         pause,
     }
 }
@@ -222,6 +262,9 @@ struct Published {
     resource_version: RwSignal<String>,
     problem: RwSignal<Option<Text>>,
     forbidden: RwSignal<Option<crate::api::view::status::Status>>,
+    accept: RwSignal<String>,
+    content_type: RwSignal<String>,
+    protobuf_not_served: RwSignal<bool>,
 }
 
 /// The edge that runs one reflector.
@@ -241,6 +284,10 @@ struct Driver {
     published: Published,
     publish_scheduled: Cell<bool>,
     observer: RefCell<Option<Box<dyn ErasedObserver>>>,
+    /// The decoder of protobuf objects, once loaded.
+    in_full: Cell<Option<InFullDecoder>>,
+    /// The first request waits for the protobuf decoder: input before it is ignored.
+    waiting: Cell<bool>,
 }
 
 impl Driver {
@@ -251,11 +298,43 @@ impl Driver {
     /// [`Driver::feed`] with the jitter of a backoff it may start (the events of one chunk share
     /// one: a call out to the page per event is not free at 10,000 events/s).
     fn feed_with(self: &Rc<Self>, input: Input, jitter: Jitter) {
-        if self.stopped.get() {
+        if self.stopped.get() || self.waiting.get() {
             return;
         }
         let step = self.reflector.borrow_mut().step(input, jitter);
         self.run(step);
+    }
+
+    /// Runs the reflector's first `step` once `load` has fetched the protobuf decoder; if it
+    /// cannot, says why and reflects in JSON instead.
+    fn start_with_protobuf(self: Rc<Self>, load: ProtobufLoader, step: Step) {
+        leptos::task::spawn_local(async move {
+            let loaded = load().await;
+            if self.stopped.get() {
+                return;
+            }
+            self.waiting.set(false);
+            let loaded = match loaded {
+                Ok(in_full) => {
+                    self.in_full.set(Some(in_full));
+                    true
+                }
+                Err(why) => {
+                    self.published.problem.set(Some(why));
+                    !self.reflector.borrow_mut().drop_protobuf()
+                }
+            };
+            if loaded && !self.paused.get() {
+                self.run(step);
+                return;
+            }
+            // Paused meanwhile (the tab hidden), or going on in JSON: the first request is made
+            // (again) when the reflector resumes, now or later.
+            self.feed(Input::Pause);
+            if !self.paused.get() {
+                self.feed(Input::Resume);
+            }
+        });
     }
 
     fn run(self: &Rc<Self>, step: Step) {
@@ -349,6 +428,8 @@ impl Driver {
         };
         let content_type = stream.header("content-type").and_then(|t| t.parse::<MediaType>().ok());
         let retry_after = stream.header("retry-after").map(str::to_owned);
+        self.publish_wire(&request, stream.status, stream.header("content-type"), content_type.as_ref());
+        let in_full = self.in_full.get();
         if kind == RequestKind::ListPage || !(200..300).contains(&stream.status) {
             let body = stream.read_to_end().await;
             self.controllers.borrow_mut().remove(&op);
@@ -356,9 +437,14 @@ impl Driver {
                 (_, Err(message)) if kind == RequestKind::ListPage => {
                     Input::ListFailed { op, failure: Failure::Network(message.into()) }
                 }
-                (RequestKind::ListPage, Ok(body)) => {
-                    Input::from_list_response(op, stream.status, retry_after.as_deref(), content_type.as_ref(), &body)
-                }
+                (RequestKind::ListPage, Ok(body)) => Input::from_list_response(
+                    op,
+                    stream.status,
+                    retry_after.as_deref(),
+                    content_type.as_ref(),
+                    &body,
+                    in_full,
+                ),
                 (_, body) => Input::WatchFailed {
                     op,
                     failure: Failure::from_response(
@@ -372,7 +458,7 @@ impl Driver {
             self.feed(input);
             return;
         }
-        let decoder = content_type.as_ref().map(WatchDecoder::new);
+        let decoder = content_type.as_ref().map(|t| WatchDecoder::for_response(t, in_full));
         let mut decoder = match decoder {
             Some(Ok(decoder)) => decoder,
             other => {
@@ -438,6 +524,24 @@ impl Driver {
                 }
             }
         }
+    }
+
+    /// Publishes what `request` asked for and what came back (`content_type_header`, read as
+    /// `content_type`), and whether it shows the type has no protobuf form (kept once seen: the
+    /// reflector then goes on in JSON, and its next requests no longer ask for protobuf).
+    fn publish_wire(
+        &self,
+        request: &Request,
+        status: u16,
+        content_type_header: Option<&str>,
+        content_type: Option<&MediaType>,
+    ) {
+        let accept = request.header_value("accept").unwrap_or_default().to_owned();
+        if protobuf_not_served(&accept, status, content_type) {
+            self.published.protobuf_not_served.set(true);
+        }
+        self.published.accept.set(accept);
+        self.published.content_type.set(content_type_header.unwrap_or_default().to_owned());
     }
 
     /// Adds a chunk's costs: its decode, and its apply time split between the reflector and the

@@ -144,6 +144,7 @@ texts_made_outside_the_views! { catalogue {
     PartForbidden => "403 explanation",
     PartSchemaExplorer => "schema explorer",
     PartProtobuf => "protobuf decoder",
+    ProtobufDecoderNotLoaded => "could not load the protobuf decoder (a file the app fetches on first use): {reason}",
     // The schema explorer.
     ExplainRegion => "Schema explorer",
     ExplainNoResource => "Discovery lists no {plural} in {groupVersion}: there is no schema to explain.",

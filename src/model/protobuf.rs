@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::api::body::{decode_body, decode_body_in_full, decode_watch_body, decode_watch_body_in_full, BodyError};
 use crate::api::codec::protobuf::Envelope;
 use crate::api::codec::protobuf_full::object_in_full;
+pub use crate::api::codec::protobuf_full::InFullDecoder;
 use crate::api::codec::value::Value;
 use crate::api::error::Format;
 use crate::api::media_type::MediaType;
@@ -22,6 +23,13 @@ pub fn protobuf_not_served(accept: &str, status: u16, content_type: Option<&Medi
         return false;
     }
     status == 406 || ((200..300).contains(&status) && !content_type.is_some_and(is_protobuf))
+}
+
+/// The decoder of protobuf objects a reflector reads protobuf list pages and watches with: to be
+/// called only from the on-demand part (`ui::protobuf`), so that the messages stay out of the
+/// page load.
+pub fn objects_decoder() -> InFullDecoder {
+    InFullDecoder::of_k8s_pb()
 }
 
 /// What to decode in full.
@@ -143,6 +151,16 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_objects_decoder_reads_a_watch_frames_pod() {
+        let mut framer = crate::api::watch::ProtobufFramer::new();
+        let events =
+            crate::api::watch::Framer::push(&mut framer, &shared_file("kube/vectors/watch.pbstream")).expect("frames");
+        let event = objects_decoder().event(&events[0]).expect("decodes");
+        assert_eq!(event.get("type").and_then(Value::as_str), Some("ADDED"));
+        assert_eq!(event.at(&["object", "kind"]).and_then(Value::as_str), Some("Pod"));
     }
 
     #[test]

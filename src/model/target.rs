@@ -130,8 +130,10 @@ impl ViewState {
     }
 
     /// How the live view watches `target`: server-side Tables with whole objects in the rows when
-    /// the view is a Table (as `kubectl get -w`), CBOR sequences when it is CBOR, JSON otherwise;
-    /// the view's selectors; "No JSON fallback" kept for Tables.
+    /// the view is a Table (as `kubectl get -w`), CBOR sequences when it is CBOR, protobuf
+    /// (`;stream=watch` for watches) when it is protobuf, JSON otherwise; the view's selectors;
+    /// "No JSON fallback" kept for Tables and protobuf (a type without protobuf then gets 406, and
+    /// the reflector goes on in JSON, saying why).
     pub fn watch_config(&self, target: &CollectionTarget) -> ReflectorConfig {
         let collection = target.collection.clone();
         let mut config = match self.representation {
@@ -145,6 +147,12 @@ impl ViewState {
             Representation::Cbor => {
                 ReflectorConfig { accept: Accept::only(MediaType::cbor()), ..ReflectorConfig::new(collection) }
             }
+            Representation::Protobuf if self.no_fallback => ReflectorConfig {
+                accept: Representation::Protobuf.accept_only(true),
+                watch_accept: Some(Accept::only(MediaType::protobuf_watch())),
+                ..ReflectorConfig::new(collection)
+            },
+            Representation::Protobuf => ReflectorConfig::protobuf(collection),
             _ => ReflectorConfig::new(collection),
         };
         let non_empty = |text: &str| (!text.trim().is_empty()).then(|| text.trim().to_owned());
@@ -322,6 +330,15 @@ mod tests {
         let yaml = state("?as=yaml&fieldSelector=%20").watch_config(&target);
         assert_eq!(yaml.accept, Accept::only(MediaType::json()));
         assert_eq!(yaml.field_selector, None);
+        let protobuf = state("?as=protobuf").watch_config(&target);
+        assert_eq!(protobuf.accept, Accept::protobuf_or_json());
+        assert_eq!(
+            protobuf.watch_accept().to_string(),
+            "application/vnd.kubernetes.protobuf;stream=watch,application/json"
+        );
+        let protobuf_only = state("?as=protobuf&fallback=0").watch_config(&target);
+        assert_eq!(protobuf_only.accept.to_string(), "application/vnd.kubernetes.protobuf");
+        assert_eq!(protobuf_only.watch_accept().to_string(), "application/vnd.kubernetes.protobuf;stream=watch");
     }
 
     #[test]

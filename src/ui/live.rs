@@ -3,7 +3,9 @@
 //! connection state, an event timeline and each object's history. Renders are batched per
 //! animation frame, so a burst of events costs one re-render, and only the rows of objects that
 //! changed are formatted again. When the collection view is a Table the watch is one too
-//! (`as=Table`, as `kubectl get -w`): the server's columns, one row per event.
+//! (`as=Table`, as `kubectl get -w`): the server's columns, one row per event. In protobuf the
+//! watch is too (its decoder fetched on demand); the status line shows what the watch asked for
+//! and what came back, and says why when the type has no protobuf form.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -31,6 +33,7 @@ use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::lazy::HistoryDiffOnDemand;
 use crate::ui::location::{is_plain_click, use_navigation, Navigation};
+use crate::ui::protobuf::protobuf_loader;
 
 /// How many timeline entries are kept.
 const TIMELINE: usize = 500;
@@ -393,27 +396,36 @@ pub fn LiveView(
         synced: RwSignal::new(false),
     };
     let live = StoredValue::new_local(None::<Rc<Live>>);
-    let UseReflectorReturn { state, resource_version, problem, forbidden, pause, .. } =
-        use_reflector(config, |store| {
-            let view = Rc::new(Live {
-                store,
-                signals,
-                render_scheduled: Cell::new(false),
-                paused_timeline: Cell::new(false),
-                pending_timeline: RefCell::new(Vec::new()),
-                rate_window: RefCell::new(VecDeque::new()),
-                history: RefCell::new(History::new(HISTORY, HISTORY_TOTAL)),
-                history_changed: Cell::new(false),
-                rows: RefCell::new(RowCache { namespace_column: across_namespaces, ..RowCache::default() }),
-                synced_once: Cell::new(false),
-                shown_synced: Cell::new(false),
-                later_at: Cell::new(f64::INFINITY),
-                panels_at: Cell::new(f64::NEG_INFINITY),
-                grid_costs: Cell::new(GridCosts::default()),
-            });
-            live.set_value(Some(view.clone()));
-            LiveObserver(view)
+    let UseReflectorReturn {
+        state,
+        resource_version,
+        problem,
+        forbidden,
+        accept,
+        content_type,
+        protobuf_not_served,
+        pause,
+        ..
+    } = use_reflector(config, Some(protobuf_loader()), |store| {
+        let view = Rc::new(Live {
+            store,
+            signals,
+            render_scheduled: Cell::new(false),
+            paused_timeline: Cell::new(false),
+            pending_timeline: RefCell::new(Vec::new()),
+            rate_window: RefCell::new(VecDeque::new()),
+            history: RefCell::new(History::new(HISTORY, HISTORY_TOTAL)),
+            history_changed: Cell::new(false),
+            rows: RefCell::new(RowCache { namespace_column: across_namespaces, ..RowCache::default() }),
+            synced_once: Cell::new(false),
+            shown_synced: Cell::new(false),
+            later_at: Cell::new(f64::INFINITY),
+            panels_at: Cell::new(f64::NEG_INFINITY),
+            grid_costs: Cell::new(GridCosts::default()),
         });
+        live.set_value(Some(view.clone()));
+        LiveObserver(view)
+    });
     let (timeline_filter, set_timeline_filter) = signal(String::new());
     let navigation = use_navigation();
     let (timeline_paused, set_timeline_paused) = signal(false);
@@ -447,6 +459,14 @@ pub fn LiveView(
                 <dt>"resourceVersion"</dt>
                 <dd>
                     <code data-testid="live-rv">{move || resource_version.get()}</code>
+                </dd>
+                <dt>{t(Msg::Accept)}</dt>
+                <dd>
+                    <code data-testid="live-accept">{worded(move || accept.get())}</code>
+                </dd>
+                <dt>{t(Msg::ContentType)}</dt>
+                <dd>
+                    <code data-testid="live-content-type">{worded(move || content_type.get())}</code>
                 </dd>
                 <dt>{t(Msg::Events)}</dt>
                 <dd
@@ -498,6 +518,11 @@ pub fn LiveView(
                         })
                 }}
             </dl>
+            // Always there, hidden until needed: a view that comes and goes costs the page load
+            // more code than an attribute.
+            <p class="notice" role="note" data-testid="protobuf-not-served" hidden=move || !protobuf_not_served.get()>
+                {t(Msg::ProtobufNotForThisType)}
+            </p>
             {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             <div class="live__panes">
                 <GridView grid=signals.grid wide listing=Signal::derive(move || !signals.synced.get()) />

@@ -11,6 +11,13 @@ use crate::ui::i18n::{t, tf, tr, worded};
 #[derive(Clone, Debug)]
 pub struct LoadFailed(String);
 
+impl LoadFailed {
+    /// Why the part could not be fetched (the browser's words).
+    pub fn reason(&self) -> &str {
+        &self.0
+    }
+}
+
 #[cfg(feature = "split")]
 impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
     fn from(error: leptos::wasm_split::SplitLoaderError) -> LoadFailed {

@@ -64,8 +64,36 @@ pub fn event_in_full(event: &ProtobufWatchEvent) -> Result<Value, InFullError> {
     Ok(Value::Object(map))
 }
 
+/// [`object_in_full`] and [`event_in_full`] as a value: what the edge hands to the core (the live
+/// view's watch decoder, its list pages) once the on-demand part that holds the messages has
+/// arrived. The core cannot call them itself without pulling prost and every message into the
+/// page load.
+#[derive(Debug, Clone, Copy)]
+pub struct InFullDecoder {
+    object: fn(&Envelope) -> Result<Value, InFullError>,
+    event: fn(&ProtobufWatchEvent) -> Result<Value, InFullError>,
+}
+
+impl InFullDecoder {
+    /// The decoder of the k8s-pb messages; made only by code of the on-demand part (and by
+    /// native callers).
+    pub fn of_k8s_pb() -> InFullDecoder {
+        InFullDecoder { object: object_in_full, event: event_in_full }
+    }
+
+    /// The envelope's object as a document, with its apiVersion and kind.
+    pub fn object(&self, envelope: &Envelope) -> Result<Value, InFullError> {
+        (self.object)(envelope)
+    }
+
+    /// A watch event as a JSON watch writes it: `{"type": …, "object": {…}}`.
+    pub fn event(&self, event: &ProtobufWatchEvent) -> Result<Value, InFullError> {
+        (self.event)(event)
+    }
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::api::codec::json::decode_json;
     use crate::api::codec::protobuf::decode_envelope;
@@ -76,7 +104,7 @@ mod tests {
     /// unset as `null`, the protobuf form leaves it out) and without `spec.priority` and
     /// `metadata.deletionGracePeriodSeconds`: the vectors' pods set them to 0, pointers the
     /// protobuf form cannot tell from unset (kube-pb-json's tests list each difference).
-    fn comparable(value: &Value) -> serde_json::Value {
+    pub(crate) fn comparable(value: &Value) -> serde_json::Value {
         fn strip(value: &mut serde_json::Value) {
             match value {
                 serde_json::Value::Object(map) => {

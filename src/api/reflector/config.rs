@@ -3,6 +3,7 @@
 
 use std::num::NonZeroU32;
 
+use crate::api::error::Format;
 use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::IncludeObject;
 use crate::api::request::{Collection, Request};
@@ -88,6 +89,9 @@ pub struct ReflectorConfig {
     /// The `Accept` of list and watch requests (JSON or CBOR; a CBOR watch answers `cbor-seq`;
     /// [`Accept::table`] for server-side Tables, see [`ReflectorConfig::tables`]).
     pub accept: Accept,
+    /// The `Accept` of watches and streaming lists when it is not `accept`: a protobuf watch asks
+    /// for `application/vnd.kubernetes.protobuf;stream=watch` (see [`ReflectorConfig::protobuf`]).
+    pub watch_accept: Option<Accept>,
     /// `includeObject` of every list and watch request, for Tables: what each row carries. The
     /// cache keys rows by their object's uid or name, so `None` gives rows it cannot keep (each is
     /// reported as [`ReflectorError::ObjectWithoutKey`](crate::api::reflector::outcome::ReflectorError)).
@@ -107,8 +111,45 @@ impl ReflectorConfig {
             watch_timeout_seconds: Some(290),
             backoff: BackoffConfig::default(),
             accept: Accept::only(MediaType::json()),
+            watch_accept: None,
             include_object: None,
         }
+    }
+
+    /// `collection` in Kubernetes protobuf ("Alternate representations of resources"): list pages
+    /// ask for `application/vnd.kubernetes.protobuf`, watches and streaming lists for
+    /// `application/vnd.kubernetes.protobuf;stream=watch`, each with the JSON fallback that custom
+    /// resources and aggregated APIs need (they have no protobuf form: the server answers JSON).
+    pub fn protobuf(collection: Collection) -> ReflectorConfig {
+        ReflectorConfig {
+            accept: Accept::protobuf_or_json(),
+            watch_accept: Some(Accept::only(MediaType::protobuf_watch()).or(MediaType::json())),
+            ..ReflectorConfig::new(collection)
+        }
+    }
+
+    /// The `Accept` of watches and streaming lists.
+    pub fn watch_accept(&self) -> &Accept {
+        self.watch_accept.as_ref().unwrap_or(&self.accept)
+    }
+
+    /// Whether protobuf is asked for first: the responses may need the on-demand protobuf
+    /// decoder, and a 406 means the type has no protobuf form.
+    pub fn asks_for_protobuf(&self) -> bool {
+        let first = |accept: &Accept| accept.entries().first().and_then(|(m, _)| m.essence.format());
+        first(&self.accept) == Some(Format::Protobuf) || first(self.watch_accept()) == Some(Format::Protobuf)
+    }
+
+    /// Asks for JSON instead, for a type the server has no protobuf form of (it answered a
+    /// protobuf request that allowed no fallback with 406 Not Acceptable); `false` (and nothing
+    /// changed) when protobuf was not asked for.
+    pub fn drop_protobuf(&mut self) -> bool {
+        if !self.asks_for_protobuf() {
+            return false;
+        }
+        self.accept = Accept::only(MediaType::json());
+        self.watch_accept = None;
+        true
     }
 
     /// `collection` as server-side Tables, as `kubectl get -w` watches it: lists and watches ask

@@ -6,6 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::api::body::{decode_body, Decoded};
+use crate::api::codec::protobuf_full::InFullDecoder;
 use crate::api::codec::value::{Map, Value};
 use crate::api::error::Format;
 use crate::api::media_type::MediaType;
@@ -301,13 +302,16 @@ pub enum Input {
 
 impl Input {
     /// The input for the complete response to list page `op`: a page when the status is 2xx and
-    /// the body decodes as a collection, a failure otherwise.
+    /// the body decodes as a collection, a failure otherwise. A protobuf list is read with
+    /// `protobuf` (its envelope's list decoded in full, as the JSON list); without it, it is a
+    /// failure that says a list was expected.
     pub fn from_list_response(
         op: OpId,
         code: u16,
         retry_after: Option<&str>,
         content_type: Option<&MediaType>,
         body: &[u8],
+        protobuf: Option<InFullDecoder>,
     ) -> Input {
         if !(200..300).contains(&code) {
             return Input::ListFailed { op, failure: Failure::from_response(code, retry_after, content_type, body) };
@@ -329,7 +333,13 @@ impl Input {
                 table_rows_as_list(&document).map_err(|e| e.text())
             }
             Ok(Decoded::Document(document)) => ObjectList::from_document(&document).map_err(|e| e.text()),
-            Ok(Decoded::Envelope(_)) => Err(Text::new(Msg::ExpectedListFound).with("found", content_type)),
+            Ok(Decoded::Envelope(envelope)) => match protobuf {
+                Some(in_full) => in_full
+                    .object(&envelope)
+                    .map_err(|e| e.text())
+                    .and_then(|document| ObjectList::from_document(&document).map_err(|e| e.text())),
+                None => Err(Text::new(Msg::ExpectedListFound).with("found", content_type)),
+            },
             Err(error) => Err(error.text()),
         };
         match list {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::api::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch, WatchOptions, WatchParams};
 use crate::api::reflector::config::{Jitter, Mode, ReflectorConfig};
 use crate::api::reflector::input::{
-    Action, ConnectionState, Input, OpId, RequestKind, SyncReason, WaitReason, WatchEnd,
+    Action, ConnectionState, Failure, Input, OpId, RequestKind, SyncReason, WaitReason, WatchEnd,
 };
 use crate::api::reflector::outcome::{Change, Expiry, ReflectorError, Step};
 use crate::api::reflector::recent::RecentVersions;
@@ -177,6 +177,13 @@ impl Reflector {
         &self.config
     }
 
+    /// Asks for JSON from the next request on, instead of protobuf (the edge could not load the
+    /// protobuf decoder); `false` when protobuf was not asked for. See
+    /// [`ReflectorConfig::drop_protobuf`].
+    pub fn drop_protobuf(&mut self) -> bool {
+        self.config.drop_protobuf()
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }
@@ -255,6 +262,9 @@ impl Reflector {
                 self.on_page(snapshot, list, out)
             }
             (Phase::Listing { op, continue_token, snapshot }, Input::ListFailed { op: got, failure }) if got == op => {
+                if self.protobuf_refused(&failure) {
+                    return self.send_page(continue_token, snapshot, out);
+                }
                 if failure.is_expired() {
                     out.problem(ReflectorError::Expired(Expiry::ContinueToken));
                     return self.expired(jitter, out);
@@ -287,6 +297,9 @@ impl Reflector {
                 }
             }
             (Phase::StreamingInitial { op, snapshot, .. }, Input::WatchFailed { op: got, failure }) if got == op => {
+                if self.protobuf_refused(&failure) {
+                    return self.begin(Next::Sync(snapshot.reason), out);
+                }
                 if failure.refuses_parameters() {
                     return self.fall_back(failure.text(), snapshot.reason, out);
                 }
@@ -319,6 +332,9 @@ impl Reflector {
                 self.backoff(Next::Watch, reason, None, jitter, out)
             }
             (Phase::Watching { op, .. }, Input::WatchFailed { op: got, failure }) if got == op => {
+                if self.protobuf_refused(&failure) {
+                    return self.begin(Next::Watch, out);
+                }
                 if failure.is_expired() {
                     out.problem(ReflectorError::Expired(Expiry::WatchVersion));
                     return self.expired(jitter, out);
@@ -333,6 +349,14 @@ impl Reflector {
         }
     }
 
+    /// Whether `failure` is a 406 to a request that asked for protobuf first: the type has no
+    /// protobuf form (a custom resource, a type of an aggregated API server), so the reflector
+    /// goes on in JSON, at once (the edge says why from the response; retrying the same request
+    /// could only get 406 again).
+    fn protobuf_refused(&mut self, failure: &Failure) -> bool {
+        failure.code() == Some(406) && self.config.drop_protobuf()
+    }
+
     /// Starts what `next` says: a sync (by the current mode), a list page, or a watch.
     fn begin(&mut self, next: Next, out: &mut Step) -> Phase {
         match next {
@@ -344,7 +368,7 @@ impl Reflector {
                     Mode::StreamingList => match self.watch_params(true) {
                         Ok(params) => {
                             let op = self.op();
-                            let request = Request::watch(&self.config.collection, &params, &self.config.accept);
+                            let request = Request::watch(&self.config.collection, &params, self.config.watch_accept());
                             out.send(op, self.config.with_include_object(request), RequestKind::StreamingList);
                             Phase::StreamingInitial { op, open: false, snapshot }
                         }
@@ -357,7 +381,7 @@ impl Reflector {
                 Ok(params) => {
                     self.counters.watches += 1;
                     let op = self.op();
-                    let request = Request::watch(&self.config.collection, &params, &self.config.accept);
+                    let request = Request::watch(&self.config.collection, &params, self.config.watch_accept());
                     out.send(op, self.config.with_include_object(request), RequestKind::Watch);
                     Phase::Watching { op, open: false }
                 }

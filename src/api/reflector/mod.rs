@@ -48,6 +48,8 @@ pub mod config;
 pub mod input;
 pub mod machine;
 pub mod outcome;
+#[cfg(test)]
+mod protobuf_tests;
 pub mod recent;
 pub mod store;
 #[cfg(test)]

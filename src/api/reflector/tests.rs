@@ -1120,7 +1120,8 @@ fn failures_read_the_status_and_retry_after_of_a_response() {
 fn list_responses_become_pages_or_failures() {
     let op = OpId(7);
     let bytes = shared_file("kube/vectors/podlist.json");
-    let Input::ListPage { op: got, list } = Input::from_list_response(op, 200, None, Some(&MediaType::json()), &bytes)
+    let Input::ListPage { op: got, list } =
+        Input::from_list_response(op, 200, None, Some(&MediaType::json()), &bytes, None)
     else {
         panic!("expected a page")
     };
@@ -1128,7 +1129,8 @@ fn list_responses_become_pages_or_failures() {
     // Read lazily: each item's head, no tree until one is asked for.
     assert!(!list.items.is_empty() && list.items.iter().all(|item| !item.is_decoded() && item.head().name.is_some()));
     let cbor = shared_file("kube/vectors/podlist.cbor");
-    let Input::ListPage { list, .. } = Input::from_list_response(op, 200, None, Some(&MediaType::cbor()), &cbor) else {
+    let Input::ListPage { list, .. } = Input::from_list_response(op, 200, None, Some(&MediaType::cbor()), &cbor, None)
+    else {
         panic!("expected a page")
     };
     assert!(!list.items.is_empty() && list.items.iter().all(|item| !item.is_decoded() && item.head().name.is_some()));
@@ -1137,20 +1139,27 @@ fn list_responses_become_pages_or_failures() {
         other => panic!("expected a failure, found {other:?}"),
     };
     check_failure(
-        Input::from_list_response(op, 200, None, Some(&MediaType::json()), br#"{"kind":"Pod"}"#),
+        Input::from_list_response(op, 200, None, Some(&MediaType::json()), br#"{"kind":"Pod"}"#, None),
         "undecodable response: expected kind a …List, found \"Pod\"",
     );
     check_failure(
-        Input::from_list_response(op, 200, None, None, b"{}"),
+        Input::from_list_response(op, 200, None, None, b"{}", None),
         "undecodable response: expected a Content-Type, found none",
     );
     check_failure(
-        Input::from_list_response(op, 200, None, Some(&MediaType::protobuf()), &shared_file("kube/vectors/podlist.pb")),
+        Input::from_list_response(
+            op,
+            200,
+            None,
+            Some(&MediaType::protobuf()),
+            &shared_file("kube/vectors/podlist.pb"),
+            None,
+        ),
         "undecodable response: expected a JSON, YAML or CBOR list, found application/vnd.kubernetes.protobuf",
     );
-    check_failure(Input::from_list_response(op, 500, Some("1"), None, b""), "HTTP 500");
+    check_failure(Input::from_list_response(op, 500, Some("1"), None, b"", None), "HTTP 500");
     assert!(matches!(
-        Input::from_list_response(op, 200, None, Some(&MediaType::json()), b"{"),
+        Input::from_list_response(op, 200, None, Some(&MediaType::json()), b"{", None),
         Input::ListFailed { failure: Failure::Undecodable(_), .. }
     ));
 }
@@ -1226,7 +1235,7 @@ fn a_recorded_list_then_watch_keeps_the_cache_in_step() {
     let mut h =
         Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
     let bytes = shared_file("kube/vectors/podlist.json");
-    let page = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), &bytes);
+    let page = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), &bytes, None);
     let step = h.reflector.step(page, Jitter::NONE);
     let lines = h.render(step);
     assert!(lines.last().is_some_and(|l| l == "state: listing (page 2, 42 more)"), "{lines:?}");
@@ -1236,6 +1245,7 @@ fn a_recorded_list_then_watch_keeps_the_cache_in_step() {
         None,
         Some(&MediaType::json()),
         br#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"123500","continue":""},"items":[]}"#,
+        None,
     );
     let step = h.reflector.step(last_page, Jitter::NONE);
     assert_eq!(
@@ -1312,7 +1322,7 @@ fn a_recorded_table_list_then_table_watch_keeps_rows_by_uid_and_the_columns_once
         &[&format!("list {WIDGETS}?limit=3&includeObject=Metadata"), "state: listing (page 1)"],
     );
     let page_one = real_apiserver_body("30-table-list.txt");
-    let input = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), &page_one);
+    let input = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), &page_one, None);
     let step = h.reflector.step(input, Jitter::NONE);
     let lines = h.render(step);
     assert_eq!(lines.iter().filter(|l| *l == "columns").count(), 1, "{lines:?}");
@@ -1325,7 +1335,7 @@ fn a_recorded_table_list_then_table_watch_keeps_rows_by_uid_and_the_columns_once
     // The last page: no rows (and a Table's last page has no continue key); its columns go
     // with its rows, of which there are none, so the known ones stay.
     let last = br#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"17"},"columnDefinitions":[],"rows":[]}"#;
-    let input = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), last);
+    let input = Input::from_list_response(h.request.expect("op"), 200, None, Some(&MediaType::json()), last, None);
     let step = h.reflector.step(input, Jitter::NONE);
     let lines = h.render(step);
     assert_eq!(

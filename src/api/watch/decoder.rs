@@ -1,14 +1,20 @@
 //! [`WatchDecoder`]: frames and types the events of a JSON or CBOR watch response, each read by
-//! the fast pass from its first byte where it can ([`crate::api::watch::fast`]).
+//! the fast pass from its first byte where it can ([`crate::api::watch::fast`]), and of a
+//! protobuf watch when the edge hands it the decoder of protobuf objects ([`InFullDecoder`]):
+//! each frame's object becomes the document a JSON watch would carry, so the reflector sees the
+//! same events whatever the wire.
 
 use crate::api::codec::cbor::decode_cbor;
 use crate::api::codec::json::decode_json;
+use crate::api::codec::protobuf::ProtobufWatchEvent;
+use crate::api::codec::protobuf_full::InFullDecoder;
 use crate::api::error::Format;
 use crate::api::media_type::{Essence, MediaType};
 use crate::api::watch::cbor_framer::CborSeqFramer;
 use crate::api::watch::event::WatchEvent;
 use crate::api::watch::framer::{Framer, StreamError};
 use crate::api::watch::json_framer::JsonFramer;
+use crate::api::watch::protobuf_framer::ProtobufFramer;
 use crate::i18n::{Localized, Msg, Text};
 
 /// A watch response body type the typed decoder cannot frame.
@@ -25,8 +31,8 @@ crate::localized_display!(UnsupportedStream);
 
 impl std::error::Error for UnsupportedStream {}
 
-/// Frames and types the events of a JSON or CBOR watch response: what the client feeds chunks
-/// to. (Protobuf watches carry objects this app does not decode; use [`ProtobufFramer`].)
+/// Frames and types the events of a JSON, CBOR or protobuf watch response: what the client feeds
+/// chunks to.
 #[derive(Debug)]
 pub struct WatchDecoder {
     framer: Framing,
@@ -36,6 +42,18 @@ pub struct WatchDecoder {
 enum Framing {
     Json(JsonFramer),
     Cbor(CborSeqFramer),
+    Protobuf(ProtobufEvents),
+}
+
+/// A protobuf watch: the frames, each object decoded in full by `in_full`.
+#[derive(Debug)]
+struct ProtobufEvents {
+    framer: ProtobufFramer,
+    in_full: InFullDecoder,
+    /// Events framed so far (the number of the next one's predecessor).
+    events: usize,
+    /// The error that ended the stream: after it the decoder keeps returning it.
+    failed: Option<StreamError>,
 }
 
 impl WatchDecoder {
@@ -47,6 +65,32 @@ impl WatchDecoder {
             _ => return Err(UnsupportedStream(content_type.to_string())),
         };
         Ok(WatchDecoder { framer })
+    }
+
+    /// The decoder for a watch response of `content_type`; a protobuf watch
+    /// (`;stream=watch`) is decoded with `protobuf` when the edge has it.
+    pub fn for_response(
+        content_type: &MediaType,
+        protobuf: Option<InFullDecoder>,
+    ) -> Result<WatchDecoder, UnsupportedStream> {
+        match (&content_type.essence, protobuf) {
+            (Essence::Protobuf, Some(in_full)) => Ok(WatchDecoder::protobuf(in_full)),
+            _ => WatchDecoder::new(content_type),
+        }
+    }
+
+    /// The decoder of a protobuf watch (`application/vnd.kubernetes.protobuf;stream=watch`):
+    /// each frame's `WatchEvent`, its object decoded in full by `in_full` into the document a
+    /// JSON watch would carry.
+    pub fn protobuf(in_full: InFullDecoder) -> WatchDecoder {
+        WatchDecoder {
+            framer: Framing::Protobuf(ProtobufEvents {
+                framer: ProtobufFramer::new(),
+                in_full,
+                events: 0,
+                failed: None,
+            }),
+        }
     }
 
     /// Takes the next chunk; returns the typed events it completed (read lazily: see
@@ -67,6 +111,7 @@ impl WatchDecoder {
                 Some(&mut |bytes, offset, event| prefix_event(Format::Cbor, bytes, offset, event)),
                 &mut |bytes, offset, event| typed_event(Format::Cbor, bytes, offset, event),
             ),
+            Framing::Protobuf(p) => p.push(chunk),
         }
     }
 
@@ -75,7 +120,39 @@ impl WatchDecoder {
         match &self.framer {
             Framing::Json(f) => f.finish(),
             Framing::Cbor(f) => f.finish(),
+            Framing::Protobuf(p) => match &p.failed {
+                Some(error) => Err(error.clone()),
+                None => p.framer.finish(),
+            },
         }
+    }
+}
+
+impl ProtobufEvents {
+    fn push(&mut self, chunk: &[u8]) -> Result<Vec<WatchEvent>, StreamError> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        let mut typed = Vec::new();
+        let framed = self.framer.push(chunk);
+        for frame in framed.iter().flatten() {
+            match self.typed(frame) {
+                Ok(event) => typed.push(event),
+                Err(error) => {
+                    self.failed = Some(error.clone());
+                    return Err(error);
+                }
+            }
+        }
+        framed.map(|_| typed)
+    }
+
+    /// One framed event, its object decoded in full; errors name the event's number.
+    fn typed(&mut self, frame: &ProtobufWatchEvent) -> Result<WatchEvent, StreamError> {
+        self.events += 1;
+        let event = self.events;
+        let document = self.in_full.event(frame).map_err(|source| StreamError::InFull { event, source })?;
+        WatchEvent::from_value(document).map_err(|source| StreamError::Event { event, source })
     }
 }
 

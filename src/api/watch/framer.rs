@@ -2,6 +2,7 @@
 //! completed; finish the stream), the [`StreamError`] they report, and the backlog of bytes not
 //! framed yet.
 
+use crate::api::codec::protobuf_full::InFullError;
 use crate::api::error::DecodeError;
 use crate::api::view::shape::ViewError;
 use crate::i18n::{Localized, Msg, Text};
@@ -41,6 +42,13 @@ pub enum StreamError {
         event: usize,
         offset: usize,
     },
+    /// A protobuf event's object could not be decoded in full (a type without a message, or bytes
+    /// that are not its message).
+    InFull {
+        event: usize,
+        #[source]
+        source: InFullError,
+    },
 }
 
 impl Localized for StreamError {
@@ -54,6 +62,9 @@ impl Localized for StreamError {
             }
             StreamError::Truncated { event, offset } => {
                 Text::new(Msg::StreamTruncated).with("offset", offset).with("event", event)
+            }
+            StreamError::InFull { event, source } => {
+                Text::new(Msg::StreamEventError).with("event", event).with_text("error", source)
             }
         }
     }

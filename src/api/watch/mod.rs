@@ -6,7 +6,8 @@
 //!   (many events per chunk, one event across many chunks);
 //! - [`CborSeqFramer`]: `application/cbor-seq` (RFC 8742), items back to back;
 //! - [`ProtobufFramer`]: `application/vnd.kubernetes.protobuf;stream=watch`, each frame a 4-byte
-//!   big-endian length and a `WatchEvent` message.
+//!   big-endian length and a `WatchEvent` message ([`WatchDecoder::protobuf`] types its events
+//!   as a JSON watch's, with the protobuf decoder the edge hands it).
 //!
 //! Invariants: scanning is incremental (each byte is looked at a bounded number of times however
 //! the stream is chunked, and an event is decoded once, when complete); nothing is allocated from
@@ -27,6 +28,8 @@ pub mod lazy_list;
 mod lazy_tests;
 pub mod object;
 pub mod protobuf_framer;
+#[cfg(test)]
+mod protobuf_tests;
 #[cfg(test)]
 mod tests;
 

@@ -1,7 +1,8 @@
 // Protobuf decoded in full (#19 item 4): a pod list asked for as protobuf, and a protobuf watch
 // stream captured from the server, shown as the documents the other representations give; the
 // decoder is a wasm part of its own, fetched only when protobuf is shown; a custom resource,
-// which has no protobuf form, says why.
+// which has no protobuf form, says why. Live, the list and the watch are protobuf too (the watch
+// `;stream=watch` frames), and a custom resource is watched in JSON, saying why.
 const { test, expect } = require('@playwright/test');
 const { saveScreen, simUrl } = require('./helpers');
 
@@ -102,4 +103,108 @@ test('a custom resource says why protobuf does not apply, with the fallback and 
   await page.getByLabel('No JSON fallback').check();
   await expect(page.getByTestId('status-code')).toHaveText('406');
   await expect(notice).toContainText('406 Not Acceptable');
+});
+
+/** The list and watch requests of the collection at `path`, with their Accept, and the
+ *  Content-Type each response came back with. */
+function collectionRequests(page, path) {
+  const seen = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname !== path) return;
+    seen.push({
+      watch: url.searchParams.get('watch') === 'true',
+      accept: response.request().headers().accept,
+      status: response.status(),
+      contentType: response.headers()['content-type'],
+    });
+  });
+  return seen;
+}
+
+const PROTOBUF_WATCH = 'application/vnd.kubernetes.protobuf;stream=watch';
+
+test('pods watched live in protobuf: the watch asks for protobuf frames, and new and changed pods arrive', async ({ page, request }) => {
+  const parts = partRequests(page);
+  const exchanges = collectionRequests(page, '/api/v1/namespaces/demo/pods');
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo&watch=1&as=protobuf');
+  const live = page.getByTestId('live-view');
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await expect(page.getByTestId('live-accept')).toHaveText(`${PROTOBUF_WATCH},application/json`);
+  await expect(page.getByTestId('live-content-type')).toHaveText(PROTOBUF_WATCH);
+  await expect(page.getByTestId('protobuf-not-served')).toBeHidden();
+  // The part that decodes protobuf was fetched once, for the first protobuf body.
+  expect(parts).toHaveLength(1);
+  const watches = exchanges.filter((e) => e.watch);
+  expect(watches.length).toBeGreaterThan(0);
+  for (const watch of watches) {
+    expect(watch.accept).toBe(`${PROTOBUF_WATCH},application/json`);
+    expect(watch.contentType).toBe(PROTOBUF_WATCH);
+  }
+  // Every pod the server has is a row, read from protobuf frames.
+  const pods = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods`, { headers: { Accept: 'application/json' } })).json();
+  for (const pod of pods.items) {
+    await expect(live.getByTestId('grid-row').filter({ hasText: pod.metadata.name })).toHaveCount(1);
+  }
+
+  // A new pod arrives as a row.
+  const name = `pb-live-${Date.now().toString(36)}`;
+  const created = await request.post(`${simUrl()}/api/v1/namespaces/demo/pods`, {
+    data: { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'pb-live' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+  });
+  expect(created.status()).toBe(201);
+  const row = live.getByTestId('grid-row').filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  // A change to it arrives as a MODIFIED event at the version the server gave the change.
+  const patched = await request.patch(`${simUrl()}/api/v1/namespaces/demo/pods/${name}`, {
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    data: JSON.stringify({ metadata: { labels: { changed: 'by-protobuf-spec' } } }),
+  });
+  expect(patched.status()).toBe(200);
+  const version = (await patched.json()).metadata.resourceVersion;
+  const modified = page.getByTestId('timeline-entry').and(page.locator('[data-type=MODIFIED]')).filter({ hasText: `Pod demo/${name}` });
+  await expect(modified.filter({ hasText: `rv ${version}` })).toHaveCount(1);
+  await expect(page.getByTestId('live-problem')).toHaveCount(0);
+  await saveScreen(page, 'protobuf-live-pods');
+
+  // Deleted, it goes.
+  expect((await request.delete(`${simUrl()}/api/v1/namespaces/demo/pods/${name}?gracePeriodSeconds=0`)).status()).toBe(200);
+  await expect(row).toHaveCount(0, { timeout: 15_000 });
+  expect(parts).toHaveLength(1);
+});
+
+test('a custom resource watched live in protobuf says why protobuf does not apply and is watched in JSON', async ({ page, request }) => {
+  const exchanges = collectionRequests(page, '/apis/example.com/v1/namespaces/demo/widgets');
+  const widget = (name) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'demo' }, spec: { size: 'small', replicas: 1, color: 'red' } });
+  await page.goto('./?group=example.com&version=v1&resource=widgets&namespace=demo&watch=1&as=protobuf');
+  const live = page.getByTestId('live-view');
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  const notice = page.getByTestId('protobuf-not-served');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('No protobuf for this type');
+  await expect(notice).toContainText('Custom resources');
+  // Protobuf was asked for, with the JSON fallback; JSON came, and the watch reads it.
+  await expect(page.getByTestId('live-accept')).toHaveText(`${PROTOBUF_WATCH},application/json`);
+  await expect(page.getByTestId('live-content-type')).toHaveText('application/json');
+  const first = `pb-cr-${Date.now().toString(36)}`;
+  expect((await request.post(`${simUrl()}/apis/example.com/v1/namespaces/demo/widgets`, { data: widget(first) })).status()).toBe(201);
+  await expect(live.getByTestId('grid-row').filter({ hasText: first })).toHaveCount(1);
+  await expect(page.getByTestId('live-problem')).toHaveCount(0);
+  await saveScreen(page, 'protobuf-live-custom-resource');
+
+  // Without the fallback the server answers 406; the watch goes on in JSON, saying why.
+  exchanges.length = 0;
+  await page.getByLabel('No JSON fallback').check();
+  await expect(page).toHaveURL(/fallback=0/);
+  await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
+  await expect(page.getByTestId('live-accept')).toHaveText('application/json');
+  await expect(notice).toContainText('406 Not Acceptable');
+  expect(exchanges[0]).toMatchObject({ accept: PROTOBUF_WATCH, status: 406 });
+  const second = `pb-cr-${Date.now().toString(36)}-b`;
+  expect((await request.post(`${simUrl()}/apis/example.com/v1/namespaces/demo/widgets`, { data: widget(second) })).status()).toBe(201);
+  await expect(live.getByTestId('grid-row').filter({ hasText: second })).toHaveCount(1);
+  await saveScreen(page, 'protobuf-live-custom-resource-406');
+  for (const name of [first, second]) {
+    await request.delete(`${simUrl()}/apis/example.com/v1/namespaces/demo/widgets/${name}`);
+  }
 });

@@ -248,6 +248,8 @@ for (const [what, query, pattern] of [
   ['a Table watch across namespaces', '?group=&version=v1&resource=pods', /\/api\/v1\/pods\?.*watch=true/],
   ['a JSON watch of one namespace', '?group=apps&version=v1&resource=deployments&namespace=demo&watch=1&as=json', /\/apis\/apps\/v1\/namespaces\/demo\/deployments\?.*watch=true/],
   ['a CBOR watch', '?group=&version=v1&resource=configmaps&namespace=demo&watch=1&as=cbor', /\/api\/v1\/namespaces\/demo\/configmaps\?.*watch=true/],
+  // The protobuf decoder is fetched between the headers and the first frame: still one request.
+  ['a protobuf watch', '?group=&version=v1&resource=pods&namespace=demo&watch=1&as=protobuf', /\/api\/v1\/namespaces\/demo\/pods\?.*watch=true/],
   ['a page read by pages', '?group=&version=v1&resource=pods&namespace=demo&watch=0', /\/api\/v1\/namespaces\/demo\/pods\?(?!.*watch=true)/],
 ]) {
   test(`opening ${what} sends its request once`, async ({ page }) => {
