@@ -9,7 +9,7 @@ use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::i18n::{t, tf, tr};
 use crate::ui::intl;
 use crate::ui::location::ViewLink;
-use crate::ui::routes::prefetch_collection_view;
+use crate::ui::routes::prefetch_browse;
 
 /// Shows the server version and every API group with its versions and resource types.
 #[component]
@@ -47,8 +47,8 @@ pub fn ClusterOverview(
             <ul
                 class="groups"
                 aria-label=t(Msg::ApiGroups)
-                on:pointerenter=|_| prefetch_collection_view()
-                on:focusin=|_| prefetch_collection_view()
+                on:pointerenter=|_| prefetch_browse()
+                on:focusin=|_| prefetch_browse()
             >
                 {groups.into_iter().map(|group| view! { <GroupCard group /> }).collect_view()}
             </ul>

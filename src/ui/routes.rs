@@ -1,12 +1,11 @@
-//! The screens a route names, each a part loaded on demand (see [`crate::ui::lazy`]): a
-//! collection (the grid, the live view and its reflector, pages, Load all) and an object (its
-//! document, subresources and status). The first screen (the cluster's groups, the decode tool's
-//! form) needs neither, so neither is in the module a page load fetches; what both use (the
-//! document view, the codecs it shows, YAML) goes to a chunk either loads.
+//! The screens a route names, a collection (the grid, the live view and its reflector, pages,
+//! Load all) and an object (its document, subresources and status): one part loaded on demand,
+//! the `browse` module of [`crate::ui::lazy`]. The first screen (the cluster's groups, the decode
+//! tool's form) needs neither, so neither is in the module a page load fetches.
 //!
-//! A route's part is fetched before its screen is drawn: at start, when the page's address
-//! already names a resource (beside discovery's requests, not after them), and when the pointer
-//! or the focus enters the sidebar (the click that follows finds it there).
+//! The part is fetched before its screen is drawn: at start, when the page's address already
+//! names a resource (beside discovery's requests, not after them), and when the pointer or the
+//! focus enters the sidebar or the group cards (the click that follows finds it there).
 
 use leptos::prelude::*;
 
@@ -31,19 +30,18 @@ pub fn ObjectViewOnDemand(resource: ResourceType, name: String) -> impl IntoView
     })
 }
 
-/// Starts fetching the part the view `state` names (a collection's or an object's), if any. A
-/// failure is not reported here: the screen that needs the part fetches it again and says so.
+/// Starts fetching the screens' part if the view `state` names a resource (a collection or an
+/// object: both are in it).
 pub fn prefetch_for(state: &ViewState) {
-    match (&state.resource, &state.name) {
-        (None, _) => {}
-        (Some(_), None) => prefetch_collection_view(),
-        (Some(_), Some(_)) => prefetch_object_view(),
+    if state.resource.is_some() {
+        prefetch_browse();
     }
 }
 
-/// Starts fetching the collection view's part, the first time it is called (the loader keeps a
-/// module it has; a failed fetch is tried again by the screen that needs it).
-pub fn prefetch_collection_view() {
+/// Starts fetching the screens' part (the `browse` module), the first time it is called: the
+/// loader keeps a module it has, and a failed fetch is not reported here but tried again, and
+/// said, by the screen that needs it.
+pub fn prefetch_browse() {
     thread_local! {
         static ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
@@ -52,13 +50,6 @@ pub fn prefetch_collection_view() {
     }
     leptos::task::spawn_local(async {
         let _ = split::preload_collection_view().await;
-    });
-}
-
-/// Starts fetching the object view's part.
-pub fn prefetch_object_view() {
-    leptos::task::spawn_local(async {
-        let _ = split::preload_object_view().await;
     });
 }
 

@@ -14,7 +14,7 @@ use crate::ui::access::use_access;
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::keys::{modified, typing};
 use crate::ui::location::{use_navigation, ViewLink};
-use crate::ui::routes::prefetch_collection_view;
+use crate::ui::routes::prefetch_browse;
 
 /// Lists the resource types discovery found, as links that open their collection.
 #[component]
@@ -95,8 +95,8 @@ pub fn Sidebar(
         <nav
             class="sidebar"
             aria-label=t(Msg::ResourceTypes)
-            on:pointerenter=|_| prefetch_collection_view()
-            on:focusin=|_| prefetch_collection_view()
+            on:pointerenter=|_| prefetch_browse()
+            on:focusin=|_| prefetch_browse()
         >
             <input
                 node_ref=input
