@@ -28,11 +28,31 @@ macro_rules! catalogue {
 
             /// The English text.
             pub fn english(self) -> &'static str {
-                match self {
-                    $(Msg::$key => $english,)*
-                }
+                let index = self as usize;
+                let start = if index == 0 { 0 } else { ENGLISH_ENDS[index - 1] as usize };
+                &ENGLISH[start..ENGLISH_ENDS[index] as usize]
             }
         }
+
+        /// Every message's English, one after another in the enum's order. With [`ENGLISH_ENDS`]
+        /// it is the catalogue's English as the page load carries it: the texts and two bytes
+        /// per message, where a `match` to each text would take eight (a pointer and a length).
+        const ENGLISH: &str = concat!($($english,)*);
+
+        /// Where each message's English ends in [`ENGLISH`].
+        const ENGLISH_ENDS: [u16; Msg::ALL.len()] = {
+            let lengths = [$($english.len(),)*];
+            let mut ends = [0u16; Msg::ALL.len()];
+            let mut end = 0;
+            let mut index = 0;
+            while index < lengths.len() {
+                end += lengths[index];
+                assert!(end <= u16::MAX as usize, "the catalogue's English outgrew u16 offsets");
+                ends[index] = end as u16;
+                index += 1;
+            }
+            ends
+        };
     };
 }
 

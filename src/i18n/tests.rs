@@ -162,3 +162,15 @@ fn code_inside_a_persian_sentence_is_isolated_left_to_right_and_english_is_uncha
     assert_eq!(persian.matches('\u{2066}').count(), persian.matches('\u{2069}').count());
     assert!(!persian.contains("identifier"), "{persian}");
 }
+
+#[test]
+fn each_message_reads_its_own_english_out_of_the_packed_catalogue() {
+    assert_eq!(Msg::ALL[0], Msg::AppTitle);
+    assert_eq!(Msg::AppTitle.english(), "Kube API Explorer");
+    assert_eq!(Msg::Cluster.english(), "Cluster");
+    assert_eq!(Msg::NoTypeNamedLike.english(), "No resource type is named like \"{query}\". ");
+    assert_eq!(Msg::Verbatim.english(), "{text}");
+    assert_eq!(Msg::ALL.last(), Some(&Msg::ViewOneOf));
+    assert_eq!(Msg::ViewOneOf.english(), "{values} or {last}");
+    assert!(Msg::ALL.iter().all(|m| !m.english().is_empty()), "a message with no English");
+}

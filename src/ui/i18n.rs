@@ -8,7 +8,8 @@
 //! [`t`] (a reactive text) and [`tr`]/[`tf`] (the text now, inside a reactive closure).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -46,8 +47,9 @@ thread_local! {
         chosen: ArcRwSignal::new(Language::English),
         problem: ArcRwSignal::new(None),
     };
-    /// The language files read so far: choosing a language again fetches nothing.
-    static LOADED: RefCell<HashMap<Language, Arc<Table>>> = RefCell::new(HashMap::new());
+    /// The language files read so far, by [`Language`] (`as usize`): choosing a language again
+    /// fetches nothing.
+    static LOADED: RefCell<[Option<Arc<Table>>; Language::ALL.len()]> = const { RefCell::new([None, None, None, None]) };
 }
 
 fn state() -> State {
@@ -57,7 +59,7 @@ fn state() -> State {
 /// Reads the active language, tracked inside a reactive closure; outside one (an event handler, a
 /// task building an error message) it reads the language of the moment.
 fn with_active<R>(f: impl FnOnce(&Active) -> R) -> R {
-    let active = state().active;
+    let active = STATE.with(|s| s.active.clone());
     if leptos::reactive::graph::Observer::get().is_some() {
         active.with(f)
     } else {
@@ -190,17 +192,18 @@ fn choose(language: Language) {
         state.active.set(Active::default());
         return;
     };
-    if let Some(table) = LOADED.with(|l| l.borrow().get(&language).cloned()) {
+    if let Some(table) = LOADED.with(|l| l.borrow()[language as usize].clone()) {
         state.active.set(Active { language, table: Some(table) });
         return;
     }
     leptos::task::spawn_local(async move {
-        let loaded = match bundle_file::fetch_text(&file).await {
-            #[cfg(feature = "split")]
-            Ok(json) => read_language(file, json).await.unwrap_or_else(|e| Err(e.0)),
-            #[cfg(not(feature = "split"))]
-            Ok(json) => read_language(file, json).unwrap_or_else(|e| Err(e.0)),
-            Err(error) => Err(error.to_string()),
+        #[cfg(feature = "split")]
+        let reading = read_language(file).await;
+        #[cfg(not(feature = "split"))]
+        let reading = read_language(file);
+        let loaded = match reading {
+            Ok(reading) => reading.await,
+            Err(ReaderNotLoaded(error)) => Err(error),
         };
         let state = self::state();
         // A later choice wins over a file that arrives late.
@@ -210,7 +213,7 @@ fn choose(language: Language) {
         match loaded {
             Ok(table) => {
                 let table = Arc::new(table);
-                LOADED.with(|l| l.borrow_mut().insert(language, table.clone()));
+                LOADED.with(|l| l.borrow_mut()[language as usize] = Some(table.clone()));
                 state.active.set(Active { language, table: Some(table) });
             }
             Err(error) => {
@@ -222,15 +225,21 @@ fn choose(language: Language) {
     });
 }
 
-/// Reads a language file (`file` names it in the error). With the `split` feature this is a part
-/// of its own, fetched with the first language file: only a user who picks another language than
-/// English needs its JSON reader and checks.
+/// A language file being fetched and read: its strings, or why they cannot be used.
+type Reading = Pin<Box<dyn Future<Output = Result<Table, String>>>>;
+
+/// Fetches and reads the language file at `file` (which names it in an error). With the `split`
+/// feature this is a part of its own, fetched before the first language file: only a user who
+/// picks another language than English needs the fetching, the JSON reader and its checks.
 #[cfg_attr(
     feature = "split",
     leptos::wasm_split::wasm_split(language_file, wasm_split_path = ::leptos::wasm_split, fallible)
 )]
-fn read_language(file: String, json: String) -> Result<Result<Table, String>, ReaderNotLoaded> {
-    Ok(Table::parse(&json).map_err(|e| format!("{file}: {e}")))
+fn read_language(file: String) -> Result<Reading, ReaderNotLoaded> {
+    Ok(Box::pin(async move {
+        let json = bundle_file::fetch_text(&file).await.map_err(|e| e.to_string())?;
+        Table::parse(&json).map_err(|e| format!("{file}: {e}"))
+    }))
 }
 
 /// The language file's reader could not be fetched (the loader's words).

@@ -22,6 +22,15 @@ function languageRequests(page) {
   return asked;
 }
 
+/** The requests for the on-demand part that fetches and reads a language file. */
+function readerRequests(page) {
+  const asked = [];
+  page.on('request', (request) => {
+    if (/\/split_language_file\.wasm$/.test(new URL(request.url()).pathname)) asked.push(request.url());
+  });
+  return asked;
+}
+
 /** `template` with each `{name}` filled from `values`, as the app's `i18n::fill` does. */
 function fill(template, values) {
   return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -61,6 +70,7 @@ async function choose(page, tag) {
 
 test('English by default, and no language file is fetched until one is chosen', async ({ page }) => {
   const asked = languageRequests(page);
+  const reader = readerRequests(page);
   await page.goto('./');
   await expect(page.getByTestId('git-version')).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
@@ -68,11 +78,14 @@ test('English by default, and no language file is fetched until one is chosen', 
   await expect(page.getByTestId('language')).toHaveValue('en');
   await expect(page.locator('#version-heading')).toHaveText('Server version');
   expect(asked).toEqual([]);
+  // Nor the part that fetches and reads one: English needs neither.
+  expect(reader).toEqual([]);
 });
 
 for (const tag of ['uk', 'zh-CN', 'fa']) {
   test(`choosing ${tag} translates the page, fetches its file once, and survives a reload`, async ({ page }) => {
     const asked = languageRequests(page);
+    const reader = readerRequests(page);
     const text = strings(tag);
     await page.goto('./');
     await expect(page.locator('#version-heading')).toHaveText('Server version');
@@ -88,6 +101,7 @@ for (const tag of ['uk', 'zh-CN', 'fa']) {
     await choose(page, tag);
     await expect(page.locator('#version-heading')).toHaveText(text.ServerVersion);
     expect(asked).toEqual([tag]);
+    expect(reader.length).toBe(1);
 
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('lang', tag);
