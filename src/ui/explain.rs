@@ -428,7 +428,7 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
         >
             {toggle.map(IntoAny::into_any).unwrap_or_else(|| view! { <span class="explain__leaf"></span> }.into_any())}
             {field_link(field.path.clone(), field.name.clone(), None)}
-            <span class="explain__type">{format!("<{}>", field.type_label)}</span>
+            <span class="explain__type" dir="ltr">{format!("<{}>", field.type_label)}</span>
             {field.required.then(|| view! { <span class="explain__required">{t(Msg::ExplainRequiredMark)}</span> })}
             {badges}
         </li>
@@ -581,8 +581,10 @@ fn SearchResults(tree: Arc<SchemaTree>, query: String) -> impl IntoView {
             view! {
                 <li>
                     {field_link(field.path.clone(), field.path.clone(), Some("explain-hit"))}
-                    <span class="explain__type">{format!(" <{}>", field.type_label)}</span>
-                    <span class="muted">{format!(" {first_sentence}")}</span>
+                    " "
+                    <span class="explain__type" dir="ltr">{format!("<{}>", field.type_label)}</span>
+                    " "
+                    <span class="muted">{first_sentence}</span>
                 </li>
             }
         })
