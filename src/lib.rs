@@ -2,14 +2,15 @@
 //!
 //! The crate is layered so that data flows one way, bytes → decoded models → signals → views:
 //!
-//! - [`api`]: the Kubernetes API concepts, sans-I/O. It turns values into requests and bytes into
-//!   values, builds natively and for wasm32, and never touches the network, a clock or the DOM.
+//! - [`api`]: the protocol core, the workspace crate `kube-wire` (`wire/`), sans-I/O. It turns
+//!   values into requests and bytes into values, builds natively and for wasm32, never touches the
+//!   network, a clock or the DOM, and has no UI texts: [`i18n`] words its errors.
 //! - `client` (wasm32 only): runs an [`api::request::Request`] over `fetch`.
 //! - `ui` (wasm32 only): Leptos components; no parsing or protocol logic.
 //!
-//! The simulated cluster `kube-sim` (workspace member `sim/`) reuses [`api`] natively.
+//! The simulated cluster `kube-sim` (workspace member `sim/`) reuses the core natively.
 
-pub mod api;
+pub use kube_wire as api;
 pub mod i18n;
 pub mod model;
 

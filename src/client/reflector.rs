@@ -32,7 +32,8 @@ use web_sys::AbortController;
 use crate::api::codec::protobuf_full::InFullDecoder;
 use crate::api::media_type::MediaType;
 use crate::api::reflector::{
-    Action, Change, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind, Step, WatchEnd,
+    Action, Change, EdgeError, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind, Step,
+    StreamCut, Undecodable, WatchEnd,
 };
 use crate::api::request::Request;
 use crate::api::watch::{WatchDecoder, WatchEvent};
@@ -418,7 +419,7 @@ impl Driver {
             Ok(stream) => stream,
             Err(error) => {
                 self.controllers.borrow_mut().remove(&op);
-                let failure = Failure::Network(error.text());
+                let failure = Failure::Network(EdgeError::new(error.text()));
                 self.feed(match kind {
                     RequestKind::ListPage => Input::ListFailed { op, failure },
                     RequestKind::StreamingList | RequestKind::Watch => Input::WatchFailed { op, failure },
@@ -465,8 +466,8 @@ impl Driver {
                 controller.abort();
                 self.controllers.borrow_mut().remove(&op);
                 let message = match other {
-                    Some(Err(e)) => e.text(),
-                    _ => Text::new(Msg::NoContentTypeOnWatch),
+                    Some(Err(e)) => Undecodable::Stream(e),
+                    _ => Undecodable::NoContentTypeOnWatch,
                 };
                 self.feed(Input::WatchFailed { op, failure: Failure::Undecodable(message) });
                 return;
@@ -518,7 +519,7 @@ impl Driver {
                 Err(message) => {
                     let cancelled = self.controllers.borrow_mut().remove(&op).is_none();
                     if !cancelled {
-                        self.feed(Input::WatchEnded { op, end: WatchEnd::Cut(Text::verbatim(message)) });
+                        self.feed(Input::WatchEnded { op, end: WatchEnd::Cut(StreamCut::Connection(message.into())) });
                     }
                     return;
                 }

@@ -9,6 +9,7 @@
 #[macro_use]
 mod outside;
 pub mod catalogue;
+mod wire;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -355,6 +356,10 @@ impl fmt::Display for Text {
         f.write_str(&self.in_table(None))
     }
 }
+
+/// A text is what the client hands the protocol core as its error (`kube_wire`'s `EdgeError`),
+/// which gives it back to be shown in the page's language.
+impl std::error::Error for Text {}
 
 /// Something whose words are a catalogue message: an error, a state. Its `Display` is
 /// [`Localized::text`] in English ([`localized_display!`](crate::localized_display)).

@@ -9,10 +9,12 @@
 //! (a missing rule then proves nothing): the decision is [`Decision::Unknown`] and the caller asks
 //! one precise SelfSubjectAccessReview instead.
 
+use std::ops::{Deref, DerefMut};
+
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
-use crate::api::access::{ResourceRule, RulesReview};
+use crate::api::access::{ResourceAttributes, ResourceRule, RulesReview};
 use crate::api::discovery::{ResourceType, Scope};
 use crate::api::request::{Collection, ObjectRef};
 use crate::api::view::status::Status;
@@ -25,52 +27,67 @@ pub const VERBS: [&str; 8] = ["get", "list", "watch", "create", "update", "patch
 /// One action the user might take: the attributes a SelfSubjectAccessReview asks about
 /// (`namespace: None` is the cluster scope: a cluster-scoped type, or a namespaced type in all
 /// namespaces, which RBAC grants only through ClusterRoleBindings), decided, worded and turned into
-/// a `kubectl auth can-i` command here.
-pub use crate::api::access::ResourceAttributes as Question;
+/// a `kubectl auth can-i` command here. Its fields are the attributes' (through `Deref`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Question(pub ResourceAttributes);
+
+impl Deref for Question {
+    type Target = ResourceAttributes;
+
+    fn deref(&self) -> &ResourceAttributes {
+        &self.0
+    }
+}
+
+impl DerefMut for Question {
+    fn deref_mut(&mut self) -> &mut ResourceAttributes {
+        &mut self.0
+    }
+}
 
 impl Question {
     /// `verb` on the objects of `resource` in `namespace` (ignored for a cluster-scoped type).
     pub fn on(verb: &str, resource: &ResourceType, namespace: Option<&str>) -> Question {
-        Question {
+        Question(ResourceAttributes {
             verb: verb.to_owned(),
             group: resource.group.clone(),
             resource: resource.plural.clone(),
             subresource: None,
             namespace: if resource.scope == Scope::Namespaced { namespace.map(str::to_owned) } else { None },
             name: None,
-        }
+        })
     }
 
     /// `verb` on the object `object` refers to (its subresource included).
     pub fn object(verb: &str, object: &ObjectRef) -> Question {
-        Question {
+        Question(ResourceAttributes {
             name: Some(object.name.clone()),
             subresource: object.subresource.clone(),
-            ..Question::collection(verb, &object.collection)
-        }
+            ..Question::collection(verb, &object.collection).0
+        })
     }
 
     /// `verb` on the objects of `collection`.
     pub fn collection(verb: &str, collection: &Collection) -> Question {
-        Question {
+        Question(ResourceAttributes {
             verb: verb.to_owned(),
             group: collection.group.clone(),
             resource: collection.plural.clone(),
             subresource: None,
             namespace: collection.namespace.clone(),
             name: None,
-        }
+        })
     }
 
     /// The same question about one object.
     pub fn named(mut self, name: &str) -> Question {
-        self.name = Some(name.to_owned());
+        self.0.name = Some(name.to_owned());
         self
     }
 
     /// The same question about a subresource (`log`, `scale`, `status`).
     pub fn subresource(mut self, subresource: &str) -> Question {
-        self.subresource = Some(subresource.to_owned());
+        self.0.subresource = Some(subresource.to_owned());
         self
     }
 
@@ -272,14 +289,14 @@ impl Forbidden {
     /// The refused action as a question (none for a non-resource URL).
     pub fn question(&self) -> Option<Question> {
         match &self.target {
-            Target::Resource { group, resource, subresource, namespace, name } => Some(Question {
+            Target::Resource { group, resource, subresource, namespace, name } => Some(Question(ResourceAttributes {
                 verb: self.verb.clone(),
                 group: group.clone(),
                 resource: resource.clone(),
                 subresource: subresource.clone(),
                 namespace: namespace.clone(),
                 name: name.clone(),
-            }),
+            })),
             Target::Path(_) => None,
         }
     }

@@ -11,14 +11,14 @@ fn rule(verbs: &[&str], groups: &[&str], resources: &[&str], names: &[&str]) -> 
 }
 
 fn question(verb: &str, group: &str, resource: &str) -> Question {
-    Question {
+    Question(ResourceAttributes {
         verb: verb.into(),
         group: group.into(),
         resource: resource.into(),
         subresource: None,
         namespace: Some("demo".into()),
         name: None,
-    }
+    })
 }
 
 fn resource_type(group: &str, plural: &str, kind: &str, scope: Scope, verbs: &[&str]) -> ResourceType {
@@ -115,14 +115,14 @@ fn questions_are_said_in_words_and_as_kubectl_auth_can_i() {
     assert_eq!(log.kubectl(true), "kubectl auth can-i get pods/web-1 --subresource=log -n 'my ns'");
     assert_eq!(
         log,
-        Question {
+        Question(ResourceAttributes {
             verb: "get".into(),
             group: String::new(),
             resource: "pods".into(),
             subresource: Some("log".into()),
             namespace: Some("my ns".into()),
             name: Some("web-1".into()),
-        }
+        })
     );
 }
 
@@ -172,7 +172,7 @@ fn a_forbidden_message_is_read_back_into_its_question() {
     ))
     .expect("a subresource");
     assert_eq!(log.user, "system:serviceaccount:demo:default");
-    assert_eq!(log.question().and_then(|q| q.subresource), Some("log".into()));
+    assert_eq!(log.question().and_then(|q| q.0.subresource), Some("log".into()));
 
     let path = Forbidden::from_status(&status(403, r#"forbidden: User "viewer" cannot get path "/metrics""#, ""))
         .expect("a non-resource URL");

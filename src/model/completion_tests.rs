@@ -1,6 +1,6 @@
 use super::*;
-use crate::api::schema::tests::{gvk, shared_schemas};
 use crate::api::schema::OpenApiSchemas;
+use crate::api::testdata::{gvk, shared_schemas};
 
 fn deployment() -> SchemaTree {
     SchemaTree::build(shared_schemas(), &gvk("apps", "v1", "Deployment")).expect("tree")

@@ -105,8 +105,8 @@ pub fn served_kinds(discovery: &Discovery) -> Vec<ResourceType> {
 mod tests {
     use super::*;
     use crate::api::discovery::Scope;
-    use crate::api::schema::tests::{gvk, shared_schemas};
     use crate::api::testdata::{discovery_of, resource_type};
+    use crate::api::testdata::{gvk, shared_schemas};
 
     fn deployment() -> SchemaTree {
         SchemaTree::build(shared_schemas(), &gvk("apps", "v1", "Deployment")).expect("tree")

@@ -24,7 +24,9 @@ use crate::model::page::TextFormat;
 /// for the others (YAML).
 pub fn lazy_list(content_type: Option<&MediaType>, body: &std::sync::Arc<[u8]>) -> Result<LazyList, Text> {
     match content_type.map(|media_type| (media_type, media_type.essence.format())) {
-        Some((_, Some(format @ (Format::Json | Format::Cbor)))) => read_list(format, body.clone()),
+        Some((_, Some(format @ (Format::Json | Format::Cbor)))) => {
+            read_list(format, body.clone()).map_err(|e| e.text())
+        }
         Some((media_type, _)) => match decode_body(media_type, body).map_err(|e| e.text())? {
             Decoded::Document(document) => {
                 ObjectList::from_document(&document).map(LazyList::from).map_err(|e| e.text())

@@ -8,6 +8,7 @@ pub mod access;
 pub mod cells;
 pub mod commands;
 pub mod completion;
+pub mod edit;
 pub mod explain;
 pub mod goto;
 pub mod highlight;

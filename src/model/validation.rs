@@ -8,7 +8,7 @@
 //! any text.
 
 use crate::api::schema::OpenApiSchemas;
-use crate::api::validate::{read_lenient, validate, Problem, Refusal, ValidateError};
+use crate::api::validate::{read_lenient, validate, Problem, Refusal, Unreadable, ValidateError};
 use crate::api::write::diff::pointer_segments;
 use crate::model::highlight::yaml_line_pointers;
 
@@ -30,7 +30,7 @@ pub struct LineProblem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotChecked {
     /// The text does not read as YAML or JSON (the editor shows where).
-    Unreadable(String),
+    Unreadable(Unreadable),
     /// No kind, or no schema for it.
     NoSchema(ValidateError),
 }

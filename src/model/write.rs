@@ -20,13 +20,14 @@ use crate::api::params::{
 use crate::api::request::{ApplyEncoding, Body, Collection, ObjectRef, Request, RequestError};
 use crate::api::schema::{gvk_of, OpenApiSchemas};
 use crate::api::write::apply::{minimal_apply_configuration, ApplyBody};
-use crate::api::write::documents::{split_yaml_documents, DocumentError};
+use crate::api::write::documents::split_yaml_documents;
 use crate::api::write::patch::{
     apply_json_patch, apply_merge_patch, json_patch_ops, ops_from_value, PatchBody, PatchError, PatchOp, TestGuards,
 };
 use crate::api::write::strategic::{StrategicError, StrategicMerge};
 use crate::api::write::update::{update_request, UpdateError};
 use crate::i18n::{Localized, Msg, Text};
+pub use crate::model::edit::{parse_edit, EditError};
 
 /// The field manager the explorer writes as unless the user names another.
 pub const DEFAULT_FIELD_MANAGER: &str = "kube-api-explorer";
@@ -143,31 +144,6 @@ pub fn edit_view(object: &Value) -> Value {
         }
     }
     object
-}
-
-/// Parses the editor's text (YAML or JSON) as exactly one object, with the error located in the
-/// text.
-pub fn parse_edit(text: &str) -> Result<Value, DocumentError> {
-    let documents = split_yaml_documents(text);
-    match documents.as_slice() {
-        [] => Err(DocumentError { line: 1, column: 1, message: Msg::DocEmpty.into() }),
-        [one] => {
-            let value = one.parsed.clone()?;
-            match value {
-                Value::Object(_) => Ok(value),
-                other => Err(DocumentError {
-                    line: one.start_line,
-                    column: 1,
-                    message: Text::new(Msg::DocNotMapping).with_text("found", other.kind_text()),
-                }),
-            }
-        }
-        [_, second, ..] => Err(DocumentError {
-            line: second.start_line,
-            column: 1,
-            message: Text::new(Msg::DocSeveral).with("count", documents.len()),
-        }),
-    }
 }
 
 /// The editor text of an object: block YAML, or pretty JSON.
@@ -617,7 +593,7 @@ fn create_request(
     let (Some(api_version), Some(kind)) =
         (object.get("apiVersion").and_then(Value::as_str), object.get("kind").and_then(Value::as_str))
     else {
-        return Err(Text::new(Msg::StrategicNoKind).with_text("found", object.kind_text()));
+        return Err(Text::new(Msg::StrategicNoKind).with_text("found", object.kind()));
     };
     if object.at(&["metadata", "name"]).is_none() && object.at(&["metadata", "generateName"]).is_none() {
         return Err(Text::new(Msg::CreateNoName));
