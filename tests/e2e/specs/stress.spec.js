@@ -2,9 +2,9 @@
 // switch views (collections, objects, a pod's log, search, access, the schema explorer),
 // representations (Table, JSON, YAML, CBOR, metadata only, protobuf), namespaces, objects, pages
 // and live/pages while requests are in flight: every API request is held back a random while
-// before it leaves, kube-sim trickles bodies out slowly in some phases (/_sim/slow) and changes
-// the pods of one namespace all along (/_sim/churn), so that
-// answers, stream chunks and timers keep arriving for views that are already gone. Any panic of
+// before it leaves, kube-sim trickles bodies out slowly in some phases (/_sim/slow) and changes the
+// pods of one namespace all along (/_sim/churn), so that answers, stream chunks, frames and timers
+// keep arriving for views that are already gone. Any panic of
 // the wasm ("panicked", a `RuntimeError: unreachable` trap) or any uncaught page error fails the
 // test at the step it showed up in, with the steps before it.
 //
@@ -78,20 +78,31 @@ function randomAddress(random, pods) {
 
 /** Moves the app to `address` as a link followed in place would (its popstate listener). */
 async function jump(page, address) {
-  await page.evaluate((search) => {
+  const pushed = page.evaluate((search) => {
     history.pushState(null, '', search);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, address);
+  await settled(page, pushed);
 }
 
 /** Clicks `locator` if it is there; a view that went away meanwhile is fine. */
 async function tryClick(locator) {
-  if ((await locator.count()) === 0) return false;
   try {
+    if ((await locator.count()) === 0) return false;
     await locator.first().click({ timeout: 300 });
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Waits for `navigation`; one that an entry of another document (after a reload) turned into a
+ * page load of its own may fail in Playwright: the page then only has to be loaded again. */
+async function settled(page, navigation) {
+  try {
+    await navigation;
+  } catch {
+    await page.waitForLoadState('domcontentloaded').catch(() => {});
   }
 }
 
@@ -127,8 +138,8 @@ async function step(page, random, pods, history) {
   if (roll < 0.75) {
     const select = page.getByRole('combobox', { name: 'Namespace', exact: true });
     const namespace = random.pick(NAMESPACES.slice(1));
-    if ((await select.count()) === 0) return `namespace ${namespace}: false`;
     try {
+      if ((await select.count()) === 0) return `namespace ${namespace}: false`;
       await select.first().selectOption(namespace, { timeout: 300 });
       return `namespace ${namespace}: true`;
     } catch {
@@ -141,17 +152,14 @@ async function step(page, random, pods, history) {
   if (roll < 0.86) {
     // Never back past the first address (the blank page before it): only over the entries the
     // jumps pushed (a click that navigates pushes one more, so this stays on the safe side).
-    if (random.next() < 0.6 && history.at > 0) {
-      history.at -= 1;
-      await page.evaluate(() => window.history.back());
-      return 'back';
-    }
-    if (history.at < history.length) history.at += 1;
-    await page.evaluate(() => window.history.forward());
-    return 'forward';
+    const back = random.next() < 0.6 && history.at > 0;
+    if (back) history.at -= 1;
+    else if (history.at < history.length) history.at += 1;
+    await settled(page, page.evaluate((b) => (b ? window.history.back() : window.history.forward()), back));
+    return back ? 'back' : 'forward';
   }
   if (roll < 0.88) {
-    await page.reload({ waitUntil: 'commit' });
+    await settled(page, page.reload({ waitUntil: 'commit' }));
     return 'reload';
   }
   const ms = random.int(250);
