@@ -242,6 +242,11 @@ fn no_import_circle_in_the_app() {
 }
 
 #[test]
+fn no_import_circle_in_the_model() {
+    check_no_circles(&root().join("model/src"));
+}
+
+#[test]
 fn no_import_circle_in_the_protocol_core() {
     check_no_circles(&root().join("wire/src"));
 }
@@ -345,6 +350,6 @@ fn long_files(dirs: &[&str]) -> Vec<String> {
 
 #[test]
 fn no_source_file_reaches_900_lines() {
-    let long = long_files(&["src", "wire/src", "sim/src"]);
+    let long = long_files(&["src", "model/src", "wire/src", "sim/src"]);
     assert!(long.is_empty(), "split these along their jobs: {}", long.join(", "));
 }

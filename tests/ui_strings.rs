@@ -1,4 +1,4 @@
-//! Every string the views show goes through the catalogue (`src/i18n/catalogue.rs`): this test
+//! Every string the views show goes through the catalogue (`model/src/i18n/catalogue.rs`): this test
 //! reads `src/ui/**/*.rs` and fails on literal text in `view!` markup (a text node such as
 //! `<p>"Hello"</p>`), in a user-visible attribute (`title`, `aria-label`, `placeholder`, `alt`,
 //! `label`), or as the value or `format!` text of a Rust block inside the markup
@@ -7,11 +7,11 @@
 //! against the catalogue.
 //!
 //! Texts made outside the views are seen where they are worded: the `Display` of the errors and
-//! states of `src/model` and `src/client` (a thiserror `#[error("...")]`, or words written in an
+//! states of the model (`model/src`) and `src/client` (a thiserror `#[error("...")]`, or words written in an
 //! `impl Display`) must come from the catalogue (`i18n::Localized`, its English filled by
 //! `localized_display!`), so that the interface can show them in every language. The protocol
 //! core (`wire/`) has no catalogue: each of its worded types must have a `Localized` text in the
-//! app (`src/i18n/wire`), whose tests compare the two Englishes.
+//! app (`model/src/i18n/wire`), whose tests compare the two Englishes.
 
 mod common;
 
@@ -72,21 +72,21 @@ const ERRORS_NOT_YET_CONVERTED: &[&str] = &[];
 /// Files whose worded errors stay English: `model/list_text.rs` writes a list's text item by item,
 /// and its errors are written into that text as YAML comments (`# item 3 of the list cannot be
 /// decoded: …`), beside the YAML they stand for, in the left-to-right document pane.
-const ERRORS_ALLOWED: &[&str] = &["src/model/list_text.rs"];
+const ERRORS_ALLOWED: &[&str] = &["model/src/list_text.rs"];
 
 /// `Display` texts that stay as they are in every language: the names of the concepts page's
 /// resourceVersion semantics (Kubernetes terms, like the parameters they describe).
 const DISPLAY_ALLOWED: &[&str] = &["wire/src/params.rs: Semantics"];
 
 /// The folders of the app's layers below the views whose texts go through the catalogue.
-const APP_FOLDERS: &[&str] = &["src/model", "src/client"];
+const APP_FOLDERS: &[&str] = &["model/src", "src/client"];
 
 /// The protocol core: its texts are English, and the app gives each worded type its catalogue
 /// text in [`CORE_TEXTS`].
 const CORE: &str = "wire/src";
 
 /// Where the app maps the core's errors and states to catalogue texts.
-const CORE_TEXTS: &str = "src/i18n/wire";
+const CORE_TEXTS: &str = "model/src/i18n/wire";
 
 /// Attributes a person reads or hears.
 const VISIBLE_ATTRIBUTES: &[&str] = &["title", "aria-label", "placeholder", "alt", "label", "aria-description"];
@@ -266,7 +266,11 @@ fn every_string_the_views_show_is_in_the_catalogue() {
             }
         }
     }
-    assert!(problems.is_empty(), "text shown without the catalogue (src/i18n/catalogue.rs):\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "text shown without the catalogue (model/src/i18n/catalogue.rs):\n{}",
+        problems.join("\n")
+    );
 }
 
 /// A `Display` text with words: an `#[error("...")]` of a type, or a literal written in an
@@ -405,7 +409,7 @@ fn every_error_and_state_text_outside_the_views_is_in_the_catalogue() {
     assert!(
         problems.is_empty(),
         "Display texts worded outside the catalogue (give the type a Localized text and \
-         localized_display!, see src/i18n/mod.rs):\n{}",
+         localized_display!, see model/src/i18n/mod.rs):\n{}",
         problems.join("\n")
     );
 }

@@ -157,17 +157,17 @@ pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Re
     let url = base.url(request);
     let network = |e: JsValue| ClientError::Network { url: url.clone(), message: describe(e) };
     let init = RequestInit::new();
-    init.set_method(request.method.as_str());
+    init.set_method(request.method().as_str());
     init.set_signal(Some(signal));
     let headers = web_sys::Headers::new().map_err(network)?;
-    for (name, value) in &request.headers {
+    for (name, value) in request.headers() {
         headers
             .append(name, value)
             .map_err(|e| ClientError::InvalidRequest { url: url.clone(), message: describe(e) })?;
     }
     init.set_headers(&headers);
-    if let Some(body) = &request.body {
-        init.set_body(&Uint8Array::from(body.as_slice()));
+    if let Some(body) = request.body() {
+        init.set_body(&Uint8Array::from(body));
     }
     let fetch_request = web_sys::Request::new_with_str_and_init(&url, &init)
         .map_err(|e| ClientError::InvalidRequest { url: url.clone(), message: describe(e) })?;
@@ -199,7 +199,7 @@ pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Re
 /// Sends `request` with `signal` and reads the whole body: [`open`], then the body to its end.
 pub async fn execute(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Result<Response, ClientError> {
     let fetch_url = base.url(request);
-    let url = if request.path.starts_with('/') { base.absolute_url(request) } else { fetch_url };
+    let url = if request.path().starts_with('/') { base.absolute_url(request) } else { fetch_url };
     let started = now_ms();
     let mut stream = open(base, request, signal).await.map_err(|error| with_url(error, &url))?;
     let time_to_headers_ms = now_ms() - started;

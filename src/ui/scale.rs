@@ -4,11 +4,11 @@
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::media_type::PatchType;
-use crate::api::request::{ObjectRef, Request};
+use crate::api::request::ObjectRef;
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
+use crate::model::requests;
 use crate::model::write::{parse_replicas, SendOptions};
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
@@ -62,8 +62,7 @@ pub fn ScalePanel(
                 dry_run,
                 ..SendOptions::default()
             };
-            let body = Value::from_serde_json(&serde_json::json!({"spec": {"replicas": n}}));
-            let request = match Request::patch(&scale, PatchType::Merge, &body, &options.write_params()) {
+            let request = match requests::scale(&scale, n, &options.write_params()) {
                 Ok(request) => request,
                 Err(e) => {
                     current.set(Some(Err(tl(&e))));

@@ -507,7 +507,7 @@ pub fn EditPanel(
             let body = shown
                 .body_text
                 .clone()
-                .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body.as_deref().unwrap_or_default()));
+                .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body().unwrap_or_default()));
             let notes = plan.notes.iter().map(|n| view! { <li>{tl(n)}</li> }).collect_view();
             view! {
                 <div class="write__preview" data-testid="request-preview">

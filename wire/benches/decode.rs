@@ -2,7 +2,7 @@
 //! managedFields dropped) in JSON, YAML and CBOR; the large-list fast paths (raw items, metadata
 //! only); and watch framing of 10,000 events. A benchmark reports figures; it asserts nothing.
 //!
-//! Run with `cargo bench --bench decode`. Native only (criterion does not build for wasm32).
+//! Run with `cargo bench -p kube-wire --bench decode`. Native only (criterion does not build for wasm32).
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {

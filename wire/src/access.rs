@@ -3,10 +3,11 @@
 //!
 //! A review is a `POST` that creates nothing: the server answers it from its authenticator or
 //! authorizer and stores no object. So it is a read in effect, and [`is_review`] is what lets the
-//! write gate send it in read-only mode (`Request::changes_state`).
+//! write gate send it in read-only mode ([`Request::changes_state`]).
 //!
 //! Invariant: no I/O; answers are read from decoded documents.
 
+use crate::build::RequestBuilder;
 use crate::codec::value::{Value, ValueKind};
 use crate::request::{Body, Method, Request};
 
@@ -48,9 +49,9 @@ pub enum ReviewError {
     Shape { path: &'static str, expected: ValueKind },
 }
 
-impl Request {
+impl RequestBuilder {
     /// **create** a SelfSubjectReview: the server answers with the user it authenticated.
-    pub fn self_subject_review() -> Request {
+    pub fn self_subject_review() -> RequestBuilder {
         review(
             SELF_SUBJECT_REVIEW_PATH,
             serde_json::json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"}),
@@ -58,7 +59,7 @@ impl Request {
     }
 
     /// **create** a SelfSubjectRulesReview of `namespace`: the rules the user has there.
-    pub fn self_subject_rules_review(namespace: &str) -> Request {
+    pub fn self_subject_rules_review(namespace: &str) -> RequestBuilder {
         review(
             SELF_SUBJECT_RULES_REVIEW_PATH,
             serde_json::json!({
@@ -70,7 +71,7 @@ impl Request {
     }
 
     /// **create** a SelfSubjectAccessReview of one action (what `kubectl auth can-i` sends).
-    pub fn self_subject_access_review(attributes: &ResourceAttributes) -> Request {
+    pub fn self_subject_access_review(attributes: &ResourceAttributes) -> RequestBuilder {
         let mut resource = serde_json::json!({
             "verb": attributes.verb,
             "group": attributes.group,
@@ -92,7 +93,9 @@ impl Request {
             }),
         )
     }
+}
 
+impl Request {
     /// Whether sending this request may change state on the server: a write method, except the
     /// create of a review, which the server answers without storing anything.
     pub fn changes_state(&self) -> bool {
@@ -100,13 +103,11 @@ impl Request {
     }
 }
 
-fn review(path: &str, body: serde_json::Value) -> Request {
+fn review(path: &str, body: serde_json::Value) -> RequestBuilder {
     let body = Body::json(&Value::from_serde_json(&body));
-    let mut request = Request::get(path).header("Accept", "application/json");
-    request.method = Method::Post;
-    request.headers.push(("Content-Type".to_owned(), body.content_type.to_string()));
-    request.body = Some(body.bytes);
-    request
+    RequestBuilder::new(Method::Post, path.to_owned(), Vec::new())
+        .header("Accept", "application/json")
+        .with_body(&body.content_type, body.bytes)
 }
 
 /// The attributes of one action on a resource, as a SelfSubjectAccessReview asks about them.
@@ -225,15 +226,17 @@ mod tests {
     #[test]
     fn reviews_are_posts_that_do_not_change_state() {
         for request in [
-            Request::self_subject_review(),
-            Request::self_subject_rules_review("demo"),
-            Request::self_subject_access_review(&ResourceAttributes {
+            RequestBuilder::self_subject_review(),
+            RequestBuilder::self_subject_rules_review("demo"),
+            RequestBuilder::self_subject_access_review(&ResourceAttributes {
                 verb: "delete".into(),
                 resource: "pods".into(),
                 namespace: Some("demo".into()),
                 ..ResourceAttributes::default()
             }),
-        ] {
+        ]
+        .map(RequestBuilder::build)
+        {
             assert_eq!(request.method, Method::Post);
             assert!(!request.changes_state(), "{}", request.path);
         }
@@ -241,13 +244,13 @@ mod tests {
 
     #[test]
     fn creating_an_ordinary_object_changes_state() {
-        let mut create = Request::self_subject_review();
+        let mut create = RequestBuilder::self_subject_review().build();
         create.path = "/api/v1/namespaces/demo/configmaps".into();
         assert!(create.changes_state());
-        let mut delete = Request::self_subject_review();
+        let mut delete = RequestBuilder::self_subject_review().build();
         delete.method = Method::Delete;
         assert!(delete.changes_state(), "only a POST of a review is a read");
-        assert!(!Request::get("/api/v1/pods").changes_state());
+        assert!(!RequestBuilder::get("/api/v1/pods").build().changes_state());
     }
 
     #[track_caller]
@@ -270,7 +273,7 @@ mod tests {
 
     #[test]
     fn the_rules_review_body_names_the_namespace() {
-        let request = Request::self_subject_rules_review("demo");
+        let request = RequestBuilder::self_subject_rules_review("demo").build();
         assert_eq!(request.path, "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews");
         assert_eq!(
             String::from_utf8(request.body.clone().expect("body")).expect("utf-8"),
@@ -283,13 +286,14 @@ mod tests {
 
     #[test]
     fn an_access_review_sends_only_the_attributes_given() {
-        let request = Request::self_subject_access_review(&ResourceAttributes {
+        let request = RequestBuilder::self_subject_access_review(&ResourceAttributes {
             verb: "get".into(),
             resource: "pods".into(),
             subresource: Some("log".into()),
             namespace: Some("demo".into()),
             ..ResourceAttributes::default()
-        });
+        })
+        .build();
         let body = String::from_utf8(request.body.expect("body")).expect("utf-8");
         assert!(body.contains(r#""resourceAttributes":{"group":"","namespace":"demo","resource":"pods","subresource":"log","verb":"get"}"#), "{body}");
     }

@@ -1,4 +1,7 @@
-//! The Kubernetes API concepts as plain Rust values, grouped by concept:
+//! `kube-wire`: the Kubernetes API protocol as plain Rust values, sans-I/O, grouped by concept.
+//! Kube API Explorer and kube-sim share it; it carries no interface texts (each error has an
+//! English `Display`; the app words them in its languages).
+//!
 //!
 //! | module | what it holds |
 //! |---|---|
@@ -9,14 +12,15 @@
 //! | [`discovery`] | what groups, versions and resource types a server offers (aggregated and legacy) |
 //! | [`access`] | who the server says the user is and what it may do: the self reviews, requests and answers |
 //! | [`request`], [`params`], [`selector`] | requests as values, with checked list, watch and write parameters and selectors |
+//! | [`build`] | [`build::RequestBuilder`], the only way to make a request (the app's model uses it and does not hand it on) |
 //! | [`watch`] | watch streams: the [`watch::Framer`]s (JSON, CBOR sequence, protobuf), typed events, lazy objects and the fast pass |
 //! | [`reflector`] | the list-then-watch (or streaming list) state machine that keeps a cache of a collection |
 //! | [`schema`] | the OpenAPI v3 documents as a lookup of kinds and field paths |
 //! | [`write`] | diffs, JSON/merge/strategic patches, apply, update and its rebase, managed fields, dry-run, multi-document create |
-//! | [`error`] | the one error every decoder returns: what was expected, what came, and where |
+//! | [`error`] | the one error every decoder returns: what was expected ([`error::Token`]), what came, and where |
 //!
 //! Entry points: [`body::decode_body`] for a whole response, [`watch::WatchDecoder`] (or a
-//! framer) for a watch stream fed chunk by chunk, [`request::Request`] builders with
+//! framer) for a watch stream fed chunk by chunk, [`build::RequestBuilder`] with
 //! [`params::ListParams`] / [`params::WatchParams`], [`media_type::Accept`] for negotiation,
 //! [`codec::cbor::encode_cbor`] / [`codec::json::encode_json`] / [`codec::yaml::encode_yaml`] to
 //! write bodies (the simulated cluster serves with [`codec::cbor::CborEncoding::SERVER`]), and
@@ -41,6 +45,7 @@
 
 pub mod access;
 pub mod body;
+pub mod build;
 pub mod codec;
 pub mod discovery;
 pub mod error;

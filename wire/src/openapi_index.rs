@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 
+use crate::build::RequestBuilder;
 use crate::media_type::{Accept, MediaType};
-use crate::request::Request;
 
 /// The `/openapi/v3` index: group-version key → server-relative URL of its document.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -43,12 +43,23 @@ pub fn index_key(group: &str, version: &str) -> String {
     }
 }
 
-impl OpenApiIndex {
-    /// **get** `/openapi/v3`.
-    pub fn request() -> Request {
-        Request::get("/openapi/v3").header("Accept", Accept::only(MediaType::json()).to_string())
+impl RequestBuilder {
+    /// **get** `/openapi/v3`, the index.
+    pub fn openapi_index() -> RequestBuilder {
+        RequestBuilder::get("/openapi/v3").header("Accept", Accept::only(MediaType::json()).to_string())
     }
 
+    /// **get** a group version's document at the address `index` gives (hash included).
+    pub fn openapi_document(index: &OpenApiIndex, group: &str, version: &str) -> Result<RequestBuilder, IndexError> {
+        let url = index.url(group, version)?;
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let request = form_urlencoded::parse(query.as_bytes())
+            .fold(RequestBuilder::get(path), |request, (name, value)| request.param(name, value));
+        Ok(request.header("Accept", Accept::only(MediaType::json()).to_string()))
+    }
+}
+
+impl OpenApiIndex {
     /// Reads the index document.
     pub fn from_json(body: &[u8]) -> Result<OpenApiIndex, IndexError> {
         let document: Json = serde_json::from_slice(body).map_err(|e| IndexError::Json(e.to_string()))?;
@@ -73,15 +84,6 @@ impl OpenApiIndex {
         Ok(url)
     }
 
-    /// **get** a group version's document at the address the index gives (hash included).
-    pub fn document_request(&self, group: &str, version: &str) -> Result<Request, IndexError> {
-        let url = self.url(group, version)?;
-        let (path, query) = url.split_once('?').unwrap_or((url, ""));
-        let request = form_urlencoded::parse(query.as_bytes())
-            .fold(Request::get(path), |request, (name, value)| request.param(name, value));
-        Ok(request.header("Accept", Accept::only(MediaType::json()).to_string()))
-    }
-
     /// How many documents the index lists.
     pub fn len(&self) -> usize {
         self.documents.len()
@@ -104,11 +106,11 @@ mod tests {
         assert!(index.len() > 5 && !index.is_empty());
         let url = index.url("example.com", "v1").expect("example.com/v1");
         assert!(url.starts_with("/openapi/v3/apis/example.com/v1?hash=CD1D478E65FFAB14"), "{url}");
-        let request = index.document_request("example.com", "v1").expect("request");
+        let request = RequestBuilder::openapi_document(&index, "example.com", "v1").expect("request").build();
         assert_eq!(request.path, "/openapi/v3/apis/example.com/v1");
         assert_eq!(request.query.first().map(|(k, _)| k.as_str()), Some("hash"));
         assert_eq!(request.path_and_query(), url);
-        assert_eq!(OpenApiIndex::request().path, "/openapi/v3");
+        assert_eq!(RequestBuilder::openapi_index().build().path, "/openapi/v3");
     }
 
     #[test]

@@ -3,10 +3,11 @@
 
 use std::num::NonZeroU32;
 
+use crate::build::RequestBuilder;
 use crate::error::Format;
 use crate::media_type::{Accept, MediaType};
 use crate::params::IncludeObject;
-use crate::request::{Collection, Request};
+use crate::request::Collection;
 
 /// How the reflector gets the initial state of the collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,7 +162,7 @@ impl ReflectorConfig {
         ReflectorConfig { accept: Accept::table(), include_object: Some(include), ..ReflectorConfig::new(collection) }
     }
 
-    pub(crate) fn with_include_object(&self, request: Request) -> Request {
+    pub(crate) fn with_include_object(&self, request: RequestBuilder) -> RequestBuilder {
         match self.include_object {
             Some(include) => request.include_object(include),
             None => request,

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
+use crate::build::RequestBuilder;
 use crate::params::{ListOptions, ListParams, ParamsError, ResourceVersionMatch, WatchOptions, WatchParams};
 use crate::reflector::config::{Jitter, Mode, ReflectorConfig};
 use crate::reflector::input::{
@@ -364,8 +365,9 @@ impl Reflector {
                     Mode::StreamingList => match self.watch_params(true) {
                         Ok(params) => {
                             let op = self.op();
-                            let request = Request::watch(&self.config.collection, &params, self.config.watch_accept());
-                            out.send(op, self.config.with_include_object(request), RequestKind::StreamingList);
+                            let request =
+                                RequestBuilder::watch(&self.config.collection, &params, self.config.watch_accept());
+                            out.send(op, self.config.with_include_object(request).build(), RequestKind::StreamingList);
                             Phase::StreamingInitial { op, open: false, snapshot }
                         }
                         Err(error) => self.give_up(error, out),
@@ -377,8 +379,8 @@ impl Reflector {
                 Ok(params) => {
                     self.counters.watches += 1;
                     let op = self.op();
-                    let request = Request::watch(&self.config.collection, &params, self.config.watch_accept());
-                    out.send(op, self.config.with_include_object(request), RequestKind::Watch);
+                    let request = RequestBuilder::watch(&self.config.collection, &params, self.config.watch_accept());
+                    out.send(op, self.config.with_include_object(request).build(), RequestKind::Watch);
                     Phase::Watching { op, open: false }
                 }
                 Err(error) => self.give_up(error, out),
@@ -392,8 +394,8 @@ impl Reflector {
             None => self.list_params.clone(),
         };
         let op = self.op();
-        let request = Request::list(&self.config.collection, &params, &self.config.accept);
-        out.send(op, self.config.with_include_object(request), RequestKind::ListPage);
+        let request = RequestBuilder::list(&self.config.collection, &params, &self.config.accept);
+        out.send(op, self.config.with_include_object(request).build(), RequestKind::ListPage);
         Phase::Listing { op, continue_token, snapshot }
     }
 

@@ -15,12 +15,13 @@
 //! configuration cannot express for fields the manager does not own, is reported in
 //! [`ApplyConfiguration::not_applied`], never dropped silently.
 
+use crate::build::RequestBuilder;
 use crate::codec::cbor::{encode_cbor, CborEncoding};
 use crate::codec::value::{Map, Value};
 use crate::codec::yaml::{encode_yaml, EncodeYamlError};
 use crate::media_type::{MediaType, PatchType};
 use crate::params::ApplyParams;
-use crate::request::{ApplyEncoding, ObjectRef, Request};
+use crate::request::{ApplyEncoding, ObjectRef};
 use crate::schema::{ListType, SchemaNode};
 use crate::write::diff::{diff_objects, pointer_segments, ChangeKind, DiffOptions};
 
@@ -57,11 +58,13 @@ impl ApplyBody {
     pub fn yaml_text(&self) -> Result<String, EncodeYamlError> {
         encode_yaml(&self.configuration).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
     }
+}
 
-    /// The `PATCH` request: `fieldManager` always, `force`, `dryRun` and `fieldValidation` as
-    /// `params` say.
-    pub fn request(&self, object: &ObjectRef, params: &ApplyParams) -> Request {
-        Request::apply(object, &self.configuration, self.encoding, params)
+impl RequestBuilder {
+    /// The apply `PATCH` of `object` with `body`: `fieldManager` always, `force`, `dryRun` and
+    /// `fieldValidation` as `params` say.
+    pub fn apply_body(object: &ObjectRef, body: &ApplyBody, params: &ApplyParams) -> RequestBuilder {
+        RequestBuilder::apply(object, &body.configuration, body.encoding, params)
     }
 }
 
@@ -323,7 +326,7 @@ mod tests {
         assert_eq!(decode_cbor(&cbor.bytes()).expect("cbor"), configuration);
         let resource = crate::testdata::resource_type("", "v1", "configmaps", Scope::Namespaced);
         let object = Collection::new(&resource, Some("default")).and_then(|c| c.object("c")).expect("object");
-        let request = cbor.request(&object, &ApplyParams::new("explorer").force());
+        let request = RequestBuilder::apply_body(&object, &cbor, &ApplyParams::new("explorer").force()).build();
         assert_eq!(
             request.path_and_query(),
             "/api/v1/namespaces/default/configmaps/c?fieldManager=explorer&force=true"

@@ -8,11 +8,12 @@
 //! comments or blank lines are skipped, as `kubectl create -f` skips them; every other document
 //! is reported, parsed or not, in file order.
 
+use crate::build::RequestBuilder;
 use crate::codec::value::{Value, ValueKind};
 use crate::codec::yaml::decode_yaml;
 use crate::error::Token;
 use crate::params::WriteParams;
-use crate::request::{Body, Collection, Request};
+use crate::request::{Body, Collection};
 
 /// Where and why a document failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -68,19 +69,25 @@ impl YamlDocument {
             _ => Ok(vec![object.clone()]),
         }
     }
+}
 
-    /// The **create** request of this document in `collection` (JSON body).
-    pub fn create_request(&self, collection: &Collection, params: &WriteParams) -> Result<Request, DocumentError> {
-        let object = self.parsed.as_ref().map_err(Clone::clone)?;
-        if self.identity().is_none() {
-            let blank = self.text.lines().take_while(|l| l.trim().is_empty()).count();
+impl RequestBuilder {
+    /// The **create** of `document` in `collection` (JSON body).
+    pub fn create_document(
+        document: &YamlDocument,
+        collection: &Collection,
+        params: &WriteParams,
+    ) -> Result<RequestBuilder, DocumentError> {
+        let object = document.parsed.as_ref().map_err(Clone::clone)?;
+        if document.identity().is_none() {
+            let blank = document.text.lines().take_while(|l| l.trim().is_empty()).count();
             return Err(DocumentError {
-                line: self.start_line + blank,
+                line: document.start_line + blank,
                 column: 1,
                 message: DocumentProblem::NoKind(object.kind()),
             });
         }
-        Ok(Request::create(collection, Body::json(object), params))
+        Ok(RequestBuilder::create(collection, Body::json(object), params))
     }
 }
 
@@ -200,13 +207,16 @@ mod tests {
         assert_eq!(documents[1].identity(), Some(("v1", "ConfigMap", Some("x"), Some("b-"))));
         let resource = crate::testdata::resource_type("", "v1", "configmaps", Scope::Namespaced);
         let collection = Collection::new(&resource, Some("default")).expect("collection");
-        let request = documents[0].create_request(&collection, &WriteParams::default()).expect("request");
+        let request = RequestBuilder::create_document(&documents[0], &collection, &WriteParams::default())
+            .expect("request")
+            .build();
         assert_eq!(request.path_and_query(), "/api/v1/namespaces/default/configmaps");
         assert_eq!(
             request.body.as_deref(),
             Some(&b"{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}\n"[..])
         );
-        let refused = documents[2].create_request(&collection, &WriteParams::default()).expect_err("a list");
+        let refused =
+            RequestBuilder::create_document(&documents[2], &collection, &WriteParams::default()).expect_err("a list");
         assert_eq!(
             refused.to_string(),
             "line 12, column 1: expected an object with apiVersion and kind, found an array"

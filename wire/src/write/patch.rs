@@ -13,10 +13,11 @@
 //! merge patch cannot express); every `test` operation sits right before the operation it guards
 //! and holds the value the old object has at that point of the sequence.
 
+use crate::build::RequestBuilder;
 use crate::codec::value::{Map, Value, ValueKind};
 use crate::media_type::{MediaType, PatchType};
 use crate::params::WriteParams;
-use crate::request::{ObjectRef, Request, RequestError};
+use crate::request::{ObjectRef, RequestError};
 use crate::write::diff::pointer_segments;
 
 /// One RFC 6902 operation, editable by a user before it is sent.
@@ -275,11 +276,17 @@ impl PatchBody {
     pub fn bytes(&self) -> Vec<u8> {
         self.body.to_json().into_bytes()
     }
+}
 
-    /// The `PATCH` request of `object` with `fieldManager`, `dryRun` and `fieldValidation` from
+impl RequestBuilder {
+    /// The `PATCH` of `object` with `body`, and `fieldManager`, `dryRun` and `fieldValidation` from
     /// `params` (`force` belongs to apply only: see [`crate::write::apply`]).
-    pub fn request(&self, object: &ObjectRef, params: &WriteParams) -> Result<Request, RequestError> {
-        Request::patch(object, self.patch_type, &self.body, params)
+    pub fn patch_body(
+        object: &ObjectRef,
+        body: &PatchBody,
+        params: &WriteParams,
+    ) -> Result<RequestBuilder, RequestError> {
+        RequestBuilder::patch(object, body.patch_type, &body.body, params)
     }
 }
 
@@ -480,7 +487,7 @@ pub(crate) mod tests {
             field_validation: Some(FieldValidation::Strict),
             field_manager: Some("explorer".into()),
         };
-        let request = body.request(&object, &params).expect("request");
+        let request = RequestBuilder::patch_body(&object, &body, &params).expect("request").build();
         assert_eq!(
             request.path_and_query(),
             "/api/v1/namespaces/default/pods/web?dryRun=All&fieldValidation=Strict&fieldManager=explorer"

@@ -11,9 +11,10 @@
 //! (they come from live); an operation is applied to live only if live still holds base's value
 //! at that path, so nothing someone else wrote is overwritten silently.
 
+use crate::build::RequestBuilder;
 use crate::codec::value::{Value, ValueKind};
 use crate::params::WriteParams;
-use crate::request::{Body, ObjectRef, Request};
+use crate::request::{Body, ObjectRef};
 use crate::write::diff::DiffOptions;
 
 /// Why an update cannot be built.
@@ -44,18 +45,20 @@ pub fn update_body(edited: &Value, resource_version: &str) -> Result<Value, Upda
     Ok(body)
 }
 
-/// The `PUT` of `edited`, carrying the `resourceVersion` of `base` (the object the edit started
-/// from), with `dryRun`, `fieldValidation` and `fieldManager` from `params`.
-pub fn update_request(
-    object: &ObjectRef,
-    base: &Value,
-    edited: &Value,
-    params: &WriteParams,
-) -> Result<Request, UpdateError> {
-    let version =
-        base.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).ok_or(UpdateError::NoResourceVersion)?;
-    let body = update_body(edited, version)?;
-    Ok(Request::update(object, Body::json(&body), params))
+impl RequestBuilder {
+    /// The `PUT` of `edited`, carrying the `resourceVersion` of `base` (the object the edit
+    /// started from), with `dryRun`, `fieldValidation` and `fieldManager` from `params`.
+    pub fn update_edit(
+        object: &ObjectRef,
+        base: &Value,
+        edited: &Value,
+        params: &WriteParams,
+    ) -> Result<RequestBuilder, UpdateError> {
+        let version =
+            base.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).ok_or(UpdateError::NoResourceVersion)?;
+        let body = update_body(edited, version)?;
+        Ok(RequestBuilder::update(object, Body::json(&body), params))
+    }
 }
 
 /// A path both the user and someone else changed, differently.
@@ -182,14 +185,17 @@ mod tests {
         let base = json(r#"{"metadata":{"name":"web","resourceVersion":"41"}}"#);
         let edited = json(r#"{"metadata":{"name":"web","resourceVersion":"0"},"spec":{"replicas":2}}"#);
         let params = WriteParams { field_manager: Some("explorer".into()), ..WriteParams::default() };
-        let request = update_request(&object, &base, &edited, &params).expect("request");
+        let request = RequestBuilder::update_edit(&object, &base, &edited, &params).expect("request").build();
         assert_eq!(request.method.as_str(), "PUT");
         assert_eq!(request.path_and_query(), "/apis/apps/v1/namespaces/ns/deployments/web?fieldManager=explorer");
         assert_eq!(
             request.body.as_deref(),
             Some(&b"{\"metadata\":{\"name\":\"web\",\"resourceVersion\":\"41\"},\"spec\":{\"replicas\":2}}\n"[..])
         );
-        assert_eq!(update_request(&object, &json("{}"), &edited, &params), Err(UpdateError::NoResourceVersion));
+        assert_eq!(
+            RequestBuilder::update_edit(&object, &json("{}"), &edited, &params),
+            Err(UpdateError::NoResourceVersion)
+        );
         assert_eq!(update_body(&json("[]"), "1"), Err(UpdateError::NotAnObject(ValueKind::Array)));
         assert_eq!(
             update_body(&json("{}"), "7").map(|b| b.to_json()),
