@@ -22,7 +22,44 @@
 //! assert_eq!((request.method().as_str(), request.path()), ("GET", "/apis/apps/v1"));
 //! ```
 //!
-//! The builder cannot be named from here, neither through the core's crate (not a dependency)...
+//! A view cannot make a request the way the views used to. The scale form built its merge patch
+//! itself; a request has no constructor of its own any more:
+//!
+//! ```compile_fail,E0599
+//! use kube_api_explorer::api::codec::value::Value;
+//! use kube_api_explorer::api::media_type::PatchType;
+//! use kube_api_explorer::api::params::WriteParams;
+//! use kube_api_explorer::api::request::{ObjectRef, Request};
+//!
+//! fn scale(object: &ObjectRef, replicas: i64) -> Request {
+//!     let body = Value::Int(replicas); // (the body does not matter here)
+//!     Request::patch(object, PatchType::Merge, &body, &WriteParams::default()).expect("a patch")
+//! }
+//! ```
+//!
+//! nor can one be written out field by field (the fields are the core's):
+//!
+//! ```compile_fail,E0451
+//! use kube_api_explorer::api::request::{Method, Request};
+//!
+//! let request = Request {
+//!     method: Method::Delete,
+//!     path: "/api/v1/namespaces/demo".to_owned(),
+//!     query: Vec::new(),
+//!     headers: Vec::new(),
+//!     body: None,
+//! };
+//! ```
+//!
+//! or changed once the model made it:
+//!
+//! ```compile_fail,E0616
+//! let mut request = kube_api_explorer::model::requests::version();
+//! request.path = "/api/v1/secrets".to_owned();
+//! ```
+//!
+//! The core's builder, which makes every request, cannot be named from here: not through the
+//! core's crate (the app does not depend on it)...
 //!
 //! ```compile_fail,E0433
 //! let request = kube_wire::build::RequestBuilder::get("/api/v1/secrets").build();
@@ -32,19 +69,6 @@
 //!
 //! ```compile_fail,E0433
 //! let request = kube_api_explorer::api::build::RequestBuilder::get("/api/v1/secrets").build();
-//! ```
-//!
-//! and a request has no constructor or mutator of its own, nor public fields:
-//!
-//! ```compile_fail,E0599
-//! use kube_api_explorer::api::request::Request;
-//!
-//! let request = Request::get("/api/v1/secrets");
-//! ```
-//!
-//! ```compile_fail,E0616
-//! let mut request = kube_api_explorer::model::requests::version();
-//! request.path = "/api/v1/secrets".to_owned();
 //! ```
 //!
 //! The simulated cluster `kube-sim` (workspace member `sim/`) depends on the core, not on the app.

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::i18n::{Localized, Msg, Text};
-use crate::list_text::{Items, ListText};
+use crate::list_text::{Items, ListText, ListTextError};
 use crate::page::TextFormat;
 use kube_wire::body::{decode_body, Decoded};
 use kube_wire::codec::value::{Map, Value};
@@ -128,7 +128,7 @@ impl JoinedList {
 
     /// The list's text in `format` (YAML or JSON), without managedFields unless `managed`, to
     /// be written item by item.
-    pub fn list_text(&self, format: TextFormat, managed: bool) -> Result<ListText, String> {
+    pub fn list_text(&self, format: TextFormat, managed: bool) -> Result<ListText, ListTextError> {
         ListText::new(&self.head, Items::Lazy(self.items()), format, managed)
     }
 

@@ -10,7 +10,28 @@ use std::sync::Arc;
 
 use crate::page::{json_text, yaml_text, MembersShown, Shown, ShownItems, TextFormat};
 use kube_wire::codec::value::{Map, Value};
+use kube_wire::error::DecodeError;
 use kube_wire::watch::lazy::LazyObject;
+
+/// Why a list's text cannot be written item by item, or one of its items cannot be written. The
+/// view writes these into the text itself, as YAML comments beside what they stand for, so they
+/// stay English (`tests/ui_strings.rs` allows it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListTextError {
+    #[error("the list has no items array")]
+    NoItemsArray,
+    /// The members' text, written with an empty `items`, does not show it where expected.
+    #[error("the list's items key was not written as expected in {0}")]
+    ItemsKeyNotFound(&'static str),
+    /// The raw bytes' formats (hex, CBOR diagnostic) are of a whole body.
+    #[error("only YAML and JSON are written item by item")]
+    NotItemByItem,
+    /// A lazy item's bytes do not decode.
+    #[error(transparent)]
+    Undecodable(#[from] DecodeError),
+    #[error("no such item")]
+    NoSuchItem,
+}
 
 /// The text of a list's members and items, segment by segment.
 #[derive(Debug, Clone)]
@@ -47,12 +68,12 @@ impl Items {
     }
 
     /// Item `i` (in range) written by `write`, or why it cannot be decoded.
-    fn with<R>(&self, i: usize, write: impl FnOnce(&Value) -> R) -> Result<R, String> {
+    fn with<R>(&self, i: usize, write: impl FnOnce(&Value) -> R) -> Result<R, ListTextError> {
         match self {
-            Items::Lazy(items) => items[i].value_unkept().map(|tree| write(&tree)).map_err(|e| e.to_string()),
+            Items::Lazy(items) => Ok(items[i].value_unkept().map(|tree| write(&tree))?),
             Items::Decoded(list) => match list.get("items").and_then(Value::as_array).and_then(|items| items.get(i)) {
                 Some(item) => Ok(write(item)),
-                None => Err("no such item".to_owned()),
+                None => Err(ListTextError::NoSuchItem),
             },
         }
     }
@@ -76,9 +97,9 @@ impl ListText {
     /// The text of a list whose members are `members` (its `items` member an array, whatever it
     /// holds: the items are `items`) in `format` (YAML or JSON), without managedFields unless
     /// `managed`.
-    pub fn new(members: &Map, items: Items, format: TextFormat, managed: bool) -> Result<ListText, String> {
+    pub fn new(members: &Map, items: Items, format: TextFormat, managed: bool) -> Result<ListText, ListTextError> {
         if !matches!(members.get("items"), Some(Value::Array(_))) {
-            return Err("the list has no items array".to_owned());
+            return Err(ListTextError::NoItemsArray);
         }
         let none: ShownItems<'_, Arc<Value>> = ShownItems { items: &[], managed };
         let head = MembersShown { members, items: &none, managed };
@@ -90,7 +111,7 @@ impl ListText {
                 } else {
                     head.find(&format!("\n{YAML_EMPTY_ITEMS}")).map(|i| i + 1)
                 };
-                let at = at.ok_or("the list's items key was not written as expected in YAML")?;
+                let at = at.ok_or(ListTextError::ItemsKeyNotFound("YAML"))?;
                 match items.is_empty() {
                     true => (head, String::new()),
                     false => (format!("{}items:\n", &head[..at]), head[at + YAML_EMPTY_ITEMS.len()..].to_owned()),
@@ -98,23 +119,24 @@ impl ListText {
             }
             TextFormat::Json => {
                 let head = json_text(&head);
-                let at =
-                    head.find(JSON_EMPTY_ITEMS).ok_or("the list's items key was not written as expected in JSON")?;
+                let at = head.find(JSON_EMPTY_ITEMS).ok_or(ListTextError::ItemsKeyNotFound("JSON"))?;
                 let open = at + JSON_EMPTY_ITEMS.len() - 1;
                 match items.is_empty() {
                     true => (head, String::new()),
                     false => (format!("{}\n", &head[..open]), format!("  ]{}", &head[open + 1..])),
                 }
             }
-            TextFormat::Hex | TextFormat::Diagnostic => {
-                return Err("only YAML and JSON are written item by item".to_owned());
-            }
+            TextFormat::Hex | TextFormat::Diagnostic => return Err(ListTextError::NotItemByItem),
         };
         Ok(ListText { before, after, items, format, managed })
     }
 
     /// The text of `document`, when it is a list (an object with an `items` array).
-    pub fn of_document(document: Arc<Value>, format: TextFormat, managed: bool) -> Option<Result<ListText, String>> {
+    pub fn of_document(
+        document: Arc<Value>,
+        format: TextFormat,
+        managed: bool,
+    ) -> Option<Result<ListText, ListTextError>> {
         let Value::Object(members) = &*document else { return None };
         if !matches!(members.get("items"), Some(Value::Array(_))) {
             return None;
@@ -259,6 +281,21 @@ mod tests {
         assert_eq!(json_text.segment(2), "    {\n      \"name\": \"b\"\n    }\n");
         assert_eq!(json_text.segment(3), "  ]\n}");
         assert_eq!(json_text.segment(4), "", "past the end: nothing");
+    }
+
+    #[test]
+    fn what_cannot_be_written_item_by_item_is_refused_with_why() {
+        let list = json(r#"{"kind":"XList","metadata":{},"items":[{"name":"a"}]}"#);
+        let (members, items) = parts(&list);
+        for format in [TextFormat::Hex, TextFormat::Diagnostic] {
+            let refused = ListText::new(&members, items.clone(), format, false).map(|_| ());
+            assert_eq!(refused, Err(ListTextError::NotItemByItem), "{format:?}");
+        }
+        let Value::Object(mut no_items) = list.clone() else { unreachable!() };
+        no_items.insert("items", Value::Null);
+        let refused = ListText::new(&no_items, items, TextFormat::Yaml, false).map(|_| ());
+        assert_eq!(refused, Err(ListTextError::NoItemsArray));
+        assert_eq!(ListTextError::NoItemsArray.to_string(), "the list has no items array");
     }
 
     #[test]

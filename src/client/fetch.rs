@@ -65,6 +65,21 @@ fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
     headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 
+/// A body that stopped arriving (the connection was cut, or the request aborted), in the
+/// browser's words: what reading an open [`Stream`] fails with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyCut(pub String);
+
+impl Localized for BodyCut {
+    fn text(&self) -> Text {
+        Text::verbatim(&self.0)
+    }
+}
+
+crate::localized_display!(BodyCut);
+
+impl std::error::Error for BodyCut {}
+
 /// Why a request got no response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientError {
@@ -115,20 +130,21 @@ impl Stream {
 
     /// The next chunk of the body; `Ok(None)` at its end, `Err` when reading fails (the
     /// connection was cut, or the request aborted).
-    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BodyCut> {
+        let cut = |e: JsValue| BodyCut(describe(e));
         let Some(reader) = &self.reader else { return Ok(None) };
-        let result = JsFuture::from(reader.read()).await.map_err(describe)?;
-        let done = Reflect::get(&result, &JsValue::from_str("done")).map_err(describe)?;
+        let result = JsFuture::from(reader.read()).await.map_err(cut)?;
+        let done = Reflect::get(&result, &JsValue::from_str("done")).map_err(cut)?;
         if done.as_bool() == Some(true) {
             return Ok(None);
         }
-        let value = Reflect::get(&result, &JsValue::from_str("value")).map_err(describe)?;
-        Ok(Some(value.dyn_into::<Uint8Array>().map_err(describe)?.to_vec()))
+        let value = Reflect::get(&result, &JsValue::from_str("value")).map_err(cut)?;
+        Ok(Some(value.dyn_into::<Uint8Array>().map_err(cut)?.to_vec()))
     }
 
     /// The whole response, once the rest of the body has arrived (a stream the server refused is
     /// read as the answer it is). The timings are not measured for a stream.
-    pub async fn into_response(mut self, url: String) -> Result<Response, String> {
+    pub async fn into_response(mut self, url: String) -> Result<Response, BodyCut> {
         let body = self.read_to_end().await?;
         Ok(Response {
             url,
@@ -142,7 +158,7 @@ impl Stream {
     }
 
     /// The whole remaining body.
-    pub async fn read_to_end(&mut self) -> Result<Vec<u8>, String> {
+    pub async fn read_to_end(&mut self) -> Result<Vec<u8>, BodyCut> {
         let mut body = Vec::new();
         while let Some(chunk) = self.next_chunk().await? {
             body.extend_from_slice(&chunk);
@@ -203,7 +219,8 @@ pub async fn execute(base: &ApiBase, request: &Request, signal: &AbortSignal) ->
     let started = now_ms();
     let mut stream = open(base, request, signal).await.map_err(|error| with_url(error, &url))?;
     let time_to_headers_ms = now_ms() - started;
-    let body = stream.read_to_end().await.map_err(|message| ClientError::Network { url: url.clone(), message })?;
+    let body =
+        stream.read_to_end().await.map_err(|BodyCut(message)| ClientError::Network { url: url.clone(), message })?;
     Ok(Response {
         url,
         status: stream.status,

@@ -437,8 +437,8 @@ impl Driver {
             let body = stream.read_to_end().await;
             self.controllers.borrow_mut().remove(&op);
             let input = match (kind, body) {
-                (_, Err(message)) if kind == RequestKind::ListPage => {
-                    Input::ListFailed { op, failure: Failure::Network(message.into()) }
+                (_, Err(cut)) if kind == RequestKind::ListPage => {
+                    Input::ListFailed { op, failure: Failure::Network(EdgeError::new(cut.text())) }
                 }
                 (RequestKind::ListPage, Ok(body)) => Input::from_list_response(
                     op,
@@ -518,10 +518,11 @@ impl Driver {
                     self.feed(Input::WatchEnded { op, end: WatchEnd::from_finish(decoder.finish()) });
                     return;
                 }
-                Err(message) => {
+                Err(cut) => {
                     let cancelled = self.controllers.borrow_mut().remove(&op).is_none();
                     if !cancelled {
-                        self.feed(Input::WatchEnded { op, end: WatchEnd::Cut(StreamCut::Connection(message.into())) });
+                        let end = WatchEnd::Cut(StreamCut::Connection(EdgeError::new(cut.text())));
+                        self.feed(Input::WatchEnded { op, end });
                     }
                     return;
                 }

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::api::explain::ExplainError;
 use crate::api::openapi_index::OpenApiIndex;
 use crate::api::schema::OpenApiSchemas;
 use crate::client::error::ApiError;
@@ -13,6 +14,37 @@ use crate::client::fetched::Fetched;
 use crate::client::handle::Client;
 use crate::i18n::{Localized, Msg, Text};
 use crate::model::requests;
+
+/// Why a kind's schema (its tree of fields) is not there.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SchemaError {
+    /// The group version's OpenAPI document could not be read.
+    Load(ApiError),
+    /// The document (at `url`, when it is named) has no usable schema of the kind.
+    Tree { url: Option<String>, error: ExplainError },
+}
+
+impl Localized for SchemaError {
+    fn text(&self) -> Text {
+        match self {
+            SchemaError::Load(error) => error.text(),
+            SchemaError::Tree { url: None, error } => error.text(),
+            SchemaError::Tree { url: Some(url), error } => {
+                Text::new(Msg::UrlError).with("url", url).with_text("error", error)
+            }
+        }
+    }
+}
+
+crate::localized_display!(SchemaError);
+
+impl std::error::Error for SchemaError {}
+
+impl From<ApiError> for SchemaError {
+    fn from(error: ApiError) -> Self {
+        SchemaError::Load(error)
+    }
+}
 
 /// Reads and parses `/openapi/v3/api[s/GROUP]/VERSION`.
 pub async fn load_schemas(client: &Client, group: &str, version: &str) -> Result<OpenApiSchemas, ApiError> {

@@ -2,7 +2,7 @@
 //! the CRD's additionalPrinterColumns, the default Name / Created At table for everything else,
 //! and PartialObjectMetadata for `includeObject=Metadata`.
 
-use kube_api_explorer::api::params::IncludeObject;
+use kube_wire::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
