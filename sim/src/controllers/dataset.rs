@@ -21,7 +21,9 @@ pub fn add(txn: &mut Txn<'_>, registry: &Registry, key: &str, mut obj: Value, ma
     Some((*txn.put(key, obj)).clone())
 }
 
-pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
+/// Loads `dataset`; with `metrics`, also what installing metrics-server adds (its APIService and
+/// the ClusterRole that aggregates metrics into `view`).
+pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset, metrics: bool) {
     for ns in SYSTEM_NAMESPACES {
         add(txn, registry, "/namespaces", namespace(ns), "kube-apiserver");
     }
@@ -41,6 +43,9 @@ pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
     }
     if dataset != Dataset::Empty {
         rbac.extend(crate::controllers::policy::demo());
+    }
+    if metrics {
+        rbac.extend(crate::controllers::metrics::seeds(&crate::store::object::now_string()));
     }
     for (key, obj, manager) in rbac {
         add(txn, registry, key, obj, manager);
