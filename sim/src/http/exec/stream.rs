@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::Value;
@@ -229,7 +229,10 @@ impl Link {
                 return;
             }
         }
-        let _ = self.socket.send(Message::Close(None)).await;
+        // A normal closure (1000), as golang.org/x/net/websocket closes: client-go takes any
+        // other close as a failed stream.
+        let close = CloseFrame { code: close_code::NORMAL, reason: Default::default() };
+        let _ = self.socket.send(Message::Close(Some(close))).await;
     }
 }
 
