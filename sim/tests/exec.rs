@@ -34,7 +34,12 @@ fn ws_url(sim: &Sim, path: &str) -> String {
 
 /// Opens `path` offering `protocols` (and `token`'s credentials); the socket and the subprotocol
 /// the server chose.
-async fn open(sim: &Sim, path: &str, protocols: &str, token: Option<&str>) -> Result<(Socket, Option<String>), (u16, String)> {
+async fn open(
+    sim: &Sim,
+    path: &str,
+    protocols: &str,
+    token: Option<&str>,
+) -> Result<(Socket, Option<String>), (u16, String)> {
     let mut request = ws_url(sim, path).into_client_request().expect("a request");
     if !protocols.is_empty() {
         request.headers_mut().insert("Sec-WebSocket-Protocol", HeaderValue::from_str(protocols).unwrap());
@@ -80,8 +85,12 @@ async fn read_until(socket: &mut Socket, want: &str, secs: u64) -> String {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
     while !seen.contains(want) {
         match tokio::time::timeout_at(deadline, socket.next()).await {
-            Ok(Some(Ok(Message::Binary(b)))) if b.first() == Some(&1) => seen.push_str(&String::from_utf8_lossy(&b[1..])),
-            Ok(Some(Ok(Message::Binary(b)))) => seen.push_str(&format!("[{}:{}]", b[0], String::from_utf8_lossy(&b[1..]))),
+            Ok(Some(Ok(Message::Binary(b)))) if b.first() == Some(&1) => {
+                seen.push_str(&String::from_utf8_lossy(&b[1..]))
+            }
+            Ok(Some(Ok(Message::Binary(b)))) => {
+                seen.push_str(&format!("[{}:{}]", b[0], String::from_utf8_lossy(&b[1..])))
+            }
             Ok(Some(Ok(_))) => {}
             _ => break,
         }
@@ -110,7 +119,11 @@ async fn a_command_runs_once_with_its_output_on_stdout_and_its_status_on_the_err
     assert_eq!(chosen.as_deref(), Some("v5.channel.k8s.io"));
     assert_eq!(transcript(&mut socket, 10).await, ["1:", "1:hi\n", SUCCESS, "close"]);
 
-    let path = exec_path("demo", &pod, "command=sh&command=-c&command=echo%20%24HOSTNAME%3B%20nope%3B%20exit%203&stdout=true&stderr=true");
+    let path = exec_path(
+        "demo",
+        &pod,
+        "command=sh&command=-c&command=echo%20%24HOSTNAME%3B%20nope%3B%20exit%203&stdout=true&stderr=true",
+    );
     let (mut socket, _) = open(&sim, &path, "v5.channel.k8s.io", None).await.expect("upgraded");
     assert_eq!(
         transcript(&mut socket, 10).await,
@@ -133,14 +146,21 @@ async fn v4_words_the_exit_as_the_kubelet_does_and_older_protocols_carry_only_th
     assert_eq!(chosen.as_deref(), Some("v4.channel.k8s.io"));
     let t = transcript(&mut socket, 10).await;
     let status: Value = serde_json::from_str(t[1].strip_prefix("3:").expect("the error channel")).unwrap();
-    assert_eq!(status["message"], "command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3");
+    assert_eq!(
+        status["message"],
+        "command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3"
+    );
     assert_eq!(status["details"]["causes"][0], json!({"reason": "ExitCode", "message": "3"}));
 
     let (mut socket, chosen) = open(&sim, &path, "channel.k8s.io", None).await.expect("upgraded");
     assert_eq!(chosen.as_deref(), Some("channel.k8s.io"));
     assert_eq!(
         transcript(&mut socket, 10).await,
-        ["1:", "3:command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3", "close"]
+        [
+            "1:",
+            "3:command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3",
+            "close"
+        ]
     );
     let path = exec_path("demo", &pod, "command=echo&command=hi");
     let (mut socket, _) = open(&sim, &path, "base64.channel.k8s.io", None).await.expect("upgraded");
@@ -204,7 +224,8 @@ async fn refusals_before_the_upgrade_are_the_real_servers() {
     let (code, body) = open(&sim, &exec_path("demo", "nope", "command=ls"), v5, None).await.err().expect("refused");
     assert_eq!(code, 404);
     assert!(body.contains(r#""message":"pods \"nope\" not found""#), "{body}");
-    let (code, body) = open(&sim, &exec_path("demo", &pod, "command=ls&container=db"), v5, None).await.err().expect("refused");
+    let (code, body) =
+        open(&sim, &exec_path("demo", &pod, "command=ls&container=db"), v5, None).await.err().expect("refused");
     assert_eq!(code, 400);
     assert!(body.contains(&format!("container db is not valid for pod {pod}")), "{body}");
     let resp = sim.get(&exec_path("demo", &pod, "command=ls")).await;
@@ -222,11 +243,15 @@ async fn refusals_before_the_upgrade_are_the_real_servers() {
     assert_eq!(resp.status().as_u16(), 400);
     assert!(resp.text().await.unwrap().contains("does not simulate; kubectl speaks WebSocket from 1.30 on"));
     // A program the container does not have: the runtime's failure, wrapped by the translator.
-    let (mut socket, _) = open(&sim, &exec_path("demo", &pod, "command=vim&stdout=true"), v5, None).await.expect("upgraded");
+    let (mut socket, _) =
+        open(&sim, &exec_path("demo", &pod, "command=vim&stdout=true"), v5, None).await.expect("upgraded");
     let t = transcript(&mut socket, 10).await;
     let status: Value = serde_json::from_str(t[1].strip_prefix("3:").unwrap()).unwrap();
     let message = status["message"].as_str().unwrap();
-    assert!(message.starts_with("Internal error occurred: Internal error occurred: error executing command in container:"), "{message}");
+    assert!(
+        message.starts_with("Internal error occurred: Internal error occurred: error executing command in container:"),
+        "{message}"
+    );
     assert!(message.ends_with("exec: \"vim\": executable file not found in $PATH: unknown"), "{message}");
 }
 
@@ -277,7 +302,10 @@ async fn a_websocket_get_needs_get_and_create_on_pods_exec() {
         let url = format!("/apis/rbac.authorization.k8s.io/v1/namespaces/shop/{plural}");
         assert_eq!(sim.send("POST", &url, "application/json", body.to_string()).await.status().as_u16(), 201);
     }
-    let (code, body) = open(&sim, &exec_path("shop", &cart, "command=ls"), "v5.channel.k8s.io", Some("dev-token")).await.err().expect("refused");
+    let (code, body) = open(&sim, &exec_path("shop", &cart, "command=ls"), "v5.channel.k8s.io", Some("dev-token"))
+        .await
+        .err()
+        .expect("refused");
     assert_eq!(code, 403);
     let body: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(body["message"], format!("pods \"{cart}\" is forbidden: "));

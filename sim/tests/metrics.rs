@@ -41,7 +41,12 @@ async fn discovery_lists_the_group_as_metrics_servers_apiservice_makes_it_appear
     assert_eq!(names, [("nodes", "NodeMetrics", false), ("pods", "PodMetrics", true)]);
     assert_eq!(list["resources"][0]["verbs"], serde_json::json!(["get", "list"]));
     let doc: Value = serde_json::from_str(&sim.get_with("/apis", AGGREGATED).await.text().await.unwrap()).unwrap();
-    let item = doc["items"].as_array().unwrap().iter().find(|g| g["metadata"]["name"] == "metrics.k8s.io").expect("aggregated");
+    let item = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["metadata"]["name"] == "metrics.k8s.io")
+        .expect("aggregated");
     assert_eq!(item["versions"][0]["version"], "v1beta1");
     assert_eq!(item["versions"][0]["freshness"], "Current");
     let (_, services) = sim.get_json("/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io").await;
@@ -84,7 +89,10 @@ async fn node_metrics_sum_their_pods_and_the_system() {
     let (_, pods) = sim.get_json("/apis/metrics.k8s.io/v1beta1/pods").await;
     let (_, core) = sim.get_json("/api/v1/pods").await;
     let node_of = |pod: &str| -> String {
-        core["items"].as_array().unwrap().iter().find(|p| p["metadata"]["name"] == pod).unwrap()["spec"]["nodeName"].as_str().unwrap().into()
+        core["items"].as_array().unwrap().iter().find(|p| p["metadata"]["name"] == pod).unwrap()["spec"]["nodeName"]
+            .as_str()
+            .unwrap()
+            .into()
     };
     for node in nodes["items"].as_array().unwrap() {
         let name = node["metadata"]["name"].as_str().unwrap();
@@ -122,9 +130,16 @@ async fn errors_and_verbs_are_metrics_servers() {
 #[tokio::test]
 async fn view_reads_metrics_through_the_aggregated_reader_role() {
     let sim = Sim::start(&["--dataset", "demo"]);
-    let resp = sim.client.get(sim.url("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods")).bearer_auth("viewer-token").send().await.unwrap();
+    let resp = sim
+        .client
+        .get(sim.url("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods"))
+        .bearer_auth("viewer-token")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status().as_u16(), 200);
-    let resp = sim.client.get(sim.url("/apis/metrics.k8s.io/v1beta1/nodes")).bearer_auth("dev-token").send().await.unwrap();
+    let resp =
+        sim.client.get(sim.url("/apis/metrics.k8s.io/v1beta1/nodes")).bearer_auth("dev-token").send().await.unwrap();
     assert_eq!(resp.status().as_u16(), 403, "dev has no cluster-wide role");
 }
 

@@ -15,8 +15,8 @@ const BASE_DIRS: &[&str] = &["/bin", "/dev", "/etc", "/home", "/proc", "/root", 
 
 /// The commands known by name (as a path's last segment too).
 pub const KNOWN: &[&str] = &[
-    "echo", "env", "printenv", "hostname", "date", "pwd", "cd", "ls", "cat", "sleep", "exit", "true", "false", "whoami",
-    "id", "stty", "sh", "bash", "ash", "dash",
+    "echo", "env", "printenv", "hostname", "date", "pwd", "cd", "ls", "cat", "sleep", "exit", "true", "false",
+    "whoami", "id", "stty", "sh", "bash", "ash", "dash",
 ];
 
 /// Whether `kubectl exec POD -- NAME` finds NAME as a program (the shell builtins `cd` and
@@ -223,7 +223,8 @@ fn ls(env: &mut Env<'_>, args: &[String]) -> Run {
         if all {
             names.splice(0..0, [".".to_string(), "..".to_string()]);
         }
-        let listing = if env.tty { format!("{}\n", names.join("  ")) } else { names.iter().map(|n| format!("{n}\n")).collect() };
+        let listing =
+            if env.tty { format!("{}\n", names.join("  ")) } else { names.iter().map(|n| format!("{n}\n")).collect() };
         if !names.is_empty() {
             env.out(&listing);
         }

@@ -328,9 +328,7 @@ mod tests {
         }
 
         fn services(&self, namespace: &str) -> Vec<Value> {
-            let svc = |name: &str, ip: &str, port: i64| {
-                json!({"metadata": {"name": name}, "spec": {"clusterIP": ip, "ports": [{"port": port, "protocol": "TCP"}]}})
-            };
+            let svc = |name: &str, ip: &str, port: i64| json!({"metadata": {"name": name}, "spec": {"clusterIP": ip, "ports": [{"port": port, "protocol": "TCP"}]}});
             match namespace {
                 "default" => vec![svc("kubernetes", "10.96.0.1", 443)],
                 _ => vec![svc("web", "10.96.3.80", 80), svc("headless", "None", 80)],

@@ -179,7 +179,10 @@ fn sizes(payload: &[u8]) -> Vec<(u16, u16)> {
 pub enum Ending {
     Success,
     /// A non-zero exit code; `argv` is the command as the runtime names it.
-    Exit { code: i32, argv: Vec<String> },
+    Exit {
+        code: i32,
+        argv: Vec<String>,
+    },
     /// Anything else, worded as the kubelet words it (an InternalError).
     Internal(String),
 }

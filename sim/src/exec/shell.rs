@@ -97,7 +97,9 @@ impl Process {
         let mut out: Vec<Effect> = Vec::new();
         for effect in std::mem::take(&mut self.effects) {
             match (out.last_mut(), effect) {
-                (Some(Effect::Stdout(a)), Effect::Stdout(b)) | (Some(Effect::Stderr(a)), Effect::Stderr(b)) => a.extend(b),
+                (Some(Effect::Stdout(a)), Effect::Stdout(b)) | (Some(Effect::Stderr(a)), Effect::Stderr(b)) => {
+                    a.extend(b)
+                }
                 (_, effect) => out.push(effect),
             }
         }
@@ -413,7 +415,10 @@ mod tests {
             transcript(&start(&["sh", "-c", "nope; echo after"], false).1),
             ["err:sh: nope: command not found\n", "out:after\n", "exit:0"]
         );
-        assert_eq!(transcript(&start(&["sh", "-c", "nope"], false).1), ["err:sh: nope: command not found\n", "exit:127"]);
+        assert_eq!(
+            transcript(&start(&["sh", "-c", "nope"], false).1),
+            ["err:sh: nope: command not found\n", "exit:127"]
+        );
         assert_eq!(transcript(&start(&["sh", "-c", "sh -c 'exit 4'; echo $?"], false).1), ["out:4\n", "exit:0"]);
     }
 

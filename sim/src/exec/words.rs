@@ -273,14 +273,7 @@ mod tests {
             texts(r#"echo 'a $HOME' "b $HOME${X}c" d\ e $? "\$x""#),
             vec![(
                 Join::Always,
-                vec![
-                    "echo".into(),
-                    "a $HOME".into(),
-                    "b <HOME><X>c".into(),
-                    "d e".into(),
-                    "<?>".into(),
-                    "$x".into()
-                ]
+                vec!["echo".into(), "a $HOME".into(), "b <HOME><X>c".into(), "d e".into(), "<?>".into(), "$x".into()]
             )]
         );
         assert_eq!(texts("echo ''"), vec![(Join::Always, vec!["echo".into(), "".into()])]);

@@ -17,8 +17,8 @@ use serde_json::{json, Map, Value};
 
 use crate::app::App;
 use crate::controllers::metrics::{self, Usage};
-use crate::encoding::negotiate::{Protobuf, Shape, Target};
 use crate::encoding::encode;
+use crate::encoding::negotiate::{Protobuf, Shape, Target};
 use crate::http::{bytes_response, require_verb, Ctx, ResourcePath};
 use crate::rules::list::Query;
 use crate::rules::selector::{FieldSelector, LabelSelector};
@@ -112,7 +112,11 @@ pub fn serve(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath) -> ApiResult<Respon
 fn meta(obj: &Value, namespaced: bool) -> Meta {
     Meta {
         name: obj["metadata"]["name"].as_str().unwrap_or_default().to_string(),
-        namespace: if namespaced { obj["metadata"]["namespace"].as_str().unwrap_or_default().to_string() } else { String::new() },
+        namespace: if namespaced {
+            obj["metadata"]["namespace"].as_str().unwrap_or_default().to_string()
+        } else {
+            String::new()
+        },
         creation_timestamp: object::now_string(),
         labels: obj["metadata"]["labels"].as_object().cloned().unwrap_or_default(),
     }
@@ -163,11 +167,19 @@ fn node_item(node: &Value, pods: &[Value], n: i64, at: &str) -> Measured {
 /// metrics for (`pods.metrics.k8s.io "demo/x" not found`).
 fn not_found(kind: &str, group: &str, name: &str) -> ApiError {
     let qualified = if group.is_empty() { kind.to_string() } else { format!("{kind}.{group}") };
-    let details = Details { name: name.to_string(), group: group.to_string(), kind: kind.to_string(), ..Default::default() };
+    let details =
+        Details { name: name.to_string(), group: group.to_string(), kind: kind.to_string(), ..Default::default() };
     Status::failure(404, "NotFound", format!("{qualified} \"{name}\" not found")).with_details(details).into()
 }
 
-fn get(app: &App, rt: &ResourceType, namespace: Option<&str>, name: &str, n: i64, at: &chrono::DateTime<chrono::Utc>) -> ApiResult<Measured> {
+fn get(
+    app: &App,
+    rt: &ResourceType,
+    namespace: Option<&str>,
+    name: &str,
+    n: i64,
+    at: &chrono::DateTime<chrono::Utc>,
+) -> ApiResult<Measured> {
     let at = object::timestamp(*at);
     let state = app.store.read();
     if rt.plural == "nodes" {
@@ -183,10 +195,19 @@ fn get(app: &App, rt: &ResourceType, namespace: Option<&str>, name: &str, n: i64
     Ok(pod_item(&pod, n, &at))
 }
 
-fn list(app: &App, rt: &ResourceType, namespace: Option<&str>, query: &Query, n: i64, at: &chrono::DateTime<chrono::Utc>) -> ApiResult<Vec<Measured>> {
+fn list(
+    app: &App,
+    rt: &ResourceType,
+    namespace: Option<&str>,
+    query: &Query,
+    n: i64,
+    at: &chrono::DateTime<chrono::Utc>,
+) -> ApiResult<Vec<Measured>> {
     let at = object::timestamp(*at);
-    let labels = LabelSelector::parse(query.get("labelSelector").map(String::as_str).unwrap_or_default()).map_err(bad_request)?;
-    let fields = FieldSelector::parse(query.get("fieldSelector").map(String::as_str).unwrap_or_default(), rt).map_err(bad_request)?;
+    let labels = LabelSelector::parse(query.get("labelSelector").map(String::as_str).unwrap_or_default())
+        .map_err(bad_request)?;
+    let fields = FieldSelector::parse(query.get("fieldSelector").map(String::as_str).unwrap_or_default(), rt)
+        .map_err(bad_request)?;
     let state = app.store.read();
     let pods: Vec<Value> = state.list("/pods", None).iter().map(|p| (**p).clone()).collect();
     let chosen = |o: &Value| labels.matches(o) && fields.matches(o);

@@ -23,7 +23,9 @@ use crate::http::read::{get_response, list_response};
 use crate::http::{bytes_response, error_response, json_response, require_verb, Ctx, ResourcePath};
 use crate::rules::list::{ListOptions, Query};
 use crate::rules::status::{bad_request, method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
-use crate::{auth::access, http::access_log, http::cors, http::exec, http::faults, http::logs, http::watch, http::write, openapi};
+use crate::{
+    auth::access, http::access_log, http::cors, http::exec, http::faults, http::logs, http::watch, http::write, openapi,
+};
 
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
@@ -79,7 +81,9 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     // exec and attach take the connection over: the upgrade is read before the headers move.
     let stream = exec::Kind::of(parts.uri.path());
     let upgrade = match stream {
-        Some(_) if exec::is_websocket(&parts.headers) => Some(WebSocketUpgrade::from_request_parts(&mut parts, &()).await),
+        Some(_) if exec::is_websocket(&parts.headers) => {
+            Some(WebSocketUpgrade::from_request_parts(&mut parts, &()).await)
+        }
         _ => None,
     };
     let raw_query = parts.uri.query().map(str::to_string);

@@ -117,7 +117,9 @@ pub async fn serve(
     };
     let upgrade = match upgrade {
         Some(Ok(upgrade)) => upgrade,
-        Some(Err(rejection)) => return error_response(ctx, bad_request(format!("invalid WebSocket request: {rejection}"))),
+        Some(Err(rejection)) => {
+            return error_response(ctx, bad_request(format!("invalid WebSocket request: {rejection}")))
+        }
         None if connection_upgrade(&ctx.headers) && ctx.method == Method::POST => return error_response(ctx, spdy()),
         None => return error_response(ctx, bad_request("Upgrade request required")),
     };
@@ -143,11 +145,8 @@ fn admit(app: &App, ctx: &Ctx, namespace: &str, name: &str, options: &Options) -
     if ctx.method == Method::GET {
         let attributes = request_info::attributes("POST", &ctx.path, &ctx.query);
         if let Decision::Deny { reason } = rbac::authorize(&app.store.read(), &ctx.user, &attributes) {
-            let details = crate::rules::status::Details {
-                name: name.to_string(),
-                kind: "pods".into(),
-                ..Default::default()
-            };
+            let details =
+                crate::rules::status::Details { name: name.to_string(), kind: "pods".into(), ..Default::default() };
             return Err(Status::failure(403, "Forbidden", format!("pods \"{name}\" is forbidden: {reason}"))
                 .with_details(details)
                 .into());

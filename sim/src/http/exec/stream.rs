@@ -145,7 +145,8 @@ impl Session {
     /// Streams the container's log lines from now on, and echoes stdin, until the client goes.
     async fn attach(&self, link: &mut Link, cut: &mut tokio::sync::watch::Receiver<u64>) {
         let image = self.container().image;
-        let started = logs::container_run(&self.pod, &self.container, false).map(|r| r.started).unwrap_or_else(|_| object::now());
+        let started =
+            logs::container_run(&self.pod, &self.container, false).map(|r| r.started).unwrap_or_else(|_| object::now());
         let mut next = logs::last_line(started, object::now()).map_or(0, |n| n + 1);
         let pod_name = self.pod["metadata"]["name"].as_str().unwrap_or_default().to_string();
         loop {
