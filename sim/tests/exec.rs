@@ -68,8 +68,12 @@ async fn transcript(socket: &mut Socket, secs: u64) -> Vec<String> {
         match message {
             Ok(Message::Binary(b)) => out.push(format!("{}:{}", b[0], String::from_utf8_lossy(&b[1..]))),
             Ok(Message::Text(t)) => out.push(format!("text:{t}")),
-            Ok(Message::Close(_)) => {
-                out.push("close".into());
+            Ok(Message::Close(frame)) => {
+                // client-go takes anything but a normal closure as a failed stream.
+                out.push(match frame {
+                    Some(f) if u16::from(f.code) == 1000 => "close".into(),
+                    other => format!("close {other:?}"),
+                });
                 break;
             }
             Ok(_) => {}

@@ -49,21 +49,13 @@ pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
                 push(&mut commands, &mut words, join)?;
                 join = Join::Always;
             }
-            '&' if p.peek_at(1) == Some('&') => {
+            '&' | '|' if p.peek_at(1) == Some(c) => {
                 p.at += 2;
                 if words.is_empty() {
-                    return Err(ParseError("syntax error near unexpected token `&&'".into()));
+                    return Err(ParseError(format!("syntax error near unexpected token `{c}{c}'")));
                 }
                 push(&mut commands, &mut words, join)?;
-                join = Join::And;
-            }
-            '|' if p.peek_at(1) == Some('|') => {
-                p.at += 2;
-                if words.is_empty() {
-                    return Err(ParseError("syntax error near unexpected token `||'".into()));
-                }
-                push(&mut commands, &mut words, join)?;
-                join = Join::Or;
+                join = if c == '&' { Join::And } else { Join::Or };
             }
             '#' if words.is_empty() => p.skip_comment(),
             '|' | '&' | '<' | '>' | '(' | ')' | '`' => {
