@@ -225,11 +225,11 @@ async fn refusals_before_the_upgrade_are_the_real_servers() {
     let sim = Sim::start(&["--dataset", "demo"]);
     let pod = pod_of(&sim, "demo", "web").await;
     let v5 = "v5.channel.k8s.io";
-    let (code, body) = open(&sim, &exec_path("demo", "nope", "command=ls"), v5, None).await.err().expect("refused");
+    let (code, body) = open(&sim, &exec_path("demo", "nope", "command=ls"), v5, None).await.expect_err("refused");
     assert_eq!(code, 404);
     assert!(body.contains(r#""message":"pods \"nope\" not found""#), "{body}");
     let (code, body) =
-        open(&sim, &exec_path("demo", &pod, "command=ls&container=db"), v5, None).await.err().expect("refused");
+        open(&sim, &exec_path("demo", &pod, "command=ls&container=db"), v5, None).await.expect_err("refused");
     assert_eq!(code, 400);
     assert!(body.contains(&format!("container db is not valid for pod {pod}")), "{body}");
     let resp = sim.get(&exec_path("demo", &pod, "command=ls")).await;
@@ -267,7 +267,7 @@ async fn a_container_not_yet_running_is_not_found_by_the_kubelet() {
     let resp = sim.send("POST", "/api/v1/namespaces/demo/pods", "application/json", pod.to_string()).await;
     assert_eq!(resp.status().as_u16(), 201);
     let path = exec_path("demo", "fresh", "command=ls&stdout=true");
-    let (code, body) = open(&sim, &path, "v4.channel.k8s.io", None).await.err().expect("refused by the kubelet");
+    let (code, body) = open(&sim, &path, "v4.channel.k8s.io", None).await.expect_err("refused by the kubelet");
     assert_eq!((code, body.as_str()), (500, "container not found (\"app\")"));
     let (mut socket, _) = open(&sim, &path, "v5.channel.k8s.io", None).await.expect("the translator answers 101");
     let t = transcript(&mut socket, 10).await;
@@ -279,7 +279,7 @@ async fn a_websocket_get_needs_get_and_create_on_pods_exec() {
     let sim = Sim::start(&["--dataset", "demo"]);
     let pod = pod_of(&sim, "demo", "web").await;
     let path = exec_path("demo", &pod, "command=ls&stdout=true");
-    let (code, body) = open(&sim, &path, "v5.channel.k8s.io", Some("viewer-token")).await.err().expect("refused");
+    let (code, body) = open(&sim, &path, "v5.channel.k8s.io", Some("viewer-token")).await.expect_err("refused");
     assert_eq!(code, 403);
     let body: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(
@@ -308,8 +308,7 @@ async fn a_websocket_get_needs_get_and_create_on_pods_exec() {
     }
     let (code, body) = open(&sim, &exec_path("shop", &cart, "command=ls"), "v5.channel.k8s.io", Some("dev-token"))
         .await
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert_eq!(code, 403);
     let body: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(body["message"], format!("pods \"{cart}\" is forbidden: "));

@@ -71,7 +71,7 @@ async fn pod_metrics_have_metrics_servers_shape_and_stay_within_requests() {
         let usage = &item["containers"][0]["usage"];
         let (cpu, memory) = (quantity(usage["cpu"].as_str().unwrap()), quantity(usage["memory"].as_str().unwrap()));
         assert!(cpu > 0.0 && cpu < 0.1 * 1.3 * 1.1 * 0.6 + 1e-9, "within the 100m request's swing: {usage}");
-        assert!(memory >= 0.44 * 134217728.0 && memory <= 0.86 * 134217728.0, "{usage}");
+        assert!((0.44 * 134217728.0..=0.86 * 134217728.0).contains(&memory), "{usage}");
         assert!(item["metadata"]["labels"]["app"].is_string(), "the pod's labels");
     }
     let (code, selected) = sim.get_json("/apis/metrics.k8s.io/v1beta1/pods?labelSelector=app%3Dweb").await;

@@ -239,6 +239,14 @@ mod tests {
         assert_eq!(container_usage("demo", "api-1", &c, 7), container_usage("demo", "api-1", &c, 7), "deterministic");
         let other = container_usage("demo", "api-2", &c, 7);
         assert_ne!(other, container_usage("demo", "api-1", &c, 7), "pods differ");
+        // Limits without requests (kube-sim does not copy limits into requests): the limits bind.
+        let capped = json!({"name": "c", "resources": {"limits": {"cpu": "20m", "memory": "32Mi"}}});
+        let samples: Vec<Usage> = (0..50).map(|n| container_usage("demo", "c-1", &capped, n)).collect();
+        assert!(
+            samples.iter().all(|u| u.cpu <= 19_000_000 && u.memory as f64 <= 32.0 * 1048576.0 * 0.98),
+            "{samples:?}"
+        );
+        assert!(samples.iter().any(|u| u.cpu >= 18_999_000), "the CPU limit binds: {samples:?}");
         let bare = json!({"name": "x"});
         let u = container_usage("demo", "p", &bare, 1);
         assert!(u.cpu < 60_000_000 && u.memory < 64 * 1048576, "defaults stand in for requests: {u:?}");

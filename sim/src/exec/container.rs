@@ -279,7 +279,7 @@ fn volume_files(pod: &Value, volume: &Value, namespace: &str, lookup: &dyn Looku
                     }
                 }
             }
-            None => out.extend(data.into_iter()),
+            None => out.extend(data),
         }
     };
     if let Some(cm) = volume.get("configMap") {

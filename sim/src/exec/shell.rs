@@ -144,10 +144,9 @@ impl Process {
                     self.lines.push_back(line);
                 }
             }
-            0x7f | 0x08 => {
-                if self.line.pop().is_some() {
-                    self.effects.push(Effect::Stdout(b"\x08 \x08".to_vec()));
-                }
+            0x7f | 0x08 if !self.line.is_empty() => {
+                self.line.pop();
+                self.effects.push(Effect::Stdout(b"\x08 \x08".to_vec()));
             }
             0x03 => {
                 self.write_out(b"^C\n");

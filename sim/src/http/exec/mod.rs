@@ -130,7 +130,7 @@ pub async fn serve(
     };
     let session = stream::Session { app: app.clone(), kind, protocol, options, pod, container };
     if let Err(refusal) = session.check() {
-        return refusal;
+        return *refusal;
     }
     let upgrade = match protocol.name() {
         Some(name) => upgrade.protocols([name]),

@@ -52,12 +52,12 @@ fn kubelet_refusal(options: &Options, pod: &Value, container: &str) -> Option<(S
 
 impl Session {
     /// The kubelet's refusal as the HTTP answer, where the kubelet terminates the WebSocket.
-    pub fn check(&self) -> Result<(), Response> {
+    pub fn check(&self) -> Result<(), Box<Response>> {
         if self.protocol == Protocol::V5 {
             return Ok(());
         }
         match kubelet_refusal(&self.options, &self.pod, &self.container) {
-            Some((code, text)) => Err(bytes_response(code, "text/plain; charset=utf-8", Bytes::from(text))),
+            Some((code, text)) => Err(Box::new(bytes_response(code, "text/plain; charset=utf-8", Bytes::from(text)))),
             None => Ok(()),
         }
     }
