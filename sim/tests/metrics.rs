@@ -128,6 +128,21 @@ async fn errors_and_verbs_are_metrics_servers() {
 }
 
 #[tokio::test]
+async fn kubectl_get_reads_metrics_servers_table() {
+    let sim = Sim::start(&["--dataset", "demo"]);
+    let accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+    let resp = sim.get_with("/apis/metrics.k8s.io/v1beta1/nodes", accept).await;
+    let table: Value = serde_json::from_str(&resp.text().await.unwrap()).unwrap();
+    assert_eq!(table["kind"], "Table");
+    let columns: Vec<&str> =
+        table["columnDefinitions"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(columns, ["Name", "cpu", "memory", "Window"]);
+    let row = &table["rows"][0]["cells"];
+    assert_eq!((row[0].as_str(), row[3].as_str()), (Some("node-1"), Some("15s")));
+    assert!(row[1].as_str().unwrap().ends_with('n') && row[2].as_str().unwrap().ends_with("Ki"), "{row}");
+}
+
+#[tokio::test]
 async fn view_reads_metrics_through_the_aggregated_reader_role() {
     let sim = Sim::start(&["--dataset", "demo"]);
     let resp = sim
