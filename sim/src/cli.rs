@@ -35,6 +35,10 @@ pub struct Cli {
     /// Keep changing objects so that watches show a steady flow of events.
     #[arg(long)]
     pub activity: bool,
+    /// Do not serve metrics.k8s.io, as a cluster without metrics-server (`kubectl top` then
+    /// says "Metrics API not available").
+    #[arg(long)]
+    pub no_metrics: bool,
     /// Accept a non-loopback --listen address.
     #[arg(long)]
     pub allow_remote: bool,
