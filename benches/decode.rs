@@ -20,7 +20,6 @@ mod fixtures;
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::hint::black_box;
-    use std::path::PathBuf;
     use std::sync::Arc;
 
     use criterion::{Criterion, Throughput};

@@ -105,7 +105,8 @@ fn wait_for(path: &Path) -> bool {
 
 #[test]
 fn a_broken_build_a_missing_count_and_a_stop_each_count_one_failure_and_the_later_layers_run() {
-    let run = run_layers("broken", "broken_build broken_then_passing no_count no_log stops failing_test passing counts_line");
+    let run =
+        run_layers("broken", "broken_build broken_then_passing no_count no_log stops failing_test passing counts_line");
     assert_eq!(run.last_line(), "12 passed, 6 failed", "{}", run.stdout);
     assert_eq!(run.status, Some(1), "{}", run.stdout);
     run.says("FAILED: broken build did not complete (status 101)");
@@ -146,7 +147,8 @@ fn a_layer_that_counts_nothing_or_does_not_exist_fails() {
 /// scripts/test runs its layers through run_layers, and every layer it runs by default exists.
 #[test]
 fn scripts_test_runs_its_default_layers_through_run_layers() {
-    let script = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/test")).expect("scripts/test");
+    let script =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/test")).expect("scripts/test");
     assert!(script.contains("source \"$(dirname \"$0\")/layers.sh\""), "scripts/test sources layers.sh");
     assert_eq!(script.trim_end().lines().last(), Some("run_layers \"$@\""), "scripts/test ends by running its layers");
     let defaults = script
