@@ -14,9 +14,12 @@ fn main() {
 fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::hint::black_box;
-    use std::path::PathBuf;
     use std::sync::Arc;
 
     use criterion::{Criterion, Throughput};
@@ -37,11 +40,7 @@ mod native {
     const CHUNK: usize = 16 * 1024;
 
     fn shared(relative: &str) -> Vec<u8> {
-        let dir = match std::env::var_os("KUBE_SHARED_DIR") {
-            Some(dir) => PathBuf::from(dir),
-            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        };
-        std::fs::read(dir.join(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
+        std::fs::read(crate::fixtures::fixtures().join(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
     }
 
     /// The recorded pods (kind cluster kube-system and the vector list), renamed to `count` pods.

@@ -1,4 +1,4 @@
-//! Every file of `../shared/kube` goes through the decoder its media type calls for: bodies by
+//! Every file of `tests/fixtures/kube` goes through the decoder its media type calls for: bodies by
 //! extension, the bodies inside recordings by their recorded `Content-Type`, watch responses by
 //! the framer. What cannot be decoded must be exactly the expected exceptions below (text bodies,
 //! a gzip body the browser would inflate first, user-edited YAML with a deliberate syntax error),
@@ -10,12 +10,9 @@ use kube_api_explorer::api::body::{decode_body, decode_watch_body, BodyError};
 use kube_api_explorer::api::codec::json::decode_json;
 use kube_api_explorer::api::media_type::MediaType;
 
-fn shared() -> PathBuf {
-    match std::env::var_os("KUBE_SHARED_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
+#[path = "common/fixtures.rs"]
+mod fixtures;
+use fixtures::fixtures as shared;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("listable") {

@@ -1,24 +1,23 @@
-//! Access to the real wire data in `../shared/kube` for tests.
-//!
-//! The folder sits beside the repository (`KUBE_SHARED_DIR` overrides where it is).
+//! Access to the real wire data in `tests/fixtures/kube` for tests (its README says where each
+//! set comes from and under which licence).
 
 use std::path::PathBuf;
 
 use crate::api::discovery::{ApiGroup, Discovery, GroupVersionResources, ResourceType, Scope};
 
-/// The shared folder: `$KUBE_SHARED_DIR`, or `../shared` next to the repository.
+/// The repository's test data folder, relative to this crate.
+const FIXTURES: &str = "tests/fixtures";
+
+/// The test data folder (`tests/fixtures` in the repository): `kube/…` paths are under it.
 pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("KUBE_SHARED_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FIXTURES)
 }
 
 /// The bytes of `relative` under the shared folder; a missing file fails the test with its path.
 #[track_caller]
 pub fn shared_file(relative: &str) -> Vec<u8> {
     let path = shared_dir().join(relative);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read shared test data {}: {e}", path.display()))
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read the test data {}: {e}", path.display()))
 }
 
 /// The body of a recorded exchange in `kube/real-apiserver/NAME` (text, or hex for binary).
