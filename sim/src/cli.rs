@@ -71,15 +71,6 @@ impl Cli {
     pub fn bookmark_interval(&self) -> Duration {
         Duration::from_secs(self.bookmark_interval.max(1))
     }
-
-    /// Which discovery documents `/api` and `/apis` serve.
-    pub fn discovery(&self) -> crate::discovery::Served {
-        if self.legacy_discovery_only {
-            crate::discovery::Served::LegacyOnly
-        } else {
-            crate::discovery::Served::AggregatedAndLegacy
-        }
-    }
 }
 
 /// The initial content of the simulated cluster.

@@ -1,74 +1,36 @@
 //! kube-sim: a simulated Kubernetes API server on loopback, for Kube API Explorer's tests and
 //! demos. It keeps objects in memory, streams watches, negotiates representations and answers
 //! with the status codes a real kube-apiserver gives.
+//!
+//! The code map is in `sim/README.md`: `store` (objects, served types, what every write does to
+//! the store), `rules` (the API's rules: Status, selectors, list options, schemas, defaults,
+//! managed fields, merge semantics), `encoding` (representations), `auth` (users, RBAC, the
+//! filters every request passes), `controllers` (the simulated kubelet and controllers, the
+//! datasets), `http` (the handlers and their routes), `openapi` (the served documents).
 
-mod access;
-mod access_log;
-mod activity;
-mod api;
-mod apply;
+mod app;
 mod auth;
 mod cli;
-mod controller;
-mod cors;
-mod dataset;
-mod defaults;
-mod deletion;
-mod discovery;
-mod encode;
-mod faults;
-mod fields;
+mod controllers;
+mod encoding;
 mod heap;
 mod http;
-mod kubelet;
-mod lifecycle;
-mod list;
-mod logs;
-mod negotiate;
-mod object;
 mod openapi;
-mod ordered;
-mod patch;
-mod policy;
-mod protobuf;
-mod rbac;
-mod read;
-mod registry;
-mod request_info;
-mod review;
-mod schema;
-mod selector;
-mod status;
+mod rules;
 mod store;
-mod table;
-mod typed;
-mod watch;
-mod write;
-mod www;
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Parser;
 
+use crate::app::App;
 use crate::cli::Cli;
-use crate::registry::Registry;
+use crate::controllers::{activity, dataset};
+use crate::http::{faults, routes, www};
+use crate::rules::schema;
+use crate::store::registry::Registry;
 use crate::store::Store;
-
-/// Everything a request handler needs.
-pub struct App {
-    pub cli: Cli,
-    pub registry: Registry,
-    pub store: Store,
-    pub faults: faults::Faults,
-    pub schemas: schema::Schemas,
-    /// Static files served next to the API (`--www`), as `kubectl proxy --www` does.
-    pub www: Option<www::Www>,
-    /// Who may authenticate, by token or by name.
-    pub users: auth::Users,
-    /// The user requests without credentials are made by (`--as`).
-    pub anonymous: auth::UserInfo,
-}
 
 fn main() {
     // Before the runtime starts its threads.
@@ -121,7 +83,7 @@ async fn run() {
         cli: cli.clone(),
         registry,
         store,
-        faults: faults::Faults::new(),
+        faults: faults::state::Faults::new(),
         schemas,
         www,
         users,
@@ -155,7 +117,7 @@ async fn run() {
             compactor.store.prune();
         }
     });
-    let router = api::router(app.clone());
+    let router = routes::router(app.clone());
     let on_shutdown = app.clone();
     if let Err(e) = axum::serve(listener, router)
         .with_graceful_shutdown(async move {

@@ -28,7 +28,7 @@ use sha2::{Digest, Sha512};
 use super::convert::{self, V3_PREFIX};
 use super::definitions::Definitions;
 use super::paths::{self, Target, Template};
-use crate::registry::{Registry, ResourceType};
+use crate::store::registry::{Registry, ResourceType};
 
 const OPENAPI_CORE: &str = include_str!("../../data/openapi-v3-api-v1.json");
 const OPENAPI_APPS: &str = include_str!("../../data/openapi-v3-apis-apps-v1.json");
@@ -412,7 +412,7 @@ mod tests {
 
     fn registry() -> Registry {
         let r = Registry::load().expect("registry");
-        let crd: Value = serde_json::from_str(crate::registry::WIDGETS_CRD).expect("crd");
+        let crd: Value = serde_json::from_str(crate::store::registry::WIDGETS_CRD).expect("crd");
         r.add_custom(&crd).expect("widgets");
         r
     }

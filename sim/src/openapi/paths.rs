@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::convert::V3_PREFIX;
-use crate::registry::ResourceType;
+use crate::store::registry::ResourceType;
 
 /// The paths of one resource type of a real document, and the names to replace in them.
 pub struct Template {

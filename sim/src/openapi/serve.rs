@@ -22,8 +22,8 @@ use axum::response::Response;
 use super::documents::{self, Served};
 use super::gnostic;
 use crate::http::{bytes_response, Ctx};
-use crate::registry::Registry;
-use crate::status::{method_not_allowed, ApiError, ApiResult, Status};
+use crate::rules::status::{method_not_allowed, ApiError, ApiResult, Status};
+use crate::store::registry::Registry;
 
 const JSON: &str = "application/json";
 const V2_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";

@@ -1,0 +1,9 @@
+//! What runs behind the API: the simulated kubelet (`kubelet`), the Deployment and ReplicaSet
+//! controllers (`deployments`), the bootstrap RBAC policy and ClusterRole aggregation (`policy`),
+//! the datasets a server starts with (`dataset`) and `--activity` with the churn (`activity`).
+
+pub mod activity;
+pub mod dataset;
+pub mod deployments;
+pub mod kubelet;
+pub mod policy;

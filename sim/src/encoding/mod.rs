@@ -1,0 +1,9 @@
+//! Representations: which one a request gets (`negotiate`), objects and lists written in it
+//! (`encode`, with each kind's key order from `ordered`), server-side Tables (`table`) and
+//! protobuf (`protobuf`).
+
+pub mod encode;
+pub mod negotiate;
+pub mod ordered;
+pub mod protobuf;
+pub mod table;

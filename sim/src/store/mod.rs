@@ -1,0 +1,350 @@
+//! In-memory storage: every object by storage key (`group/plural`) and (namespace, name), a global
+//! resourceVersion counter, a bounded history of changes for watches and exact reads, snapshots
+//! for paged lists, and the broadcast channel that feeds open watches.
+//!
+//! Invariants: the lock is never held across an `.await`; every change gets the next
+//! resourceVersion and is broadcast while the write lock is held, so watchers see changes in
+//! resourceVersion order and a watcher that subscribes under the read lock misses nothing.
+//!
+//! Beside the store: the served types (`registry`), what an object is (`object`), what every write
+//! does to a new object (`lifecycle`) and deletion (`deletion`).
+
+pub mod deletion;
+pub mod lifecycle;
+pub mod object;
+pub mod registry;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+pub type Obj = Arc<Value>;
+pub type ObjKey = (String, String);
+/// (storage key, namespace scope, resourceVersion) of a paged list's snapshot.
+type SnapshotKey = (String, String, u64);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "ADDED",
+            ChangeKind::Modified => "MODIFIED",
+            ChangeKind::Deleted => "DELETED",
+        }
+    }
+}
+
+/// One committed change.
+#[derive(Debug)]
+pub struct Change {
+    pub kind: ChangeKind,
+    pub key: String,
+    pub namespace: String,
+    pub object: Obj,
+    pub prev: Option<Obj>,
+    pub rv: u64,
+    at: Instant,
+    /// The JSON watch line of this change as stored, encoded once for every watcher that wants
+    /// exactly that.
+    pub json_line: OnceLock<bytes::Bytes>,
+    /// The CBOR watch event of this change as stored, likewise shared by the CBOR watchers.
+    pub cbor_frame: OnceLock<bytes::Bytes>,
+}
+
+pub struct State {
+    pub rv: u64,
+    objects: HashMap<String, BTreeMap<ObjKey, Obj>>,
+    history: VecDeque<Arc<Change>>,
+    /// Changes at or below this resourceVersion are forgotten.
+    pub compacted_rv: u64,
+    snapshots: HashMap<SnapshotKey, (Instant, Arc<Vec<Obj>>)>,
+    /// Owner uid → objects whose ownerReferences name it, for garbage collection.
+    dependents: HashMap<String, BTreeSet<(String, String, String)>>,
+}
+
+pub struct Store {
+    state: RwLock<State>,
+    events: broadcast::Sender<Arc<Change>>,
+    history_window: Duration,
+    /// The most changes the history keeps.
+    history_limit: usize,
+    continue_ttl: Duration,
+}
+
+/// Why a read at an old resourceVersion cannot be served.
+#[derive(Debug, Clone, Copy)]
+pub struct TooOld {
+    pub oldest: u64,
+}
+
+impl Store {
+    /// A store whose watch history keeps `history_window` of changes, at most `history_limit`.
+    pub fn new(history_window: Duration, history_limit: usize, continue_ttl: Duration) -> Store {
+        let (events, _) = broadcast::channel(1 << 16);
+        Store {
+            state: RwLock::new(State {
+                rv: 1,
+                objects: HashMap::new(),
+                history: VecDeque::new(),
+                compacted_rv: 1,
+                snapshots: HashMap::new(),
+                dependents: HashMap::new(),
+            }),
+            events,
+            history_window,
+            history_limit,
+            continue_ttl,
+        }
+    }
+
+    pub fn read(&self) -> RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn write_lock(&self) -> RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs `f` with exclusive access; changes it makes are committed and broadcast in order.
+    pub fn write<R>(&self, f: impl FnOnce(&mut Txn<'_>) -> R) -> R {
+        let mut guard = self.write_lock();
+        let mut txn = Txn { state: &mut guard, events: &self.events, now: Instant::now() };
+        let out = f(&mut txn);
+        txn.prune_history(self.history_window, self.history_limit);
+        out
+    }
+
+    /// Forgets changes older than the history window, as compaction does even when nothing is
+    /// written.
+    pub fn prune(&self) {
+        let mut guard = self.write_lock();
+        let mut txn = Txn { state: &mut guard, events: &self.events, now: Instant::now() };
+        txn.prune_history(self.history_window, self.history_limit);
+    }
+
+    pub fn current_rv(&self) -> u64 {
+        self.read().rv
+    }
+
+    /// Subscribes to changes; call while holding no lock, then read state with [`Store::read`]
+    /// and skip changes at or below the state's resourceVersion.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Change>> {
+        self.events.subscribe()
+    }
+
+    /// Forgets all history now: any older resourceVersion then answers 410.
+    pub fn compact(&self) -> u64 {
+        let mut s = self.write_lock();
+        s.history.clear();
+        s.compacted_rv = s.rv;
+        s.snapshots.clear();
+        s.rv
+    }
+
+    pub fn remember_snapshot(&self, key: &str, scope: &str, rv: u64, items: Arc<Vec<Obj>>) {
+        let ttl = self.continue_ttl;
+        let mut s = self.write_lock();
+        let now = Instant::now();
+        s.snapshots.retain(|_, (at, _)| now.duration_since(*at) < ttl);
+        s.snapshots.entry((key.to_string(), scope.to_string(), rv)).or_insert((now, items));
+    }
+
+    pub fn snapshot(&self, key: &str, scope: &str, rv: u64) -> Option<Arc<Vec<Obj>>> {
+        let s = self.read();
+        let (at, items) = s.snapshots.get(&(key.to_string(), scope.to_string(), rv))?;
+        (at.elapsed() < self.continue_ttl).then(|| items.clone())
+    }
+}
+
+impl State {
+    pub fn get(&self, key: &str, namespace: &str, name: &str) -> Option<Obj> {
+        self.objects.get(key)?.get(&(namespace.to_string(), name.to_string())).cloned()
+    }
+
+    /// Objects of one type, in one namespace or all (`None`), in key order.
+    pub fn list(&self, key: &str, namespace: Option<&str>) -> Vec<Obj> {
+        let Some(map) = self.objects.get(key) else { return Vec::new() };
+        match namespace {
+            Some(ns) => map
+                .range((ns.to_string(), String::new())..)
+                .take_while(|((n, _), _)| n == ns)
+                .map(|(_, o)| o.clone())
+                .collect(),
+            None => map.values().cloned().collect(),
+        }
+    }
+
+    /// The list as it was at `rv`, rebuilt from the history by undoing later changes.
+    pub fn list_at(&self, key: &str, namespace: Option<&str>, rv: u64) -> Result<Vec<Obj>, TooOld> {
+        if rv < self.compacted_rv {
+            return Err(TooOld { oldest: self.compacted_rv });
+        }
+        let mut map: BTreeMap<ObjKey, Obj> = self
+            .list(key, namespace)
+            .into_iter()
+            .map(|o| ((object::namespace(&o).to_string(), object::name(&o).to_string()), o))
+            .collect();
+        for change in self.history.iter().rev().take_while(|c| c.rv > rv) {
+            if change.key != key || namespace.is_some_and(|ns| ns != change.namespace) {
+                continue;
+            }
+            let k = (change.namespace.clone(), object::name(&change.object).to_string());
+            match &change.prev {
+                Some(prev) => map.insert(k, prev.clone()),
+                None => map.remove(&k),
+            };
+        }
+        Ok(map.into_values().collect())
+    }
+
+    /// Changes after `rv` for a watch starting there.
+    pub fn changes_since(&self, rv: u64) -> Result<Vec<Arc<Change>>, TooOld> {
+        if rv < self.compacted_rv {
+            return Err(TooOld { oldest: self.compacted_rv });
+        }
+        Ok(self.history.iter().filter(|c| c.rv > rv).cloned().collect())
+    }
+
+    /// (storage key, namespace, name) of the objects owned by `uid`.
+    pub fn dependents(&self, uid: &str) -> Vec<(String, String, String)> {
+        self.dependents.get(uid).map(|d| d.iter().cloned().collect()).unwrap_or_default()
+    }
+
+    fn index_owners(&mut self, key: &str, old: Option<&Value>, new: Option<&Value>) {
+        let entry = |o: &Value| (key.to_string(), object::namespace(o).to_string(), object::name(o).to_string());
+        if let Some(o) = old {
+            for uid in object::owner_uids(o) {
+                if let Some(set) = self.dependents.get_mut(&uid) {
+                    set.remove(&entry(o));
+                    if set.is_empty() {
+                        self.dependents.remove(&uid);
+                    }
+                }
+            }
+        }
+        if let Some(n) = new {
+            for uid in object::owner_uids(n) {
+                self.dependents.entry(uid).or_default().insert(entry(n));
+            }
+        }
+    }
+
+    pub fn counts(&self) -> BTreeMap<String, usize> {
+        self.objects.iter().filter(|(_, m)| !m.is_empty()).map(|(k, m)| (k.clone(), m.len())).collect()
+    }
+}
+
+/// Exclusive access to the state during one write.
+pub struct Txn<'a> {
+    state: &'a mut State,
+    events: &'a broadcast::Sender<Arc<Change>>,
+    now: Instant,
+}
+
+impl Txn<'_> {
+    pub fn state(&self) -> &State {
+        self.state
+    }
+
+    pub fn get(&self, key: &str, namespace: &str, name: &str) -> Option<Obj> {
+        self.state.get(key, namespace, name)
+    }
+
+    /// Stores `obj` under the next resourceVersion and broadcasts ADDED or MODIFIED.
+    pub fn put(&mut self, key: &str, mut obj: Value) -> Obj {
+        self.state.rv += 1;
+        let rv = self.state.rv;
+        object::set_resource_version(&mut obj, rv);
+        let ns = object::namespace(&obj).to_string();
+        let name = object::name(&obj).to_string();
+        let obj = Arc::new(obj);
+        let prev = self.state.objects.entry(key.to_string()).or_default().insert((ns.clone(), name), obj.clone());
+        self.state.index_owners(key, prev.as_deref(), Some(&obj));
+        let kind = if prev.is_some() { ChangeKind::Modified } else { ChangeKind::Added };
+        self.record(kind, key, ns, obj.clone(), prev, rv);
+        obj
+    }
+
+    /// Removes an object; the DELETED event carries the deletion's resourceVersion.
+    pub fn remove(&mut self, key: &str, namespace: &str, name: &str) -> Option<Obj> {
+        let prev = self.state.objects.get_mut(key)?.remove(&(namespace.to_string(), name.to_string()))?;
+        self.state.index_owners(key, Some(&prev), None);
+        self.state.rv += 1;
+        let rv = self.state.rv;
+        let mut last = (*prev).clone();
+        object::set_resource_version(&mut last, rv);
+        let last = Arc::new(last);
+        self.record(ChangeKind::Deleted, key, namespace.to_string(), last.clone(), Some(prev), rv);
+        Some(last)
+    }
+
+    fn record(&mut self, kind: ChangeKind, key: &str, namespace: String, object: Obj, prev: Option<Obj>, rv: u64) {
+        let change = Arc::new(Change {
+            kind,
+            key: key.to_string(),
+            namespace,
+            object,
+            prev,
+            rv,
+            at: self.now,
+            json_line: OnceLock::new(),
+            cbor_frame: OnceLock::new(),
+        });
+        self.state.history.push_back(change.clone());
+        // Nobody listening is not an error.
+        let _ = self.events.send(change);
+    }
+
+    fn prune_history(&mut self, window: Duration, limit: usize) {
+        while let Some(front) = self.state.history.front() {
+            if self.now.duration_since(front.at) <= window && self.state.history.len() <= limit {
+                break;
+            }
+            self.state.compacted_rv = front.rv;
+            self.state.history.pop_front();
+        }
+    }
+
+    /// Starts history after a bulk load, so that the dataset itself is not replayed.
+    pub fn forget_history(&mut self) {
+        self.state.history.clear();
+        self.state.compacted_rv = self.state.rv;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod(name: &str) -> Value {
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}})
+    }
+
+    #[test]
+    fn the_history_keeps_at_most_its_limit_of_changes_and_older_versions_are_compacted() {
+        let store = Store::new(Duration::from_secs(300), 3, Duration::from_secs(300));
+        let first = store.current_rv();
+        for i in 0..5 {
+            store.write(|txn| txn.put("/pods", pod(&format!("p-{i}"))));
+        }
+        let state = store.read();
+        assert_eq!(state.rv, first + 5);
+        let Err(too_old) = state.changes_since(first) else {
+            panic!("a watch from before the kept changes is too old")
+        };
+        assert_eq!(too_old.oldest, first + 2);
+        let kept = state.changes_since(first + 2).map(|c| c.iter().map(|c| c.rv).collect::<Vec<_>>());
+        assert_eq!(kept.ok(), Some(vec![first + 3, first + 4, first + 5]));
+        // The objects themselves are all still there.
+        assert_eq!(state.list("/pods", None).len(), 5);
+    }
+}
