@@ -56,6 +56,11 @@ pub struct Cli {
     /// has none); the default is a cluster admin in the group system:masters.
     #[arg(long = "as", value_name = "USER", default_value = crate::auth::DEFAULT_USER)]
     pub as_user: String,
+    /// Serve legacy discovery only, as a server without aggregated discovery (before 1.26, or
+    /// with the AggregatedDiscoveryEndpoint feature gate off): an Accept that asks for
+    /// `as=APIGroupDiscoveryList` gets its plain JSON fallback, or 406 when it has none.
+    #[arg(long)]
+    pub legacy_discovery_only: bool,
 }
 
 impl Cli {

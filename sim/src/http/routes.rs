@@ -157,7 +157,7 @@ fn discovery_doc(app: &Arc<App>, ctx: &Ctx, core: bool) -> ApiResult<Response> {
     if ctx.method != Method::GET && ctx.method != Method::HEAD {
         return Err(method_not_allowed());
     }
-    match discovery::discovery_format(ctx.accept()) {
+    match discovery::discovery_format(ctx.accept(), discovery::Served::given(app.cli.legacy_discovery_only)) {
         None => Err(not_acceptable()),
         Some(DiscoveryFormat::Legacy) => {
             let host = ctx.header("host").unwrap_or("127.0.0.1").to_string();
