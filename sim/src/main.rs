@@ -88,6 +88,7 @@ async fn run() {
         www,
         users,
         anonymous: anonymous.clone(),
+        kubelet: Default::default(),
     });
     let listener = match tokio::net::TcpListener::bind(cli.listen).await {
         Ok(l) => l,

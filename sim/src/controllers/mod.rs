@@ -3,7 +3,9 @@
 //! the datasets a server starts with (`dataset`) and `--activity` with the churn (`activity`).
 
 pub mod activity;
+pub mod control;
 pub mod dataset;
 pub mod deployments;
 pub mod kubelet;
 pub mod policy;
+pub mod scheduler;
