@@ -8,4 +8,6 @@ pub mod dataset;
 pub mod deployments;
 pub mod kubelet;
 pub mod policy;
+pub mod revisions;
 pub mod scheduler;
+pub mod statefulsets;
