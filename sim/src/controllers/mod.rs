@@ -4,6 +4,7 @@
 
 pub mod activity;
 pub mod control;
+pub mod daemonsets;
 pub mod dataset;
 pub mod deployments;
 pub mod kubelet;

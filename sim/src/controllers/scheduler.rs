@@ -53,6 +53,12 @@ pub fn place(pod: &Value, nodes: &[Value], load: &HashMap<String, usize>) -> Res
     ))
 }
 
+/// Whether `node` fits `pod` (the DaemonSet controller's `nodeShouldRunDaemonPod` asks the same
+/// filters).
+pub fn fits(pod: &Value, node: &Value) -> bool {
+    misfit(pod, node).is_none()
+}
+
 /// The first filter a node fails for the pod, in the default plugin order.
 fn misfit(pod: &Value, node: &Value) -> Option<String> {
     let spec = &pod["spec"];
