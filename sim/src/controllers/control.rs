@@ -144,9 +144,15 @@ pub fn apply(app: &Arc<App>, txn: &mut Txn<'_>, actions: Actions) -> Vec<(String
         }
     }
     for (key, obj) in actions.updates {
-        let current = txn.get(key, object::namespace(&obj), object::name(&obj));
+        let (ns, name) = (object::namespace(&obj).to_string(), object::name(&obj).to_string());
+        let current = txn.get(key, &ns, &name);
         if current.is_some_and(|c| *c != obj) {
+            let finished = object::is_deleting(&obj) && object::finalizers(&obj).is_empty();
             txn.put(key, obj);
+            // The last finalizer gone: the object goes, as after an update through the API.
+            if let (true, Some(rt)) = (finished, app.registry.by_storage_key(key)) {
+                crate::store::deletion::remove_now(app, txn, &rt, &ns, &name);
+            }
         }
     }
     for d in actions.deletes {

@@ -4,10 +4,14 @@
 
 pub mod activity;
 pub mod control;
+pub mod cronjobs;
 pub mod daemonsets;
 pub mod dataset;
 pub mod deployments;
+pub mod disruption;
+pub mod jobs;
 pub mod kubelet;
+pub mod manager;
 pub mod policy;
 pub mod revisions;
 pub mod scheduler;
