@@ -107,6 +107,7 @@ async fn run() {
     if let Some(www) = &app.www {
         println!("kube-sim serves {} at http://{addr}{}", www.dir.display(), www.prefix);
     }
+    controllers::manager::start(app.clone());
     if cli.activity {
         activity::start(app.clone());
     }
