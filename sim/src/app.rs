@@ -2,7 +2,7 @@
 
 use crate::auth::{UserInfo, Users};
 use crate::cli::Cli;
-use crate::controllers::kubelet::Kubelet;
+use crate::controllers::running::Kubelet;
 use crate::http::faults::state::Faults;
 use crate::http::www::Www;
 use crate::rules::schema::Schemas;

@@ -117,6 +117,19 @@ fn kind_of_key(key: &str) -> &str {
     }
 }
 
+/// What a controller round asks of the manager: pods for the kubelet, and when to run again.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub started: Vec<(String, String)>,
+    pub again_after: Option<chrono::Duration>,
+}
+
+impl From<Vec<(String, String)>> for Outcome {
+    fn from(started: Vec<(String, String)>) -> Outcome {
+        Outcome { started, again_after: None }
+    }
+}
+
 /// Applies a plan's actions in one write; returns the names of the pods it created (for the
 /// simulated kubelet to run). A creation in a namespace that is going away is skipped, as the
 /// API server refuses it.

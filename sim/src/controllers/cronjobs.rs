@@ -20,9 +20,8 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
 use crate::app::App;
-use crate::controllers::control::{self, Actions, EventType, Removal};
+use crate::controllers::control::{self, Actions, EventType, Outcome, Removal};
 use crate::controllers::jobs::{self, is_finished};
-use crate::controllers::manager::Outcome;
 use crate::rules::cron::{time_zone, Schedule};
 use crate::store::{object, Txn};
 
@@ -39,7 +38,7 @@ pub fn reconcile(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str, now: D
     // The status names a Job it just created by name; its uid is known now.
     if let Some(cj) = txn.get(KEY, ns, name) {
         let mut next = cj.as_ref().clone();
-        for r in next["status"]["active"].as_array_mut().into_iter().flatten() {
+        for r in next.pointer_mut("/status/active").and_then(Value::as_array_mut).into_iter().flatten() {
             if r["uid"].as_str().is_none_or(str::is_empty) {
                 if let Some(job) = txn.get(jobs::KEY, ns, r["name"].as_str().unwrap_or_default()) {
                     r["uid"] = json!(object::uid(&job));

@@ -160,6 +160,7 @@ fn demo(txn: &mut Txn<'_>, registry: &Registry) {
             "kubectl-client-side-apply",
         );
     }
+    crate::controllers::workloads::load(txn, registry);
 }
 
 fn node(name: &str, index: usize) -> Value {

@@ -17,8 +17,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Map, Value};
 
 use crate::app::App;
-use crate::controllers::control::{self, controller_of, int, is_ready, Actions, EventType, PODS};
-use crate::controllers::manager::Outcome;
+use crate::controllers::control::{self, controller_of, int, is_ready, Actions, EventType, Outcome, PODS};
 use crate::rules::selector::object_selector_matches;
 use crate::store::{object, Txn};
 

@@ -23,8 +23,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
 use crate::app::App;
-use crate::controllers::control::{self, int, is_active, is_ready, phase, Actions, EventType, PODS};
-use crate::controllers::manager::Outcome;
+use crate::controllers::control::{self, int, is_active, is_ready, phase, Actions, EventType, Outcome, PODS};
 use crate::store::{lifecycle::random_suffix, object, Txn};
 
 pub const KEY: &str = "batch/jobs";

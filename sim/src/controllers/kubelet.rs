@@ -5,8 +5,7 @@
 //! the pod is Succeeded or Failed (`restartPolicy: Never`), or its container restarts in place
 //! (`OnFailure`, counted in `restartCount`) until it succeeds or the Job gives up on it.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -17,23 +16,6 @@ use crate::{app::App, controllers::dataset};
 
 /// How long each stage of a starting pod takes.
 pub const STAGE: Duration = Duration::from_secs(1);
-
-/// The pods the kubelet is running now (by uid), so that a pod is run once however often it is
-/// handed over.
-#[derive(Default)]
-pub struct Kubelet {
-    running: Mutex<HashSet<String>>,
-}
-
-impl Kubelet {
-    fn claim(&self, uid: &str) -> bool {
-        self.running.lock().unwrap_or_else(|p| p.into_inner()).insert(uid.to_string())
-    }
-
-    fn release(&self, uid: &str) {
-        self.running.lock().unwrap_or_else(|p| p.into_inner()).remove(uid);
-    }
-}
 
 /// A pod on its way to Ready.
 pub struct Starting {

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::app::App;
-use crate::controllers::control::{controller_of, NODES, PODS};
+use crate::controllers::control::{controller_of, Outcome, NODES, PODS};
 use crate::controllers::{cronjobs, daemonsets, deployments, disruption, jobs, kubelet, statefulsets};
 use crate::store::{object, Change};
 
@@ -34,19 +34,6 @@ pub enum Target {
     /// A pod waiting for a node.
     Unscheduled(String, String),
     Node(String),
-}
-
-/// What a controller round asks of the manager: pods for the kubelet, and when to run again.
-#[derive(Debug, Default)]
-pub struct Outcome {
-    pub started: Vec<(String, String)>,
-    pub again_after: Option<chrono::Duration>,
-}
-
-impl From<Vec<(String, String)>> for Outcome {
-    fn from(started: Vec<(String, String)>) -> Outcome {
-        Outcome { started, again_after: None }
-    }
 }
 
 /// Starts the manager; it runs every controller once over what the dataset holds.

@@ -1,6 +1,10 @@
-//! What runs behind the API: the simulated kubelet (`kubelet`), the Deployment and ReplicaSet
-//! controllers (`deployments`), the bootstrap RBAC policy and ClusterRole aggregation (`policy`),
-//! the datasets a server starts with (`dataset`) and `--activity` with the churn (`activity`).
+//! What runs behind the API: the simulated kubelet (`kubelet`) and scheduler (`scheduler`), the
+//! Deployment and ReplicaSet controllers (`deployments`, in step with the writes), and, run by
+//! the controller manager (`manager`) on the store's changes, the StatefulSet (`statefulsets`),
+//! DaemonSet (`daemonsets`), Job (`jobs`), CronJob (`cronjobs`) and disruption (`disruption`)
+//! controllers, with what they share (`control`, `revisions`); the bootstrap RBAC policy and
+//! ClusterRole aggregation (`policy`), the datasets a server starts with (`dataset`, with the
+//! demo's workloads in `workloads`) and `--activity` with the churn (`activity`).
 
 pub mod activity;
 pub mod control;
@@ -14,5 +18,7 @@ pub mod kubelet;
 pub mod manager;
 pub mod policy;
 pub mod revisions;
+pub mod running;
 pub mod scheduler;
 pub mod statefulsets;
+pub mod workloads;
