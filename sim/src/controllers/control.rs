@@ -87,6 +87,7 @@ impl Actions {
         });
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         *self == Actions::default()
     }
@@ -94,6 +95,7 @@ impl Actions {
     /// One line per action, for tests: `create Pod web-0`, `update StatefulSet web`,
     /// `delete Pod web-2`, `event Normal SuccessfulCreate: create Pod web-0 in StatefulSet web
     /// successful`.
+    #[cfg(test)]
     pub fn transcript(&self) -> Vec<String> {
         let named = |o: &Value| {
             let name = object::name(o);
@@ -108,6 +110,7 @@ impl Actions {
     }
 }
 
+#[cfg(test)]
 fn kind_of_key(key: &str) -> &str {
     match key {
         PODS => "Pod",
