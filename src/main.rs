@@ -15,7 +15,8 @@ pub fn heap_in_use() -> f64 {
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
+    // A panic goes to the console, and to the page as an alert with a Reload link.
+    kube_api_explorer::ui::crash::install_hook();
     // A host page that loads the wasm itself marks an element with data-kube-api-explorer-manual
     // and calls the exported mount(element, config) instead.
     if !kube_api_explorer::ui::manual_mount_requested() {

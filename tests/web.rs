@@ -397,3 +397,87 @@ async fn use_reflector_lists_then_watches_a_real_server_and_stops_with_its_owner
     assert!(until(5.0, || budget_use().0 == 0).await, "stopped: {:?}", budget_use());
     let _ = client.send(Request::delete(&collection.object(&name).expect("name"), &Default::default())).await;
 }
+
+/// Lets the tasks that are ready run (a few turns of the microtask queue and one of the tasks).
+async fn let_tasks_run() {
+    for _ in 0..3 {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL)).await.ok();
+    }
+    kube_api_explorer::client::task::sleep(std::time::Duration::from_millis(10)).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_task_of_a_view_is_dropped_where_it_waits_when_the_view_is_cleaned_up() {
+    use kube_api_explorer::client::task::Tasks;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let app = Owner::new();
+    app.set();
+    let view = app.child();
+    let (answer, arrives) = futures::channel::oneshot::channel::<u32>();
+    let read = Rc::new(Cell::new(None));
+    let (tasks, rows) = view.with(|| (Tasks::for_current_owner(), RwSignal::new(0u32)));
+    {
+        let read = read.clone();
+        tasks.spawn(async move {
+            let answer = arrives.await.unwrap_or_default();
+            read.set(Some(answer));
+            // After the view is gone this read would panic: the task must not get here.
+            let _ = rows.get_untracked();
+        });
+    }
+    let_tasks_run().await;
+    view.cleanup();
+    assert!(tasks.ended());
+    let _ = answer.send(7);
+    let_tasks_run().await;
+    assert_eq!(read.get(), None, "the late answer was dropped unread");
+    // Started after the end, a task never starts.
+    let started = Rc::new(Cell::new(false));
+    let flag = started.clone();
+    tasks.spawn(async move { flag.set(true) });
+    let_tasks_run().await;
+    assert!(!started.get());
+}
+
+#[wasm_bindgen_test]
+async fn a_task_of_a_view_that_lives_runs_to_its_end() {
+    use kube_api_explorer::client::task::Tasks;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let view = Owner::new();
+    view.set();
+    let tasks = Tasks::for_current_owner();
+    let (answer, arrives) = futures::channel::oneshot::channel::<u32>();
+    let read = Rc::new(Cell::new(None));
+    let rows = RwSignal::new(1u32);
+    let seen = read.clone();
+    tasks.spawn(async move { seen.set(Some(rows.get_untracked() + arrives.await.unwrap_or_default())) });
+    let _ = answer.send(7);
+    let_tasks_run().await;
+    assert_eq!(read.get(), Some(8));
+}
+
+#[wasm_bindgen_test]
+async fn a_handles_tasks_end_with_the_owner_it_was_made_for_even_when_started_from_elsewhere() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let app = Owner::new();
+    app.set();
+    let client = Client::new(ApiBase::same_origin(), Signal::stored(true));
+    let view = app.child();
+    let handle = view.with(|| client.for_current_owner());
+    // Started from the app's owner (as a click or a timer would, outside the view's).
+    let finished = Rc::new(Cell::new(false));
+    let flag = finished.clone();
+    let sender = handle.clone();
+    handle.tasks().spawn(async move {
+        let _ = sender.send(Request::get("/?slow")).await;
+        flag.set(true);
+    });
+    let_tasks_run().await;
+    view.cleanup();
+    kube_api_explorer::client::task::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(!finished.get(), "the task ended with the view, not after its request");
+    assert!(handle.tasks().ended());
+}

@@ -24,6 +24,7 @@ use crate::client::error::ApiError;
 use crate::client::fetch::{execute, open, ClientError, Response, Stream};
 use crate::client::fetched::{decode_response, Fetched};
 use crate::client::stream::Permit;
+use crate::client::task::Tasks;
 
 /// One exchange as the observers see it: what was sent, where, and what came back (or why
 /// nothing did).
@@ -35,11 +36,12 @@ pub struct Exchange {
     pub outcome: Result<Arc<Fetched>, ClientError>,
 }
 
-/// The requests of one owner, aborted together when it is cleaned up.
-#[derive(Default)]
+/// The requests of one owner, aborted together when it is cleaned up, and the tasks that wait
+/// for them, dropped then.
 struct Scope {
     next: Cell<u64>,
     in_flight: RefCell<HashMap<u64, AbortController>>,
+    tasks: Tasks,
 }
 
 impl Scope {
@@ -100,12 +102,27 @@ impl Client {
         self.observers.update_value(|observers| observers.push(observer));
     }
 
-    /// A handle whose requests are aborted when the current reactive owner is cleaned up.
+    /// A handle whose requests are aborted, and whose tasks ([`Client::tasks`]) dropped, when
+    /// the current reactive owner is cleaned up.
     pub fn for_current_owner(&self) -> Client {
-        let scope = Rc::new(Scope::default());
+        let scope = Rc::new(Scope { next: Cell::new(0), in_flight: RefCell::default(), tasks: Tasks::unowned() });
         let on_cleanup_scope = SendWrapper::new(scope.clone());
-        on_cleanup(move || on_cleanup_scope.abort_all());
+        on_cleanup(move || {
+            on_cleanup_scope.tasks.end();
+            on_cleanup_scope.abort_all();
+        });
         Client { scope: Some(SendWrapper::new(scope)), ..self.clone() }
+    }
+
+    /// The tasks of the owner this handle was made for: work that waits for this handle's
+    /// answers and uses them runs as one of them (`client.tasks().spawn(async move { .. })`), and
+    /// is dropped, wherever it waits, when that owner is cleaned up, even when a click, an effect
+    /// or a timer started it later. The app's own handle gives the current owner's.
+    pub fn tasks(&self) -> Tasks {
+        match &self.scope {
+            Some(scope) => scope.tasks.clone(),
+            None => Tasks::for_current_owner(),
+        }
     }
 
     /// Aborts the requests of this handle that are still in flight (a search's Stop, or a new

@@ -1,7 +1,9 @@
 //! `use_reflector`: the edge of `api`'s [`Reflector`]. It runs the reflector's requests over
 //! streamed `fetch` (list pages read whole, watches and streaming lists chunk by chunk through
 //! the [`WatchDecoder`]), its waits as timeouts, aborts what it cancels, pauses while the tab is
-//! hidden or the view asks, and stops (aborting everything) when the owner is cleaned up.
+//! hidden or the view asks, and stops (aborting everything) when the owner is cleaned up: its
+//! tasks are the owner's ([`Client::tasks`]), so a chunk or an answer that arrives after that is
+//! dropped unread.
 //!
 //! The view sees the cache through [`ReflectorStore`] and each event through its
 //! [`ReflectorObserver`], before it is applied (the cache still holds the previous version) and
@@ -308,7 +310,7 @@ impl Driver {
     /// Runs the reflector's first `step` once `load` has fetched the protobuf decoder; if it
     /// cannot, says why and reflects in JSON instead.
     fn start_with_protobuf(self: Rc<Self>, load: ProtobufLoader, step: Step) {
-        leptos::task::spawn_local(async move {
+        self.client.tasks().spawn(async move {
             let loaded = load().await;
             if self.stopped.get() {
                 return;
@@ -342,7 +344,7 @@ impl Driver {
             match action {
                 Action::Send { op, request, kind } => {
                     let driver = self.clone();
-                    leptos::task::spawn_local(async move { driver.send(op, request, kind).await });
+                    self.client.tasks().spawn(async move { driver.send(op, request, kind).await });
                 }
                 Action::Cancel(op) => {
                     if let Some(controller) = self.controllers.borrow_mut().remove(&op) {

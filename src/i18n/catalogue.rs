@@ -89,6 +89,11 @@ texts_made_outside_the_views! { catalogue {
     EmbedWaiting => "Embedded explorer: the host page chooses the resource to show (a kube-api-explorer:navigate message, or the route of the mount config).",
     UnknownResourceType => "Unknown resource type",
     UnknownResourceTypeHelp => "Discovery lists no {resource} in {group_version}; the link may come from another cluster.",
+    // A panic: the app stopped (src/ui/crash.rs).
+    CrashTitle => "The explorer stopped working",
+    CrashExplanation => "An error inside the explorer stopped it, and nothing on this page responds any more. Reload the page to start again: the address keeps the view you were on. The details below help to report the error.",
+    CrashDetails => "Details of the error",
+    CrashReload => "Reload the page",
     // The sidebar.
     ResourceTypes => "Resource types",
     FilterResourceTypesPlaceholder => "Filter resource types  (/)",

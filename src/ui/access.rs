@@ -58,7 +58,8 @@ impl Access {
     /// allowed drops what is known (the rules changed), so that the views ask again.
     pub fn install(client: &Client) -> Access {
         let access = Access {
-            client: StoredValue::new(client.clone()),
+            // The app's handle for this owner: an unmounted explorer's reviews end with it.
+            client: StoredValue::new(client.for_current_owner()),
             rules: RwSignal::new(HashMap::new()),
             answers: RwSignal::new(HashMap::new()),
             asking_rules: StoredValue::new(HashSet::new()),
@@ -184,7 +185,7 @@ impl Access {
         let generation = self.generation.get_value();
         let client = self.client.get_value();
         let namespace = namespace.to_owned();
-        leptos::task::spawn_local(async move {
+        client.tasks().spawn(async move {
             let rules = match rules_of(&client, &namespace).await {
                 Ok(review) => Rules::Known(review),
                 Err(error) => Rules::Unavailable(tl(&error)),
@@ -213,7 +214,7 @@ impl Access {
             self.running.update_value(|n| *n += 1);
             let generation = self.generation.get_value();
             let client = self.client.get_value();
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 let answer = match can_i(&client, &question).await {
                     Ok((true, reason)) => (Decision::Allowed, reason),
                     Ok((false, reason)) => (Decision::Denied, reason),

@@ -12,6 +12,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::client::fetch::sleep;
+use crate::client::task::Tasks;
 use crate::i18n::Msg;
 use kube_core::GroupVersionKind;
 
@@ -281,6 +282,7 @@ fn VirtualCode(
     let (query, set_query) = signal(String::new());
     let searching = RwSignal::new(None::<(usize, usize)>);
     let search_turn = StoredValue::new(0_u64);
+    let tasks = Tasks::for_current_owner();
     let go_to = move |index: usize| {
         let Some(at) = matches.with_untracked(|m| m.get(index).copied()) else { return };
         current.set(Some(index));
@@ -317,7 +319,7 @@ fn VirtualCode(
             searching.set(None);
             return;
         }
-        leptos::task::spawn_local(async move {
+        tasks.spawn(async move {
             let Some(count) = doc.try_with_value(Segmented::segment_count) else { return };
             let mut found = Vec::new();
             let mut at = 0;

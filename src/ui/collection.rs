@@ -719,7 +719,7 @@ fn PageView(
                     offset: 0,
                     rows: page_rows,
                 };
-                leptos::task::spawn_local(async move {
+                client.tasks().spawn(async move {
                     let read = read_rows_metadata(client, &resource, &state, at, all).await;
                     rows_metadata.try_set(Some(read));
                 });

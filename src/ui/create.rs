@@ -135,7 +135,7 @@ pub fn CreatePanel(
         let client = client.clone();
         running.set(true);
         results.set(Vec::new());
-        leptos::task::spawn_local(async move {
+        client.tasks().spawn(async move {
             let mut created_any = false;
             for item in items {
                 let label = tl(&item.label);

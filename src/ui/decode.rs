@@ -78,7 +78,7 @@ pub fn DecodeTool() -> impl IntoView {
         let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
         let name = file.name();
-        leptos::task::spawn_local(async move {
+        crate::client::task::spawn(async move {
             match JsFuture::from(file.array_buffer()).await {
                 Ok(buffer) => file_bytes.set(Some((name, js_sys::Uint8Array::new(&buffer).to_vec()))),
                 Err(_) => asked.set(Some(Asked::Failed(Text::new(Msg::CouldNotReadFile).with("name", &name)))),

@@ -58,7 +58,7 @@ pub fn DeletePanel(
     let current = RwSignal::new(None::<Value>);
     {
         let (client, object) = (client.clone(), object.clone());
-        leptos::task::spawn_local(async move {
+        client.tasks().spawn(async move {
             if let Ok(value) = read_object(&client, &object).await {
                 current.set(Some(value));
             }
@@ -84,7 +84,7 @@ pub fn DeletePanel(
         let (client, object) = (client.clone(), object.clone());
         move || {
             let (client, object) = (client.clone(), object.clone());
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 loop {
                     let Progress::Finalizing(..) = progress.get_untracked() else { return };
                     sleep(Duration::from_millis(1000)).await;
@@ -113,7 +113,7 @@ pub fn DeletePanel(
         let client = client.clone();
         let is_dry = dry_run.get_untracked();
         let poll = poll.clone();
-        leptos::task::spawn_local(async move {
+        client.tasks().spawn(async move {
             let answer = send_write(&client, request).await;
             if !(200..300).contains(&answer.status) {
                 progress.set(Progress::Failed(answer));
@@ -295,7 +295,7 @@ pub fn DeleteCollectionPanel(
     let recount = move || {
         let Ok((collection, params)) = count_targets.clone() else { return };
         let client = count_api.clone();
-        leptos::task::spawn_local(async move {
+        client.tasks().spawn(async move {
             let request = Request::list(&collection, &params, &Accept::only(MediaType::json()));
             let answer = send_write(&client, request).await;
             count.set(Some(match answer.object {
@@ -320,7 +320,7 @@ pub fn DeleteCollectionPanel(
             let client = client.clone();
             let recount = recount.clone();
             let options = crate::api::params::DeleteParams { dry_run: dry_run.get_untracked(), ..Default::default() };
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 let request = Request::delete_collection(&collection, &params, &options);
                 let answer = send_write(&client, request).await;
                 result.set(Some(answer));

@@ -72,7 +72,7 @@ pub fn tree_of(schemas: &crate::api::schema::OpenApiSchemas, kind: &GroupVersion
 pub fn FieldDocsAtLine(text: Arc<String>, line: usize, kind: GroupVersionKind) -> impl IntoView {
     let client = use_client();
     let tree = RwSignal::new(None::<TreeResult>);
-    leptos::task::spawn_local(async move {
+    client.tasks().spawn(async move {
         let loaded = load_tree(&client, &kind).await;
         tree.try_set(Some(loaded));
     });

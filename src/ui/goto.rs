@@ -66,7 +66,7 @@ pub fn GotoDialog(
                 n.insert(key.clone(), Names::Reading);
             });
             let client = client.clone();
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 let read = match names_request(&resource, namespace.as_deref()) {
                     Err(e) => Names::Failed(tl(&e)),
                     Ok(request) => match client.document(request).await {
@@ -94,7 +94,7 @@ pub fn GotoDialog(
     // The namespaces, read when the box opens.
     {
         let client = client.clone();
-        leptos::task::spawn_local(async move {
+        client.tasks().spawn(async move {
             if let Ok((_, list)) = client.document(namespaces_request()).await {
                 namespaces.try_set(Some(namespace_names(&list)));
             }

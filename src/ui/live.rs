@@ -14,7 +14,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
 
 use crate::api::codec::value::Value;
 use crate::api::reflector::{CachedObject, Change, ObjectKey, Reflector, ReflectorConfig};
@@ -24,6 +23,7 @@ use crate::api::watch::{watched_object, WatchEvent};
 use crate::client::fetch::now_ms;
 use crate::client::reflector::{use_reflector, ReflectorObserver, ReflectorStore, UseReflectorReturn};
 use crate::client::stream::budget_use;
+use crate::client::task::{next_frame, sleep, Tasks};
 use crate::i18n::Msg;
 use crate::model::cells::{Column, Grid, Row};
 use crate::model::history::{ObjectHistory as History, TimelineEntry};
@@ -198,6 +198,8 @@ struct Live {
     /// When the timeline and history panels were last redrawn (ms).
     panels_at: Cell<f64>,
     grid_costs: Cell<GridCosts>,
+    /// Its frames and timers, dropped with the view: a render after it would read its signals.
+    tasks: Tasks,
 }
 
 /// What the view takes from an event before it is applied: its timeline entry and history name,
@@ -272,8 +274,9 @@ impl Live {
         if self.render_scheduled.replace(true) {
             return;
         }
-        let live = SendWrapper::new(self.clone());
-        request_animation_frame(move || {
+        let live = self.clone();
+        self.tasks.spawn(async move {
+            next_frame().await;
             live.render_scheduled.set(false);
             live.render();
         });
@@ -363,16 +366,14 @@ impl Live {
             return;
         }
         self.later_at.set(at);
-        let live = SendWrapper::new(self.clone());
-        set_timeout(
-            move || {
-                if live.later_at.get() <= at {
-                    live.later_at.set(f64::INFINITY);
-                }
-                live.schedule_render();
-            },
-            Duration::from_millis(ms.max(0.0) as u64),
-        );
+        let live = self.clone();
+        self.tasks.spawn(async move {
+            sleep(Duration::from_millis(ms.max(0.0) as u64)).await;
+            if live.later_at.get() <= at {
+                live.later_at.set(f64::INFINITY);
+            }
+            live.schedule_render();
+        });
     }
 }
 
@@ -396,6 +397,7 @@ pub fn LiveView(
         synced: RwSignal::new(false),
     };
     let live = StoredValue::new_local(None::<Rc<Live>>);
+    let tasks = Tasks::for_current_owner();
     let UseReflectorReturn {
         state,
         resource_version,
@@ -422,6 +424,7 @@ pub fn LiveView(
             later_at: Cell::new(f64::INFINITY),
             panels_at: Cell::new(f64::NEG_INFINITY),
             grid_costs: Cell::new(GridCosts::default()),
+            tasks: tasks.clone(),
         });
         live.set_value(Some(view.clone()));
         LiveObserver(view)

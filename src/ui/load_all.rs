@@ -16,6 +16,7 @@ use crate::api::view::status::{Status, StatusExt};
 use crate::api::watch::lazy_list::LazyList;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
+use crate::client::task::Tasks;
 use crate::i18n::{Localized, Msg};
 use crate::model::joined::lazy_list;
 use crate::model::target::RowObjects;
@@ -65,8 +66,12 @@ impl Following {
         append: impl Fn(T) -> Result<usize, String> + 'static,
     ) {
         let Following { client, resource, state, progress } = self;
-        let ask = move |token| in_flight(read(client.clone(), resource.clone(), state.clone(), token));
-        leptos::task::spawn_local(async move {
+        // The pages and the joining are tasks of the view's owner: leaving the view drops them
+        // where they wait, before a page is joined into a list that is gone.
+        let tasks = client.tasks();
+        let page_tasks = tasks.clone();
+        let ask = move |token| in_flight(&page_tasks, read(client.clone(), resource.clone(), state.clone(), token));
+        tasks.spawn(async move {
             let mut next = Some(ask(token));
             let error = loop {
                 let Some(current) = next.take() else { return };
@@ -100,9 +105,9 @@ impl Following {
 }
 
 /// Runs `read` now (its request leaves at once) and answers its outcome when it is awaited.
-fn in_flight<T: 'static>(read: PageRead<T>) -> oneshot::Receiver<Result<(ListMeta, T), String>> {
+fn in_flight<T: 'static>(tasks: &Tasks, read: PageRead<T>) -> oneshot::Receiver<Result<(ListMeta, T), String>> {
     let (sender, receiver) = oneshot::channel();
-    leptos::task::spawn_local(async move {
+    tasks.spawn(async move {
         let _ = sender.send(read.await);
     });
     receiver

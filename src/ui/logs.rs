@@ -152,7 +152,7 @@ impl Reading {
         if self.render_pending.try_get_value() == Some(false) {
             self.render_pending.set_value(true);
             let (buffer, pending) = (self.buffer, self.render_pending);
-            leptos::task::spawn_local(async move {
+            self.client.tasks().spawn(async move {
                 sleep(Duration::from_millis(RENDER_MS)).await;
                 pending.try_set_value(false);
                 if !buffer.is_disposed() {
@@ -353,11 +353,11 @@ pub fn LogView(
             signal,
         };
         for name in names {
-            let reading = reading.clone();
+            let (reading, tasks) = (reading.clone(), client.tasks());
             if reading.ask.follow {
-                leptos::task::spawn_local(follow(reading, name));
+                tasks.spawn(follow(reading, name));
             } else {
-                leptos::task::spawn_local(read_once(reading, name));
+                tasks.spawn(read_once(reading, name));
             }
         }
     };

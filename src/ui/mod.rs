@@ -7,6 +7,7 @@ mod cluster;
 mod code;
 mod collection;
 mod completion;
+pub mod crash;
 mod create;
 mod decode;
 mod delete;
@@ -93,6 +94,7 @@ pub fn App(
     let policy = write_policy::WritePolicy::install();
     let host = Host::install(&setup, policy);
     i18n::install(&setup.target);
+    crash::watch(&setup.target);
     let (base, base_error) = match &setup.api_base {
         Ok((base, _)) => (ApiBase::configured(base.clone()), None),
         Err(error) => (ApiBase::same_origin(), Some(error.clone())),

@@ -53,9 +53,12 @@ type Build = std::sync::Arc<dyn Fn() -> Option<Result<AnyView, LoadFailed>> + Se
 
 fn shown_on_demand(what: Msg, preload: Preload, build: Build) -> AnyView {
     let arrived = RwSignal::new(None::<Result<(), String>>);
+    // Retry is a button of the view below, which a new attempt draws again: the download is a
+    // task of this point's owner, not of the button's.
+    let tasks = crate::client::task::Tasks::for_current_owner();
     let fetch = move || {
         let download = preload();
-        leptos::task::spawn_local(async move {
+        tasks.spawn(async move {
             let result = download.await.map_err(|error| error.0);
             arrived.try_set(Some(result));
         });

@@ -39,7 +39,7 @@ pub fn ScalePanel(
         let (client, scale) = (client.clone(), scale.clone());
         move || {
             let (client, scale) = (client.clone(), scale.clone());
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 let read = read_object(&client, &scale).await.map_err(|e| tl(&e));
                 if let Ok(value) = &read {
                     if let Some(n) = value.at(&["spec", "replicas"]).and_then(Value::as_i64) {
@@ -72,7 +72,7 @@ pub fn ScalePanel(
             };
             let (client, load) = (client.clone(), load.clone());
             sending.set(true);
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 let result = send_write(&client, request).await;
                 let ok = (200..300).contains(&result.status);
                 sending.set(false);

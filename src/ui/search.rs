@@ -75,8 +75,9 @@ impl Driver {
         let generation = self.abandon();
         self.run.set(Some(run));
         self.timing.set(Some(Timing { started: js_sys::Date::now(), finished: None, kept: false }));
+        let Some(tasks) = self.client.try_with_value(Client::tasks) else { return };
         for _ in 0..PARALLEL_TYPES {
-            leptos::task::spawn_local(self.work(generation));
+            tasks.spawn(self.work(generation));
         }
     }
 

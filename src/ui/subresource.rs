@@ -64,7 +64,7 @@ pub fn SubresourcePanel(
         }
         result.set(None);
         let (resource, namespace, name, client) = (resource.clone(), namespace.clone(), name.clone(), client.clone());
-        leptos::task::spawn_local(async move {
+        client.tasks().spawn(async move {
             let options = LogOptions::default();
             let request = match subresource_request(&resource, namespace.as_deref(), &name, &sub.name, &options) {
                 Ok(request) => request,

@@ -48,7 +48,7 @@ pub struct Validation {
 pub fn use_validation(text: RwSignal<String>, group: String, version: String) -> Validation {
     let client = use_client();
     let schemas = RwSignal::new(None::<Result<Arc<OpenApiSchemas>, String>>);
-    leptos::task::spawn_local(async move {
+    client.tasks().spawn(async move {
         let loaded =
             load_indexed_schemas(&client, &group, &version).await.map(|indexed| indexed.schemas).map_err(|e| tl(&e));
         schemas.try_set(Some(loaded));

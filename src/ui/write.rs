@@ -204,7 +204,7 @@ pub fn EditPanel(
         let (object, client) = (object.clone(), client.clone());
         move || {
             let (object, client) = (object.clone(), client.clone());
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 match read_object(&client, &object).await {
                     Ok(value) => {
                         text.set(edit_text(&edit_view(&value), json.get_untracked()));
@@ -229,7 +229,7 @@ pub fn EditPanel(
             }
             schemas.set(Some(Err(tr(Msg::SchemaLoading))));
             let (client, (group, version)) = (client.clone(), group_version.clone());
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| tl(&e));
                 schemas.try_set(Some(result));
             });
@@ -298,7 +298,7 @@ pub fn EditPanel(
             sending.set(true);
             live.set(None);
             rebase_note.set(None);
-            leptos::task::spawn_local(async move {
+            client.tasks().spawn(async move {
                 let answer = send_write(&client, plan.request).await;
                 let persisted = !dry_run && (200..300).contains(&answer.status);
                 if persisted {
@@ -323,7 +323,7 @@ pub fn EditPanel(
             let Some(s) = sent.get() else { return };
             if s.method == WriteMethod::Put && s.answer.status == 409 && live.get_untracked().is_none() {
                 let (object, client) = (object.clone(), client.clone());
-                leptos::task::spawn_local(async move {
+                client.tasks().spawn(async move {
                     if let Ok(value) = read_object(&client, &object).await {
                         live.set(Some(value));
                     }
