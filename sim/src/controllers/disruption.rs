@@ -66,6 +66,9 @@ fn scale(txn: &Txn<'_>, ns: &str, kind: &str, name: &str) -> Option<(String, i64
     }
 }
 
+/// The scale of a pod's controller by its kind and name, with the uid that names the controller.
+pub type ScaleOf<'a> = dyn Fn(&str, &str) -> Option<(String, i64)> + 'a;
+
 /// `intstr.GetScaledValueFromIntOrPercent` rounding up.
 fn scaled_up(v: &Value, total: i64) -> Result<i64, String> {
     match v {
@@ -80,11 +83,7 @@ fn scaled_up(v: &Value, total: i64) -> Result<i64, String> {
 }
 
 /// `getExpectedPodCount`: (expected, desired healthy, unmanaged pods).
-fn expected(
-    pdb: &Value,
-    pods: &[Value],
-    scale_of: &dyn Fn(&str, &str) -> Option<(String, i64)>,
-) -> Result<(i64, i64, Vec<String>), String> {
+fn expected(pdb: &Value, pods: &[Value], scale_of: &ScaleOf) -> Result<(i64, i64, Vec<String>), String> {
     let spec = &pdb["spec"];
     let by_controllers = || -> Result<(i64, Vec<String>), String> {
         let mut scales: HashMap<String, i64> = HashMap::new();
@@ -117,12 +116,7 @@ fn expected(
 
 /// One round for `pdb` over the pods its selector matches; the actions (the status, Events) and
 /// when to look again (when an eviction record expires).
-pub fn plan(
-    pdb: &Value,
-    pods: &[Value],
-    scale_of: &dyn Fn(&str, &str) -> Option<(String, i64)>,
-    now: DateTime<Utc>,
-) -> (Actions, Option<DateTime<Utc>>) {
+pub fn plan(pdb: &Value, pods: &[Value], scale_of: &ScaleOf, now: DateTime<Utc>) -> (Actions, Option<DateTime<Utc>>) {
     let mut actions = Actions::default();
     if pods.is_empty() {
         actions.event(pdb, EventType::Normal, "NoPods", "No matching pods found".into(), COMPONENT);
