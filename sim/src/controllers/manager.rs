@@ -144,26 +144,17 @@ pub fn with_unschedulable_taint(node: &Value) -> Value {
 fn everything(app: &App) -> BTreeSet<Target> {
     let state = app.store.read();
     let mut out = BTreeSet::new();
-    let ns_name = |o: &Value| (object::namespace(o).to_string(), object::name(o).to_string());
-    for o in state.list(statefulsets::KEY, None) {
-        let (ns, n) = ns_name(&o);
-        out.insert(Target::StatefulSet(ns, n));
-    }
-    for o in state.list(daemonsets::KEY, None) {
-        let (ns, n) = ns_name(&o);
-        out.insert(Target::DaemonSet(ns, n));
-    }
-    for o in state.list(jobs::KEY, None) {
-        let (ns, n) = ns_name(&o);
-        out.insert(Target::Job(ns, n));
-    }
-    for o in state.list(cronjobs::KEY, None) {
-        let (ns, n) = ns_name(&o);
-        out.insert(Target::CronJob(ns, n));
-    }
-    for o in state.list(disruption::KEY, None) {
-        let (ns, n) = ns_name(&o);
-        out.insert(Target::Budget(ns, n));
+    let kinds: [(&str, fn(String, String) -> Target); 5] = [
+        (statefulsets::KEY, Target::StatefulSet),
+        (daemonsets::KEY, Target::DaemonSet),
+        (jobs::KEY, Target::Job),
+        (cronjobs::KEY, Target::CronJob),
+        (disruption::KEY, Target::Budget),
+    ];
+    for (key, target) in kinds {
+        for o in state.list(key, None) {
+            out.insert(target(object::namespace(&o).to_string(), object::name(&o).to_string()));
+        }
     }
     for o in state.list(NODES, None) {
         out.insert(Target::Node(object::name(&o).to_string()));

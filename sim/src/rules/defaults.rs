@@ -151,7 +151,8 @@ fn pod_spec(spec: &mut Value) {
     default(spec, "securityContext", json!({}));
     default(spec, "schedulerName", json!("default-scheduler"));
     for list in ["initContainers", "containers"] {
-        for c in spec[list].as_array_mut().into_iter().flatten() {
+        // `get_mut`: indexing would add the missing list as null.
+        for c in spec.get_mut(list).and_then(Value::as_array_mut).into_iter().flatten() {
             container(c);
         }
     }
@@ -166,7 +167,7 @@ fn container(c: &mut Value) {
     };
     default(c, "imagePullPolicy", json!(pull));
     default(c, "resources", Value::Object(Map::new()));
-    for p in c["ports"].as_array_mut().into_iter().flatten() {
+    for p in c.get_mut("ports").and_then(Value::as_array_mut).into_iter().flatten() {
         default(p, "protocol", json!("TCP"));
     }
 }
