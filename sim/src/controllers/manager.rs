@@ -140,11 +140,14 @@ pub fn with_unschedulable_taint(node: &Value) -> Value {
     next
 }
 
+/// A target from a namespace and a name.
+type MakeTarget = fn(String, String) -> Target;
+
 /// Every target of what the store holds (at start, and after missing changes).
 fn everything(app: &App) -> BTreeSet<Target> {
     let state = app.store.read();
     let mut out = BTreeSet::new();
-    let kinds: [(&str, fn(String, String) -> Target); 5] = [
+    let kinds: [(&str, MakeTarget); 5] = [
         (statefulsets::KEY, Target::StatefulSet),
         (daemonsets::KEY, Target::DaemonSet),
         (jobs::KEY, Target::Job),
