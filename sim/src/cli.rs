@@ -38,6 +38,10 @@ pub struct Cli {
     /// Seconds a pod of a Job runs before its containers exit (the simulated kubelet).
     #[arg(long, default_value_t = 3)]
     pub pod_run_seconds: u64,
+    /// Do not serve metrics.k8s.io, as a cluster without metrics-server (`kubectl top` then
+    /// says "Metrics API not available").
+    #[arg(long)]
+    pub no_metrics: bool,
     /// Accept a non-loopback --listen address.
     #[arg(long)]
     pub allow_remote: bool,

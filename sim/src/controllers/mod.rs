@@ -4,7 +4,8 @@
 //! DaemonSet (`daemonsets`), Job (`jobs`), CronJob (`cronjobs`) and disruption (`disruption`)
 //! controllers, with what they share (`control`, `revisions`); the bootstrap RBAC policy and
 //! ClusterRole aggregation (`policy`), the datasets a server starts with (`dataset`, with the
-//! demo's workloads in `workloads`) and `--activity` with the churn (`activity`).
+//! demo's workloads in `workloads`), `--activity` with the churn (`activity`) and what a
+//! metrics-server would measure (`metrics`).
 
 pub mod activity;
 pub mod control;
@@ -16,6 +17,7 @@ pub mod disruption;
 pub mod jobs;
 pub mod kubelet;
 pub mod manager;
+pub mod metrics;
 pub mod policy;
 pub mod revisions;
 pub mod running;

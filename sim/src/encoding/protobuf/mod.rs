@@ -73,7 +73,7 @@ mod tests {
     fn every_demo_object_comes_back_from_protobuf_as_it_went_in() {
         let registry = Registry::load().expect("registry loads");
         let store = Store::new(Duration::from_secs(60), 1000, Duration::from_secs(60));
-        store.write(|txn| crate::controllers::dataset::load(txn, &registry, Dataset::Demo));
+        store.write(|txn| crate::controllers::dataset::load(txn, &registry, Dataset::Demo, true));
         let state = store.read();
         let (mut encoded, mut custom) = (0, 0);
         for key in state.counts().keys() {
