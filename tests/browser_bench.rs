@@ -25,9 +25,9 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// A real pod from the shared vectors, embedded at build time.
-const POD: &str = include_str!("../../shared/kube/vectors/pod.json");
+const POD: &str = include_str!("fixtures/kube/vectors/pod.json");
 /// The same pod as the real serializer writes it in protobuf.
-const POD_PB: &[u8] = include_bytes!("../../shared/kube/vectors/pod.pb");
+const POD_PB: &[u8] = include_bytes!("fixtures/kube/vectors/pod.pb");
 const PODS: usize = 10_000;
 
 fn pod_list() -> String {

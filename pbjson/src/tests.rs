@@ -1,14 +1,12 @@
-//! The real serializers' protobuf vectors (`../shared/kube/vectors`) and the real API server's
-//! protobuf answers (`../shared/kube/real-apiserver`) against their JSON, and bad input.
+//! The real serializers' protobuf vectors (`tests/fixtures/kube/vectors`) and the real API
+//! server's protobuf answers (`tests/fixtures/kube/real-apiserver`) against their JSON, and bad
+//! input.
 
 use super::*;
 
-/// The folder of the shared wire data (`KUBE_SHARED_DIR` overrides it).
+/// A file of the repository's real wire data, `tests/fixtures/kube`.
 fn shared(path: &str) -> Vec<u8> {
-    let dir = std::env::var_os("KUBE_SHARED_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    let path = dir.join("kube").join(path);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/kube").join(path);
     std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
 }
 

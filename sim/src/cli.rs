@@ -35,6 +35,13 @@ pub struct Cli {
     /// Keep changing objects so that watches show a steady flow of events.
     #[arg(long)]
     pub activity: bool,
+    /// Seconds a pod of a Job runs before its containers exit (the simulated kubelet).
+    #[arg(long, default_value_t = 3)]
+    pub pod_run_seconds: u64,
+    /// Do not serve metrics.k8s.io, as a cluster without metrics-server (`kubectl top` then
+    /// says "Metrics API not available").
+    #[arg(long)]
+    pub no_metrics: bool,
     /// Accept a non-loopback --listen address.
     #[arg(long)]
     pub allow_remote: bool,
@@ -52,6 +59,11 @@ pub struct Cli {
     /// has none); the default is a cluster admin in the group system:masters.
     #[arg(long = "as", value_name = "USER", default_value = crate::auth::DEFAULT_USER)]
     pub as_user: String,
+    /// Serve legacy discovery only, as a server without aggregated discovery (before 1.26, or
+    /// with the AggregatedDiscoveryEndpoint feature gate off): an Accept that asks for
+    /// `as=APIGroupDiscoveryList` gets its plain JSON fallback, or 406 when it has none.
+    #[arg(long)]
+    pub legacy_discovery_only: bool,
 }
 
 impl Cli {

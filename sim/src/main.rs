@@ -13,6 +13,7 @@ mod auth;
 mod cli;
 mod controllers;
 mod encoding;
+mod exec;
 mod heap;
 mod http;
 mod openapi;
@@ -77,8 +78,11 @@ async fn run() {
         Ok(s) => s,
         Err(e) => fail(&format!("embedded OpenAPI data is broken: {e}")),
     };
+    if !cli.no_metrics {
+        registry.serve_metrics();
+    }
     let store = Store::new(cli.history(), cli.history_events, cli.continue_ttl());
-    store.write(|txn| dataset::load(txn, &registry, cli.dataset));
+    store.write(|txn| dataset::load(txn, &registry, cli.dataset, !cli.no_metrics));
     let app = Arc::new(App {
         cli: cli.clone(),
         registry,
@@ -88,6 +92,7 @@ async fn run() {
         www,
         users,
         anonymous: anonymous.clone(),
+        kubelet: Default::default(),
     });
     let listener = match tokio::net::TcpListener::bind(cli.listen).await {
         Ok(l) => l,
@@ -95,9 +100,10 @@ async fn run() {
     };
     let addr = listener.local_addr().unwrap_or(cli.listen);
     println!(
-        "kube-sim listening on http://{addr} dataset={} activity={} as={} objects={} resourceVersion={} ready in {} ms",
+        "kube-sim listening on http://{addr} dataset={} activity={} metrics={} as={} objects={} resourceVersion={} ready in {} ms",
         cli.dataset,
         if cli.activity { "on" } else { "off" },
+        if cli.no_metrics { "off" } else { "on" },
         anonymous.username,
         app.store.read().counts().values().sum::<usize>(),
         app.store.current_rv(),
@@ -106,6 +112,7 @@ async fn run() {
     if let Some(www) = &app.www {
         println!("kube-sim serves {} at http://{addr}{}", www.dir.display(), www.prefix);
     }
+    controllers::manager::start(app.clone());
     if cli.activity {
         activity::start(app.clone());
     }

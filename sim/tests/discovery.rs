@@ -75,6 +75,43 @@ async fn aggregated_discovery_lists_the_shared_groups_and_the_crd() {
 }
 
 #[tokio::test]
+async fn legacy_discovery_only_answers_an_aggregated_accept_with_its_json_fallback_or_406() {
+    let sim = Sim::start(&["--legacy-discovery-only"]);
+    let aggregated = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    // The explorer's and kubectl's Accept: the aggregated document first, plain JSON after it.
+    for accept in [
+        format!("{aggregated},application/json"),
+        format!("application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,{aggregated};q=0.9,application/json;q=0.8"),
+    ] {
+        for (path, kind) in [("/api", "APIVersions"), ("/apis", "APIGroupList")] {
+            let resp = sim.get_with(path, &accept).await;
+            assert_eq!(resp.status().as_u16(), 200, "{path} {accept}");
+            assert_eq!(resp.headers()["content-type"], "application/json", "{path} {accept}");
+            assert!(resp.headers().get("etag").is_none(), "legacy discovery has no Etag: {path}");
+            let (_, doc) = common::json_of(resp).await;
+            assert_eq!(doc["kind"], kind, "{path} {accept}");
+        }
+    }
+    let (_, groups) = common::json_of(sim.get_with("/apis", &format!("{aggregated},application/json")).await).await;
+    let served: BTreeSet<&str> =
+        groups["groups"].as_array().into_iter().flatten().filter_map(|g| g["name"].as_str()).collect();
+    assert!(served.contains("apps") && served.contains("example.com"), "{served:?}");
+    // Nothing left to fall back on: 406, as the legacy handler's negotiation answers.
+    for path in ["/api", "/apis"] {
+        let (code, status) = common::json_of(sim.get_with(path, aggregated).await).await;
+        assert_eq!((code, status["reason"].as_str()), (406, Some("NotAcceptable")), "{path}");
+    }
+    // The group-version documents a legacy client reads next are served as before.
+    let (code, apps) = sim.get_json("/apis/apps/v1").await;
+    assert_eq!(code, 200);
+    assert_eq!(names(&apps), names(&shared_json("discovery/apis__apps__v1.json")));
+    // Without the flag the same Accept gets the aggregated document.
+    let default = Sim::start(&["--dataset", "empty"]);
+    let resp = default.get_with("/apis", aggregated).await;
+    assert_eq!(resp.headers()["content-type"], aggregated);
+}
+
+#[tokio::test]
 async fn openapi_v3_serves_the_built_in_group_versions() {
     let sim = Sim::start(&["--dataset", "empty"]);
     let (_, index) = sim.get_json("/openapi/v3").await;

@@ -18,6 +18,9 @@ use serde_json::{json, Value};
 const UNDEFINED_KINDS: &[&str] = &[
     "admissionregistration.k8s.io/v1beta1 ValidatingAdmissionPolicy",
     "admissionregistration.k8s.io/v1beta1 ValidatingAdmissionPolicyBinding",
+    // metrics-server's own types: not in the Kubernetes definitions kube-sim makes schemas from.
+    "metrics.k8s.io/v1beta1 NodeMetrics",
+    "metrics.k8s.io/v1beta1 PodMetrics",
     "resource.k8s.io/v1alpha3 DeviceClass",
     "resource.k8s.io/v1alpha3 ResourceClaim",
     "resource.k8s.io/v1alpha3 ResourceClaimTemplate",

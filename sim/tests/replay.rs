@@ -1,5 +1,5 @@
 //! Replay conformance (#16 item 5): every exchange recorded against a real Kubernetes 1.36.3 API
-//! server (`../shared/kube/real-apiserver/*.txt`) is replayed, in the order it was recorded, against
+//! server (`tests/fixtures/kube/real-apiserver/*.txt`) is replayed, in the order it was recorded, against
 //! one fresh kube-sim, and what carries meaning is compared: status code, Content-Type essence, the
 //! body's kind (a Status's reason and code, a Table's column names, a list's item count, the
 //! sequence of watch event types) and the headers Warning, Retry-After, Content-Encoding and, when

@@ -3,6 +3,7 @@
 //   EXPLORER_URL        the release build served by `trunk serve`, kube-sim (KUBE_SIM_URL) behind it
 //   EXPLORER_DEAD_URL   the same build with a closed port behind its proxy
 //   EXPLORER_WWW_URL    the /explorer/ bundle served by kube-sim --www
+//   EXPLORER_LEGACY_DISCOVERY_URL  that bundle served by a kube-sim --legacy-discovery-only
 //   EXPLORER_PROXY_URL  the /explorer/ bundle served by the real `kubectl proxy --www`, in front of a
 //                       kube-sim of its own (KUBECTL_PROXY_SIM_URL): the production path
 //   EXPLORER_RUN_URL    `scripts/run --kubectl-proxy` in front of that same kubectl proxy
@@ -34,7 +35,11 @@ const projects = [
     name: 'trunk',
     testIgnore: /kubectl-proxy\.spec\.js$/,
     use: { ...chromium, baseURL: process.env.EXPLORER_URL },
-    metadata: { simUrl: process.env.KUBE_SIM_URL, wwwUrl: process.env.EXPLORER_WWW_URL },
+    metadata: {
+      simUrl: process.env.KUBE_SIM_URL,
+      wwwUrl: process.env.EXPLORER_WWW_URL,
+      legacyDiscoveryUrl: process.env.EXPLORER_LEGACY_DISCOVERY_URL,
+    },
   },
 ];
 if (process.env.EXPLORER_PROXY_URL) {
@@ -62,6 +67,8 @@ module.exports = defineConfig({
   outputDir: './test-results',
   timeout: 60_000,
   expect: { timeout: 15_000 },
+  // A test.only left in a spec fails the run instead of silently running that test alone.
+  forbidOnly: true,
   fullyParallel: false,
   workers: 1,
   reporter: [['list'], ['json', { outputFile: 'artifacts/results.json' }]],

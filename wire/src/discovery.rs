@@ -451,9 +451,14 @@ mod tests {
         let names = |q: &str| -> Vec<String> {
             discovery.preferred_resources().filter(|r| r.matches(q)).map(|r| r.plural.clone()).collect()
         };
+        // Short names that begin no plural, singular or kind: only the short name matches.
+        assert_eq!(names("sts"), ["statefulsets"]);
+        assert_eq!(names("HPA"), ["horizontalpodautoscalers"]);
+        assert_eq!(names("netpol"), ["networkpolicies"]);
         assert!(names("deploy").contains(&"deployments".to_owned()));
         assert!(names("DaemonSet").contains(&"daemonsets".to_owned()));
         assert!(!names("deploy").contains(&"daemonsets".to_owned()));
+        assert_eq!(names("nosuchtype"), Vec::<String>::new());
     }
 
     #[test]

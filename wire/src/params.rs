@@ -680,5 +680,6 @@ mod tests {
         let page = ListParams::first_page(std::num::NonZeroU32::MIN.saturating_add(499));
         assert_eq!(page.query(), [("limit".to_string(), "500".to_string())]);
         assert_eq!(page.semantics(), Semantics::MostRecent);
+        assert_eq!(page.options().limit, Some(500));
     }
 }

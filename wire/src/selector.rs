@@ -406,6 +406,37 @@ mod tests {
     }
 
     #[test]
+    fn label_requirements_match_at_their_boundaries() {
+        let labels = |k: &str| match k {
+            "app" => Some("web"),
+            "gen" => Some("5"),
+            _ => None,
+        };
+        let matches = |text: &str| LabelSelector::parse(text).map(|s| s.matches(labels)).unwrap_or(false);
+        // Set membership: the value itself, not any other member of the set.
+        assert!(matches("app in (web)"));
+        assert!(!matches("app in (api)"));
+        assert!(!matches("app notin (web)"));
+        assert!(matches("app notin (api)"));
+        // Gt and Lt are strict, as the server's (apimachinery labels.Requirement.Matches).
+        assert!(!matches("gen>5"));
+        assert!(!matches("gen<5"));
+        assert!(matches("gen>4") && matches("gen<6"));
+        assert!(!LabelSelector::parse("app").expect("parses").is_empty());
+    }
+
+    #[test]
+    fn a_field_selector_reads_each_operator_and_its_value() {
+        let parsed = FieldSelector::parse("metadata.name==web,status.phase=Running,spec.nodeName!=n1").expect("parses");
+        let read: Vec<(&str, bool, &str)> =
+            parsed.0.iter().map(|r| (r.field.as_str(), r.equals, r.value.as_str())).collect();
+        assert_eq!(
+            read,
+            [("metadata.name", true, "web"), ("status.phase", true, "Running"), ("spec.nodeName", false, "n1")]
+        );
+    }
+
+    #[test]
     fn field_selectors_parse_and_point_at_errors() {
         let parsed = FieldSelector::parse("status.phase=Running, spec.nodeName!=node-1").expect("parses");
         assert_eq!(

@@ -1,8 +1,7 @@
 //! Test data, for this crate's tests and the tests and benchmarks of the crates above it (the
-//! `testdata` feature): the real wire data in `../shared/kube`, the repository's own fixtures,
-//! and small discovery models for request tests. Every path to a fixture is made here.
-//!
-//! The shared folder sits beside the repository (`KUBE_SHARED_DIR` overrides where it is).
+//! `testdata` feature): the real wire data in `tests/fixtures/kube` (its README says where each
+//! set comes from and under which licence), the repository's own fixtures, and small discovery
+//! models for request tests. Every path to a fixture is made here.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -17,12 +16,12 @@ pub fn repository_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The shared folder: `$KUBE_SHARED_DIR`, or `../shared` next to the repository.
+/// The repository's test data folder, relative to the repository.
+const FIXTURES: &str = "tests/fixtures";
+
+/// The test data folder (`tests/fixtures` in the repository): `kube/…` paths are under it.
 pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("KUBE_SHARED_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => repository_dir().join("../shared"),
-    }
+    repository_dir().join(FIXTURES)
 }
 
 /// The text of `relative` under the repository (`sim/data/…`, `tests/validation_cases.json`); a
@@ -37,7 +36,7 @@ pub fn repository_file(relative: &str) -> String {
 #[track_caller]
 pub fn shared_file(relative: &str) -> Vec<u8> {
     let path = shared_dir().join(relative);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read shared test data {}: {e}", path.display()))
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read the test data {}: {e}", path.display()))
 }
 
 /// The body of a recorded exchange in `kube/real-apiserver/NAME` (text, or hex for binary).

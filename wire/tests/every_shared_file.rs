@@ -1,4 +1,4 @@
-//! Every file of `../shared/kube` goes through the decoder its media type calls for: bodies by
+//! Every file of `tests/fixtures/kube` goes through the decoder its media type calls for: bodies by
 //! extension, the bodies inside recordings by their recorded `Content-Type`, watch responses by
 //! the framer. What cannot be decoded must be exactly the expected exceptions below (text bodies,
 //! a gzip body the browser would inflate first, user-edited YAML with a deliberate syntax error),

@@ -1,4 +1,4 @@
-//! `kube-decode` against every file of `../shared/kube/vectors` and `../shared/kube/cbor`: the
+//! `kube-decode` against every file of `tests/fixtures/kube/vectors` and `tests/fixtures/kube/cbor`: the
 //! JSON it prints must equal (as a tree, numbers by value) the JSON form next to each file, and
 //! every CBOR file must also equal its RFC 8949 diagnostic notation (`.diag`). No file is skipped:
 //! the test fails if a file in those folders was not checked.

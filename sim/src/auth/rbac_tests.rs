@@ -22,7 +22,7 @@ fn store_with(objects: &[(&str, Value)]) -> Store {
 fn demo_store() -> Store {
     let registry = Registry::load().expect("registry");
     let store = Store::new(Duration::from_secs(300), 1000, Duration::from_secs(300));
-    store.write(|txn| crate::controllers::dataset::load(txn, &registry, Dataset::Demo));
+    store.write(|txn| crate::controllers::dataset::load(txn, &registry, Dataset::Demo, true));
     store
 }
 

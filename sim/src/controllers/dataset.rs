@@ -21,7 +21,9 @@ pub fn add(txn: &mut Txn<'_>, registry: &Registry, key: &str, mut obj: Value, ma
     Some((*txn.put(key, obj)).clone())
 }
 
-pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
+/// Loads `dataset`; with `metrics`, also what installing metrics-server adds (its APIService and
+/// the ClusterRole that aggregates metrics into `view`).
+pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset, metrics: bool) {
     for ns in SYSTEM_NAMESPACES {
         add(txn, registry, "/namespaces", namespace(ns), "kube-apiserver");
     }
@@ -41,6 +43,9 @@ pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset) {
     }
     if dataset != Dataset::Empty {
         rbac.extend(crate::controllers::policy::demo());
+    }
+    if metrics {
+        rbac.extend(crate::controllers::metrics::seeds(&crate::store::object::now_string()));
     }
     for (key, obj, manager) in rbac {
         add(txn, registry, key, obj, manager);
@@ -160,6 +165,7 @@ fn demo(txn: &mut Txn<'_>, registry: &Registry) {
             "kubectl-client-side-apply",
         );
     }
+    crate::controllers::workloads::load(txn, registry);
 }
 
 fn node(name: &str, index: usize) -> Value {
@@ -230,6 +236,8 @@ fn deployment_with_pods(
             "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}, "imagePullPolicy": "IfNotPresent",
             "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}],
             "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler"}});
+    let mut template = template;
+    configure(&mut template["spec"], ns, name);
     let hash_name = format!("{name}-{hash}");
     let now = crate::store::object::now_string();
     let status = json!({"observedGeneration": 1, "replicas": replicas, "updatedReplicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas,
@@ -288,6 +296,40 @@ fn deployment_with_pods(
     }
 }
 
+/// What some demo workloads read from their namespace, so that a shell in them has an
+/// environment and files to show: `web` takes its log level and its nginx configuration from the
+/// ConfigMap `web-config`, `cart` its database user and credentials from the Secret
+/// `db-credentials`, with a limit.
+fn configure(spec: &mut Value, ns: &str, name: &str) {
+    let (env, volume, mount, limits) = match (ns, name) {
+        ("demo", "web") => (
+            json!([{"name": "LOG_LEVEL", "valueFrom": {"configMapKeyRef": {"name": "web-config", "key": "LOG_LEVEL"}}},
+                {"name": "NGINX_PORT", "value": "80"}]),
+            json!({"name": "config", "configMap": {"name": "web-config", "defaultMode": 420,
+                "items": [{"key": "nginx.conf", "path": "default.conf"}]}}),
+            json!({"name": "config", "mountPath": "/etc/nginx/conf.d", "readOnly": true}),
+            None,
+        ),
+        ("shop", "cart") => (
+            json!([{"name": "DB_HOST", "value": "postgres.shop.svc"},
+                {"name": "DB_USER", "valueFrom": {"secretKeyRef": {"name": "db-credentials", "key": "username"}}},
+                {"name": "DB_URL", "value": "postgres://$(DB_USER)@$(DB_HOST):5432/cart"}]),
+            json!({"name": "db-credentials", "secret": {"secretName": "db-credentials", "defaultMode": 420}}),
+            json!({"name": "db-credentials", "mountPath": "/etc/db", "readOnly": true}),
+            Some(json!({"cpu": "500m", "memory": "256Mi"})),
+        ),
+        _ => return,
+    };
+    spec["volumes"] = json!([volume]);
+    if let Some(c) = spec["containers"].get_mut(0) {
+        c["env"] = env;
+        c["volumeMounts"] = json!([mount]);
+        if let Some(limits) = limits {
+            c["resources"]["limits"] = limits;
+        }
+    }
+}
+
 pub fn owner_ref(api_version: &str, kind: &str, owner: &Value) -> Value {
     json!({"apiVersion": api_version, "kind": kind, "name": owner["metadata"]["name"], "uid": owner["metadata"]["uid"], "controller": true, "blockOwnerDeletion": true})
 }
@@ -302,7 +344,8 @@ pub fn event(ns: &str, object: &str, kind: &str, reason: &str, message: &str) ->
         "reportingComponent": "kubelet", "reportingInstance": "node-1"})
 }
 
-/// A pod of a ReplicaSet; `running` decides whether it starts Running and Ready or Pending.
+/// A pod of a ReplicaSet; `running` decides whether it starts Running and Ready or Pending (on
+/// `node`, or unscheduled when `node` is empty).
 pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Value {
     let mut pod = lean_pod(rs, name, ns, node, running);
     let spec = &mut pod["spec"];
@@ -310,13 +353,18 @@ pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: 
         {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
         {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300}
     ]);
-    spec["volumes"] = json!([{"name": "kube-api-access", "projected": {"defaultMode": 420, "sources": [
+    // The service account volume that admission adds, after the template's own.
+    let mut volumes = spec["volumes"].as_array().cloned().unwrap_or_default();
+    volumes.push(json!({"name": "kube-api-access", "projected": {"defaultMode": 420, "sources": [
         {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
         {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
-        {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]}}]);
+        {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]}}));
+    spec["volumes"] = Value::Array(volumes);
     if let Some(cs) = spec["containers"].as_array_mut() {
         for c in cs.iter_mut().filter(|c| c.is_object()) {
-            c["volumeMounts"] = json!([{"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}]);
+            let mut mounts = c["volumeMounts"].as_array().cloned().unwrap_or_default();
+            mounts.push(json!({"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}));
+            c["volumeMounts"] = Value::Array(mounts);
         }
     }
     pod
@@ -330,7 +378,9 @@ fn lean_pod(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Valu
         Value::Object(m) => Value::Object(m.clone()),
         _ => json!({}),
     };
-    spec["nodeName"] = json!(node);
+    if !node.is_empty() {
+        spec["nodeName"] = json!(node);
+    }
     spec["serviceAccountName"] = json!("default");
     spec["enableServiceLinks"] = json!(true);
     spec["priority"] = json!(0);
@@ -339,7 +389,11 @@ fn lean_pod(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Valu
         "metadata": {"name": name, "namespace": ns, "labels": template["metadata"]["labels"].clone(),
             "ownerReferences": [owner_ref("apps/v1", "ReplicaSet", rs)]},
         "spec": spec, "status": {}});
-    pod["status"] = if running { running_status(&pod, node) } else { pending_status() };
+    pod["status"] = match (running, node.is_empty()) {
+        (true, _) => running_status(&pod, node),
+        (false, false) => pending_status(),
+        (false, true) => json!({"phase": "Pending", "qosClass": "Burstable"}),
+    };
     pod
 }
 

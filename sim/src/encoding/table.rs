@@ -1,5 +1,5 @@
 //! Server-side Table rendering: column definitions with priorities for the common built-in kinds,
-//! the CRD's additionalPrinterColumns, the default Name / Created At table for everything else,
+//! the CRD's additionalPrinterColumns (the workload kinds' in `workload_table`), the default Name / Created At table for everything else,
 //! and PartialObjectMetadata for `includeObject=Metadata`.
 
 use kube_wire::params::IncludeObject;
@@ -13,15 +13,7 @@ use crate::store::registry::ResourceType;
 const NAME_DESC: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
 const AGE_DESC: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Column {
-    pub name: String,
-    #[serde(rename = "type")]
-    pub ty: String,
-    pub format: String,
-    pub description: String,
-    pub priority: i64,
-}
+pub use crate::encoding::column::Column;
 
 fn col(name: &str, ty: &str, description: &str, priority: i64) -> Column {
     let format = if name == "Name" && priority == 0 { "name" } else { "" };
@@ -96,6 +88,9 @@ pub fn columns(rt: &ResourceType) -> Vec<Column> {
     let age = s("Age", AGE_DESC, 0);
     if rt.is_custom() {
         return vec![name, col("Age", "date", AGE_DESC, 0)];
+    }
+    if let Some(cols) = crate::encoding::workload_table::columns(rt) {
+        return cols;
     }
     match (rt.group.as_str(), rt.plural.as_str()) {
         ("", "pods") => vec![
@@ -319,6 +314,9 @@ pub fn cells(rt: &ResourceType, o: &Value) -> Vec<Value> {
     }
     if rt.is_custom() {
         return vec![json!(object::name(o)), json!(age(o))];
+    }
+    if let Some(cells) = crate::encoding::workload_table::cells(rt, o) {
+        return cells;
     }
     let name = json!(object::name(o));
     match (rt.group.as_str(), rt.plural.as_str()) {

@@ -38,9 +38,35 @@ pub enum DiscoveryFormat {
     },
 }
 
+/// Which discovery documents a server has (`--legacy-discovery-only`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Served {
+    /// Aggregated discovery for an Accept that asks for it, else legacy (1.26 and later).
+    AggregatedAndLegacy,
+    /// Legacy discovery only, as before 1.26 or with the AggregatedDiscoveryEndpoint gate off:
+    /// the legacy handlers negotiate with the default endpoint restrictions, which refuse any
+    /// conversion (`as=`, `g=`, `v=`), so an `as=APIGroupDiscoveryList` range is skipped like one
+    /// the server cannot produce: the next range answers (`application/json`: the legacy
+    /// document), or 406 when none is left (kubernetes `apiserver/pkg/endpoints/discovery/
+    /// aggregated/wrapper.go`, `discovery/unaggregated/root.go` and `legacy.go`,
+    /// `handlers/negotiation/negotiate.go` `emptyEndpointRestrictions`).
+    LegacyOnly,
+}
+
+impl Served {
+    /// What `--legacy-discovery-only` says.
+    pub fn given(legacy_discovery_only: bool) -> Served {
+        if legacy_discovery_only {
+            Served::LegacyOnly
+        } else {
+            Served::AggregatedAndLegacy
+        }
+    }
+}
+
 /// `None` means 406: nothing listed that discovery can serve (CBOR is not, nor protobuf but for
-/// the aggregated document).
-pub fn discovery_format(accept: Option<&str>) -> Option<DiscoveryFormat> {
+/// the aggregated document, nor the aggregated document when only legacy is `served`).
+pub fn discovery_format(accept: Option<&str>, served: Served) -> Option<DiscoveryFormat> {
     let Some(header) = accept.filter(|h| !h.trim().is_empty()) else {
         return Some(DiscoveryFormat::Legacy);
     };
@@ -53,7 +79,11 @@ pub fn discovery_format(accept: Option<&str>) -> Option<DiscoveryFormat> {
         };
         match (json_like || protobuf, &m.conversion) {
             (true, None) if json_like => Some(DiscoveryFormat::Legacy),
-            (true, Some(c)) if c.kind == "APIGroupDiscoveryList" && c.group == "apidiscovery.k8s.io" => {
+            (true, Some(c))
+                if served == Served::AggregatedAndLegacy
+                    && c.kind == "APIGroupDiscoveryList"
+                    && c.group == "apidiscovery.k8s.io" =>
+            {
                 match c.version.as_str() {
                     "v2" => Some(DiscoveryFormat::Aggregated { version: "v2", protobuf }),
                     // 1.36 no longer serves v2beta1 (recorded: 03-discovery-apis-aggregated-v2beta1).

@@ -31,7 +31,7 @@ const STARTUP: i64 = 3;
 /// one burst at the start (a microsecond apart), then one a second (a few milliseconds past it, so
 /// stamps have fractions). A status reports the start no sooner than it happened, so whoever has
 /// read a running container's status finds its burst written, however soon they ask for the log.
-fn line_time(started: DateTime<Utc>, n: i64) -> DateTime<Utc> {
+pub(crate) fn line_time(started: DateTime<Utc>, n: i64) -> DateTime<Utc> {
     if n < STARTUP {
         return started + chrono::Duration::microseconds(n);
     }
@@ -39,7 +39,7 @@ fn line_time(started: DateTime<Utc>, n: i64) -> DateTime<Utc> {
 }
 
 /// The number of the last line written by `now` (`None` before the first).
-fn last_line(started: DateTime<Utc>, now: DateTime<Utc>) -> Option<i64> {
+pub(crate) fn last_line(started: DateTime<Utc>, now: DateTime<Utc>) -> Option<i64> {
     let mut n = (now - started).num_seconds() + STARTUP;
     while n >= 0 && line_time(started, n) > now {
         n -= 1;
@@ -54,7 +54,7 @@ fn stamp(at: DateTime<Utc>) -> String {
     format!("{}Z", head.trim_end_matches('0').trim_end_matches('.'))
 }
 
-fn line(pod: &str, container: &str, image: &str, n: i64, at: DateTime<Utc>, timestamps: bool) -> String {
+pub(crate) fn line(pod: &str, container: &str, image: &str, n: i64, at: DateTime<Utc>, timestamps: bool) -> String {
     let text = if image.starts_with("nginx") {
         format!(
             "10.244.0.{} - - [{}] \"GET /healthz HTTP/1.1\" 200 2 \"-\" \"kube-probe/1.36\"",
@@ -76,12 +76,12 @@ fn line(pod: &str, container: &str, image: &str, n: i64, at: DateTime<Utc>, time
 
 /// The container's run whose log is read: when it started and, for a terminated one, when it
 /// finished.
-struct Run {
-    started: DateTime<Utc>,
-    finished: Option<DateTime<Utc>>,
+pub(crate) struct Run {
+    pub started: DateTime<Utc>,
+    pub finished: Option<DateTime<Utc>>,
 }
 
-fn container_run(pod: &Value, container: &str, previous: bool) -> Result<Run, String> {
+pub(crate) fn container_run(pod: &Value, container: &str, previous: bool) -> Result<Run, String> {
     let statuses = pod["status"]["containerStatuses"].as_array();
     let status = statuses.into_iter().flatten().find(|s| s["name"] == container);
     let time = |v: &Value| v.as_str().and_then(object::parse_time);

@@ -2,7 +2,8 @@
 //! pretty-printing), the resource a path names ([`ResourcePath`]), and responses: objects in the
 //! negotiated representation, `Status` bodies with `Retry-After`, plain bytes.
 //!
-//! Beside it, the handlers: `routes` (the router), `read` (get, list), `watch`, `logs`, `review`,
+//! Beside it, the handlers: `routes` (the router), `read` (get, list), `watch`, `logs`, `exec`
+//! (exec and attach over WebSocket), `metrics` (metrics.k8s.io), `review`,
 //! `apply`, `write` by verb, `discovery`, `faults` (`/_sim/…`), `www` (static files), `cors` and
 //! `access_log`.
 
@@ -10,8 +11,10 @@ pub mod access_log;
 pub mod apply;
 pub mod cors;
 pub mod discovery;
+pub mod exec;
 pub mod faults;
 pub mod logs;
+pub mod metrics;
 pub mod read;
 pub mod review;
 pub mod routes;

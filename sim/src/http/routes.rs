@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::Response;
 use axum::{middleware, Router};
@@ -22,7 +23,9 @@ use crate::http::read::{get_response, list_response};
 use crate::http::{bytes_response, error_response, json_response, require_verb, Ctx, ResourcePath};
 use crate::rules::list::{ListOptions, Query};
 use crate::rules::status::{bad_request, method_not_allowed, not_acceptable, ApiError, ApiResult, Status};
-use crate::{auth::access, http::access_log, http::cors, http::faults, http::logs, http::watch, http::write, openapi};
+use crate::{
+    auth::access, http::access_log, http::cors, http::exec, http::faults, http::logs, http::watch, http::write, openapi,
+};
 
 /// Largest request body accepted, as kube-apiserver's default.
 const MAX_BODY: usize = 3 * 1024 * 1024;
@@ -73,8 +76,17 @@ fn wants_pretty(query: &Query, headers: &HeaderMap) -> bool {
 }
 
 async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
-    let (parts, body) = req.into_parts();
+    let (mut parts, body) = req.into_parts();
     let query = parse_query(parts.uri.query());
+    // exec and attach take the connection over: the upgrade is read before the headers move.
+    let stream = exec::Kind::of(parts.uri.path());
+    let upgrade = match stream {
+        Some(_) if exec::is_websocket(&parts.headers) => {
+            Some(WebSocketUpgrade::from_request_parts(&mut parts, &()).await)
+        }
+        _ => None,
+    };
+    let raw_query = parts.uri.query().map(str::to_string);
     let mut ctx = Ctx {
         pretty: wants_pretty(&query, &parts.headers),
         method: parts.method,
@@ -87,6 +99,9 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     match access::admit(&app, &ctx) {
         Ok(user) => ctx.user = user,
         Err(refused) => return *refused,
+    }
+    if let Some(kind) = stream {
+        return exec::serve(&app, &ctx, kind, upgrade, raw_query.as_deref()).await;
     }
     let body = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(b) => b,
@@ -142,7 +157,7 @@ fn discovery_doc(app: &Arc<App>, ctx: &Ctx, core: bool) -> ApiResult<Response> {
     if ctx.method != Method::GET && ctx.method != Method::HEAD {
         return Err(method_not_allowed());
     }
-    match discovery::discovery_format(ctx.accept()) {
+    match discovery::discovery_format(ctx.accept(), discovery::Served::given(app.cli.legacy_discovery_only)) {
         None => Err(not_acceptable()),
         Some(DiscoveryFormat::Legacy) => {
             let host = ctx.header("host").unwrap_or("127.0.0.1").to_string();
@@ -261,6 +276,9 @@ async fn resource(
 fn resource_call(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: Bytes) -> ApiResult<Response> {
     let path = path.clone();
     let rt = path.rt.clone();
+    if rt.group == crate::http::metrics::GROUP {
+        return crate::http::metrics::serve(app, ctx, &path);
+    }
     if let (Some(sub), Some(name)) = (path.subresource.clone(), path.name.clone()) {
         return subresource(app, ctx, &path, &name, &sub, &body);
     }
@@ -341,6 +359,10 @@ fn subresource(
         ("status" | "scale", &Method::PATCH) => {
             allowed("patch")?;
             write::patch::patch(app, ctx, path, name, body)
+        }
+        ("eviction", &Method::POST) => {
+            allowed("create")?;
+            write::evict::evict(app, ctx, path, name, body)
         }
         _ => Err(method_not_allowed()),
     }

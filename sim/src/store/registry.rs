@@ -153,6 +153,24 @@ impl Registry {
         Ok(Registry { inner: RwLock::new(tables) })
     }
 
+    /// Serves `metrics.k8s.io/v1beta1` as kube-aggregator lists metrics-server's APIService in
+    /// discovery: NodeMetrics (`nodes`, cluster-scoped) and PodMetrics (`pods`), `get` and `list`,
+    /// no singular names (metrics-server v0.8's `GetSingularName` is empty). Its objects are
+    /// made when read (`http::metrics`), never stored.
+    pub fn serve_metrics(&self) {
+        let resource = |plural: &str, kind: &str, scope: &str| {
+            serde_json::json!({"resource": plural, "responseKind": {"group": "", "version": "", "kind": kind},
+                "scope": scope, "singularResource": "", "verbs": ["get", "list"]})
+        };
+        let item = serde_json::json!({"metadata": {"name": "metrics.k8s.io"}, "versions": [{"version": "v1beta1",
+            "freshness": "Current", "resources": [resource("nodes", "NodeMetrics", "Cluster"),
+                resource("pods", "PodMetrics", "Namespaced")]}]});
+        let mut t = self.write();
+        t.groups.retain(|g| g.name != "metrics.k8s.io");
+        t.groups.push(aggregated_group(&item));
+        t.reindex();
+    }
+
     fn read(&self) -> RwLockReadGuard<'_, Tables> {
         self.inner.read().unwrap_or_else(|p| p.into_inner())
     }
@@ -216,10 +234,16 @@ impl Registry {
         g.versions.iter().find_map(|v| v.resources.iter().find(|r| r.plural == plural).cloned())
     }
 
-    /// All storage keys of namespaced types, for namespace deletion.
+    /// All storage keys of namespaced types, for namespace deletion (not the metrics, which are
+    /// not stored).
     pub fn namespaced_storage_keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> =
-            self.read().by_path.values().filter(|r| r.namespaced).map(|r| r.storage_key()).collect();
+        let mut keys: Vec<String> = self
+            .read()
+            .by_path
+            .values()
+            .filter(|r| r.namespaced && r.group != "metrics.k8s.io")
+            .map(|r| r.storage_key())
+            .collect();
         keys.sort();
         keys.dedup();
         keys

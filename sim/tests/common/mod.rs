@@ -101,11 +101,10 @@ pub async fn json_of(resp: reqwest::Response) -> (u16, Value) {
     (status, value)
 }
 
-/// `../shared` beside the repository (or `$KUBE_SHARED_DIR`): the recordings of real servers.
+/// The repository's `tests/fixtures` (its `kube/` holds the recordings of real servers; its README
+/// says where each set comes from).
 pub fn shared_dir() -> PathBuf {
-    std::env::var_os("KUBE_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
 }
 
 pub fn shared_json(rel: &str) -> Value {

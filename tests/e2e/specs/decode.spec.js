@@ -3,11 +3,12 @@ const path = require('node:path');
 const { test, expect } = require('@playwright/test');
 const { saveScreen } = require('./helpers');
 
-const SHARED = process.env.KUBE_SHARED_DIR || path.join(__dirname, '..', '..', '..', '..', 'shared');
+// The repository's real wire data (tests/fixtures/kube).
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
 
 test('a picked CBOR file is recognised, decoded, and viewable as hex', async ({ page }) => {
   await page.goto('./');
-  await page.getByLabel('Body file').setInputFiles(path.join(SHARED, 'kube', 'vectors', 'pod.cbor'));
+  await page.getByLabel('Body file').setInputFiles(path.join(FIXTURES, 'kube', 'vectors', 'pod.cbor'));
   await expect(page.getByText(/pod\.cbor: [\d.,]+ (byte|kB)/)).toBeVisible();
   await page.getByRole('button', { name: 'Decode', exact: true }).click();
   await expect(page.getByTestId('decode-media-type')).toHaveText('Decoded as application/cbor');

@@ -82,8 +82,8 @@ test('the editor completes a Deployment field name and an enum value by keyboard
   // The container without its imagePullPolicy, then a new key typed below its image.
   await editor.fill(original.replace(/^ *imagePullPolicy: .*\n/m, ''));
   await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
-  // (Keys come sorted: a container's first line is its image.)
-  await cursorAfter(editor, /^ {6}- image: /);
+  // (Keys come sorted: the container's image line follows its env, whose entries are deeper.)
+  await cursorAfter(editor, /^ {6}(- | {2})image: /);
   await page.keyboard.press('Enter');
   await page.keyboard.type('        imagePu');
   const list = page.getByRole('listbox', { name: 'Suggestions' });
@@ -105,7 +105,7 @@ test('the editor completes a Deployment field name and an enum value by keyboard
   await saveScreen(page, 'field-docs-complete-value');
   await page.keyboard.press('Tab');
   await expect(list).toHaveCount(0);
-  await expect(editor).toHaveValue(/\n {6}- image: [^\n]+\n {8}imagePullPolicy: Never\n/);
+  await expect(editor).toHaveValue(/\n {6}(- | {2})image: [^\n]+\n {8}imagePullPolicy: Never\n/);
   await expect(page.getByTestId('cursor-docs').getByTestId('field-docs-path')).toHaveText('spec.template.spec.containers.imagePullPolicy');
   await expect(page.getByTestId('validation-state')).toContainText("Nothing the server's schema would refuse");
   // Undo takes the completion back as one step.

@@ -34,6 +34,13 @@ function wwwUrl() {
   return url;
 }
 
+/** The /explorer/ bundle served by a kube-sim started with --legacy-discovery-only. */
+function legacyDiscoveryUrl() {
+  const url = project().metadata.legacyDiscoveryUrl;
+  if (!url) throw new Error('no legacy-discovery bundle URL for this project (EXPLORER_LEGACY_DISCOVERY_URL): run the end-to-end tests through scripts/test');
+  return url;
+}
+
 /** Whether the page is served by the real kubectl proxy (the production path). */
 function behindKubectlProxy() {
   return Boolean(project().metadata.kubectlProxy);
@@ -66,4 +73,17 @@ async function openEditor(page, kind) {
   return editor;
 }
 
-module.exports = { saveScreen, simUrl, wwwUrl, behindKubectlProxy, asUser, openEditor, TOKENS };
+/**
+ * Asserts that CONTROL is disabled, then takes its `disabled` attribute away and clicks it (as
+ * anyone can with the browser's developer tools): Chromium fires no click on a disabled control,
+ * so only this reaches what stands behind it, which must refuse too. The caller checks that no
+ * request left the page.
+ */
+async function clickPastDisabled(control) {
+  await expect(control).toBeDisabled();
+  await control.evaluate((element) => element.removeAttribute('disabled'));
+  await expect(control).toBeEnabled();
+  await control.click();
+}
+
+module.exports = { saveScreen, simUrl, wwwUrl, legacyDiscoveryUrl, behindKubectlProxy, asUser, openEditor, clickPastDisabled, TOKENS };

@@ -20,7 +20,7 @@ test('the write tools are fetched once, when a view first needs them, and not fo
   const chunks = chunkRequests(page);
   const onDemand = chunkRequests(page, ON_DEMAND);
   await page.goto('./');
-  await expect(page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^pods/ })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^pods po\b/ })).toBeVisible();
   // The first screen (discovery, cluster facts, decoding a captured body) needs no write code.
   await page.waitForLoadState('networkidle');
   expect(onDemand).toEqual([]);
@@ -84,13 +84,13 @@ test('the first screen fetches no part; pointing at the sidebar fetches the brow
   const onDemand = chunkRequests(page, ON_DEMAND);
   await page.goto('./?namespace=demo');
   const sidebar = page.getByRole('navigation', { name: 'Resource types' });
-  await expect(sidebar.getByRole('button', { name: /^pods/ })).toBeVisible();
+  await expect(sidebar.getByRole('button', { name: /^pods po\b/ })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Decode a captured body' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(onDemand).toEqual([]);
 
   // The pointer on its way to a resource type: the part is fetched while it moves.
-  await sidebar.getByRole('button', { name: /^pods/ }).hover();
+  await sidebar.getByRole('button', { name: /^pods po\b/ }).hover();
   await expect.poll(() => browse.length).toBe(1);
   await page.waitForLoadState('networkidle');
   await sidebar.getByRole('button', { name: /^configmaps/ }).click();
@@ -98,7 +98,7 @@ test('the first screen fetches no part; pointing at the sidebar fetches the brow
   // An object, and another collection: the part already loaded serves them.
   await page.getByTestId('grid-row').first().click();
   await expect(page.getByTestId('object-title')).toContainText('ConfigMap');
-  await sidebar.getByRole('button', { name: /^pods/ }).click();
+  await sidebar.getByRole('button', { name: /^pods po\b/ }).click();
   await expect(page.getByTestId('grid-row').first()).toBeVisible();
   expect(browse).toHaveLength(1);
 });
@@ -114,7 +114,7 @@ test('an address naming a collection fetches the browse part at start, and a fai
   const alert = page.getByTestId('load-failed');
   await expect(alert).toContainText('Could not load the collection view');
   // The rest of the page works: the sidebar, the top bar.
-  await expect(page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^pods/ })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^pods po\b/ })).toBeVisible();
   await saveScreen(page, 'collection-view-load-failed');
 
   failing = false;

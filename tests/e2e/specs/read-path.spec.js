@@ -15,9 +15,18 @@ test('the sidebar filter finds types by short name and opens their Table', async
   await page.goto('./');
   await expect(page.getByRole('navigation', { name: 'Resource types' })).toBeVisible();
   await page.keyboard.press('/');
-  await expect(page.getByRole('searchbox', { name: 'Filter resource types' })).toBeFocused();
-  await page.keyboard.type('deploy');
+  const filter = page.getByRole('searchbox', { name: 'Filter resource types' });
+  await expect(filter).toBeFocused();
   const nav = page.getByRole('navigation', { name: 'Resource types' });
+  // Short names that begin no plural, singular or kind: only the short name can find them.
+  for (const [short, plural] of [['cm', 'configmaps'], ['sts', 'statefulsets']]) {
+    await filter.fill('');
+    await page.keyboard.type(short);
+    await expect(nav.getByRole('button', { name: new RegExp(`^${plural}`) })).toBeVisible();
+    await expect(nav.getByRole('button', { name: /^(pods|deployments|secrets)/ })).toHaveCount(0);
+  }
+  await filter.fill('');
+  await page.keyboard.type('deploy');
   await expect(nav.getByRole('button', { name: /^deployments/ })).toBeVisible();
   await expect(nav.getByRole('button', { name: /^pods/ })).toHaveCount(0);
   await nav.getByRole('button', { name: /^deployments/ }).click();
@@ -94,17 +103,65 @@ for (const [label, kind, contentType] of [
   });
 }
 
+/** The page's own list requests of all pods, each with the continue token it sent and (once
+ * answered) the token and the objects (namespace/name) its answer gave. */
+function podPages(page) {
+  const log = [];
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (url.pathname !== '/api/v1/pods' || url.searchParams.has('watch')) return;
+    const entry = { sent: url.searchParams.get('continue'), answer: null };
+    log.push(entry);
+    const list = await response.json();
+    entry.answer = { next: list.metadata.continue, objects: list.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`) };
+  });
+  return log;
+}
+
+/** Waits for the Nth list answer and for the page to show it: its number, and its objects in
+ * the document (and not those of the page before). */
+async function shownPage(page, log, n, number, before) {
+  await expect.poll(() => log.length >= n && log[n - 1].answer !== null).toBe(true);
+  const { sent, answer } = log[n - 1];
+  await expect(page.getByTestId('page-number')).toHaveText(`Page ${number}`);
+  await expect(page.getByTestId('item-count')).toHaveText(/^2 on this page/);
+  const text = page.getByTestId('document-text');
+  for (const object of answer.objects) await expect(text).toContainText(object.split('/')[1]);
+  for (const object of before ? before.objects : []) await expect(text).not.toContainText(object.split('/')[1]);
+  return { sent, ...answer };
+}
+
 test('paging follows continue tokens forward and back, and says the snapshot', async ({ page, request }) => {
-  const all = await serverList(request, '/api/v1/pods');
+  const log = podPages(page);
   await page.goto('./?group=&version=v1&resource=pods&limit=2&as=json');
-  await expect(page.getByTestId('page-number')).toHaveText('Page 1');
-  await expect(page.getByTestId('item-count')).toHaveText(`2 on this page, about ${all.items.length - 2} more (remainingItemCount is an estimate)`);
+  const first = await shownPage(page, log, 1, 1);
+  expect(first.sent).toBeNull();
+  // The demo's CronJob adds pods every minute: the collection to compare with is the server's at
+  // the snapshot the pages are read at.
   const snapshot = await page.getByTestId('snapshot-rv').textContent();
+  const all = await serverList(request, `/api/v1/pods?resourceVersion=${snapshot}&resourceVersionMatch=Exact`);
+  expect(all.items.length, 'enough pods for three pages of 2').toBeGreaterThan(6);
+  await expect(page.getByTestId('item-count')).toHaveText(`2 on this page, about ${all.items.length - 2} more (remainingItemCount is an estimate)`);
+  // Each next page sends the continue token the page before it answered, and shows other objects.
   await page.getByRole('button', { name: 'Next page' }).click();
-  await expect(page.getByTestId('page-number')).toHaveText('Page 2');
+  const second = await shownPage(page, log, 2, 2, first);
+  expect(second.sent).toBe(first.next);
   await expect(page.getByTestId('snapshot-rv')).toHaveText(snapshot);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  const third = await shownPage(page, log, 3, 3, second);
+  expect(third.sent).toBe(second.next);
+  await expect(page.getByTestId('snapshot-rv')).toHaveText(snapshot);
+  // The three pages are the first six objects of the collection, in its order.
+  expect([...first.objects, ...second.objects, ...third.objects]).toEqual(all.items.slice(0, 6).map((i) => `${i.metadata.namespace}/${i.metadata.name}`));
+  // Back: page 2 again by its own token, then page 1 without one.
   await page.getByRole('button', { name: 'Previous page' }).click();
-  await expect(page.getByTestId('page-number')).toHaveText('Page 1');
+  const back = await shownPage(page, log, 4, 2, third);
+  expect(back.sent).toBe(first.next);
+  expect(back.objects).toEqual(second.objects);
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  const start = await shownPage(page, log, 5, 1, second);
+  expect(start.sent).toBeNull();
+  expect(start.objects).toEqual(first.objects);
 });
 
 test('on a later page, another page size starts again from the first page, in one request without a continue token', async ({ page }) => {
@@ -165,7 +222,61 @@ test('a label selector narrows the list', async ({ page, request }) => {
   await expect(page.getByTestId('grid-row')).toHaveCount(web.items.length);
 });
 
-test('a custom resource lists with its printer columns', async ({ page }) => {
+/** The server's own Table of PATH: its columns (name, type, priority) and each row's cells. */
+async function serverTable(request, path) {
+  const response = await request.get(`${simUrl()}${path}`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+  expect(response.ok()).toBeTruthy();
+  const table = await response.json();
+  expect(table.kind).toBe('Table');
+  return table;
+}
+
+/** An age as the server prints it (`45s`, `6m6s`, `3h20m`, `5d`), in seconds. */
+function ageSeconds(text) {
+  const units = { d: 86_400, h: 3_600, m: 60, s: 1 };
+  const parts = [...text.matchAll(/(\d+)([dhms])/g)];
+  expect(parts.map((p) => p[0]).join(''), `an age: ${text}`).toBe(text);
+  return parts.reduce((sum, [, n, unit]) => sum + Number(n) * units[unit], 0);
+}
+
+/** The grid as shown: each row's cells by column header; a date cell as its text and the exact
+ * time it carries as its title. */
+async function shownCells(page) {
+  const headers = (await page.getByRole('columnheader').allTextContents()).map((h) => h.replace(/ [▲▼]$/, '').trim());
+  const rows = await page.getByTestId('grid-row').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => ({ text: td.textContent.trim(), title: td.title }))),
+  );
+  return rows.map((cells) => Object.fromEntries(cells.map((c, i) => [headers[i], c])));
+}
+
+/** Checks that the grid shows the server Table's columns of at most PRIORITY (Namespace first, as
+ * the grid shows a namespaced type across all namespaces), in the server's order, and each row's
+ * cells as the server printed them. An age is printed when asked for, so the page's (printed
+ * when its watch began) is the server's within a minute; the exact time it carries on hover is
+ * the row object's creationTimestamp. */
+async function expectServerCells(page, table, priority) {
+  const columns = table.columnDefinitions.map((c, i) => ({ ...c, i })).filter((c) => (c.priority || 0) <= priority);
+  const headers = (await page.getByRole('columnheader').allTextContents()).map((h) => h.replace(/ [▲▼]$/, '').trim());
+  expect(headers).toEqual(['Namespace', ...columns.map((c) => c.name)]);
+  const key = (namespace, name) => `${namespace}/${name}`;
+  const shown = new Map((await shownCells(page)).map((row) => [key(row.Namespace.text, row.Name.text), row]));
+  expect([...shown.keys()].sort()).toEqual(table.rows.map((r) => key(r.object.metadata.namespace, r.object.metadata.name)).sort());
+  for (const row of table.rows) {
+    const cells = shown.get(key(row.object.metadata.namespace, row.object.metadata.name));
+    for (const c of columns) {
+      const value = row.cells[c.i];
+      const where = `${key(row.object.metadata.namespace, row.object.metadata.name)} ${c.name}`;
+      if (c.type === 'date') {
+        expect(Math.abs(ageSeconds(cells[c.name].text) - ageSeconds(value)), where).toBeLessThanOrEqual(60);
+        expect(cells[c.name].title, where).toBe(row.object.metadata.creationTimestamp);
+      } else {
+        expect(cells[c.name].text, where).toBe(value === null ? '<none>' : String(value));
+      }
+    }
+  }
+}
+
+test('a custom resource lists with its printer columns', async ({ page, request }) => {
   await page.goto('./');
   await page.getByRole('searchbox', { name: 'Filter resource types' }).fill('widget');
   await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^widgets/ }).click();
@@ -176,8 +287,13 @@ test('a custom resource lists with its printer columns', async ({ page }) => {
   }
   // Color has priority 1: shown with Wide, as kubectl get -o wide.
   await expect(page.getByRole('columnheader', { name: 'Color', exact: true })).toHaveCount(0);
+  // Every cell is the server's own (the Table kube-sim serves for the CRD's printer columns).
+  const table = await serverTable(request, '/apis/example.com/v1/widgets');
+  await expect(page.getByTestId('grid-row')).toHaveCount(table.rows.length);
+  await expectServerCells(page, table, 0);
   await page.getByLabel('Wide (priority columns)').check();
   await expect(page.getByRole('columnheader', { name: 'Color', exact: true })).toBeVisible();
+  await expectServerCells(page, table, 1);
   await saveScreen(page, 'widgets-table');
 });
 
@@ -208,9 +324,18 @@ test('the namespace selector lists namespaces and narrows the collection', async
 });
 
 test('load all follows every page with a progress bar and ends with every object', async ({ page, request }) => {
-  const all = await serverList(request, '/api/v1/pods');
+  // The demo's CronJob adds pods every minute: every page is read at the first page's snapshot,
+  // so the expected list is the server's at that resourceVersion, exactly.
+  const firstPage = page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    // (The Table's answer: the page reads the namespaces from a metadata-only twin of it.)
+    return url.pathname === '/api/v1/pods' && url.searchParams.get('limit') === '2' && !url.searchParams.get('continue')
+      && (r.request().headers().accept || '').includes('as=Table');
+  });
   await page.goto('./?group=&version=v1&resource=pods&limit=2&watch=0');
   await expect(page.getByTestId('grid-row')).toHaveCount(2);
+  const snapshot = (await (await firstPage).json()).metadata.resourceVersion;
+  const all = await serverList(request, `/api/v1/pods?resourceVersion=${snapshot}&resourceVersionMatch=Exact`);
   await page.getByRole('button', { name: 'Load all pages' }).click();
   await expect(page.getByTestId('load-all-progress')).toHaveText(`All ${all.items.length} loaded`);
   await expect(page.getByTestId('row-count')).toHaveText(`${all.items.length} rows`);

@@ -174,10 +174,22 @@ test('a hidden tab closes its watch, and showing it again resumes from the resou
   await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toContainText('watching');
   await expect.poll(() => simStreams(request)).toBeGreaterThan(0);
+  // The last thing the page sees before it hides: a change of its own collection, whose row
+  // carries the change's resourceVersion.
+  const last = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before-hidden', namespace: NS }, data: { a: '1' } };
+  const made = await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: last });
+  expect(made.status()).toBe(201);
+  const madeVersion = (await made.json()).metadata.resourceVersion;
+  const live = page.getByTestId('live-view');
+  await expect(live.getByTestId('grid-row').filter({ hasText: 'before-hidden' })).toHaveAttribute('data-rv', madeVersion);
   await setHidden(page, true);
   await expect(page.getByTestId('live-state')).toContainText('paused');
   await expect.poll(() => track.open.size).toBe(0);
   await expect.poll(() => simStreams(request)).toBe(0);
+  // The resourceVersion the page holds: that change's, or a later BOOKMARK's (kube-sim sends one
+  // every 15 s with its current resourceVersion).
+  const seen = await page.getByTestId('live-rv').textContent();
+  expect(Number(seen)).toBeGreaterThanOrEqual(Number(madeVersion));
   const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'while-hidden', namespace: NS }, data: { a: '1' } };
   expect((await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: cm })).status()).toBe(201);
   const before = track.urls.length;
@@ -186,9 +198,10 @@ test('a hidden tab closes its watch, and showing it again resumes from the resou
   await expect(page.getByTestId('live-view').getByTestId('grid-row').filter({ hasText: 'while-hidden' })).toHaveCount(1);
   const resumed = track.urls.slice(before).map((u) => u.url);
   expect(resumed.length).toBeGreaterThan(0);
-  expect(resumed[0]).toMatch(/[?&]resourceVersion=\d+/);
+  expect(new URL(resumed[0]).searchParams.get('resourceVersion'), 'resumed from the last resourceVersion seen').toBe(seen);
   expect(resumed.every((u) => !u.includes('sendInitialEvents')), 'resumed, not listed again').toBe(true);
   await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/while-hidden`);
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/before-hidden`);
 });
 
 test('ordinary requests complete while a watch is open, and the page never holds more watches than its budget', async ({ page }) => {

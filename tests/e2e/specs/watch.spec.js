@@ -20,6 +20,23 @@ function configMap(name) {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS }, data: { k: 'v' } };
 }
 
+/** The page's own watch requests of the configmaps in NS, in the order sent: each with its URL,
+ * its Accept, and (once its headers came) the response. */
+function watchLog(page) {
+  const log = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith(`/namespaces/${NS}/configmaps`) && ['true', '1'].includes(url.searchParams.get('watch'))) {
+      log.push({ request, url, accept: request.headers().accept, response: null });
+    }
+  });
+  page.on('response', (response) => {
+    const entry = log.find((e) => e.request === response.request());
+    if (entry) entry.response = response;
+  });
+  return log;
+}
+
 test('rows follow creates and deletes without a reload, and survive a dropped watch', async ({ page, request }) => {
   // Live by default: no watch=1 needed.
   await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}`);
@@ -42,12 +59,44 @@ test('rows follow creates and deletes without a reload, and survive a dropped wa
 });
 
 test('an expired history (410) relists and the cache equals the server again', async ({ page, request }) => {
+  const watches = watchLog(page);
   await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
-  await request.post(`${simUrl()}/_sim/compact`);
+  await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+  // A change the page's watch does not see (another namespace), so that the compaction below
+  // passes the resourceVersion the page would resume from; then the watch is cut.
+  const unseen = await request.post(`${simUrl()}/api/v1/namespaces/shop/configmaps`, {
+    data: { ...configMap('unseen-by-demo'), metadata: { name: 'unseen-by-demo', namespace: 'shop' } },
+  });
+  expect(unseen.status()).toBe(201);
+  const compacted = await (await request.post(`${simUrl()}/_sim/compact`)).json();
+  const before = watches.length;
   await request.post(`${simUrl()}/_sim/drop-watches`);
   await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('after-compact') });
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+
+  // The page resumed from its last resourceVersion, older than the compaction: the server
+  // answered with an in-stream ERROR event carrying a 410 Status (HTTP 200, as a real server
+  // does), and the page said so.
+  const after = watches.slice(before);
+  const resumed = after[0];
+  expect(resumed.url.searchParams.get('sendInitialEvents'), 'the first watch after the cut resumes').toBeNull();
+  expect(Number(resumed.url.searchParams.get('resourceVersion'))).toBeLessThan(Number(compacted.compactedResourceVersion));
+  expect(resumed.response.status()).toBe(200);
+  // Chromium does not always keep a streamed body (getResponseBody can answer "No data found"):
+  // the same request sent again by the test gets what the page got, the history staying compacted.
+  const again = await request.get(`${simUrl()}${resumed.url.pathname}${resumed.url.search}`, { headers: { Accept: resumed.accept }, timeout: 10000 });
+  expect(again.status()).toBe(200);
+  const events = (await again.text()).trim().split('\n').map((line) => JSON.parse(line));
+  expect(events.map((e) => [e.type, e.object.code, e.object.reason])).toEqual([['ERROR', 410, 'Expired']]);
+  await expect(page.getByTestId('live-problem')).toContainText("the watch's resource version expired (410 Gone)");
+  // Then it listed again: a streaming list (sendInitialEvents) from no resourceVersion.
+  const relist = after[1];
+  expect(relist, 'a request after the 410').toBeTruthy();
+  expect(relist.url.searchParams.get('sendInitialEvents')).toBe('true');
+  expect(relist.url.searchParams.get('resourceVersion')).toBeNull();
+  await saveScreen(page, 'live-relisted-after-410');
+  await request.delete(`${simUrl()}/api/v1/namespaces/shop/configmaps/unseen-by-demo`);
   await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/after-compact`);
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
 });
@@ -104,9 +153,16 @@ for (const [fault, setup] of [
 }
 
 test('with CBOR picked, the watch streams a CBOR sequence', async ({ page, request }) => {
+  const watches = watchLog(page);
   await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1&as=cbor`);
   await expect(page.getByTestId('live-state')).toHaveText(/^watching/);
   await expect.poll(() => pageNames(page)).toEqual(await serverNames(request));
+  // Asked for in CBOR (as client-go asks: application/cbor), answered as a CBOR sequence.
+  expect(watches.length).toBeGreaterThan(0);
+  for (const watch of watches) {
+    expect(watch.accept).toBe('application/cbor');
+    expect(watch.response.headers()['content-type']).toBe('application/cbor-seq');
+  }
   await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: configMap('cbor-live') });
   await expect(page.getByTestId('live-view').getByTestId('grid-row').filter({ hasText: 'cbor-live' })).toHaveCount(1);
   await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/cbor-live`);

@@ -45,6 +45,8 @@
 //!    [`Reflector::state`] (it also arrives as [`Change::State`]) and [`Change::Problem`]s.
 
 pub mod config;
+#[cfg(test)]
+mod edge_tests;
 pub mod input;
 pub mod machine;
 pub mod outcome;

@@ -1734,3 +1734,78 @@ fn a_reflector_converges_on_the_servers_state_through_any_faults() {
     assert!(totals.iter().all(|t| *t > 0), "every path was taken: {totals:?}");
     assert!(fell_back > 0, "no streaming list fell back");
 }
+
+/// Every input naming an operation other than the one awaited changes nothing, in each phase that
+/// awaits one (each `got == op` guard of `Reflector::transition`), and the cache stays as it was.
+#[test]
+fn in_every_phase_input_for_another_operation_changes_nothing() {
+    let stale = OpId(9_999);
+    let inputs = || {
+        vec![
+            Input::ListPage { op: stale, list: list("99", "", &[pod("z", "99")]).into() },
+            Input::ListFailed { op: stale, failure: http(410, None) },
+            Input::WatchOpened { op: stale },
+            Input::WatchEvent { op: stale, event: watch_event("ADDED", pod("z", "99")) },
+            Input::WatchEnded { op: stale, end: WatchEnd::Closed },
+            Input::WatchFailed { op: stale, failure: http(410, None) },
+            Input::TimerFired { op: stale },
+        ]
+    };
+    let ignores_all = |h: &mut Harness, phase: &str| {
+        let cache = h.cache();
+        for input in inputs() {
+            let shown = format!("{input:?}");
+            let step = h.reflector.step(input, Jitter::NONE);
+            assert_eq!(step, Step::default(), "{phase}: {shown}");
+        }
+        assert_eq!(h.cache(), cache, "{phase}");
+    };
+    let listing =
+        || Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+    let mut h = listing();
+    ignores_all(&mut h, "listing");
+    // The watch requested, not open yet; then open.
+    h.check(
+        page("10", "", &[pod("a", "5"), pod("b", "6")]),
+        &[
+            &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+            "upsert u-a",
+            "upsert u-b",
+            "synced",
+            "state: connecting the watch",
+        ],
+    );
+    ignores_all(&mut h, "watch requested");
+    h.check(Feed::Opened, &["state: watching"]);
+    ignores_all(&mut h, "watching");
+    h.check(
+        Feed::WatchFailed(http(500, None)),
+        &[
+            "wait 500 ms: the watch request failed",
+            "problem: watch failed: HTTP 500 Failed: Failed happened",
+            "state: reconnecting in 0.5 s (attempt 1): the watch request failed",
+        ],
+    );
+    ignores_all(&mut h, "backoff");
+
+    let stream = format!(
+        "stream {PODS}?watch=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true"
+    );
+    let mut s =
+        Harness::start(config(Mode::StreamingList), &[&stream, "state: listing (streaming, waiting for the server)"]);
+    ignores_all(&mut s, "streaming list requested");
+    s.check(Feed::Opened, &["state: listing (streaming)"]);
+    ignores_all(&mut s, "streaming list open");
+    // The initial-events-end bookmark is counted (`bookmarks` counts every bookmark seen).
+    s.check(initial_events_end("10"), &["synced", "state: watching"]);
+    assert_eq!(s.reflector.counters().bookmarks, 1);
+}
+
+#[test]
+fn the_store_is_empty_exactly_when_it_holds_no_object() {
+    let mut h = watching();
+    assert_eq!((h.reflector.store().len(), h.reflector.store().is_empty()), (2, false));
+    h.check(event("DELETED", pod("a", "11")), &["delete u-a"]);
+    h.check(event("DELETED", pod("b", "12")), &["delete u-b"]);
+    assert_eq!((h.reflector.store().len(), h.reflector.store().is_empty()), (0, true));
+}

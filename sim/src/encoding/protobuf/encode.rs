@@ -123,7 +123,7 @@ mod tests {
 
 #[cfg(test)]
 mod vectors {
-    //! Our encoding of the real serializers' JSON vectors (`../shared/kube/vectors`) against their
+    //! Our encoding of the real serializers' JSON vectors (`tests/fixtures/kube/vectors`) against their
     //! protobuf. Go's protobuf encoder writes every non-pointer field, zero or not, while its JSON
     //! leaves the zeros of `omitempty` fields out, and a JSON tree cannot tell such a field from a
     //! nil pointer: kube-sim writes what the JSON has. So the bodies are compared as decoded

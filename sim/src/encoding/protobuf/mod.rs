@@ -14,14 +14,11 @@ pub use encode::{encode_object, has_message, watch_frame};
 pub use from_json::EncodeError;
 pub use kube_pb_json::decode_object;
 
-/// The bytes of a real serializer's vector in `../shared/kube/vectors` (`KUBE_SHARED_DIR`
-/// overrides where the shared folder is), for the vector tests here and in `encode`.
+/// The bytes of a real serializer's vector in the repository's `tests/fixtures/kube/vectors`, for
+/// the vector tests here and in `encode`.
 #[cfg(test)]
 pub(crate) fn vector(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("KUBE_SHARED_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    let path = dir.join("kube/vectors").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/kube/vectors").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
 }
 
@@ -73,7 +70,7 @@ mod tests {
     fn every_demo_object_comes_back_from_protobuf_as_it_went_in() {
         let registry = Registry::load().expect("registry loads");
         let store = Store::new(Duration::from_secs(60), 1000, Duration::from_secs(60));
-        store.write(|txn| crate::controllers::dataset::load(txn, &registry, Dataset::Demo));
+        store.write(|txn| crate::controllers::dataset::load(txn, &registry, Dataset::Demo, true));
         let state = store.read();
         let (mut encoded, mut custom) = (0, 0);
         for key in state.counts().keys() {
