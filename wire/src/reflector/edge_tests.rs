@@ -89,8 +89,7 @@ fn a_metadata_only_list_is_read_lazily_as_a_plain_list_is() {
     // (mutant: `==` with `!=` in Input::from_list_response: every conversion but Table read in full)
     let body = br#"{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"7"},
         "items":[{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a","namespace":"n","uid":"u-a","resourceVersion":"5"}}]}"#;
-    let media_type =
-        MediaType::json().with_conversion(crate::media_type::Conversion::partial_object_metadata_list());
+    let media_type = MediaType::json().with_conversion(crate::media_type::Conversion::partial_object_metadata_list());
     let Input::ListPage { list, .. } = Input::from_list_response(OpId(1), 200, None, Some(&media_type), body, None)
     else {
         panic!("expected a page")
