@@ -61,10 +61,20 @@ test('wide shows the priority columns, and headers sort the rows', async ({ page
 
   // The Namespace column comes first across all namespaces; Name second.
   const names = () => page.getByTestId('grid-row').locator('td:nth-child(2)').allTextContents();
+  // The rows re-render after the click: wait for the header to say how it sorts before reading.
+  const nameHeader = page.getByRole('columnheader', { name: /^Name( [▲▼])?$/ });
   await page.getByRole('button', { name: /^Name( [▲▼])?$/ }).click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+  // A reload of the table (the wide columns) may still land after the click: poll, don't read once.
+  await expect.poll(async () => {
+    const shown = await names();
+    return shown.length > 1 && shown.join('\n') === [...shown].sort().join('\n');
+  }).toBe(true);
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
   const ascending = await names();
   expect(ascending).toEqual([...ascending].sort());
   await page.getByRole('button', { name: /^Name( [▲▼])?$/ }).click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'descending');
   expect(await names()).toEqual([...ascending].reverse());
   await saveScreen(page, 'pods-wide');
 });

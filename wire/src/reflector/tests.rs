@@ -205,10 +205,13 @@ fn http(code: u16, retry_after: Option<&str>) -> Failure {
     Failure::from_response(code, retry_after, Some(&MediaType::json()), body.as_bytes())
 }
 
-/// A list-then-watch reflector synced at resourceVersion 10 with pods a and b, watching.
-fn watching() -> Harness {
-    let mut h =
-        Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
+/// A list-then-watch reflector that sent its first page request.
+fn listing() -> Harness {
+    Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"])
+}
+
+/// Answers the first page with pods a and b at resourceVersion 10: synced, the watch requested.
+fn sync_a_and_b(h: &mut Harness) {
     h.check(
         page("10", "", &[pod("a", "5"), pod("b", "6")]),
         &[
@@ -219,6 +222,12 @@ fn watching() -> Harness {
             "state: connecting the watch",
         ],
     );
+}
+
+/// A list-then-watch reflector synced at resourceVersion 10 with pods a and b, watching.
+fn watching() -> Harness {
+    let mut h = listing();
+    sync_a_and_b(&mut h);
     h.check(Feed::Opened, &["state: watching"]);
     h
 }
@@ -1760,21 +1769,10 @@ fn in_every_phase_input_for_another_operation_changes_nothing() {
         }
         assert_eq!(h.cache(), cache, "{phase}");
     };
-    let listing =
-        || Harness::start(config(Mode::ListThenWatch), &[&format!("list {PODS}?limit=2"), "state: listing (page 1)"]);
     let mut h = listing();
     ignores_all(&mut h, "listing");
     // The watch requested, not open yet; then open.
-    h.check(
-        page("10", "", &[pod("a", "5"), pod("b", "6")]),
-        &[
-            &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
-            "upsert u-a",
-            "upsert u-b",
-            "synced",
-            "state: connecting the watch",
-        ],
-    );
+    sync_a_and_b(&mut h);
     ignores_all(&mut h, "watch requested");
     h.check(Feed::Opened, &["state: watching"]);
     ignores_all(&mut h, "watching");
