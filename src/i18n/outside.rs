@@ -327,6 +327,9 @@ macro_rules! texts_made_outside_the_views {
             ViewCollectionWithMetadata => "a collection with metadata",
             ViewStatus => "a Status",
             ViewOneOf => "{values} or {last}",
+            // Why an object's Events cannot be watched (model::object_events).
+            EventsNoUid => "The object has no kind, name or metadata.uid: its Events cannot be selected",
+            EventsNotServed => "The server serves no Events that can be listed and watched (events.k8s.io/v1 or v1)",
         }
     };
 }

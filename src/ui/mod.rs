@@ -5,6 +5,7 @@ pub mod access;
 mod access_view;
 mod cluster;
 mod code;
+mod context;
 mod collection;
 mod completion;
 pub mod crash;
