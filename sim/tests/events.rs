@@ -32,14 +32,16 @@ async fn a_core_event_is_read_through_events_k8s_io_by_regarding() {
     assert_eq!(code, 200, "{list}");
     let found = items(&list);
     assert_eq!(found.len(), 1, "{list}");
+    // List items carry no apiVersion (as kube-apiserver's): the shape says which version it is.
     let event = &found[0];
-    assert_eq!(event["apiVersion"], "events.k8s.io/v1");
     assert_eq!(event["regarding"]["name"], "web");
     assert_eq!(event["note"], "Container image pulled");
     assert_eq!(event["reportingController"], "kubelet");
     assert_eq!(event["deprecatedCount"], 2);
     let (_, one) = sim.get_json(&format!("{GROUP}/web.one")).await;
     assert_eq!(one["note"], "Container image pulled", "{one}");
+    assert_eq!(one["apiVersion"], "events.k8s.io/v1");
+    assert!(one.get("involvedObject").is_none() && one.get("message").is_none(), "{one}");
     let (_, by_controller) =
         sim.get_json(&format!("{GROUP}?fieldSelector=reportingController%3Dkubelet,reason%3DPulled")).await;
     assert!(items(&by_controller).iter().any(|e| e["metadata"]["name"] == "web.one"));

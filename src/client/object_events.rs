@@ -3,7 +3,6 @@
 //! (`client::reflector`, aborted with its owner) and hands the view the rows, latest first,
 //! rebuilt whenever a step changed the cache.
 
-
 use leptos::prelude::*;
 
 use crate::api::discovery::{Discovery, ResourceType};
@@ -55,7 +54,8 @@ impl ReflectorObserver for Observer {
         }
         if changed {
             let reflector = self.store.reflector();
-            let values: Vec<_> = reflector.store().iter().filter_map(|(_, cached)| cached.object.value().ok()).collect();
+            let values: Vec<_> =
+                reflector.store().iter().filter_map(|(_, cached)| cached.object.value().ok()).collect();
             self.rows.set(rows(values.iter().map(|v| v.as_ref())));
         }
     }

@@ -9,6 +9,7 @@ pub mod cells;
 pub mod commands;
 pub mod completion;
 pub mod explain;
+pub mod field_owners;
 pub mod goto;
 pub mod highlight;
 pub mod history;

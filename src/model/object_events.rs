@@ -7,8 +7,9 @@
 //! keeps a recreated object's screen from showing its predecessor's Events, as `kubectl
 //! describe` does. Both shapes are read into the same [`EventRow`]: `note`/`message`,
 //! `series.count`/`deprecatedCount`/`count`, `reportingController`/`reportingComponent`/
-//! `source.component`, and the last time from `series.lastObservedTime`, `eventTime`,
-//! `deprecatedLastTimestamp`/`lastTimestamp` or the creation time (what `kubectl events` sorts by).
+//! `deprecatedSource.component`/`source.component`, and the last time from
+//! `series.lastObservedTime`, `deprecatedLastTimestamp`/`lastTimestamp`, `eventTime` or the
+//! creation time (what `kubectl events` sorts by).
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::{Discovery, ResourceType, Scope};
@@ -51,12 +52,9 @@ impl Regarding {
     /// The object a document describes, from its `apiVersion`, `kind` and metadata.
     pub fn of(document: &Value) -> Result<Regarding, EventsError> {
         let text = |path: &[&str]| document.at(path).and_then(Value::as_str).filter(|s| !s.is_empty());
-        let (Some(api_version), Some(kind), Some(name), Some(uid)) = (
-            text(&["apiVersion"]),
-            text(&["kind"]),
-            text(&["metadata", "name"]),
-            text(&["metadata", "uid"]),
-        ) else {
+        let (Some(api_version), Some(kind), Some(name), Some(uid)) =
+            (text(&["apiVersion"]), text(&["kind"]), text(&["metadata", "name"]), text(&["metadata", "uid"]))
+        else {
             return Err(EventsError::NoUid);
         };
         Ok(Regarding {
@@ -178,7 +176,12 @@ impl EventRow {
             event_type,
             reason: text(&[&["reason"]]),
             count,
-            reporter: text(&[&["reportingController"], &["reportingComponent"], &["source", "component"]]),
+            reporter: text(&[
+                &["reportingController"],
+                &["reportingComponent"],
+                &["deprecatedSource", "component"],
+                &["source", "component"],
+            ]),
             message: text(&[&["note"], &["message"]]),
             last_seen: text(&[
                 &["series", "lastObservedTime"],

@@ -109,7 +109,7 @@ fn rows_of_both_shapes_latest_first() {
             r#"web-1.b Normal Pulled x2 by "kubelet" at 2026-01-01T00:05:00.000000Z: Container image pulled"#,
             r#"web-1.a Warning BackOff x4 by "kubelet" at 2026-01-01T00:03:00Z: Back-off restarting failed container"#,
             r#"web-1.c Normal Scheduled x1 by "default-scheduler" at 2026-01-01T00:00:00Z: Successfully assigned demo/web-1 to node-1"#,
-            r#"odd Other("Audit") x1 by "" at : "#,
+            r#"odd Other("Audit")  x1 by "" at : "#,
         ]
     );
 }
@@ -120,6 +120,7 @@ fn ages_from_the_last_time() {
     let row = EventRow::of(&event).unwrap();
     let at = "2026-01-01T00:05:30Z".parse::<k8s_openapi::jiff::Timestamp>().unwrap().as_millisecond();
     assert_eq!(row.age(at).as_deref(), Some("2m30s"));
-    let timeless = EventRow::of(&value(serde_json::json!({"metadata": {"name": "e"}, "lastTimestamp": "soon"}))).unwrap();
+    let timeless =
+        EventRow::of(&value(serde_json::json!({"metadata": {"name": "e"}, "lastTimestamp": "soon"}))).unwrap();
     assert_eq!(timeless.age(at), None);
 }

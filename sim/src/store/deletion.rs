@@ -126,6 +126,7 @@ pub fn delete_in(
         return Ok(Deleted::Pending(txn.get(&key, "", name).unwrap_or(marked)));
     }
     if is_pod && grace > 0 && finalizers.is_empty() {
+        crate::controllers::kubelet::record_killing(app, txn, &marked);
         schedule_kubelet_removal(
             app.clone(),
             ns.to_string(),

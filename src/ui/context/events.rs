@@ -153,7 +153,11 @@ fn link_to(
     name: String,
     namespace: Option<String>,
 ) -> Arc<dyn Fn(&mut ViewState) + Send + Sync> {
-    let key = ResourceKey { group: resource.group.clone(), version: resource.version.clone(), plural: resource.plural.clone() };
+    let key = ResourceKey {
+        group: resource.group.clone(),
+        version: resource.version.clone(),
+        plural: resource.plural.clone(),
+    };
     let namespaced = resource.scope == Scope::Namespaced;
     Arc::new(move |target: &mut ViewState| {
         target.resource = Some(key.clone());
