@@ -47,7 +47,10 @@ pub fn ObjectEvents(
             <Show when=move || show_owner.get()>
                 <EventsTable
                     regarding=owner.clone()
-                    title=tf(Msg::EventsOfOwner, &[("owner", &title_label)])
+                    title=Signal::derive({
+                        let title_label = title_label.clone();
+                        move || tf(Msg::EventsOfOwner, &[("owner", &title_label)])
+                    })
                     testid="owner-events"
                 />
             </Show>
@@ -55,7 +58,7 @@ pub fn ObjectEvents(
     });
     view! {
         <section class="panel events" aria-label=t(Msg::EventsTitle)>
-            <EventsTable regarding title=crate::ui::i18n::tr(Msg::EventsTitle) testid="object-events" />
+            <EventsTable regarding title=Signal::derive(t(Msg::EventsTitle)) testid="object-events" />
             {owner_part}
         </section>
     }
@@ -67,8 +70,8 @@ pub fn ObjectEvents(
 fn EventsTable(
     /// Whose Events.
     regarding: Regarding,
-    /// The heading.
-    title: String,
+    /// The heading (in the current language).
+    title: Signal<String>,
     /// The table's test id.
     testid: &'static str,
 ) -> impl IntoView {
@@ -83,7 +86,7 @@ fn EventsTable(
     });
     let resource = source.map(|(_, resource)| resource);
     view! {
-        <h3>{title}</h3>
+        <h3>{move || title.get()}</h3>
         <p class="events__state" role="status">
             {summary}
             " "
