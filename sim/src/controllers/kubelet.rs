@@ -64,18 +64,6 @@ pub fn record_event(app: &App, txn: &mut Txn<'_>, pod: &Value, kind: EventType, 
     control::record(app, txn, &recorded, object::now());
 }
 
-/// The kubelet's Killing Event for each container of a bound pod it stops on a graceful delete
-/// (`kuberuntime_container.go`, killContainer).
-pub fn record_killing(app: &App, txn: &mut Txn<'_>, pod: &Value) {
-    if pod["spec"]["nodeName"].as_str().unwrap_or_default().is_empty() {
-        return;
-    }
-    for container in pod["spec"]["containers"].as_array().into_iter().flatten() {
-        let message = format!("Stopping container {}", container["name"].as_str().unwrap_or_default());
-        record_event(app, txn, pod, EventType::Normal, "Killing", message);
-    }
-}
-
 /// The kubelet's Events for each container it starts, in order (`kuberuntime_container.go`,
 /// `kuberuntime_image.go`): the image pulled, the container created and started.
 fn record_container_starts(app: &App, txn: &mut Txn<'_>, pod: &Value) {
