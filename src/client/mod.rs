@@ -29,6 +29,7 @@ pub mod error;
 pub mod fetch;
 pub mod fetched;
 pub mod handle;
+pub mod object_events;
 pub mod reflector;
 pub mod schemas;
 pub mod stream;

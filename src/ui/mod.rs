@@ -7,6 +7,7 @@ mod cluster;
 mod code;
 mod collection;
 mod completion;
+mod context;
 pub mod crash;
 mod create;
 mod decode;

@@ -708,4 +708,16 @@ texts_made_outside_the_views! { catalogue {
     CompletionAllPresent => "Every field of {object} is there already",
     CompletionNoMatch => "Nothing the schema offers here matches “{prefix}”",
     PartFieldDocs => "field docs",
+    // An object in its context (#36): its Events.
+    EventsTitle => "Events",
+    EventsOfOwner => "Events of {owner}",
+    EventsShowOwner => "Also show the Events of its controller, {owner}",
+    EventsNone => "No Events about this object (a cluster keeps them for an hour).",
+    EventsType => "Type",
+    EventsReason => "Reason",
+    EventsAge => "Age",
+    EventsCount => "Count",
+    EventsFrom => "From",
+    EventsMessage => "Message",
+    EventsWatched => "{count} Events, watched through {api}",
 } }
