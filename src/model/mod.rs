@@ -19,6 +19,7 @@ pub mod list_text;
 pub mod live_rows;
 pub mod logs;
 pub mod messages;
+pub mod operations;
 pub mod page;
 pub mod protobuf;
 pub mod search;

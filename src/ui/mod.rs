@@ -39,6 +39,7 @@ pub mod mount_api;
 mod namespaces;
 mod object;
 mod object_actions;
+mod operations;
 mod on_demand;
 mod protobuf;
 mod response_info;
