@@ -746,6 +746,7 @@ texts_made_outside_the_views! { catalogue {
     OpStepExplorerRead => "The explorer reads the object to plan the write (kubectl patch writes without reading)",
     OpStepWrite => "The write, sent when you press Send",
     OpContentType => "Content-Type: {type}",
+    OpDryRunServer => "Dry run (--dry-run=server)",
     OpNoDryRun => "kubectl offers no dry run for this command.",
     OpJobName => "Job name",
     OpCopyKubectl => "Copy as kubectl",

@@ -79,7 +79,9 @@ pub fn plan(
     let (kubectl_reads, write) = match operation {
         Operation::Restart => (true, restart(target, object, now_seconds)?),
         Operation::Pause | Operation::Resume => (true, pause(target, object, operation == Operation::Pause)?),
-        Operation::Cordon | Operation::Uncordon => (true, cordon(target, object, operation == Operation::Cordon, dry_run)?),
+        Operation::Cordon | Operation::Uncordon => {
+            (true, cordon(target, object, operation == Operation::Cordon, dry_run)?)
+        }
         Operation::Suspend | Operation::Unsuspend => {
             (false, suspend(target, object, operation == Operation::Suspend, dry_run)?)
         }
@@ -168,12 +170,8 @@ fn suspend(target: &Target, object: &Value, suspend: bool, dry_run: bool) -> Res
         (false, false) => return Err(OperationError::NotSuspended),
         _ => {}
     }
-    let request = Request::patch(
-        &target.object,
-        PatchType::StrategicMerge,
-        &suspend_body(suspend),
-        &WriteParams::default(),
-    )?;
+    let request =
+        Request::patch(&target.object, PatchType::StrategicMerge, &suspend_body(suspend), &WriteParams::default())?;
     Ok(with_sorted_query(with_dry_run(request, dry_run).param("fieldManager", "kubectl-patch")))
 }
 
@@ -186,7 +184,8 @@ fn suspend_body(suspend: bool) -> Value {
 /// annotations plus `cronjob.kubernetes.io/instantiate: manual`, a controller owner reference
 /// to the CronJob (without `blockOwnerDeletion`, as kubectl explains there), the template's
 /// spec, and the empty status Go writes; posted with `fieldManager=kubectl-create` and
-/// `fieldValidation=Strict` (kubectl's `--validate` default).
+/// `fieldValidation=Strict` (kubectl's `--validate` default), the body ending in the newline
+/// client-go's JSON encoder writes.
 fn run_now(target: &Target, object: &Value, name: &str, dry_run: bool) -> Result<Request, OperationError> {
     check_label(name)?;
     let uid = object.at(&["metadata", "uid"]).and_then(Value::as_str).ok_or(OperationError::Missing("metadata.uid"))?;
@@ -200,7 +199,8 @@ fn run_now(target: &Target, object: &Value, name: &str, dry_run: bool) -> Result
     if let Some(labels) = template.at(&["metadata", "labels"]).and_then(Value::as_object).filter(|l| !l.is_empty()) {
         metadata.insert("labels", Value::Object(sorted(labels)));
     }
-    let mut annotations = template.at(&["metadata", "annotations"]).and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut annotations =
+        template.at(&["metadata", "annotations"]).and_then(Value::as_object).cloned().unwrap_or_default();
     if annotations.get(INSTANTIATE).is_none() {
         annotations.insert(INSTANTIATE, Value::String("manual".into()));
     }
@@ -219,7 +219,8 @@ fn run_now(target: &Target, object: &Value, name: &str, dry_run: bool) -> Result
     job.insert("spec", spec.clone());
     job.insert("status", Value::Object(Map::new()));
     let request = Request::create(&jobs_of(&target.object), Body::json(&Value::Object(job)), &WriteParams::default());
-    let request = with_dry_run(request, dry_run).param("fieldManager", "kubectl-create").param("fieldValidation", "Strict");
+    let request =
+        with_dry_run(request, dry_run).param("fieldManager", "kubectl-create").param("fieldValidation", "Strict");
     Ok(with_sorted_query(request))
 }
 

@@ -2,6 +2,7 @@
 //! the bytes kubectl sends for the same command, from its source (named on each test).
 
 use super::*;
+use crate::api::codec::json::decode_json;
 use crate::api::codec::value::Value;
 use crate::api::discovery::Scope;
 use crate::api::request::Collection;
@@ -16,11 +17,11 @@ fn target(group: &str, plural: &str, namespace: Option<&str>, name: &str) -> Tar
 }
 
 fn json(text: &str) -> Value {
-    Value::from_serde_json(&serde_json::from_str(text).unwrap())
+    decode_json(text.as_bytes()).unwrap()
 }
 
 /// 2026-11-28T04:30:05Z.
-const NOW: i64 = 1_795_833_005;
+const NOW: i64 = 1_795_840_205;
 
 fn transcript(operation: Operation, target: &Target, object: &str, choices: &Choices) -> String {
     match plan(operation, target, &json(object), choices, NOW) {
@@ -32,7 +33,8 @@ fn transcript(operation: Operation, target: &Target, object: &str, choices: &Cho
                     let p = preview(&step.request);
                     let mut line = format!("{:?} {} {}", step.role, p.method, p.url);
                     if let Some(body) = p.body_text.filter(|b| !b.is_empty()) {
-                        line.push_str(&format!("\n  {}\n  {body}", p.content_type));
+                        // A trailing newline (client-go's JSON encoder writes one) shows as ⏎.
+                        line.push_str(&format!("\n  {}\n  {}", p.content_type, body.replace('\n', "⏎")));
                     }
                     line
                 })
@@ -164,7 +166,13 @@ Write PATCH /api/v1/nodes/node-1?dryRun=All
 $ kubectl uncordon node-1 --dry-run=server
 "#,
     );
-    check(Operation::Cordon, &node, r#"{"spec":{"unschedulable":true}}"#, &Choices::default(), "refused: already cordoned");
+    check(
+        Operation::Cordon,
+        &node,
+        r#"{"spec":{"unschedulable":true}}"#,
+        &Choices::default(),
+        "refused: already cordoned",
+    );
     check(Operation::Uncordon, &node, "{}", &Choices::default(), "refused: already uncordoned");
 }
 
@@ -188,7 +196,7 @@ fn run_now_posts_the_job_kubectl_create_job_from_makes() {
 KubectlRead GET /apis/batch/v1/namespaces/demo/cronjobs/nightly
 Write POST /apis/batch/v1/namespaces/demo/jobs?dryRun=All&fieldManager=kubectl-create&fieldValidation=Strict
   application/json
-  {"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"nightly-manual-1","namespace":"demo","labels":{"app":"report","team":"b"},"annotations":{"cronjob.kubernetes.io/instantiate":"manual","owner":"ops"},"ownerReferences":[{"apiVersion":"batch/v1","kind":"CronJob","name":"nightly","uid":"5f0c-11","controller":true}]},"spec":{"backoffLimit":2,"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"report","image":"busybox"}]}}},"status":{}}
+  {"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"nightly-manual-1","namespace":"demo","labels":{"app":"report","team":"b"},"annotations":{"cronjob.kubernetes.io/instantiate":"manual","owner":"ops"},"ownerReferences":[{"apiVersion":"batch/v1","kind":"CronJob","name":"nightly","uid":"5f0c-11","controller":true}]},"spec":{"backoffLimit":2,"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"report","image":"busybox"}]}}},"status":{}}⏎
 $ kubectl create job nightly-manual-1 --from=cronjob/nightly -n demo --dry-run=server
 "#,
     );
@@ -203,7 +211,10 @@ $ kubectl create job nightly-manual-1 --from=cronjob/nightly -n demo --dry-run=s
     let no_template = r#"{"metadata":{"uid":"u"},"spec":{}}"#;
     let ok = Choices { job_name: "x".into(), ..Choices::default() };
     check(Operation::RunNow, &nightly, no_template, &ok, "refused: the object read has no spec.jobTemplate");
-    assert_eq!(Operation::RunNow.question(&nightly.object).kubectl(true), "kubectl auth can-i create jobs.batch -n demo");
+    assert_eq!(
+        Operation::RunNow.question(&nightly.object).kubectl(true),
+        "kubectl auth can-i create jobs.batch -n demo"
+    );
 }
 
 #[test]
@@ -242,7 +253,7 @@ fn each_kind_offers_its_operations_and_only_the_rollout_commands_lack_dry_run() 
 
 #[test]
 fn the_default_job_name_is_a_label_a_minute_apart() {
-    assert_eq!(default_job_name("nightly", NOW), "nightly-manual-29930550");
+    assert_eq!(default_job_name("nightly", NOW), "nightly-manual-29930670");
     let long = "a".repeat(60);
     let name = default_job_name(&long, NOW);
     assert_eq!(name.len(), 52);

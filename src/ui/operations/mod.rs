@@ -35,7 +35,8 @@ pub fn OperationsBar(
         .operations()
         .iter()
         .map(|&operation| {
-            let questions = move || object.with(|o| o.as_ref().map(|o| vec![operation.question(o)]).unwrap_or_default());
+            let questions =
+                move || object.with(|o| o.as_ref().map(|o| vec![operation.question(o)]).unwrap_or_default());
             (operation, refusal(questions, namespaced))
         })
         .collect();
@@ -48,7 +49,7 @@ pub fn OperationsBar(
             }
         }
     });
-    let refusals = entries.iter().map(|(operation, refused)| (ts(operation.label()), *refused)).collect();
+    let refusals: Vec<_> = entries.iter().map(|(operation, refused)| (ts(operation.label()), *refused)).collect();
     let buttons = entries
         .into_iter()
         .map(|(operation, refused)| view! { <OperationEntry operation open refused /> })

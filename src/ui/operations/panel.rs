@@ -38,8 +38,7 @@ pub fn OperationPanel(
                         prop:checked=dry_run
                         on:change=move |e| choices.update(|c| c.dry_run = event_target_checked(&e))
                     />
-                    {t(Msg::DryRun)}
-                    " (--dry-run=server)"
+                    {t(Msg::OpDryRunServer)}
                 </label>
             }
             .into_any()
@@ -126,7 +125,8 @@ fn Requests(plan: Plan, origin: String) -> impl IntoView {
                 StepRole::ExplorerRead => Msg::OpStepExplorerRead,
                 StepRole::Write => Msg::OpStepWrite,
             };
-            let content_type = shown.body_text.is_some().then(|| {
+            let has_body = shown.body_len > 0;
+            let content_type = has_body.then(|| {
                 let media = shown.content_type.clone();
                 view! { <div class="muted">{move || tf(Msg::OpContentType, &[("type", &media)])}</div> }
             });
@@ -135,7 +135,7 @@ fn Requests(plan: Plan, origin: String) -> impl IntoView {
                     <div class="muted">{t(role)}</div>
                     <code dir="ltr">{format!("{} {}", shown.method, shown.url)}</code>
                     {content_type}
-                    {shown.body_text.map(|body| view! { <pre class="document__text" dir="ltr">{body}</pre> })}
+                    {shown.body_text.filter(|_| has_body).map(|body| view! { <pre class="document__text" dir="ltr">{body}</pre> })}
                 </li>
             }
         })

@@ -67,7 +67,8 @@ fn now_seconds() -> i64 {
 pub fn use_operation(target: Target, operation: Operation, on_written: Callback<()>) -> OperationState {
     let client = use_client();
     let object = RwSignal::new(None::<(Result<Value, ApiError>, i64)>);
-    let job_name = if operation.takes_name() { default_job_name(&target.object.name, now_seconds()) } else { String::new() };
+    let job_name =
+        if operation.takes_name() { default_job_name(&target.object.name, now_seconds()) } else { String::new() };
     let choices = RwSignal::new(Choices { dry_run: false, job_name });
     let sending = RwSignal::new(false);
     let sent = RwSignal::new(None::<Sent>);
@@ -109,12 +110,5 @@ pub fn use_operation(target: Target, operation: Operation, on_written: Callback<
             }
         });
     });
-    OperationState {
-        preview: preview.into(),
-        choices,
-        sending: sending.into(),
-        sent: sent.into(),
-        read_again,
-        send,
-    }
+    OperationState { preview: preview.into(), choices, sending: sending.into(), sent: sent.into(), read_again, send }
 }
