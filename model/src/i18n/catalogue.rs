@@ -723,7 +723,7 @@ texts_made_outside_the_views! { catalogue {
     OpResumeWhat => "Lets the Deployment roll out again: a template changed while it was paused rolls out now.",
     OpCordonWhat => "Marks the node unschedulable: no new pod is placed on it; the pods running there stay.",
     OpUncordonWhat => "Lets new pods be scheduled on the node again.",
-    OpRunNowWhat => "Creates a Job from the CronJob's template now, owned by the CronJob and annotated cronjob.kubernetes.io/instantiate: manual, as kubectl create job --from does.",
+    OpRunNowWhat => "Creates a Job from the CronJob's template now, owned by the CronJob and annotated cronjob.kubernetes.io/instantiate: manual, as kubectl create job --from does. kubectl sends the same Job as protobuf; the explorer sends it as JSON.",
     OpSuspendWhat => "Stops the CronJob from starting Jobs at its scheduled times; Jobs already running go on.",
     OpUnsuspendWhat => "Lets the CronJob start Jobs at its scheduled times again.",
     OpPausedDeployment => "can't restart paused deployment (run rollout resume first)",

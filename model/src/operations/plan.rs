@@ -181,8 +181,10 @@ fn suspend_body(suspend: bool) -> Value {
 /// annotations plus `cronjob.kubernetes.io/instantiate: manual`, a controller owner reference
 /// to the CronJob (without `blockOwnerDeletion`, as kubectl explains there), the template's
 /// spec, and the empty status Go writes; posted with `fieldManager=kubectl-create` and
-/// `fieldValidation=Strict` (kubectl's `--validate` default), the body ending in the newline
-/// client-go's JSON encoder writes.
+/// `fieldValidation=Strict` (kubectl's `--validate` default). kubectl's typed client sends this
+/// Job as protobuf (`Content-Type: application/vnd.kubernetes.protobuf`, seen with `kubectl -v=8`
+/// against kube-sim); the explorer sends the same object as JSON, as client-go's JSON encoder
+/// writes it (keys in Go's field order, ending in a newline), and the panel says so.
 fn run_now(target: &Target, object: &Value, name: &str, dry_run: bool) -> Result<Request, OperationError> {
     check_label(name)?;
     let uid = object.at(&["metadata", "uid"]).and_then(Value::as_str).ok_or(OperationError::Missing("metadata.uid"))?;

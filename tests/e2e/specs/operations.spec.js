@@ -2,6 +2,10 @@
 // requests (kubectl's bytes), copies them as kubectl and curl, sends them, and the cluster
 // (kube-sim's controllers) does what it would: a restart rolls out a new ReplicaSet, a cordoned
 // node is unschedulable, a Job made now runs to completion.
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const { test, expect } = require('@playwright/test');
 const { saveScreen, simUrl, asUser, clickPastDisabled } = require('./helpers');
 
@@ -104,7 +108,7 @@ test('Cordon a node with a server dry run first, then for real; Uncordon', async
   await expect(page.getByTestId('operation-sent')).toContainText('Dry run: 200');
   expect((await get(request, '/api/v1/nodes/node-3')).spec.unschedulable).toBeUndefined();
   await panel(page).getByRole('checkbox', { name: /Dry run/ }).uncheck();
-  await expect(steps(page).nth(1)).toContainText(/PATCH \/api\/v1\/nodes\/node-3$/);
+  await expect(steps(page).nth(1).locator('code')).toHaveText('PATCH /api/v1/nodes/node-3');
   await panel(page).getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('operation-sent')).toContainText('Sent: 200');
   expect((await get(request, '/api/v1/nodes/node-3')).spec.unschedulable).toBe(true);
@@ -187,4 +191,81 @@ test('read-only mode shows the plan and sends nothing, even past the disabled Se
   await page.waitForTimeout(1_000);
   expect(methods.filter((m) => m === 'PATCH')).toEqual([]);
   expect((await get(request, '/api/v1/nodes/node-2')).spec.unschedulable).toBeUndefined();
+});
+
+// The real kubectl (as in scripts/kubectl-conformance), against the same kube-sim: its -v=8 log
+// names each request's method, URL and headers, and the body of every JSON one.
+function kubeconfig() {
+  const file = path.join(os.tmpdir(), `operations-spec-kubeconfig-${process.pid}.yaml`);
+  fs.writeFileSync(file, [
+    'apiVersion: v1', 'kind: Config',
+    `clusters: [{name: sim, cluster: {server: "${simUrl()}"}}]`,
+    'contexts: [{name: sim, context: {cluster: sim}}]', 'current-context: sim', 'users: []', '',
+  ].join('\n'));
+  return file;
+}
+
+/** The write kubectl sends for `args`: its method and path with query, Content-Type and body (JSON text, or null for protobuf). */
+function kubectlWrite(args) {
+  const run = spawnSync('kubectl', ['--kubeconfig', kubeconfig(), '-v=8', ...args], { encoding: 'utf8' });
+  if (run.error) throw new Error(`the real kubectl did not run (${run.error.message}): it is needed to compare the plans with its requests`);
+  expect(run.status, `kubectl ${args.join(' ')}: ${run.stderr.slice(-500)}`).toBe(0);
+  const lines = run.stderr.split('\n').map((line) => line.replace(/^[IWE]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\] /, ''));
+  const at = lines.findIndex((line) => /^(PATCH|POST|PUT|DELETE) http/.test(line));
+  expect(at, `kubectl ${args.join(' ')} sent no write`).toBeGreaterThan(-1);
+  const [method, url] = lines[at].split(' ');
+  const { pathname, search } = new URL(url);
+  const header = lines.slice(at + 1).find((line) => /^\s+Content-Type: /.test(line));
+  const bodyLine = lines.slice(0, at).reverse().find((line) => line.startsWith('"Request Body" body='));
+  const quoted = bodyLine.slice('"Request Body" body='.length);
+  return {
+    line: `${method} ${decodeURIComponent(pathname)}${search}`,
+    contentType: header.trim().slice('Content-Type: '.length),
+    body: quoted.startsWith('"') ? JSON.parse(quoted) : null,
+  };
+}
+
+/** The write the panel shows, in kubectlWrite's shape. */
+async function shownWrite(page) {
+  const write = steps(page).nth(1);
+  return {
+    line: (await write.locator('code').innerText()).trim(),
+    contentType: (await write.getByText(/^Content-Type: /).innerText()).slice('Content-Type: '.length).trim(),
+    body: (await write.locator('pre').innerText()).trim(),
+  };
+}
+
+const stamp = (text) => text.replace(/("kubectl\.kubernetes\.io\/restartedAt":)"[^"]*"/, '$1"<time>"');
+
+test('each previewed write is the request the real kubectl sends for the same command', async ({ page }) => {
+  const cases = [
+    ['apps', 'deployments', 'demo', 'api', 'Restart', ['rollout', 'restart', 'deployment/api', '-n', 'demo']],
+    ['apps', 'deployments', 'demo', 'api', 'Pause rollout', ['rollout', 'pause', 'deployment/api', '-n', 'demo']],
+    ['apps', 'deployments', 'demo', 'api', 'Resume rollout', ['rollout', 'resume', 'deployment/api', '-n', 'demo']],
+    ['apps', 'statefulsets', 'shop', 'db', 'Restart', ['rollout', 'restart', 'statefulset/db', '-n', 'shop']],
+    ['', 'nodes', null, 'node-1', 'Cordon', ['cordon', 'node-1', '--dry-run=server'], { dryRun: true }],
+    ['batch', 'cronjobs', 'shop', 'report', 'Suspend', ['patch', 'cronjob/report', '-p', '{"spec":{"suspend":true}}', '-n', 'shop']],
+    ['batch', 'cronjobs', 'shop', 'report', 'Resume schedule', ['patch', 'cronjob/report', '-p', '{"spec":{"suspend":false}}', '-n', 'shop']],
+  ];
+  for (const [group, resource, ns, name, button, args, options] of cases) {
+    await page.goto(objectUrl(group, resource, ns, name));
+    await operation(page, button).click();
+    if (options && options.dryRun) await panel(page).getByRole('checkbox', { name: /Dry run/ }).check();
+    await expect(steps(page)).toHaveCount(2);
+    await expect(page.getByTestId('operation-kubectl')).toHaveText(`kubectl ${args.map((a) => (a.startsWith('{') ? `'${a}'` : a)).join(' ')}`);
+    const shown = await shownWrite(page);
+    const sent = kubectlWrite(args);
+    expect({ ...shown, body: stamp(shown.body) }, `${button} on ${resource}/${name}`).toEqual({ ...sent, body: stamp(sent.body) });
+  }
+  // Run now: the same URL; kubectl's typed client sends the Job as protobuf, the explorer as JSON, and says so.
+  await page.goto(objectUrl('batch', 'cronjobs', 'shop', 'report'));
+  await operation(page, 'Run now').click();
+  await panel(page).getByRole('textbox', { name: 'Job name' }).fill('report-by-kubectl');
+  await panel(page).getByRole('checkbox', { name: /Dry run/ }).check();
+  await expect(page.getByTestId('operation-kubectl')).toHaveText('kubectl create job report-by-kubectl --from=cronjob/report -n shop --dry-run=server');
+  const shown = await shownWrite(page);
+  const sent = kubectlWrite(['create', 'job', 'report-by-kubectl', '--from=cronjob/report', '-n', 'shop', '--dry-run=server']);
+  expect(shown.line).toBe(sent.line);
+  expect([shown.contentType, sent.contentType]).toEqual(['application/json', 'application/vnd.kubernetes.protobuf']);
+  await expect(panel(page)).toContainText('kubectl sends the same Job as protobuf; the explorer sends it as JSON.');
 });
