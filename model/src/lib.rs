@@ -28,6 +28,7 @@ pub mod live_rows;
 pub mod logs;
 pub mod messages;
 pub mod object_events;
+pub mod operations;
 pub mod page;
 pub mod protobuf;
 pub mod requests;

@@ -41,6 +41,7 @@ mod namespaces;
 mod object;
 mod object_actions;
 mod on_demand;
+mod operations;
 mod protobuf;
 mod response_info;
 mod routes;
