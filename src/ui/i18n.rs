@@ -13,17 +13,14 @@ use leptos::prelude::*;
 
 use crate::i18n::{fill, pieces, Localized, Msg, Piece, Text};
 
-// Choosing the language: the switch, the language files and `lang`/`dir` (the app as shipped), or,
-// with the `english-only` feature, English without a switch (what the interface would be without
+// The language shown and its strings, which `ui::language` (the switch) sets; with the
+// `english-only` feature, English and no other strings (what the interface would be without
 // languages, built only by `scripts/bench languages` to measure what they cost).
-#[cfg(not(feature = "english-only"))]
-mod switch;
-#[cfg(feature = "english-only")]
-#[path = "i18n/english.rs"]
-mod switch;
+#[cfg_attr(feature = "english-only", path = "i18n/english.rs")]
+pub(crate) mod active;
 
-use switch::with_table;
-pub use switch::{install, language, LanguageSwitch};
+pub use active::language;
+use active::with_table;
 
 /// The text of `msg` in the current language (tracked: call it inside a reactive closure).
 pub fn tr(msg: Msg) -> String {

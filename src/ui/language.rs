@@ -1,8 +1,7 @@
-//! The language switch (the app as shipped): the language chosen in the top bar, remembered in
-//! localStorage, at first the browser's; its file fetched the first time; `lang` and `dir` kept on
-//! the explorer's root.
+//! The language switch of the top bar (the app as shipped): the language chosen, remembered in
+//! localStorage, at first the browser's `navigator.languages`; its file fetched the first time it
+//! is chosen; `lang` and `dir` kept on the explorer's root so that Persian lays out right to left.
 
-use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -11,62 +10,14 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 
-use super::{t, tf};
 use crate::client::bundle_file;
 use crate::i18n::{Language, Msg, Table};
 use crate::ui::host::Target;
+use crate::ui::i18n::active::{state, Active, State, LOADED};
+use crate::ui::i18n::{t, tf};
 
 /// Where the chosen language is remembered (its tag).
 const LANGUAGE_KEY: &str = "kube-api-explorer.language";
-
-/// The language shown and its strings (none for English).
-#[derive(Clone, Default)]
-struct Active {
-    language: Language,
-    table: Option<Arc<Table>>,
-}
-
-/// The page's language state. One per page (the app mounts once), so it is a thread-local of
-/// reference-counted signals that any view, callback or component tested alone can read.
-#[derive(Clone)]
-struct State {
-    active: ArcRwSignal<Active>,
-    /// What the switch shows: the language asked for, possibly still loading.
-    chosen: ArcRwSignal<Language>,
-    /// The last language file that could not be used, and why.
-    problem: ArcRwSignal<Option<String>>,
-}
-
-thread_local! {
-    static STATE: State = State {
-        active: ArcRwSignal::new(Active::default()),
-        chosen: ArcRwSignal::new(Language::English),
-        problem: ArcRwSignal::new(None),
-    };
-    /// The language files read so far, by [`Language`] (`as usize`): choosing a language again
-    /// fetches nothing.
-    static LOADED: RefCell<[Option<Arc<Table>>; Language::ALL.len()]> = const { RefCell::new([None, None, None, None]) };
-}
-
-fn state() -> State {
-    STATE.with(State::clone)
-}
-
-/// Reads the active language, tracked inside a reactive closure; outside one (an event handler, a
-/// task building an error message) it reads the language of the moment.
-fn with_active<R>(f: impl FnOnce(&Active) -> R) -> R {
-    let active = STATE.with(|s| s.active.clone());
-    if leptos::reactive::graph::Observer::get().is_some() {
-        active.with(f)
-    } else {
-        active.with_untracked(f)
-    }
-}
-
-/// The language of the interface now (tracked).
-pub fn language() -> Language {
-    with_active(|a| a.language)
-}
 
 /// Picks the first language (the remembered one, else the browser's), starts loading it, and keeps
 /// `lang` and `dir` on the explorer's root in step.
@@ -234,9 +185,4 @@ pub fn LanguageSwitch() -> impl IntoView {
                 })
         }}
     }
-}
-
-/// The strings of the language shown (none for English), tracked as [`with_active`] is.
-pub(super) fn with_table<R>(f: impl FnOnce(Option<&Table>) -> R) -> R {
-    with_active(|a| f(a.table.as_deref()))
 }
