@@ -33,6 +33,9 @@ test('a pod\'s screen shows its Events as they happen, each a link to the Event'
     await expect(events.getByRole('row').filter({ hasText: 'Started' })).toContainText('Started container web');
 
     // A core v1 Event about the pod, counted four times, comes through events.k8s.io/v1 at once.
+    // Its last time (whole seconds, as the API keeps it) must be later than the kubelet's Events
+    // shown above, which can fall in this very second: wait for the next one.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
     const probe = await request.post(`${simUrl()}/api/v1/namespaces/demo/events`, {
       data: {
         apiVersion: 'v1', kind: 'Event', metadata: { name: `${name}.probe` },
