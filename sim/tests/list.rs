@@ -3,17 +3,8 @@
 
 mod common;
 
-use common::{assert_status_shape, json_of, recorded_body, recorded_status, Sim};
+use common::{assert_status_shape, json_of, names, recorded_body, recorded_status, Sim};
 use serde_json::{json, Value};
-
-fn names(list: &Value) -> Vec<String> {
-    list["items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|i| i["metadata"]["name"].as_str().map(str::to_string))
-        .collect()
-}
 
 async fn create_configmap(sim: &Sim, ns: &str, name: &str, labels: Value) {
     let body = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "labels": labels}, "data": {"k": "v"}});
