@@ -1,5 +1,6 @@
 //! The commands of the simulated container: `echo`, `env`, `printenv`, `hostname`, `date`, `pwd`,
-//! `cd`, `ls`, `cat`, `sleep`, `exit`, `true`, `false`, `whoami`, `id`, `stty size` and the shells
+//! `cd`, `ls`, `cat`, `sleep`, `exit`, `true`, `false`, `whoami`, `id`, `stty size`, `tar cf -`
+//! (`super::tar`, for `kubectl cp` from a pod) and the shells
 //! (`sh`, `bash`, `ash`, `dash`); anything else is `command not found` (127). Their messages are
 //! those of a Debian image's bash and coreutils (the demo's nginx), their files those the
 //! container mounts ([`Container::files`]) under a fixed set of top-level folders.
@@ -16,7 +17,7 @@ const BASE_DIRS: &[&str] = &["/bin", "/dev", "/etc", "/home", "/proc", "/root", 
 /// The commands known by name (as a path's last segment too).
 pub const KNOWN: &[&str] = &[
     "echo", "env", "printenv", "hostname", "date", "pwd", "cd", "ls", "cat", "sleep", "exit", "true", "false",
-    "whoami", "id", "stty", "sh", "bash", "ash", "dash",
+    "whoami", "id", "stty", "sh", "bash", "ash", "dash", "tar",
 ];
 
 /// Whether `kubectl exec POD -- NAME` finds NAME as a program (the shell builtins `cd` and
@@ -160,6 +161,7 @@ pub fn run(env: &mut Env<'_>, argv: &[String]) -> Run {
             Run::Done(0)
         }
         "stty" => stty(env, args),
+        "tar" => tar(env, args),
         "sh" | "bash" | "ash" | "dash" => shell(env, name, args),
         _ => {
             env.err(&format!("sh: {}: command not found\n", argv[0]));
@@ -252,6 +254,41 @@ fn cat(env: &mut Env<'_>, args: &[String]) -> Run {
         }
     }
     Run::Done(status)
+}
+
+/// `tar cf - PATH…` (what `kubectl cp POD:PATH …` runs); extracting (`tar xmf -`, `kubectl cp
+/// … POD:PATH`) fails: the container's files are read-only mounts.
+fn tar(env: &mut Env<'_>, args: &[String]) -> Run {
+    let mode = args.first().map(|a| a.trim_start_matches('-')).unwrap_or_default();
+    if mode.contains('x') {
+        env.err(
+            "tar: .: Cannot open: Read-only file system\ntar: Exiting with failure status due to previous errors\n",
+        );
+        return Run::Done(2);
+    }
+    if !(mode.contains('c') && mode.contains('f') && args.get(1).is_some_and(|f| f == "-")) {
+        env.err("tar: kube-sim's tar writes an archive to stdout only: tar cf - PATH...\n");
+        return Run::Done(2);
+    }
+    let paths: Vec<String> = args[2..].iter().map(|p| env.resolve(p)).collect();
+    if paths.is_empty() {
+        env.err("tar: Cowardly refusing to create an empty archive\n");
+        return Run::Done(2);
+    }
+    if args[2..].iter().any(|p| p.starts_with('/')) {
+        env.err("tar: Removing leading `/' from member names\n");
+    }
+    let (archive, errors) = super::tar::create(&env.container.files, &paths, env.now.timestamp());
+    env.stdout.extend_from_slice(&archive);
+    for e in &errors {
+        env.err(&format!("{e}\n"));
+    }
+    if errors.is_empty() {
+        Run::Done(0)
+    } else {
+        env.err("tar: Exiting with failure status due to previous errors\n");
+        Run::Done(2)
+    }
 }
 
 fn sleep(env: &mut Env<'_>, args: &[String]) -> Run {

@@ -5,6 +5,8 @@
 
 pub mod commands;
 pub mod container;
+pub mod page;
 pub mod protocol;
 pub mod shell;
+pub mod tar;
 pub mod words;
