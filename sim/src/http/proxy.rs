@@ -73,8 +73,8 @@ fn split_name(raw: &str) -> (&str, Option<&str>) {
     let parts: Vec<&str> = raw.split(':').collect();
     match parts.as_slice() {
         [name] => (name, None),
-        [name, port] => (name, Some(port).filter(|p| !p.is_empty())),
-        [_scheme, name, port] => (name, Some(port).filter(|p| !p.is_empty())),
+        [name, port] => (name, Some(*port).filter(|p| !p.is_empty())),
+        [_scheme, name, port] => (name, Some(*port).filter(|p| !p.is_empty())),
         _ => (raw, None),
     }
 }

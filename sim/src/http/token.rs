@@ -26,7 +26,7 @@ pub fn request(app: &App, ctx: &Ctx, path: &ResourcePath, name: &str, body: &[u8
     if let Some(kind) = request["kind"].as_str().filter(|k| *k != "TokenRequest") {
         return Err(bad_request(format!("{kind} is not a TokenRequest")));
     }
-    let Some(account) = app.store.get(&path.rt.storage_key(), &ns, name) else {
+    let Some(account) = app.store.read().get(&path.rt.storage_key(), &ns, name) else {
         return Err(not_found(&path.rt, name));
     };
     let mut spec = request.get("spec").filter(|s| s.is_object()).cloned().unwrap_or_else(|| json!({}));
