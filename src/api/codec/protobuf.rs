@@ -502,7 +502,12 @@ mod tests {
             b"k8s\0\x10\x01",
             "invalid protobuf: expected a length-delimited field, found another wire type at byte 4",
         );
-        check(b"k8s\0\x1a\x01\xff", "invalid protobuf: expected a UTF-8 string, found invalid UTF-8 at byte 6");
+    }
+
+    #[test]
+    fn an_envelope_string_that_is_not_utf8_is_read_not_refused() {
+        let envelope = decode_envelope(b"k8s\0\x1a\x01\xff").expect("decodes");
+        assert_eq!(envelope.content_encoding, "\u{FFFD}");
     }
 
     #[test]
