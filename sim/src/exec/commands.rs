@@ -1,6 +1,6 @@
 //! The commands of the simulated container: `echo`, `env`, `printenv`, `hostname`, `date`, `pwd`,
-//! `cd`, `ls`, `cat`, `sleep`, `exit`, `true`, `false`, `whoami`, `id`, `stty size`, `tar cf -`
-//! (`super::tar`, for `kubectl cp` from a pod) and the shells
+//! `cd`, `ls`, `cat`, `sleep`, `exit`, `true`, `false`, `whoami`, `id`, `stty size`, `printf`
+//! ([`super::printf`]), `tar cf -` (`super::tar`, for `kubectl cp` from a pod) and the shells
 //! (`sh`, `bash`, `ash`, `dash`); anything else is `command not found` (127). Their messages are
 //! those of a Debian image's bash and coreutils (the demo's nginx), their files those the
 //! container mounts ([`Container::files`]) under a fixed set of top-level folders.
@@ -17,7 +17,7 @@ const BASE_DIRS: &[&str] = &["/bin", "/dev", "/etc", "/home", "/proc", "/root", 
 /// The commands known by name (as a path's last segment too).
 pub const KNOWN: &[&str] = &[
     "echo", "env", "printenv", "hostname", "date", "pwd", "cd", "ls", "cat", "sleep", "exit", "true", "false",
-    "whoami", "id", "stty", "sh", "bash", "ash", "dash", "tar",
+    "whoami", "id", "stty", "printf", "sh", "bash", "ash", "dash", "tar",
 ];
 
 /// Whether `kubectl exec POD -- NAME` finds NAME as a program (the shell builtins `cd` and
@@ -162,6 +162,12 @@ pub fn run(env: &mut Env<'_>, argv: &[String]) -> Run {
         }
         "stty" => stty(env, args),
         "tar" => tar(env, args),
+        "printf" => {
+            let printed = super::printf::printf(args);
+            env.out(&printed.stdout);
+            env.err(&printed.stderr);
+            Run::Done(printed.status)
+        }
         "sh" | "bash" | "ash" | "dash" => shell(env, name, args),
         _ => {
             env.err(&format!("sh: {}: command not found\n", argv[0]));
@@ -395,6 +401,8 @@ mod tests {
         assert_eq!(sh(&["date"], false).1, "Wed Nov  4 10:00:05 UTC 2026\n");
         assert_eq!(sh(&["stty", "size"], true).1, "40 120\n");
         assert_eq!(sh(&["stty", "size"], false).0, Run::Done(1));
+        assert_eq!(sh(&["printf", "%s", "main"], false).1, "main");
+        assert_eq!(sh(&["/usr/bin/printf", "%d", "x"], false).0, Run::Done(1));
     }
 
     #[test]
