@@ -6,7 +6,7 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use kube_api_explorer::api::params::IncludeObject;
+use kube_wire::params::IncludeObject;
 use serde_json::{json, Value};
 
 use crate::app::App;

@@ -2,7 +2,7 @@
 //! selectors (`=`, `==`, `!=` over the fields each type supports), parsed once per request and
 //! matched against objects.
 
-use kube_api_explorer::api::selector as grammar;
+use kube_wire::selector as grammar;
 use serde_json::Value;
 
 use crate::store::object;

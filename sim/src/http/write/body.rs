@@ -96,7 +96,7 @@ pub fn decode_json(body: &[u8]) -> Result<Decoded, String> {
 /// A CBOR body (with or without the 55799 tag), through the library's decoder; it refuses
 /// duplicate keys itself, and tag-22 bytes come back as base64 text, their JSON form.
 pub fn decode_cbor(body: &[u8]) -> Result<Decoded, String> {
-    let doc = kube_api_explorer::api::codec::cbor::decode_cbor(body).map_err(|e| e.to_string())?;
+    let doc = kube_wire::codec::cbor::decode_cbor(body).map_err(|e| e.to_string())?;
     Ok(Decoded { value: doc.to_serde_json(), duplicates: Vec::new() })
 }
 
