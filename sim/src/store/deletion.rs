@@ -152,10 +152,10 @@ pub fn schedule_kubelet_removal(app: Arc<App>, ns: String, name: String, uid: St
         app.store.write(|txn| {
             let Some(p) = txn.get("/pods", &ns, &name).filter(|p| object::uid(p) == uid) else { return };
             if p["status"]["containerStatuses"].as_array().is_some_and(|c| !c.is_empty())
-                && !crate::controllers::control::is_terminal(&p)
+                && !crate::store::pod::is_terminal(&p)
             {
                 let mut stopped = p.as_ref().clone();
-                stopped["status"] = crate::controllers::kubelet::terminated_status(&p, 0);
+                stopped["status"] = crate::store::pod::terminated_status(&p, 0);
                 txn.put("/pods", stopped);
             }
         });
