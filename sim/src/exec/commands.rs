@@ -1,6 +1,7 @@
 //! The commands of the simulated container: `echo`, `env`, `printenv`, `hostname`, `date`, `pwd`,
 //! `cd`, `ls`, `cat`, `sleep`, `exit`, `true`, `false`, `whoami`, `id`, `stty size`, `printf`
-//! ([`super::printf`]), `tar cf -` (`super::tar`, for `kubectl cp` from a pod) and the shells
+//! ([`super::printf`]), `tar cf -` (`super::tar`, for `kubectl cp` from a pod), `seq`, `uptime`,
+//! `gzip`, `gunzip`, `zcat` ([`super::coreutils`]) and the shells
 //! (`sh`, `bash`, `ash`, `dash`); anything else is `command not found` (127). Their messages are
 //! those of a Debian image's bash and coreutils (the demo's nginx), their files those the
 //! container mounts ([`Container::files`]) under a fixed set of top-level folders.
@@ -10,6 +11,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::container::Container;
+pub use super::coreutils::Filter;
+use super::coreutils::{self, Gzip};
 
 /// The top-level folders every simulated container has besides those of its mounts.
 const BASE_DIRS: &[&str] = &["/bin", "/dev", "/etc", "/home", "/proc", "/root", "/sys", "/tmp", "/usr", "/var"];
@@ -17,7 +20,7 @@ const BASE_DIRS: &[&str] = &["/bin", "/dev", "/etc", "/home", "/proc", "/root", 
 /// The commands known by name (as a path's last segment too).
 pub const KNOWN: &[&str] = &[
     "echo", "env", "printenv", "hostname", "date", "pwd", "cd", "ls", "cat", "sleep", "exit", "true", "false",
-    "whoami", "id", "stty", "printf", "sh", "bash", "ash", "dash", "tar",
+    "whoami", "id", "stty", "printf", "sh", "bash", "ash", "dash", "tar", "seq", "uptime", "gzip", "gunzip", "zcat",
 ];
 
 /// Whether `kubectl exec POD -- NAME` finds NAME as a program (the shell builtins `cd` and
@@ -35,8 +38,8 @@ pub enum Run {
     Exit(i32),
     /// A shell: with `-c`, its script; without, an interactive one reading stdin.
     Shell(Option<String>),
-    /// `cat` without files: copy stdin to stdout until it closes.
-    CopyStdin,
+    /// A command reading stdin until it ends (`cat` without files, `gzip`).
+    Filter(Filter),
 }
 
 /// What a command sees and writes.
@@ -60,20 +63,8 @@ impl Env<'_> {
         self.stderr.extend_from_slice(text.as_bytes());
     }
 
-    /// An absolute, normalized path for `path` as given.
     fn resolve(&self, path: &str) -> String {
-        let joined = if path.starts_with('/') { path.to_string() } else { format!("{}/{path}", self.cwd) };
-        let mut parts: Vec<&str> = Vec::new();
-        for p in joined.split('/') {
-            match p {
-                "" | "." => {}
-                ".." => {
-                    parts.pop();
-                }
-                p => parts.push(p),
-            }
-        }
-        format!("/{}", parts.join("/"))
+        resolve(self.cwd, path)
     }
 
     fn is_dir(&self, path: &str) -> bool {
@@ -97,6 +88,22 @@ impl Env<'_> {
         names.dedup();
         names
     }
+}
+
+/// An absolute, normalized path for `path` as given in the folder `cwd`.
+pub fn resolve(cwd: &str, path: &str) -> String {
+    let joined = if path.starts_with('/') { path.to_string() } else { format!("{cwd}/{path}") };
+    let mut parts: Vec<&str> = Vec::new();
+    for p in joined.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }
 
 /// Runs `argv` (non-empty) in `env`.
@@ -168,12 +175,35 @@ pub fn run(env: &mut Env<'_>, argv: &[String]) -> Run {
             env.err(&printed.stderr);
             Run::Done(printed.status)
         }
+        "seq" => {
+            let done = coreutils::seq(args);
+            finished(env, done)
+        }
+        "uptime" => {
+            let booted = env.container.started.as_deref().and_then(|t| DateTime::parse_from_rfc3339(t).ok());
+            let text = coreutils::uptime(env.now, booted.map(|b| b.with_timezone(&Utc)));
+            env.out(&text);
+            Run::Done(0)
+        }
+        "gzip" | "gunzip" | "zcat" => {
+            let read = |file: &str| env.container.files.get(&resolve(env.cwd, file)).cloned();
+            match coreutils::gzip_command(name, args, &read) {
+                Gzip::Filter(filter) => Run::Filter(filter),
+                Gzip::Done(done) => finished(env, done),
+            }
+        }
         "sh" | "bash" | "ash" | "dash" => shell(env, name, args),
         _ => {
             env.err(&format!("sh: {}: command not found\n", argv[0]));
             Run::Done(127)
         }
     }
+}
+
+fn finished(env: &mut Env<'_>, done: coreutils::Output) -> Run {
+    env.stdout.extend_from_slice(&done.stdout);
+    env.err(&done.stderr);
+    Run::Done(done.status)
 }
 
 fn printenv(env: &mut Env<'_>, args: &[String]) -> Run {
@@ -242,7 +272,7 @@ fn ls(env: &mut Env<'_>, args: &[String]) -> Run {
 
 fn cat(env: &mut Env<'_>, args: &[String]) -> Run {
     if args.is_empty() || args == ["-"] {
-        return Run::CopyStdin;
+        return Run::Filter(Filter::Cat);
     }
     let mut status = 0;
     for given in args {
@@ -416,7 +446,7 @@ mod tests {
         let (run, _, err, _) = sh(&["ls", "/nope"], false);
         assert_eq!((run, err.as_str()), (Run::Done(2), "ls: cannot access '/nope': No such file or directory\n"));
         assert_eq!(sh(&["cat", "/etc"], false).2, "cat: /etc: Is a directory\n");
-        assert_eq!(sh(&["cat"], false).0, Run::CopyStdin);
+        assert_eq!(sh(&["cat"], false).0, Run::Filter(Filter::Cat));
     }
 
     #[test]
