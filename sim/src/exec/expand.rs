@@ -3,6 +3,8 @@
 //! not, and a word that expands to nothing unquoted is no field at all (bash's manual, "Word
 //! Splitting"). Pathname expansion (`*`) is not simulated: such a word stays as written.
 
+use super::words::{Part, Script, Word};
+
 /// A piece of an expanded word.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {
@@ -42,6 +44,35 @@ pub fn fields(pieces: &[Piece]) -> Vec<String> {
         fields.push(field);
     }
     fields
+}
+
+/// Each word's fields, its parts expanded in order (variables with `var`); `values` holds the
+/// pieces expanded before, so that a command substitution runs once: one not yet run is returned
+/// (its script, whether it is quoted), and the caller comes back with its output pushed.
+pub fn words(
+    words: &[&Word],
+    values: &mut Vec<Piece>,
+    var: &dyn Fn(&str) -> String,
+) -> Result<Vec<Vec<String>>, (Script, bool)> {
+    let mut k = 0;
+    let mut out = Vec::new();
+    for word in words {
+        let mut pieces = Vec::new();
+        for part in word.iter() {
+            if k == values.len() {
+                values.push(match part {
+                    Part::Text(t) => Piece::Quoted(t.clone()),
+                    Part::Var { name, quoted: true } => Piece::Quoted(var(name)),
+                    Part::Var { name, quoted: false } => Piece::Unquoted(var(name)),
+                    Part::Command { script, quoted } => return Err((script.clone(), *quoted)),
+                });
+            }
+            pieces.push(values[k].clone());
+            k += 1;
+        }
+        out.push(fields(&pieces));
+    }
+    Ok(out)
 }
 
 /// What a command substitution stands for: its output with the trailing newlines removed.

@@ -407,30 +407,6 @@ impl Process {
         }
     }
 
-    /// Each word's fields, expanding its parts in order; `values` holds those expanded before. A
-    /// command substitution not yet run is returned (its script, whether it is quoted).
-    fn expand(&self, words: &[&Word], values: &mut Vec<Piece>) -> Result<Vec<Vec<String>>, (words::Script, bool)> {
-        let mut k = 0;
-        let mut out = Vec::new();
-        for word in words {
-            let mut pieces = Vec::new();
-            for part in word.iter() {
-                if k == values.len() {
-                    values.push(match part {
-                        Part::Text(t) => Piece::Quoted(t.clone()),
-                        Part::Var { name, quoted: true } => Piece::Quoted(self.var(name)),
-                        Part::Var { name, quoted: false } => Piece::Unquoted(self.var(name)),
-                        Part::Command { script, quoted } => return Err((script.clone(), *quoted)),
-                    });
-                }
-                pieces.push(values[k].clone());
-                k += 1;
-            }
-            out.push(expand::fields(&pieces));
-        }
-        Ok(out)
-    }
-
     /// Expands a command's words (a substitution first runs in a frame of its own, the command
     /// waiting below it), applies its redirections in a frame, and runs it.
     fn execute(&mut self, command: Command, mut values: Vec<Piece>) {
@@ -443,7 +419,7 @@ impl Process {
             Redirect::Write { file, .. } | Redirect::Read { file, .. } => Some(file),
             Redirect::Dup { .. } => None,
         }));
-        let expanded = match self.expand(&words, &mut values) {
+        let expanded = match expand::words(&words, &mut values, &|name| self.var(name)) {
             Ok(expanded) => expanded,
             Err((script, quoted)) => {
                 if let Some(frame) = self.frames.last_mut() {
