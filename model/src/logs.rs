@@ -109,7 +109,7 @@ impl Resume {
 /// `seconds` since the Unix epoch as RFC 3339 in UTC (`2026-11-24T10:00:02Z`). Written out here
 /// (the civil-from-days algorithm) rather than with jiff's `strftime`, which made the page's
 /// wasm several kilobytes larger for this one line.
-fn rfc3339_seconds(seconds: i64) -> String {
+pub(crate) fn rfc3339_seconds(seconds: i64) -> String {
     let (days, second_of_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
     let z = days + 719_468;
     let era = z.div_euclid(146_097);

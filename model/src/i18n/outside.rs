@@ -327,6 +327,13 @@ macro_rules! texts_made_outside_the_views {
             ViewCollectionWithMetadata => "a collection with metadata",
             ViewStatus => "a Status",
             ViewOneOf => "{values} or {last}",
+            // Why an object's Events cannot be watched (model::object_events).
+            EventsNoUid => "The object has no kind, name or metadata.uid: its Events cannot be selected",
+            // Why managedFields cannot be read (model::field_owners).
+            FieldsNotAnObject => "{at} is not what the managedFields format says (an object of fieldsV1 keys, in a list of entries)",
+            FieldsUnknownKey => "{at}: {key} is not a fieldsV1 key (f:, k:, v:, i: or .)",
+            FieldsBadKey => "{at}: the fieldsV1 key {key} does not hold JSON (k:, v:) or an index (i:)",
+            EventsNotServed => "The server serves no Events that can be listed and watched (events.k8s.io/v1 or v1)",
         }
     };
 }

@@ -168,7 +168,12 @@ fn each_message_reads_its_own_english_out_of_the_packed_catalogue() {
     assert_eq!(Msg::Cluster.english(), "Cluster");
     assert_eq!(Msg::NoTypeNamedLike.english(), "No resource type is named like \"{query}\". ");
     assert_eq!(Msg::Verbatim.english(), "{text}");
-    assert_eq!(Msg::ALL.last(), Some(&Msg::ViewOneOf));
     assert_eq!(Msg::ViewOneOf.english(), "{values} or {last}");
+    // The last message ends where the packed English ends.
+    assert_eq!(Msg::ALL.last(), Some(&Msg::EventsNotServed));
+    assert_eq!(
+        Msg::EventsNotServed.english(),
+        "The server serves no Events that can be listed and watched (events.k8s.io/v1 or v1)"
+    );
     assert!(Msg::ALL.iter().all(|m| !m.english().is_empty()), "a message with no English");
 }

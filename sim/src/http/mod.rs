@@ -172,8 +172,12 @@ pub fn render_object(
     Ok(bytes_response(code, output.content_type(), body))
 }
 
-/// Objects are stored once per group; a read through another version relabels them.
+/// Objects are stored once per group; a read through another version relabels them (and a read
+/// of `events.k8s.io` Events converts the stored core Events).
 pub fn with_version(rt: &ResourceType, obj: &Value) -> Value {
+    if crate::rules::events::is_events_group(&rt.group, &rt.plural) {
+        return crate::rules::events::from_storage(obj, &rt.api_version());
+    }
     let mut o = obj.clone();
     if let Some(m) = o.as_object_mut() {
         m.insert("apiVersion".into(), Value::String(rt.api_version()));

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::controllers::recorder::{record, EventType, Recorded};
 use crate::rules::status::{conflict, not_found, ApiResult};
 use crate::store::object::meta_mut;
 use crate::store::registry::ResourceType;
@@ -126,6 +127,7 @@ pub fn delete_in(
         return Ok(Deleted::Pending(txn.get(&key, "", name).unwrap_or(marked)));
     }
     if is_pod && grace > 0 && finalizers.is_empty() {
+        record_killing(app, txn, &marked);
         schedule_kubelet_removal(
             app.clone(),
             ns.to_string(),
@@ -138,6 +140,25 @@ pub fn delete_in(
         collect_garbage(app, txn, object::uid(&marked), true);
     }
     Ok(Deleted::Pending(marked))
+}
+
+/// The kubelet's Killing Event for each container of a bound pod it stops on a graceful delete
+/// (`kuberuntime_container.go`, killContainer), counted again as the kubelet's other Events are.
+fn record_killing(app: &App, txn: &mut Txn<'_>, pod: &Value) {
+    if pod["spec"]["nodeName"].as_str().unwrap_or_default().is_empty() {
+        return;
+    }
+    for container in pod["spec"]["containers"].as_array().into_iter().flatten() {
+        let message = format!("Stopping container {}", container["name"].as_str().unwrap_or_default());
+        let killing = Recorded {
+            about: pod.clone(),
+            kind: EventType::Normal,
+            reason: "Killing".into(),
+            message,
+            component: "kubelet",
+        };
+        record(app, txn, &killing, object::now());
+    }
 }
 
 /// The simulated kubelet finishes a graceful pod deletion after (at most one second of) its grace
