@@ -169,6 +169,25 @@ async fn field_selectors_per_type() {
     assert_eq!(status["message"], "field label not supported: spec.bogus");
 }
 
+/// The real field-selector parser skips empty terms (apimachinery/pkg/fields/selector.go,
+/// `parseSelector`: `if part == "" { continue }`), so `metadata.name=x,` as kr8s sends it selects
+/// `x`; label selectors stay strict (apimachinery/pkg/labels/selector.go: "found ','").
+#[tokio::test]
+async fn an_empty_field_selector_term_is_skipped_and_a_label_one_is_not() {
+    let sim = Sim::start(&[]);
+    let (code, one) =
+        sim.get_json("/apis/example.com/v1/namespaces/default/widgets?fieldSelector=metadata.name%3Dw-02%2C").await;
+    assert_eq!(code, 200, "{one}");
+    assert_eq!(names(&one), ["w-02"]);
+    let (code, both) = sim
+        .get_json("/apis/example.com/v1/widgets?fieldSelector=%2Cspec.color%3Dred%2C%2Cmetadata.namespace%3Ddefault")
+        .await;
+    assert_eq!(code, 200, "{both}");
+    assert!(names(&both).iter().all(|n| n == "w-01" || n == "w-03"), "{both}");
+    let (code, status) = sim.get_json("/api/v1/pods?labelSelector=app%3Dweb%2C").await;
+    assert_eq!(code, 400, "{status}");
+}
+
 #[tokio::test]
 async fn scale_dataset_pages_through_ten_thousand_pods() {
     let sim = Sim::start(&["--dataset", "scale:10000"]);

@@ -166,6 +166,11 @@ impl FieldSelector {
         for part in text.split(',') {
             let start = offset;
             offset += part.chars().count() + 1;
+            // The real parser skips empty terms (`metadata.name=x,`, as kr8s sends):
+            // apimachinery/pkg/fields/selector.go, parseSelector's `if part == "" { continue }`.
+            if part.is_empty() {
+                continue;
+            }
             let bad = |problem: FieldProblem, at: usize| SelectorError {
                 message: SelectorProblem::InvalidField {
                     selector: text.to_owned(),
@@ -447,6 +452,15 @@ mod tests {
             ]
         );
         assert!(FieldSelector::parse(" ").expect("empty parses").is_empty());
+        let trailing = FieldSelector::parse("metadata.name=x,").expect("an empty term is skipped");
+        assert_eq!(
+            trailing.0,
+            vec![FieldRequirement { field: "metadata.name".into(), equals: true, value: "x".into() }]
+        );
+        assert_eq!(FieldSelector::parse(",a=1,,b!=2").expect("empty terms are skipped").0.len(), 2);
+        assert!(FieldSelector::parse(",").expect("only empty terms").is_empty());
+        let error = FieldSelector::parse("a=1,,b").expect_err("a term without an operator still fails");
+        assert_eq!(error.at, 5);
         let error = FieldSelector::parse("metadata.name=a,status.phase").expect_err("no operator");
         assert!(error.message.to_string().starts_with("invalid selector: "), "{error}");
         assert_eq!(error.at, 16);

@@ -250,9 +250,12 @@ fn bad_input_gives_one_line_naming_what_where_and_exit_code_1() {
     );
     let pod = std::fs::read(shared().join("kube/vectors/pod.pb")).expect("pod");
     let mut cut = pod.clone();
-    // The envelope's raw field keeps its length; the message inside ends early.
-    let raw_at = cut.len() - 4 - 40;
-    cut[raw_at] = 0xff;
+    // The envelope's raw field keeps its length; a field inside (status.qosClass, 9 bytes)
+    // claims 127, more than its message holds. (A bad byte inside a string is no longer a
+    // failure: it reads U+FFFD, as the real server's JSON writes it.)
+    let qos_at = cut.windows(9).position(|w| w == b"Burstable").expect("the pod's qosClass");
+    assert_eq!(cut[qos_at - 1], 9, "the string's length before it");
+    cut[qos_at - 1] = 0x7f;
     check_failure(
         &["--content-type", "application/vnd.kubernetes.protobuf"],
         &cut,

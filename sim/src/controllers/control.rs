@@ -16,6 +16,7 @@ use crate::app::App;
 use crate::store::deletion::{delete_in, DeleteOptions};
 use crate::store::lifecycle::stamp_new;
 use crate::store::object::{self, meta_mut};
+pub use crate::store::pod::{is_terminal, phase};
 use crate::store::Txn;
 
 pub use crate::controllers::recorder::{record, EventType, Recorded};
@@ -257,15 +258,6 @@ pub fn is_available(pod: &Value, min_ready: i64, now: DateTime<Utc>) -> bool {
         .and_then(|c| c["lastTransitionTime"].as_str())
         .and_then(object::parse_time);
     since.is_some_and(|t| t + chrono::Duration::seconds(min_ready) <= now)
-}
-
-pub fn phase(pod: &Value) -> &str {
-    pod["status"]["phase"].as_str().unwrap_or_default()
-}
-
-/// Succeeded or Failed.
-pub fn is_terminal(pod: &Value) -> bool {
-    matches!(phase(pod), "Succeeded" | "Failed")
 }
 
 /// `controller.FilterActivePods`: not terminal and not being deleted.

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::controllers::control::{self, EventType, Recorded};
 use crate::controllers::scheduler::{self, Placement};
+use crate::store::pod::terminated_status;
 use crate::store::{object, Txn};
 use crate::{app::App, controllers::dataset};
 
@@ -149,7 +150,7 @@ fn pod_exit_code(pod: &Value) -> i64 {
 /// (at most a few dozen times: the Job controller stops it sooner).
 async fn run_to_completion(app: &Arc<App>, ns: &str, name: &str, uid: &str) {
     let Some(pod) = app.store.read().get("/pods", ns, name) else { return };
-    if !runs_to_completion(&pod) || crate::controllers::control::is_terminal(&pod) {
+    if !runs_to_completion(&pod) || crate::store::pod::is_terminal(&pod) {
         return;
     }
     let run = Duration::from_secs(app.cli.pod_run_seconds);
@@ -176,33 +177,6 @@ async fn run_to_completion(app: &Arc<App>, ns: &str, name: &str, uid: &str) {
             return;
         }
     }
-}
-
-/// The status of a pod whose containers exited with `code`: Succeeded or Failed, not ready.
-pub fn terminated_status(pod: &Value, code: i64) -> Value {
-    let now = object::now_string();
-    let mut status = pod["status"].clone();
-    let phase = if code == 0 { "Succeeded" } else { "Failed" };
-    let reason = if code == 0 { "Completed" } else { "Error" };
-    status["phase"] = json!(phase);
-    let started = status["startTime"].clone();
-    for cs in status["containerStatuses"].as_array_mut().into_iter().flatten() {
-        cs["ready"] = json!(false);
-        cs["started"] = json!(false);
-        cs["state"] = json!({"terminated": {"exitCode": code, "reason": reason, "startedAt": started,
-            "finishedAt": now, "containerID": cs["containerID"]}});
-    }
-    for c in status["conditions"].as_array_mut().into_iter().flatten() {
-        if c["type"] == "Ready" || c["type"] == "ContainersReady" {
-            c["status"] = json!("False");
-            c["reason"] = json!("PodCompleted");
-            c["lastTransitionTime"] = json!(now);
-        }
-        if c["type"] == "PodReadyToStartContainers" {
-            c["status"] = json!("False");
-        }
-    }
-    status
 }
 
 /// The status of a pod whose container failed with `code` and starts again (`OnFailure`).

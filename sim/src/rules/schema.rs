@@ -198,6 +198,9 @@ impl Schemas {
         if rt.group == "batch" && rt.kind == "CronJob" {
             out.extend(cron_schedule_errors(obj));
         }
+        if rt.custom.is_none() {
+            out.extend(crate::rules::required::errors(rt, obj));
+        }
         if let Some(c) = &rt.custom {
             for part in ["spec", "status"] {
                 if let (Some(s), Some(v)) = (c.schema["properties"].get(part), obj.get(part)) {

@@ -161,10 +161,26 @@ fn record_killing(app: &App, txn: &mut Txn<'_>, pod: &Value) {
     }
 }
 
-/// The simulated kubelet finishes a graceful pod deletion after (at most one second of) its grace period.
+/// The simulated kubelet finishes a graceful pod deletion after (at most one second of) its grace
+/// period: halfway, its containers have stopped (terminated, exit code 0: they stop on SIGTERM)
+/// and the pod is no longer Ready, as a real kubelet reports before it confirms the deletion
+/// (pkg/kubelet/status/status_manager.go; a pod that is being deleted ends in a terminal phase,
+/// pkg/kubelet/kubelet_pods.go `getPhase`); then the pod goes.
 pub fn schedule_kubelet_removal(app: Arc<App>, ns: String, name: String, uid: String, grace: i64) {
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis((grace.clamp(0, 1) * 1000) as u64)).await;
+        let half = Duration::from_millis((grace.clamp(0, 1) * 500) as u64);
+        tokio::time::sleep(half).await;
+        app.store.write(|txn| {
+            let Some(p) = txn.get("/pods", &ns, &name).filter(|p| object::uid(p) == uid) else { return };
+            if p["status"]["containerStatuses"].as_array().is_some_and(|c| !c.is_empty())
+                && !crate::store::pod::is_terminal(&p)
+            {
+                let mut stopped = p.as_ref().clone();
+                stopped["status"] = crate::store::pod::terminated_status(&p, 0);
+                txn.put("/pods", stopped);
+            }
+        });
+        tokio::time::sleep(half).await;
         let Some(rt) = app.registry.by_storage_key("/pods") else { return };
         app.store.write(|txn| {
             if let Some(p) = txn.get("/pods", &ns, &name) {

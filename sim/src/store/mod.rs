@@ -13,6 +13,7 @@
 pub mod deletion;
 pub mod lifecycle;
 pub mod object;
+pub mod pod;
 pub mod registry;
 pub mod strategy;
 

@@ -56,7 +56,7 @@ impl Envelope {
 
 impl Envelope {
     /// The JSON form of a `v1` `Status` envelope's message (kind, apiVersion, metadata, status,
-    /// message, reason, code; its details are left out): the one message the explorer decodes,
+    /// message, reason, details, code): the one message the explorer decodes,
     /// so that an error answered in protobuf (the real server's 406 to a protobuf-only Accept,
     /// real-apiserver 43b) shows as a Status. `None` for any other kind.
     pub fn status(&self) -> Result<Option<Value>, DecodeError> {
@@ -68,6 +68,7 @@ impl Envelope {
         map.insert("apiVersion", Value::String(self.api_version.clone()));
         map.insert("metadata", Value::Object(Map::new()));
         let mut code = 0;
+        let mut details = None;
         for field in Fields::new(&self.raw, 0) {
             let field = field?;
             let name = match field.number {
@@ -78,16 +79,22 @@ impl Envelope {
             };
             match (field.number, field.payload) {
                 (2..=4, Payload::Bytes(b)) => {
-                    let value = text(b, field.offset)?;
+                    let value = text(b);
                     if !value.is_empty() {
                         map.insert(name, Value::String(value));
                     }
+                }
+                (5, Payload::Bytes(b)) => {
+                    details = Some(status_details(b, field.offset)?);
                 }
                 // int32: a negative code is written as its 64-bit two's complement.
                 (6, Payload::Varint(v)) => code = i64::from(v as i32),
                 (2..=4 | 6, _) => return Err(error(Token::StatusWireType, Token::OtherWireType, field.offset)),
                 _ => {}
             }
+        }
+        if let Some(d) = details {
+            map.insert("details", d);
         }
         map.insert("code", Value::Int(code));
         Ok(Some(Value::Object(map)))
@@ -112,15 +119,15 @@ pub fn decode_envelope(input: &[u8]) -> Result<Envelope, DecodeError> {
                 for inner in Fields::new(type_meta, field.offset) {
                     let inner = inner?;
                     match (inner.number, inner.payload) {
-                        (1, Payload::Bytes(b)) => envelope.api_version = text(b, inner.offset)?,
-                        (2, Payload::Bytes(b)) => envelope.kind = text(b, inner.offset)?,
+                        (1, Payload::Bytes(b)) => envelope.api_version = text(b),
+                        (2, Payload::Bytes(b)) => envelope.kind = text(b),
                         _ => {}
                     }
                 }
             }
             (2, Payload::Bytes(raw)) => envelope.raw = raw.to_vec(),
-            (3, Payload::Bytes(b)) => envelope.content_encoding = text(b, field.offset)?,
-            (4, Payload::Bytes(b)) => envelope.content_type = text(b, field.offset)?,
+            (3, Payload::Bytes(b)) => envelope.content_encoding = text(b),
+            (4, Payload::Bytes(b)) => envelope.content_type = text(b),
             (1..=4, _) => return Err(error(Token::LengthDelimited, Token::OtherWireType, field.offset)),
             _ => {}
         }
@@ -164,7 +171,7 @@ pub fn decode_watch_event(payload: &[u8], base: usize) -> Result<ProtobufWatchEv
     for field in Fields::new(payload, base) {
         let field = field?;
         match (field.number, field.payload) {
-            (1, Payload::Bytes(b)) => event_type = Some(text(b, field.offset)?),
+            (1, Payload::Bytes(b)) => event_type = Some(text(b)),
             (2, Payload::Bytes(object)) => {
                 for inner in Fields::new(object, field.offset) {
                     let inner = inner?;
@@ -186,8 +193,62 @@ fn error(expected: Token, found: Token, offset: usize) -> DecodeError {
     DecodeError::new(Format::Protobuf, expected, found, offset)
 }
 
-fn text(bytes: &[u8], offset: usize) -> Result<String, DecodeError> {
-    String::from_utf8(bytes.to_vec()).map_err(|_| error(Token::Utf8String, Token::InvalidUtf8, offset))
+/// A string field as the real server's JSON writes it: Go's protobuf decoder takes any bytes,
+/// and its JSON encoder writes U+FFFD for each byte that is not part of valid UTF-8
+/// (encoding/json `encodeState.string`), so one bad byte does not fail the object.
+fn text(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        out.extend(std::iter::repeat_n('\u{FFFD}', chunk.invalid().len()));
+    }
+    out
+}
+
+/// A `StatusDetails` message {1 name, 2 group, 3 kind, 4 causes {1 reason, 2 message, 3 field},
+/// 5 retryAfterSeconds, 6 uid} (k8s.io/apimachinery meta/v1 generated.proto) as its JSON, in
+/// the Go struct's field order, empty fields left out.
+fn status_details(raw: &[u8], base: usize) -> Result<Value, DecodeError> {
+    let mut strings: [Option<String>; 4] = Default::default();
+    let mut causes = Vec::new();
+    let mut retry = None;
+    for field in Fields::new(raw, base) {
+        let field = field?;
+        match (field.number, field.payload) {
+            (n @ (1..=3 | 6), Payload::Bytes(b)) => strings[if n == 6 { 3 } else { n as usize - 1 }] = Some(text(b)),
+            (4, Payload::Bytes(b)) => {
+                let mut cause = Map::new();
+                for inner in Fields::new(b, field.offset) {
+                    let inner = inner?;
+                    let key = match inner.number {
+                        1 => "reason",
+                        2 => "message",
+                        3 => "field",
+                        _ => continue,
+                    };
+                    if let Payload::Bytes(v) = inner.payload {
+                        cause.insert(key, Value::String(text(v)));
+                    }
+                }
+                causes.push(Value::Object(cause));
+            }
+            (5, Payload::Varint(v)) => retry = Some(i64::from(v as i32)),
+            _ => {}
+        }
+    }
+    let mut map = Map::new();
+    for (key, value) in ["name", "group", "kind", "uid"].into_iter().zip(strings) {
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            map.insert(key, Value::String(v));
+        }
+    }
+    if !causes.is_empty() {
+        map.insert("causes", Value::Array(causes));
+    }
+    if let Some(r) = retry.filter(|r| *r != 0) {
+        map.insert("retryAfterSeconds", Value::Int(r));
+    }
+    Ok(Value::Object(map))
 }
 
 enum Payload<'a> {
@@ -332,6 +393,51 @@ mod tests {
         assert_eq!(pod.status(), Ok(None), "only a Status is decoded");
     }
 
+    /// The real 410 Status (vectors/status-410-expired.pb, the real serializer's bytes) with a
+    /// `details` field appended as generated.proto numbers it, holding the causes of a real 422
+    /// (cbor/status_invalid_422.source.json): the details come out as the real JSON has them, and
+    /// as kube-pb-json (k8s-pb's generated messages) reads the same bytes.
+    #[test]
+    fn a_protobuf_status_keeps_its_details() {
+        let mut envelope = decode_envelope(&shared_file("kube/vectors/status-410-expired.pb")).expect("decodes");
+        let real = crate::codec::json::decode_json(&shared_file("kube/cbor/status_invalid_422.source.json"))
+            .expect("the real 422 parses")
+            .to_serde_json();
+        let d = &real["details"];
+        let mut details = Vec::new();
+        for (n, key) in [(1, "name"), (2, "group"), (3, "kind")] {
+            put_bytes(&mut details, n, d[key].as_str().expect("a string").as_bytes());
+        }
+        for c in d["causes"].as_array().expect("causes") {
+            let mut cause = Vec::new();
+            for (n, key) in [(1, "reason"), (2, "message"), (3, "field")] {
+                put_bytes(&mut cause, n, c[key].as_str().expect("a string").as_bytes());
+            }
+            put_bytes(&mut details, 4, &cause);
+        }
+        put_bytes(&mut envelope.raw, 5, &details);
+        let status = envelope.status().expect("decodes").expect("a Status").to_serde_json();
+        assert_eq!(status["details"], *d, "{status}");
+        assert_eq!(status["code"], 410);
+        let by_k8s_pb = kube_pb_json::decode_object(&envelope.encode()).expect("k8s-pb reads the same bytes");
+        assert_eq!(by_k8s_pb["details"], *d, "field numbers as generated.proto's");
+    }
+
+    /// A string with a byte that is not UTF-8, in the real serializer's bytes: the rest of the
+    /// Status stands and the bad byte reads U+FFFD, as the real server's JSON writes it.
+    #[test]
+    fn a_string_that_is_not_utf8_reads_with_the_replacement_character() {
+        let mut bytes = shared_file("kube/vectors/status-410-expired.pb");
+        let at = bytes.windows(3).position(|w| w == b"too").expect("the message is in the bytes");
+        bytes[at] = 0xff;
+        bytes[at + 1] = 0xe2;
+        let status = decode_envelope(&bytes).expect("decodes").status().expect("decodes").expect("a Status");
+        let status = status.to_serde_json();
+        assert_eq!(status["message"], "\u{FFFD}\u{FFFD}o old resource version: 123 (456789)");
+        assert_eq!(status["reason"], "Expired");
+        assert_eq!(text(b"a\xf0\x9f\x98b"), "a\u{FFFD}\u{FFFD}\u{FFFD}b", "one U+FFFD a byte, as Go");
+    }
+
     #[test]
     fn the_summary_names_the_envelope_fields() {
         let envelope =
@@ -376,7 +482,12 @@ mod tests {
             b"k8s\0\x10\x01",
             "invalid protobuf: expected a length-delimited field, found another wire type at byte 4",
         );
-        check(b"k8s\0\x1a\x01\xff", "invalid protobuf: expected a UTF-8 string, found invalid UTF-8 at byte 6");
+    }
+
+    #[test]
+    fn an_envelope_string_that_is_not_utf8_is_read_not_refused() {
+        let envelope = decode_envelope(b"k8s\0\x1a\x01\xff").expect("decodes");
+        assert_eq!(envelope.content_encoding, "\u{FFFD}");
     }
 
     #[test]
