@@ -74,6 +74,10 @@ test('keys typed at once after : are kept while the box loads, and no view takes
   });
   await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
   await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  // A row at the cursor, so that the `e` and `l` in "deploy" would open its editor and its log if
+  // the collection took them.
+  await page.keyboard.press('j');
+  await expect(page.locator('.grid__row--cursor')).toHaveCount(1);
   await page.keyboard.press(':');
   await page.keyboard.type('deploy wez');
   await page.keyboard.press('Backspace');
