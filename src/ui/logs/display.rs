@@ -9,8 +9,8 @@ use crate::model::logs::{download_name, LogDisplay};
 use crate::ui::i18n::{t, tf, tr};
 use crate::ui::intl;
 
+use super::form::{LogForm, Shown};
 use super::save::save_text;
-use super::{LogForm, Shown};
 
 /// The display options of the log and its pause and download.
 #[component]

@@ -5,6 +5,7 @@
 //! lines, pause, download), each container's state, and the lines.
 
 mod display;
+mod form;
 mod options;
 mod save;
 mod state;
@@ -15,39 +16,14 @@ use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
 use crate::client::logs::{use_log_follow, UseLogFollow};
 use crate::i18n::Msg;
-use crate::model::log_follow::{LogAsk, LogSource};
+use crate::model::log_follow::LogSource;
 use crate::model::logs::LogDisplay;
 use crate::ui::i18n::{t, tr};
 
 use display::LogDisplayBar;
+use form::{LogForm, Shown};
 use options::LogOptions;
 use state::{LogFailures, LogStateLine};
-
-/// The options of the log form, as typed.
-#[derive(Clone, Copy)]
-struct LogForm {
-    /// A container's name, or `ALL_CONTAINERS`.
-    container: RwSignal<String>,
-    follow: RwSignal<bool>,
-    previous: RwSignal<bool>,
-    since: RwSignal<String>,
-    tail: RwSignal<String>,
-}
-
-impl LogForm {
-    fn ask(&self) -> LogAsk {
-        LogAsk::of_form(
-            self.container.get_untracked(),
-            self.follow.get_untracked(),
-            self.previous.get_untracked(),
-            &self.since.get_untracked(),
-            &self.tail.get_untracked(),
-        )
-    }
-}
-
-/// What the lines area shows: the text, how many lines match, are kept, were dropped.
-type Shown = (String, usize, usize, u64);
 
 /// The log of pod `name`.
 #[component]

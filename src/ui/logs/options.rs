@@ -7,7 +7,7 @@ use crate::i18n::Msg;
 use crate::model::log_follow::{LogSource, ALL_CONTAINERS};
 use crate::ui::i18n::{t, tf, tr, worded};
 
-use super::LogForm;
+use super::form::LogForm;
 
 /// The log's options; `read` reads with them.
 #[component]

@@ -9,7 +9,7 @@ use crate::ui::i18n::{tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::status_view::StatusView;
 
-use super::Shown;
+use super::form::Shown;
 
 /// The state line: each container's phase (a failure is shown below it instead) and the lines
 /// dropped to keep the cap.
