@@ -15,7 +15,8 @@
 //! | [`stream`] | the page's budget of open streams |
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
-//! | [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
+//! | [`terminal`] | `use_terminal`: a container's terminal, the probe over fetch and the session over a WebSocket |
+| [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
 //!
 //! It knows nothing of Kubernetes beyond turning request values into `fetch` calls and responses
 //! into bytes, headers and timings; decoding is the `api` module's job.
@@ -33,3 +34,4 @@ pub mod reflector;
 pub mod schemas;
 pub mod stream;
 pub mod task;
+pub mod terminal;

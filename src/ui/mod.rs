@@ -49,6 +49,7 @@ mod settings;
 mod sidebar;
 mod status_view;
 mod subresource;
+mod terminal;
 mod validation;
 pub mod write;
 pub mod write_policy;
