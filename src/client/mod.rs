@@ -16,7 +16,7 @@
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
 //! | [`terminal`] | `use_terminal`: a container's terminal, the probe over fetch and the session over a WebSocket |
-| [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
+//! | [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
 //!
 //! It knows nothing of Kubernetes beyond turning request values into `fetch` calls and responses
 //! into bytes, headers and timings; decoding is the `api` module's job.

@@ -132,7 +132,11 @@ fn perform(driver: &Shared, number: u64, action: Action) {
                     let response = &fetched.response;
                     ProbeAnswer {
                         status: response.status,
-                        content_type: response.headers.iter().find(|(n, _)| n == "content-type").map(|(_, v)| v.clone()),
+                        content_type: response
+                            .headers
+                            .iter()
+                            .find(|(n, _)| n == "content-type")
+                            .map(|(_, v)| v.clone()),
                         body: response.body.to_vec(),
                     }
                 });

@@ -205,10 +205,8 @@ mod tests {
         let Ok(Frame::Ended(ended)) = code(EXIT_3_V5) else { panic!("not an ending") };
         assert_eq!(ended.exit_code(), Some(3));
         // v4: the kubelet's words, the same cause.
-        let v4 = EXIT_3_V5.replace(
-            "command terminated with exit code 3",
-            "error executing command [sh -c exit 3], exit code 3",
-        );
+        let v4 = EXIT_3_V5
+            .replace("command terminated with exit code 3", "error executing command [sh -c exit 3], exit code 3");
         assert_eq!(ending(v4.as_bytes()).map(|e| e.exit_code()), Ok(Some(3)));
         let internal = r#"{"metadata":{},"status":"Failure","message":"Internal error occurred: container not found (\"app\")","reason":"InternalError","details":{"causes":[{"message":"x"}]},"code":500}"#;
         assert_eq!(

@@ -214,10 +214,9 @@ impl Localized for TerminalError {
     fn text(&self) -> Text {
         match self {
             TerminalError::ProxyRefused => Text::new(Msg::TerminalProxyRefused),
-            TerminalError::Refused { code, reason, message } => Text::new(Msg::TerminalRefused)
-                .with("code", code)
-                .with("reason", reason)
-                .with("message", message),
+            TerminalError::Refused { code, reason, message } => {
+                Text::new(Msg::TerminalRefused).with("code", code).with("reason", reason).with("message", message)
+            }
             TerminalError::UnexpectedProbe { status, body } => {
                 Text::new(Msg::TerminalUnexpectedProbe).with("status", status).with("body", body)
             }
@@ -238,9 +237,8 @@ pub fn read_probe(answer: &ProbeAnswer) -> Result<(), TerminalError> {
     let json = answer.content_type.as_deref().is_some_and(|t| t.trim_start().starts_with("application/json"));
     let body = String::from_utf8_lossy(&answer.body);
     let status = if json { decode_json(&answer.body).ok() } else { None };
-    let field = |key: &str| {
-        status.as_ref().and_then(|s| s.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned()
-    };
+    let field =
+        |key: &str| status.as_ref().and_then(|s| s.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned();
     let is_status = status.as_ref().and_then(|s| s.get("kind")).and_then(Value::as_str) == Some("Status");
     if is_status && answer.status == 400 && field("message") == "Upgrade request required" {
         return Ok(());
@@ -265,7 +263,9 @@ pub enum Phase {
     /// The socket is opening.
     Connecting,
     /// Connected, speaking `protocol`.
-    Open { protocol: Protocol },
+    Open {
+        protocol: Protocol,
+    },
     /// The process ended (the error channel's Status).
     Ended(Ending),
     /// The user closed the session.

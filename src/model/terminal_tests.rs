@@ -132,7 +132,9 @@ fn the_proxys_refusal_and_the_apis_are_told_apart() {
         content_type: Some("application/json".into()),
         body: br#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \"web-1\" is forbidden: User \"viewer\" cannot get resource \"pods/exec\"","reason":"Forbidden","code":403}"#.to_vec(),
     };
-    assert!(matches!(read_probe(&rbac), Err(TerminalError::Refused { code: 403, ref reason, .. }) if reason == "Forbidden"));
+    assert!(
+        matches!(read_probe(&rbac), Err(TerminalError::Refused { code: 403, ref reason, .. }) if reason == "Forbidden")
+    );
     let container = ProbeAnswer {
         status: 400,
         content_type: Some("application/json".into()),
@@ -165,10 +167,7 @@ fn a_socket_that_never_opens_or_speaks_wrongly_fails_with_the_reason() {
     let mut session = Session::new(shell(), "http://h");
     let steps = run(&mut session, vec![Input::Start, upgrade_required(), Input::Opened { protocol: String::new() }]);
     assert_eq!(steps[2], vec![Action::Close]);
-    assert_eq!(
-        session.phase(),
-        &Phase::Failed(TerminalError::Protocol(ChannelError::NotNegotiated(String::new())))
-    );
+    assert_eq!(session.phase(), &Phase::Failed(TerminalError::Protocol(ChannelError::NotNegotiated(String::new()))));
 
     let mut session = Session::new(shell(), "http://h");
     run(&mut session, vec![Input::Start, upgrade_required(), Input::Opened { protocol: "v5.channel.k8s.io".into() }]);
@@ -217,7 +216,9 @@ fn the_kubectl_line_quotes_what_a_shell_would_split() {
 
 #[test]
 fn command_lines_split_as_a_shell_splits_them() {
-    let check = |line: &str, words: &[&str]| assert_eq!(parse_command(line), Ok(words.iter().map(|w| w.to_string()).collect()), "{line}");
+    let check = |line: &str, words: &[&str]| {
+        assert_eq!(parse_command(line), Ok(words.iter().map(|w| w.to_string()).collect()), "{line}")
+    };
     check("sh", &["sh"]);
     check("  bash   -l ", &["bash", "-l"]);
     check(r#"sh -c "echo \"hi\"""#, &["sh", "-c", r#"echo "hi""#]);

@@ -29,8 +29,12 @@ extern "C" {
     /// `glue.js`, once imported.
     type Glue;
     #[wasm_bindgen(method, structural)]
-    fn open(this: &Glue, element: &web_sys::HtmlElement, on_data: &js_sys::Function, on_resize: &js_sys::Function)
-        -> Emulator;
+    fn open(
+        this: &Glue,
+        element: &web_sys::HtmlElement,
+        on_data: &js_sys::Function,
+        on_resize: &js_sys::Function,
+    ) -> Emulator;
 
     /// One open terminal emulator.
     type Emulator;
