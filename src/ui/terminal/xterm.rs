@@ -48,12 +48,15 @@ extern "C" {
     fn dispose(this: &Emulator);
 }
 
+/// The emulator's handlers of keys and sizes, kept as long as it lives.
+type Handlers = (Closure<dyn FnMut(String)>, Closure<dyn FnMut(u16, u16)>);
+
 #[derive(Default)]
 struct Inner {
     emulator: Option<Emulator>,
     /// Output that came before the emulator was there.
     pending: Vec<u8>,
-    _callbacks: Option<(Closure<dyn FnMut(String)>, Closure<dyn FnMut(u16, u16)>)>,
+    _callbacks: Option<Handlers>,
 }
 
 /// Where the container's output goes: the emulator once loaded, kept until then.
@@ -97,6 +100,7 @@ pub fn ScreenView(
     let failed = RwSignal::new(None::<(String, String)>);
     let loaded = RwSignal::new(false);
     let shared = SendWrapper::new(screen);
+    let leaving = shared.clone();
     let tasks = crate::client::task::Tasks::for_current_owner();
     Effect::new(move |_| {
         let Some(div) = element.get() else { return };
@@ -124,7 +128,6 @@ pub fn ScreenView(
             }
         });
     });
-    let leaving = shared.clone();
     on_cleanup(move || {
         let screen: &Screen = &leaving;
         if let Some(emulator) = screen.0.borrow_mut().emulator.take() {
