@@ -2,6 +2,7 @@
 
 use crate::auth::{UserInfo, Users};
 use crate::cli::Cli;
+use crate::controllers::running::Kubelet;
 use crate::http::faults::state::Faults;
 use crate::http::www::Www;
 use crate::rules::schema::Schemas;
@@ -21,4 +22,6 @@ pub struct App {
     pub users: Users,
     /// The user requests without credentials are made by (`--as`).
     pub anonymous: UserInfo,
+    /// The pods the simulated kubelet is running.
+    pub kubelet: Kubelet,
 }

@@ -35,6 +35,9 @@ pub struct Cli {
     /// Keep changing objects so that watches show a steady flow of events.
     #[arg(long)]
     pub activity: bool,
+    /// Seconds a pod of a Job runs before its containers exit (the simulated kubelet).
+    #[arg(long, default_value_t = 3)]
+    pub pod_run_seconds: u64,
     /// Do not serve metrics.k8s.io, as a cluster without metrics-server (`kubectl top` then
     /// says "Metrics API not available").
     #[arg(long)]

@@ -92,6 +92,7 @@ async fn run() {
         www,
         users,
         anonymous: anonymous.clone(),
+        kubelet: Default::default(),
     });
     let listener = match tokio::net::TcpListener::bind(cli.listen).await {
         Ok(l) => l,
@@ -111,6 +112,7 @@ async fn run() {
     if let Some(www) = &app.www {
         println!("kube-sim serves {} at http://{addr}{}", www.dir.display(), www.prefix);
     }
+    controllers::manager::start(app.clone());
     if cli.activity {
         activity::start(app.clone());
     }

@@ -504,9 +504,11 @@ async fn a_created_pod_is_scheduled_started_and_becomes_ready() {
         json_of(sim.send("POST", "/api/v1/namespaces/default/pods", "application/json", pod.to_string()).await).await;
     assert_eq!(code, 201);
     assert_eq!(created["status"]["phase"], "Pending");
-    assert!(created["spec"]["nodeName"].is_string());
+    assert!(created["spec"].get("nodeName").is_none(), "the scheduler binds it after the create");
+    let mut bound = false;
     loop {
         let e = w.next(30).await.expect("the pod moves on");
+        bound |= e["object"]["spec"]["nodeName"].is_string();
         let ready = e["object"]["status"]["conditions"]
             .as_array()
             .into_iter()
@@ -514,6 +516,7 @@ async fn a_created_pod_is_scheduled_started_and_becomes_ready() {
             .any(|c| c["type"] == "Ready" && c["status"] == "True");
         if ready {
             assert_eq!(e["object"]["status"]["phase"], "Running");
+            assert!(bound, "bound to a node before it runs");
             break;
         }
     }

@@ -165,6 +165,7 @@ fn demo(txn: &mut Txn<'_>, registry: &Registry) {
             "kubectl-client-side-apply",
         );
     }
+    crate::controllers::workloads::load(txn, registry);
 }
 
 fn node(name: &str, index: usize) -> Value {
@@ -343,7 +344,8 @@ pub fn event(ns: &str, object: &str, kind: &str, reason: &str, message: &str) ->
         "reportingComponent": "kubelet", "reportingInstance": "node-1"})
 }
 
-/// A pod of a ReplicaSet; `running` decides whether it starts Running and Ready or Pending.
+/// A pod of a ReplicaSet; `running` decides whether it starts Running and Ready or Pending (on
+/// `node`, or unscheduled when `node` is empty).
 pub fn pod_from_template(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Value {
     let mut pod = lean_pod(rs, name, ns, node, running);
     let spec = &mut pod["spec"];
@@ -376,7 +378,9 @@ fn lean_pod(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Valu
         Value::Object(m) => Value::Object(m.clone()),
         _ => json!({}),
     };
-    spec["nodeName"] = json!(node);
+    if !node.is_empty() {
+        spec["nodeName"] = json!(node);
+    }
     spec["serviceAccountName"] = json!("default");
     spec["enableServiceLinks"] = json!(true);
     spec["priority"] = json!(0);
@@ -385,7 +389,11 @@ fn lean_pod(rs: &Value, name: &str, ns: &str, node: &str, running: bool) -> Valu
         "metadata": {"name": name, "namespace": ns, "labels": template["metadata"]["labels"].clone(),
             "ownerReferences": [owner_ref("apps/v1", "ReplicaSet", rs)]},
         "spec": spec, "status": {}});
-    pod["status"] = if running { running_status(&pod, node) } else { pending_status() };
+    pod["status"] = match (running, node.is_empty()) {
+        (true, _) => running_status(&pod, node),
+        (false, false) => pending_status(),
+        (false, true) => json!({"phase": "Pending", "qosClass": "Burstable"}),
+    };
     pod
 }
 

@@ -180,8 +180,8 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
             if txn.get(PODS, ns, &pod_name).is_some() {
                 continue;
             }
-            let node = format!("node-{}", pod_name.bytes().map(u32::from).sum::<u32>() % 3 + 1);
-            let mut pod = pod_from_template(&rs_new, &pod_name, ns, &node, false);
+            // Unscheduled: the simulated scheduler binds it when the kubelet picks it up.
+            let mut pod = pod_from_template(&rs_new, &pod_name, ns, "", false);
             meta_mut(&mut pod).insert("generateName".into(), json!(format!("{}-", object::name(&rs))));
             crate::rules::defaults::apply(&pod_rt, &mut pod);
             stamp_new(&pod_rt, &mut pod, "kube-controller-manager");

@@ -1,12 +1,17 @@
-//! The simulated kubelet: a pod created through the API is scheduled (Pending), starts a second
-//! later (Running, not ready) and is Ready a second after that, with Events for each step.
+//! The simulated kubelet: a pod created through the API is first bound by the scheduler
+//! (`scheduler`), then starts a second later (Running, not ready) and is Ready a second after
+//! that, with Events for each step. A pod of a Job runs to completion: after `--pod-run-seconds`
+//! its containers exit, with code 0 unless their command says otherwise (`exit N`, `false`), and
+//! the pod is Succeeded or Failed (`restartPolicy: Never`), or its container restarts in place
+//! (`OnFailure`, counted in `restartCount`) until it succeeds or the Job gives up on it.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::store::Txn;
+use crate::controllers::scheduler::{self, Placement};
+use crate::store::{object, Txn};
 use crate::{app::App, controllers::dataset};
 
 /// How long each stage of a starting pod takes.
@@ -20,29 +25,34 @@ pub struct Starting {
     pub stage: u8,
 }
 
-/// Runs pod `namespace`/`name` to Ready, then calls `ready` with it (a ready pod of a Deployment
-/// changes the Deployment's counts: the controller passes its own reaction, so that the kubelet
-/// knows no controller).
+/// Schedules pod `namespace`/`name`, runs it to Ready, then calls `ready` with it (a ready pod of
+/// a Deployment changes the Deployment's counts: the controller passes its own reaction, so that
+/// the kubelet knows no controller); a pod of a Job then runs to its end. A pod no node fits
+/// stays Pending: the controller manager hands it over again when the nodes change.
 pub fn run_pod(app: Arc<App>, namespace: String, name: String, ready: fn(&Arc<App>, &str, &str)) {
     tokio::spawn(async move {
-        let node = app
-            .store
-            .read()
-            .get("/pods", &namespace, &name)
-            .and_then(|p| p["spec"]["nodeName"].as_str().map(str::to_string))
-            .unwrap_or_else(|| "node-1".into());
-        let mut pod = Starting { namespace, name, node, stage: 0 };
-        app.store.write(|txn| {
-            let message = format!("Successfully assigned {}/{} to {}", pod.namespace, pod.name, pod.node);
-            record_event(&app, txn, &pod.namespace, &pod.name, "Scheduled", &message);
-        });
-        loop {
-            tokio::time::sleep(STAGE).await;
-            if !app.store.write(|txn| advance(&app, txn, &mut pod)) {
-                break;
-            }
+        let Placement::Bound(node) = app.store.write(|txn| scheduler::bind(&app, txn, &namespace, &name)) else {
+            return;
+        };
+        let uid = app.store.read().get("/pods", &namespace, &name).map(|p| object::uid(&p).to_string());
+        let Some(uid) = uid else { return };
+        if !app.kubelet.claim(&uid) {
+            return;
         }
-        ready(&app, &pod.namespace, &pod.name);
+        let mut pod = Starting { namespace, name, node, stage: 0 };
+        let started =
+            app.store.read().get("/pods", &pod.namespace, &pod.name).is_some_and(|p| p["status"]["phase"] != "Pending");
+        if !started {
+            loop {
+                tokio::time::sleep(STAGE).await;
+                if !app.store.write(|txn| advance(&app, txn, &mut pod)) {
+                    break;
+                }
+            }
+            ready(&app, &pod.namespace, &pod.name);
+        }
+        run_to_completion(&app, &pod.namespace, &pod.name, &uid).await;
+        app.kubelet.release(&uid);
     });
 }
 
@@ -56,6 +66,9 @@ pub fn record_event(app: &App, txn: &mut Txn<'_>, ns: &str, pod: &str, reason: &
 /// Moves a starting pod one step; false once it is Ready (or gone).
 pub fn advance(app: &App, txn: &mut Txn<'_>, p: &mut Starting) -> bool {
     let Some(pod) = txn.get("/pods", &p.namespace, &p.name) else { return false };
+    if object::is_deleting(&pod) {
+        return false;
+    }
     let mut next: Value = pod.as_ref().clone();
     p.stage += 1;
     match p.stage {
@@ -74,5 +87,154 @@ pub fn advance(app: &App, txn: &mut Txn<'_>, p: &mut Starting) -> bool {
             txn.put("/pods", next);
             false
         }
+    }
+}
+
+/// Whether a pod runs to an end: a pod of a Job.
+pub fn runs_to_completion(pod: &Value) -> bool {
+    pod["metadata"]["ownerReferences"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|r| r["kind"] == "Job" && r["controller"] == true)
+}
+
+/// The exit code of a container as its command reads: the last `exit N` of a shell command, 1
+/// for a command that is `false` (or runs it), else 0.
+pub fn exit_code(container: &Value) -> i64 {
+    let words: Vec<String> = ["command", "args"]
+        .iter()
+        .flat_map(|k| container[k].as_array().cloned().unwrap_or_default())
+        .filter_map(|w| w.as_str().map(str::to_string))
+        .flat_map(|w| {
+            w.split(|c: char| c.is_whitespace() || c == ';' || c == '&' || c == '|')
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    if let Some(i) = words.iter().rposition(|w| w == "exit") {
+        return words.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(0);
+    }
+    if words.iter().any(|w| w == "false" || w == "/bin/false") {
+        return 1;
+    }
+    0
+}
+
+/// The pod's first non-zero container exit code, or 0.
+fn pod_exit_code(pod: &Value) -> i64 {
+    pod["spec"]["containers"].as_array().into_iter().flatten().map(exit_code).find(|c| *c != 0).unwrap_or(0)
+}
+
+/// Runs a Job's pod until its containers end; `OnFailure` restarts a failing container in place
+/// (at most a few dozen times: the Job controller stops it sooner).
+async fn run_to_completion(app: &Arc<App>, ns: &str, name: &str, uid: &str) {
+    let Some(pod) = app.store.read().get("/pods", ns, name) else { return };
+    if !runs_to_completion(&pod) || crate::controllers::control::is_terminal(&pod) {
+        return;
+    }
+    let run = Duration::from_secs(app.cli.pod_run_seconds);
+    for _ in 0..50 {
+        tokio::time::sleep(run).await;
+        let go_on = app.store.write(|txn| {
+            let Some(pod) = txn.get("/pods", ns, name).filter(|p| object::uid(p) == uid && !object::is_deleting(p))
+            else {
+                return false;
+            };
+            let code = pod_exit_code(&pod);
+            let restart = code != 0 && pod["spec"]["restartPolicy"] == "OnFailure";
+            let mut next = pod.as_ref().clone();
+            next["status"] = if restart { restarted_status(&pod, code) } else { terminated_status(&pod, code) };
+            txn.put("/pods", next);
+            if restart {
+                record_event(app, txn, ns, name, "BackOff", "Back-off restarting failed container");
+            }
+            restart
+        });
+        if !go_on {
+            return;
+        }
+    }
+}
+
+/// The status of a pod whose containers exited with `code`: Succeeded or Failed, not ready.
+pub fn terminated_status(pod: &Value, code: i64) -> Value {
+    let now = object::now_string();
+    let mut status = pod["status"].clone();
+    let phase = if code == 0 { "Succeeded" } else { "Failed" };
+    let reason = if code == 0 { "Completed" } else { "Error" };
+    status["phase"] = json!(phase);
+    let started = status["startTime"].clone();
+    for cs in status["containerStatuses"].as_array_mut().into_iter().flatten() {
+        cs["ready"] = json!(false);
+        cs["started"] = json!(false);
+        cs["state"] = json!({"terminated": {"exitCode": code, "reason": reason, "startedAt": started,
+            "finishedAt": now, "containerID": cs["containerID"]}});
+    }
+    for c in status["conditions"].as_array_mut().into_iter().flatten() {
+        if c["type"] == "Ready" || c["type"] == "ContainersReady" {
+            c["status"] = json!("False");
+            c["reason"] = json!("PodCompleted");
+            c["lastTransitionTime"] = json!(now);
+        }
+        if c["type"] == "PodReadyToStartContainers" {
+            c["status"] = json!("False");
+        }
+    }
+    status
+}
+
+/// The status of a pod whose container failed with `code` and starts again (`OnFailure`).
+fn restarted_status(pod: &Value, code: i64) -> Value {
+    let now = object::now_string();
+    let mut status = pod["status"].clone();
+    for cs in status["containerStatuses"].as_array_mut().into_iter().flatten() {
+        let count = cs["restartCount"].as_i64().unwrap_or(0) + 1;
+        cs["restartCount"] = json!(count);
+        cs["lastState"] = json!({"terminated": {"exitCode": code, "reason": "Error", "startedAt": cs["state"]["running"]["startedAt"],
+            "finishedAt": now, "containerID": cs["containerID"]}});
+        cs["state"] = json!({"running": {"startedAt": now}});
+    }
+    status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_containers_command_decides_its_exit_code() {
+        for (container, code) in [
+            (json!({"command": ["sh", "-c", "echo hi && sleep 10 && exit 1"]}), 1),
+            (json!({"command": ["sh", "-c", "exit 3"]}), 3),
+            (json!({"command": ["sh", "-c", "exit 1; exit 0"]}), 0),
+            (json!({"command": ["false"]}), 1),
+            (json!({"command": ["sh"], "args": ["-c", "date; false"]}), 1),
+            (json!({"command": ["perl", "-Mbignum=bpi", "-wle", "print bpi(2000)"]}), 0),
+            (json!({"image": "busybox"}), 0),
+        ] {
+            assert_eq!(exit_code(&container), code, "{container}");
+        }
+    }
+
+    #[test]
+    fn a_finished_pod_is_succeeded_or_failed_and_no_longer_ready() {
+        let pod = json!({"spec": {"containers": [{"name": "c"}]}, "status": {"phase": "Running", "startTime": "t0",
+            "conditions": [{"type": "Ready", "status": "True"}, {"type": "PodScheduled", "status": "True"}],
+            "containerStatuses": [{"name": "c", "ready": true, "state": {"running": {"startedAt": "t0"}}}]}});
+        let done = terminated_status(&pod, 0);
+        assert_eq!(done["phase"], "Succeeded");
+        assert_eq!(done["containerStatuses"][0]["state"]["terminated"]["reason"], "Completed");
+        assert_eq!(done["conditions"][0]["status"], "False");
+        assert_eq!(done["conditions"][0]["reason"], "PodCompleted");
+        assert_eq!(done["conditions"][1]["status"], "True", "still scheduled");
+        let failed = terminated_status(&pod, 2);
+        assert_eq!(failed["phase"], "Failed");
+        assert_eq!(failed["containerStatuses"][0]["state"]["terminated"]["exitCode"], 2);
+        let again = restarted_status(&pod, 1);
+        assert_eq!(again["phase"], "Running");
+        assert_eq!(again["containerStatuses"][0]["restartCount"], 1);
+        assert_eq!(again["containerStatuses"][0]["lastState"]["terminated"]["exitCode"], 1);
     }
 }

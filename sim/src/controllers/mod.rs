@@ -1,11 +1,26 @@
-//! What runs behind the API: the simulated kubelet (`kubelet`), the Deployment and ReplicaSet
-//! controllers (`deployments`), the bootstrap RBAC policy and ClusterRole aggregation (`policy`),
-//! the datasets a server starts with (`dataset`), `--activity` with the churn (`activity`) and
-//! what a metrics-server would measure (`metrics`).
+//! What runs behind the API: the simulated kubelet (`kubelet`) and scheduler (`scheduler`), the
+//! Deployment and ReplicaSet controllers (`deployments`, in step with the writes), and, run by
+//! the controller manager (`manager`) on the store's changes, the StatefulSet (`statefulsets`),
+//! DaemonSet (`daemonsets`), Job (`jobs`), CronJob (`cronjobs`) and disruption (`disruption`)
+//! controllers, with what they share (`control`, `revisions`); the bootstrap RBAC policy and
+//! ClusterRole aggregation (`policy`), the datasets a server starts with (`dataset`, with the
+//! demo's workloads in `workloads`), `--activity` with the churn (`activity`) and what a
+//! metrics-server would measure (`metrics`).
 
 pub mod activity;
+pub mod control;
+pub mod cronjobs;
+pub mod daemonsets;
 pub mod dataset;
 pub mod deployments;
+pub mod disruption;
+pub mod jobs;
 pub mod kubelet;
+pub mod manager;
 pub mod metrics;
 pub mod policy;
+pub mod revisions;
+pub mod running;
+pub mod scheduler;
+pub mod statefulsets;
+pub mod workloads;

@@ -97,7 +97,9 @@ pub fn aggregate(txn: &mut Txn<'_>) {
             let mut rules: Vec<Value> = Vec::new();
             for selector in &selectors {
                 for other in txn.state().list(CLUSTER_ROLES, None) {
-                    if object::name(&other) == object::name(&current) || !selector_matches(selector, &other) {
+                    if object::name(&other) == object::name(&current)
+                        || !crate::rules::selector::object_selector_matches(selector, &other)
+                    {
                         continue;
                     }
                     for r in other["rules"].as_array().into_iter().flatten() {
@@ -128,29 +130,6 @@ pub fn aggregate(txn: &mut Txn<'_>) {
             return;
         }
     }
-}
-
-/// Whether a `metav1.LabelSelector` (matchLabels, matchExpressions) matches an object's labels.
-fn selector_matches(selector: &Value, obj: &Value) -> bool {
-    let labels = object::labels(obj);
-    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
-    let labels_match = selector["matchLabels"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .all(|(k, v)| label(k).is_some_and(|l| Some(l) == v.as_str()));
-    let expressions_match = selector["matchExpressions"].as_array().into_iter().flatten().all(|e| {
-        let key = e["key"].as_str().unwrap_or_default();
-        let values: Vec<&str> = e["values"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        match e["operator"].as_str().unwrap_or_default() {
-            "In" => label(key).is_some_and(|l| values.contains(&l)),
-            "NotIn" => label(key).is_none_or(|l| !values.contains(&l)),
-            "Exists" => label(key).is_some(),
-            "DoesNotExist" => label(key).is_none(),
-            _ => false,
-        }
-    });
-    labels_match && expressions_match
 }
 
 fn rule(groups: &[&str], resources: &[&str], verbs: &[&str]) -> Value {

@@ -7,3 +7,4 @@ pub mod negotiate;
 pub mod ordered;
 pub mod protobuf;
 pub mod table;
+pub mod workload_table;

@@ -1,5 +1,5 @@
 //! Server-side Table rendering: column definitions with priorities for the common built-in kinds,
-//! the CRD's additionalPrinterColumns, the default Name / Created At table for everything else,
+//! the CRD's additionalPrinterColumns (the workload kinds' in `workload_table`), the default Name / Created At table for everything else,
 //! and PartialObjectMetadata for `includeObject=Metadata`.
 
 use kube_api_explorer::api::params::IncludeObject;
@@ -96,6 +96,9 @@ pub fn columns(rt: &ResourceType) -> Vec<Column> {
     let age = s("Age", AGE_DESC, 0);
     if rt.is_custom() {
         return vec![name, col("Age", "date", AGE_DESC, 0)];
+    }
+    if let Some(cols) = crate::encoding::workload_table::columns(rt) {
+        return cols;
     }
     match (rt.group.as_str(), rt.plural.as_str()) {
         ("", "pods") => vec![
@@ -319,6 +322,9 @@ pub fn cells(rt: &ResourceType, o: &Value) -> Vec<Value> {
     }
     if rt.is_custom() {
         return vec![json!(object::name(o)), json!(age(o))];
+    }
+    if let Some(cells) = crate::encoding::workload_table::cells(rt, o) {
+        return cells;
     }
     let name = json!(object::name(o));
     match (rt.group.as_str(), rt.plural.as_str()) {

@@ -360,6 +360,10 @@ fn subresource(
             allowed("patch")?;
             write::patch::patch(app, ctx, path, name, body)
         }
+        ("eviction", &Method::POST) => {
+            allowed("create")?;
+            write::evict::evict(app, ctx, path, name, body)
+        }
         _ => Err(method_not_allowed()),
     }
 }

@@ -1,6 +1,7 @@
 //! Defaults kube-apiserver fills into built-in objects on every write (the `SetDefaults_*`
 //! functions of k8s.io/kubernetes/pkg/apis/{apps,core}/v1), for the kinds kube-sim runs:
-//! Deployments and ReplicaSets (replicas, strategy, history and progress deadline), and the pod
+//! Deployments and ReplicaSets (replicas, strategy, history and progress deadline), StatefulSets,
+//! DaemonSets, Jobs and CronJobs (strategies, limits, policies), and the pod
 //! spec of Pods and of every pod template (restart and DNS policy, scheduler, grace period,
 //! security context, and each container's termination message, pull policy and port protocol).
 //! A field the client gave is never changed.
@@ -20,11 +21,21 @@ pub fn apply(rt: &ResourceType, obj: &mut Value) {
             default(&mut obj["spec"], "replicas", json!(1));
             template(obj);
         }
-        ("apps", "StatefulSet" | "DaemonSet")
-        | ("batch", "Job")
-        | ("", "PodTemplate")
-        | ("", "ReplicationController") => template(obj),
+        ("apps", "StatefulSet") => {
+            stateful_set(obj);
+            template(obj);
+        }
+        ("apps", "DaemonSet") => {
+            daemon_set(obj);
+            template(obj);
+        }
+        ("batch", "Job") => {
+            job(obj);
+            template(obj);
+        }
+        ("", "PodTemplate") | ("", "ReplicationController") => template(obj),
         ("batch", "CronJob") => {
+            cron_job(obj);
             if let Some(job) = obj.pointer_mut("/spec/jobTemplate") {
                 template(job);
             }
@@ -64,6 +75,66 @@ fn deployment(obj: &mut Value) {
     default(spec, "progressDeadlineSeconds", json!(600));
 }
 
+/// `SetDefaults_StatefulSet` (apps/v1): ordered pod management, a RollingUpdate from partition
+/// 0, one replica, ten revisions kept, PVCs retained.
+fn stateful_set(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) else { return };
+    default(spec, "podManagementPolicy", json!("OrderedReady"));
+    default(spec, "updateStrategy", json!({}));
+    let strategy = &mut spec["updateStrategy"];
+    default(strategy, "type", json!("RollingUpdate"));
+    if strategy["type"] == "RollingUpdate" {
+        default(strategy, "rollingUpdate", json!({}));
+        default(&mut strategy["rollingUpdate"], "partition", json!(0));
+    }
+    default(spec, "replicas", json!(1));
+    default(spec, "revisionHistoryLimit", json!(10));
+    default(spec, "persistentVolumeClaimRetentionPolicy", json!({}));
+    let retention = &mut spec["persistentVolumeClaimRetentionPolicy"];
+    default(retention, "whenDeleted", json!("Retain"));
+    default(retention, "whenScaled", json!("Retain"));
+}
+
+/// `SetDefaults_DaemonSet`: a RollingUpdate of one unavailable pod and no surge, ten revisions.
+fn daemon_set(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) else { return };
+    default(spec, "updateStrategy", json!({}));
+    let strategy = &mut spec["updateStrategy"];
+    default(strategy, "type", json!("RollingUpdate"));
+    if strategy["type"] == "RollingUpdate" {
+        default(strategy, "rollingUpdate", json!({}));
+        default(&mut strategy["rollingUpdate"], "maxUnavailable", json!(1));
+        default(&mut strategy["rollingUpdate"], "maxSurge", json!(0));
+    }
+    default(spec, "revisionHistoryLimit", json!(10));
+}
+
+/// `SetDefaults_Job`: one completion at a time when neither is given, six retries, NonIndexed,
+/// not suspended, replacing terminating or failed pods.
+fn job(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) else { return };
+    if spec["completions"].is_null() && spec["parallelism"].is_null() {
+        spec["completions"] = json!(1);
+    }
+    default(spec, "parallelism", json!(1));
+    default(spec, "backoffLimit", json!(6));
+    default(spec, "completionMode", json!("NonIndexed"));
+    default(spec, "suspend", json!(false));
+    let policy = if spec["podFailurePolicy"].is_null() { "TerminatingOrFailed" } else { "Failed" };
+    default(spec, "podReplacementPolicy", json!(policy));
+    default(spec, "manualSelector", json!(false));
+}
+
+/// `SetDefaults_CronJob`: concurrency Allow, not suspended, three succeeded and one failed Job
+/// kept.
+fn cron_job(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) else { return };
+    default(spec, "concurrencyPolicy", json!("Allow"));
+    default(spec, "suspend", json!(false));
+    default(spec, "successfulJobsHistoryLimit", json!(3));
+    default(spec, "failedJobsHistoryLimit", json!(1));
+}
+
 /// The pod template under `spec.template`.
 fn template(obj: &mut Value) {
     if let Some(spec) = obj.pointer_mut("/spec/template/spec").filter(|s| s.is_object()) {
@@ -80,7 +151,8 @@ fn pod_spec(spec: &mut Value) {
     default(spec, "securityContext", json!({}));
     default(spec, "schedulerName", json!("default-scheduler"));
     for list in ["initContainers", "containers"] {
-        for c in spec[list].as_array_mut().into_iter().flatten() {
+        // `get_mut`: indexing would add the missing list as null.
+        for c in spec.get_mut(list).and_then(Value::as_array_mut).into_iter().flatten() {
             container(c);
         }
     }
@@ -95,7 +167,7 @@ fn container(c: &mut Value) {
     };
     default(c, "imagePullPolicy", json!(pull));
     default(c, "resources", Value::Object(Map::new()));
-    for p in c["ports"].as_array_mut().into_iter().flatten() {
+    for p in c.get_mut("ports").and_then(Value::as_array_mut).into_iter().flatten() {
         default(p, "protocol", json!("TCP"));
     }
 }

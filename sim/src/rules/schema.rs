@@ -195,6 +195,9 @@ impl Schemas {
     /// Value checks of a structural (CRD) schema: type, enum, minimum/maximum, required.
     pub fn validate_values(&self, rt: &ResourceType, obj: &Value) -> Vec<FieldError> {
         let mut out = Vec::new();
+        if rt.group == "batch" && rt.kind == "CronJob" {
+            out.extend(cron_schedule_errors(obj));
+        }
         if let Some(c) = &rt.custom {
             for part in ["spec", "status"] {
                 if let (Some(s), Some(v)) = (c.schema["properties"].get(part), obj.get(part)) {
@@ -213,6 +216,26 @@ impl Schemas {
             None => crate::rules::defaults::apply(rt, obj),
         }
     }
+}
+
+/// `validateScheduleFormat` of a CronJob (`pkg/apis/batch/validation`): the schedule must parse
+/// as cron does and may not carry a time zone (that is `spec.timeZone`'s job).
+fn cron_schedule_errors(obj: &Value) -> Vec<FieldError> {
+    let Some(schedule) = obj["spec"]["schedule"].as_str() else {
+        return vec![FieldError::required("spec.schedule", "")];
+    };
+    let mut out = Vec::new();
+    if let Err(e) = crate::rules::cron::Schedule::parse(schedule) {
+        out.push(FieldError::invalid("spec.schedule", &Value::from(schedule), e));
+    }
+    if schedule.contains("TZ") {
+        out.push(FieldError::invalid(
+            "spec.schedule",
+            &Value::from(schedule),
+            "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+        ));
+    }
+    out
 }
 
 fn default_into(schema: &Value, v: &mut Value) {

@@ -27,6 +27,30 @@ impl LabelSelector {
     }
 }
 
+/// Whether a `metav1.LabelSelector` object (matchLabels, matchExpressions) matches an object's
+/// labels (`metav1.LabelSelectorAsSelector`: every requirement holds; `{}` matches everything).
+pub fn object_selector_matches(selector: &Value, obj: &Value) -> bool {
+    let labels = object::labels(obj);
+    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
+    let labels_match = selector["matchLabels"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .all(|(k, v)| label(k).is_some_and(|l| Some(l) == v.as_str()));
+    let expressions_match = selector["matchExpressions"].as_array().into_iter().flatten().all(|e| {
+        let key = e["key"].as_str().unwrap_or_default();
+        let values: Vec<&str> = e["values"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        match e["operator"].as_str().unwrap_or_default() {
+            "In" => label(key).is_some_and(|l| values.contains(&l)),
+            "NotIn" => label(key).is_none_or(|l| !values.contains(&l)),
+            "Exists" => label(key).is_some(),
+            "DoesNotExist" => label(key).is_none(),
+            _ => false,
+        }
+    });
+    labels_match && expressions_match
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FieldSelector(Vec<(String, bool, String)>);
 

@@ -49,6 +49,8 @@ pub struct Details {
 pub struct Cause {
     pub reason: String,
     pub message: String,
+    /// Left out when empty, as `metav1.StatusCause` writes it (`omitempty`).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub field: String,
 }
 

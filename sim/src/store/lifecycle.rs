@@ -113,6 +113,7 @@ pub fn stamp_new(rt: &ResourceType, obj: &mut Value, manager: &str) {
     if has_spec {
         meta.insert("generation".into(), json!(1));
     }
+    crate::store::strategy::prepare_create(rt, obj);
     record_update(
         None,
         obj,
@@ -169,6 +170,9 @@ pub fn carry_over(rt: &ResourceType, old: &Value, new: &mut Value, subresource: 
             }
         }
         *new = kept;
+    }
+    if subresource.is_none() {
+        crate::store::strategy::prepare_update(rt, old, new);
     }
     let spec_changed = strip_for_generation(old) != strip_for_generation(new);
     if spec_changed {

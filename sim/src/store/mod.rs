@@ -7,12 +7,14 @@
 //! resourceVersion order and a watcher that subscribes under the read lock misses nothing.
 //!
 //! Beside the store: the served types (`registry`), what an object is (`object`), what every write
-//! does to a new object (`lifecycle`) and deletion (`deletion`).
+//! does to a new object (`lifecycle`, with the registry strategies of `strategy`) and deletion
+//! (`deletion`).
 
 pub mod deletion;
 pub mod lifecycle;
 pub mod object;
 pub mod registry;
+pub mod strategy;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};

@@ -133,14 +133,14 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
     success(ctx, &rt, &stored, StatusCode::CREATED, &problems)
 }
 
-/// A new pod is scheduled at once (to a node chosen from its name) and starts Pending; the
-/// simulated kubelet takes it from there.
+/// A new pod starts Pending: unscheduled unless the client named its node; the simulated
+/// scheduler and kubelet take it from there.
 pub fn prepare_pod(obj: &mut Value) {
-    if obj["spec"]["nodeName"].as_str().is_none_or(str::is_empty) {
-        let n = object::name(obj).bytes().map(u32::from).sum::<u32>() % 3 + 1;
-        object::set_at(obj, &["spec", "nodeName"], json!(format!("node-{n}")));
-    }
-    obj["status"] = crate::controllers::dataset::pending_status();
+    obj["status"] = if obj["spec"]["nodeName"].as_str().is_none_or(str::is_empty) {
+        json!({"phase": "Pending", "qosClass": crate::controllers::control::qos_class(&obj["spec"])})
+    } else {
+        crate::controllers::dataset::pending_status()
+    };
 }
 
 pub fn prepare_namespace(obj: &mut Value, name: &str) {
