@@ -23,7 +23,7 @@ async function openTerminal(page, base, name) {
   return terminal;
 }
 
-const screenText = async (terminal) => (await terminal.locator('.xterm-rows').innerText()).split('\n').map((l) => l.trimEnd()).join('\n');
+const screenText = async (terminal) => (await terminal.locator('.xterm-rows').innerText()).replace(/\u00a0/g, ' ').split('\n').map((l) => l.trimEnd()).join('\n');
 
 test('the default kubectl proxy refuses exec: the explorer says why and names the flag', async ({ page, request, baseURL }) => {
   const name = await webPod(request);
