@@ -157,7 +157,7 @@ fn scripts_test_runs_its_default_layers_through_run_layers() {
         .and_then(|l| l.strip_suffix("; fi"))
         .expect("the default layers");
     let names: Vec<&str> = defaults.split_whitespace().collect();
-    assert_eq!(names, ["setup", "checks", "native", "browser", "kubectl", "e2e"]);
+    assert_eq!(names, ["setup", "checks", "native", "browser", "kubectl", "clients", "e2e"]);
     for name in names {
         assert!(script.contains(&format!("\nlayer_{name}() {{\n")), "scripts/test defines layer_{name}");
     }

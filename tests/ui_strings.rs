@@ -1,4 +1,4 @@
-//! Every string the views show goes through the catalogue (`src/i18n/catalogue.rs`): this test
+//! Every string the views show goes through the catalogue (`model/src/i18n/catalogue.rs`): this test
 //! reads `src/ui/**/*.rs` and fails on literal text in `view!` markup (a text node such as
 //! `<p>"Hello"</p>`), in a user-visible attribute (`title`, `aria-label`, `placeholder`, `alt`,
 //! `label`), or as the value or `format!` text of a Rust block inside the markup
@@ -7,9 +7,11 @@
 //! against the catalogue.
 //!
 //! Texts made outside the views are seen where they are worded: the `Display` of the errors and
-//! states of `src/api`, `src/model` and `src/client` (a thiserror `#[error("...")]`, or words
-//! written in an `impl Display`) must come from the catalogue (`i18n::Localized`, its English
-//! filled by `localized_display!`), so that the interface can show them in every language.
+//! states of the model (`model/src`) and `src/client` (a thiserror `#[error("...")]`, or words written in an
+//! `impl Display`) must come from the catalogue (`i18n::Localized`, its English filled by
+//! `localized_display!`), so that the interface can show them in every language. The protocol
+//! core (`wire/`) has no catalogue: each of its worded types must have a `Localized` text in the
+//! app (`model/src/i18n/wire`), whose tests compare the two Englishes.
 
 mod common;
 
@@ -70,11 +72,25 @@ const ERRORS_NOT_YET_CONVERTED: &[&str] = &[];
 /// Files whose worded errors stay English: `model/list_text.rs` writes a list's text item by item,
 /// and its errors are written into that text as YAML comments (`# item 3 of the list cannot be
 /// decoded: …`), beside the YAML they stand for, in the left-to-right document pane.
-const ERRORS_ALLOWED: &[&str] = &["src/model/list_text.rs"];
+const ERRORS_ALLOWED: &[&str] = &["model/src/list_text.rs"];
 
 /// `Display` texts that stay as they are in every language: the names of the concepts page's
-/// resourceVersion semantics (Kubernetes terms, like the parameters they describe).
-const DISPLAY_ALLOWED: &[&str] = &["src/api/params.rs: Semantics"];
+/// resourceVersion semantics (Kubernetes terms, like the parameters they describe); why a
+/// language file cannot be used (`TableError`: the page then falls back to English, the language
+/// it is shown in); why a list's text cannot be written item by item (`ListTextError`, written
+/// into that text as a YAML comment, as [`ERRORS_ALLOWED`] says).
+const DISPLAY_ALLOWED: &[&str] =
+    &["wire/src/params.rs: Semantics", "model/src/i18n/mod.rs: TableError", "model/src/list_text.rs: ListTextError"];
+
+/// The folders of the app's layers below the views whose texts go through the catalogue.
+const APP_FOLDERS: &[&str] = &["model/src", "src/client"];
+
+/// The protocol core: its texts are English, and the app gives each worded type its catalogue
+/// text in [`CORE_TEXTS`].
+const CORE: &str = "wire/src";
+
+/// Where the app maps the core's errors and states to catalogue texts.
+const CORE_TEXTS: &str = "model/src/i18n/wire";
 
 /// Attributes a person reads or hears.
 const VISIBLE_ATTRIBUTES: &[&str] = &["title", "aria-label", "placeholder", "alt", "label", "aria-description"];
@@ -254,7 +270,11 @@ fn every_string_the_views_show_is_in_the_catalogue() {
             }
         }
     }
-    assert!(problems.is_empty(), "text shown without the catalogue (src/i18n/catalogue.rs):\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "text shown without the catalogue (model/src/i18n/catalogue.rs):\n{}",
+        problems.join("\n")
+    );
 }
 
 /// A `Display` text with words: an `#[error("...")]` of a type, or a literal written in an
@@ -350,16 +370,16 @@ fn worded_displays(code: &str) -> Vec<Worded> {
     found
 }
 
-/// The source files of `api`, `model` and `client` (their tests left out): each as its path from
-/// the crate's root and its text.
-fn files_outside_the_views() -> Vec<(String, String)> {
+/// The source files of `folders` (their tests, test data and command-line tools left out): each
+/// as its path from the repository's root and its text.
+fn source_files(folders: &[&str]) -> Vec<(String, String)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for folder in ["src/api", "src/model", "src/client"] {
+    for folder in folders {
         for file in rust_files(&root.join(folder)) {
             let relative = file.strip_prefix(&root).expect("under the root").to_string_lossy().replace('\\', "/");
             let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-            if name == "tests" || name.ends_with("_tests") || name == "testdata" {
+            if name == "tests" || name.ends_with("_tests") || name == "testdata" || relative.contains("/src/bin/") {
                 continue;
             }
             files.push((relative, std::fs::read_to_string(&file).expect("readable")));
@@ -372,7 +392,7 @@ fn files_outside_the_views() -> Vec<(String, String)> {
 fn every_error_and_state_text_outside_the_views_is_in_the_catalogue() {
     let mut problems = Vec::new();
     let mut pending_seen = Vec::new();
-    for (relative, text) in files_outside_the_views() {
+    for (relative, text) in source_files(APP_FOLDERS) {
         for w in worded_displays(&code_of(&text)) {
             let key = format!("{relative}: {}", w.of);
             if DISPLAY_ALLOWED.contains(&key.as_str()) {
@@ -393,7 +413,7 @@ fn every_error_and_state_text_outside_the_views_is_in_the_catalogue() {
     assert!(
         problems.is_empty(),
         "Display texts worded outside the catalogue (give the type a Localized text and \
-         localized_display!, see src/i18n/mod.rs):\n{}",
+         localized_display!, see model/src/i18n/mod.rs):\n{}",
         problems.join("\n")
     );
 }
@@ -431,11 +451,46 @@ fn worded_errors(code: &str) -> Vec<Worded> {
     found
 }
 
+/// The types of the core's files whose `Display` has words (those of [`DISPLAY_ALLOWED`] aside),
+/// each with where it is worded.
+fn worded_core_types() -> Vec<(String, String)> {
+    let mut types = Vec::new();
+    for (relative, text) in source_files(&[CORE]) {
+        for w in worded_displays(&code_of(&text)) {
+            let key = format!("{relative}: {}", w.of);
+            if !DISPLAY_ALLOWED.contains(&key.as_str()) && !types.iter().any(|(of, _)| *of == w.of) {
+                types.push((w.of, format!("{relative}:{}", w.line)));
+            }
+        }
+    }
+    types
+}
+
+#[test]
+fn every_worded_type_of_the_core_has_a_catalogue_text_in_the_app() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let texts: String =
+        rust_files(&root.join(CORE_TEXTS)).iter().map(|f| std::fs::read_to_string(f).expect("readable")).collect();
+    let types = worded_core_types();
+    assert!(types.len() > 30, "found only {} worded types in {CORE}", types.len());
+    let missing: Vec<String> = types
+        .iter()
+        .filter(|(of, _)| !texts.contains(&format!("impl Localized for {of} {{")))
+        .map(|(of, at)| format!("{at}: {of}"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "types of the core worded in English only (give each an impl Localized in {CORE_TEXTS}, with a test \
+         that its English is the catalogue's):\n{}",
+        missing.join("\n")
+    );
+}
+
 #[test]
 fn every_error_worded_outside_the_views_is_in_the_catalogue() {
     let mut problems = Vec::new();
     let mut pending_seen = Vec::new();
-    for (relative, text) in files_outside_the_views() {
+    for (relative, text) in source_files(&[APP_FOLDERS, &[CORE]].concat()) {
         if ERRORS_ALLOWED.contains(&relative.as_str()) {
             continue;
         }

@@ -2,19 +2,40 @@
 //! `wasm-bindgen-test-runner` (`cargo test --target wasm32-unknown-unknown`).
 #![cfg(target_arch = "wasm32")]
 
-use kube_api_explorer::api::request::Request;
 use kube_api_explorer::client::base::ApiBase;
 use kube_api_explorer::client::discovery::LoadError;
 use kube_api_explorer::client::error::ApiError;
 use kube_api_explorer::client::fetch::{execute, now_ms, ClientError, Response};
 use kube_api_explorer::client::fetched::{decode_response, Fetched};
 use kube_api_explorer::client::handle::{Client, Exchange};
+use kube_api_explorer::model::requests;
 use kube_api_explorer::ui::ErrorState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// The ConfigMap type, as discovery describes it.
+fn configmap_type() -> kube_api_explorer::api::discovery::ResourceType {
+    kube_api_explorer::api::discovery::ResourceType {
+        group: String::new(),
+        version: "v1".into(),
+        plural: "configmaps".into(),
+        singular: "configmap".into(),
+        kind: "ConfigMap".into(),
+        scope: kube_api_explorer::api::discovery::Scope::Namespaced,
+        verbs: vec![],
+        short_names: vec![],
+        categories: vec![],
+        subresources: vec![],
+    }
+}
+
+/// The ConfigMaps of namespace `demo`.
+fn configmaps() -> kube_api_explorer::api::request::Collection {
+    kube_api_explorer::api::request::Collection::new(&configmap_type(), Some("demo")).expect("collection")
+}
 
 fn signal() -> web_sys::AbortSignal {
     web_sys::AbortController::new().expect("an AbortController").signal()
@@ -23,8 +44,9 @@ fn signal() -> web_sys::AbortSignal {
 #[wasm_bindgen_test]
 async fn execute_reads_status_headers_and_body_of_a_same_origin_response() {
     // The test runner serves its own page: a real HTTP exchange through fetch.
-    let response =
-        execute(&ApiBase::same_origin(), &Request::get("/"), &signal()).await.expect("the runner's page answers");
+    let response = execute(&ApiBase::same_origin(), &requests::discovery_document("/"), &signal())
+        .await
+        .expect("the runner's page answers");
     assert_eq!(response.status, 200);
     assert!(response.header("content-type").is_some_and(|t| t.contains("text/html")), "{:?}", response.headers);
     assert!(!response.body.is_empty());
@@ -33,7 +55,7 @@ async fn execute_reads_status_headers_and_body_of_a_same_origin_response() {
 
 #[wasm_bindgen_test]
 async fn execute_reports_a_closed_port_as_a_network_error_naming_the_url() {
-    let base_request = Request::get("http://127.0.0.1:9/version");
+    let base_request = requests::discovery_document("http://127.0.0.1:9/version");
     let error =
         execute(&ApiBase::same_origin(), &base_request, &signal()).await.expect_err("nothing listens on port 9");
     match &error {
@@ -51,24 +73,24 @@ async fn the_client_refuses_writes_before_fetch_while_its_gate_is_closed_and_sti
     let client = Client::new(ApiBase::same_origin(), writes.into());
     let seen = RwSignal::new(Vec::<(String, bool)>::new());
     client.subscribe(Callback::new(move |exchange: Exchange| {
-        seen.update(|s| s.push((exchange.request.method.to_string(), exchange.outcome.is_ok())))
+        seen.update(|s| s.push((exchange.request.method().to_string(), exchange.outcome.is_ok())))
     }));
-    let mut put = Request::get("/read-only-probe");
-    put.method = kube_api_explorer::api::request::Method::Put;
-    let refused = client.send(put.clone()).await;
-    let read = client.send(Request::get("/")).await;
+    let probe = configmaps().object("read-only-probe").expect("a name");
+    let delete = requests::delete(&probe, &Default::default());
+    let refused = client.send(delete.clone()).await;
+    let read = client.send(requests::discovery_document("/")).await;
     match refused {
         Err(ClientError::ReadOnly { url, method }) => {
             assert!(url.ends_with("/read-only-probe"), "{url}");
-            assert_eq!(method, "PUT");
+            assert_eq!(method, "DELETE");
         }
-        other => panic!("expected the PUT refused in read-only mode, got {other:?}"),
+        other => panic!("expected the DELETE refused in read-only mode, got {other:?}"),
     }
     assert_eq!(read.expect("GETs still go out").response.status, 200);
-    assert_eq!(seen.get_untracked(), [("PUT".to_owned(), false), ("GET".to_owned(), true)], "the observer saw both");
+    assert_eq!(seen.get_untracked(), [("DELETE".to_owned(), false), ("GET".to_owned(), true)], "the observer saw both");
     writes.set(true);
-    let sent = client.send(put).await.expect("the gate is open: the PUT reaches the runner");
-    assert!(sent.response.status >= 400, "the runner refuses a PUT: {}", sent.response.status);
+    let sent = client.send(delete).await.expect("the gate is open: the DELETE reaches the runner");
+    assert!(sent.response.status >= 400, "the runner refuses a DELETE: {}", sent.response.status);
 }
 
 #[wasm_bindgen_test]
@@ -80,7 +102,7 @@ async fn a_request_is_aborted_when_the_owner_of_its_handle_is_cleaned_up() {
     let handle = view.with(|| client.for_current_owner());
     let (done, outcome) = futures::channel::oneshot::channel();
     wasm_bindgen_futures::spawn_local(async move {
-        let _ = done.send(handle.send(Request::get("/?slow")).await);
+        let _ = done.send(handle.send(requests::discovery_document("/?slow")).await);
     });
     // Let the task start its fetch, then leave the view.
     wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL)).await.ok();
@@ -89,7 +111,7 @@ async fn a_request_is_aborted_when_the_owner_of_its_handle_is_cleaned_up() {
         Err(ClientError::Network { message, .. }) => assert!(message.to_lowercase().contains("abort"), "{message}"),
         other => panic!("expected the fetch aborted, got {other:?}"),
     }
-    let later = client.send(Request::get("/")).await.expect("the app's own handle still sends");
+    let later = client.send(requests::discovery_document("/")).await.expect("the app's own handle still sends");
     assert_eq!(later.response.status, 200);
 }
 
@@ -105,7 +127,7 @@ fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
         total_ms: 0.0,
     };
     let not_found = decode_response(
-        Request::get("/api/v1/namespaces/demo/pods/gone"),
+        requests::discovery_document("/api/v1/namespaces/demo/pods/gone"),
         response(
             404,
             r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"pods \"gone\" not found","reason":"NotFound","code":404}"#,
@@ -115,18 +137,18 @@ fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
     assert!(error.is_not_found());
     assert_eq!(error.status().map(|s| s.reason.as_str()), Some("NotFound"));
     assert_eq!(error.to_string(), r#"404 NotFound: pods "gone" not found"#);
-    let plain = decode_response(Request::get("/x"), response(503, ""));
+    let plain = decode_response(requests::discovery_document("/x"), response(503, ""));
     assert!(matches!(plain.error(), Some(ApiError::Http { code: 503, .. })));
-    let ok = decode_response(Request::get("/x"), response(200, r#"{"kind":"Pod"}"#));
+    let ok = decode_response(requests::discovery_document("/x"), response(200, r#"{"kind":"Pod"}"#));
     assert!(ok.error().is_none());
     assert_eq!(ok.document().expect("a document").get("kind").and_then(|k| k.as_str()), Some("Pod"));
     let throttled = Fetched::new(
-        Request::get("/x"),
+        requests::discovery_document("/x"),
         Response { headers: vec![("retry-after".to_owned(), "3".to_owned())], ..ok.response.clone() },
     );
     assert_eq!(throttled.retry_after_seconds(), Some(3));
     // A response read its own way is not decoded until something asks, and then once.
-    let undecoded = Fetched::new(Request::get("/x"), response(200, r#"{"kind":"Pod"}"#));
+    let undecoded = Fetched::new(requests::discovery_document("/x"), response(200, r#"{"kind":"Pod"}"#));
     assert_eq!(undecoded.decode_ms(), None);
     assert!(undecoded.decoded().is_ok());
     assert!(undecoded.decode_ms().is_some());
@@ -134,7 +156,7 @@ fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
     assert_eq!(logged.decode_ms(), undecoded.decode_ms(), "the log keeps the timing");
     assert_eq!(logged.response, undecoded.response);
     assert!(logged.document().is_ok(), "and decodes again if asked");
-    let broken = Fetched::new(Request::get("/x"), response(200, r#"{"kind":"#));
+    let broken = Fetched::new(requests::discovery_document("/x"), response(200, r#"{"kind":"#));
     assert!(matches!(broken.error(), Some(ApiError::Undecodable { code: 200, .. })), "{:?}", broken.error());
     // An excerpt of a long body reads no further than it shows.
     let long = response(500, &"é".repeat(100_000));
@@ -322,27 +344,16 @@ impl kube_api_explorer::client::reflector::ReflectorObserver for TestObserver {
 
 #[wasm_bindgen_test]
 async fn use_reflector_lists_then_watches_a_real_server_and_stops_with_its_owner() {
-    use kube_api_explorer::api::codec::json::decode_json;
-    use kube_api_explorer::api::discovery::Scope;
+    use kube_api_explorer::api::discovery::{ApiGroup, Discovery, GroupVersionResources};
     use kube_api_explorer::api::reflector::ReflectorConfig;
-    use kube_api_explorer::api::request::{Body, Collection};
     use kube_api_explorer::client::reflector::use_reflector;
     use kube_api_explorer::client::stream::budget_use;
+    use kube_api_explorer::model::write::plan_creates;
 
     let client = Client::new(kube_sim(), Signal::stored(true));
-    let configmaps = kube_api_explorer::api::discovery::ResourceType {
-        group: String::new(),
-        version: "v1".into(),
-        plural: "configmaps".into(),
-        singular: "configmap".into(),
-        kind: "ConfigMap".into(),
-        scope: Scope::Namespaced,
-        verbs: vec![],
-        short_names: vec![],
-        categories: vec![],
-        subresources: vec![],
-    };
-    let collection = Collection::new(&configmaps, Some("demo")).expect("collection");
+    let collection = configmaps();
+    let versions = vec![GroupVersionResources { version: "v1".into(), resources: vec![configmap_type()] }];
+    let discovery = Discovery { groups: vec![ApiGroup { name: String::new(), versions }] };
     let seen = std::rc::Rc::new(std::cell::RefCell::new(Seen::default()));
     // The hook runs in a mounted view, as the live view runs it; unmounting the view stops it.
     let document = web_sys::window().unwrap().document().unwrap();
@@ -366,10 +377,9 @@ async fn use_reflector_lists_then_watches_a_real_server_and_stops_with_its_owner
 
     // A change made meanwhile arrives as an event, seen before and after it is applied.
     let name = format!("hook-{}", js_sys::Math::random().to_bits() % 1_000_000);
-    let object =
-        decode_json(format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"{name}"}}}}"#).as_bytes())
-            .expect("json");
-    let create = Request::create(&collection, Body::json(&object), &Default::default());
+    let text = format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"{name}"}}}}"#);
+    let mut plan = plan_creates(&text, &discovery, Some("demo"), &Default::default());
+    let create = plan.pop().and_then(|item| item.request.ok()).expect("a create of one ConfigMap");
     let created = client.send(create).await.expect("kube-sim answers");
     assert_eq!(created.response.status, 201, "{}", created.response.body_excerpt(300));
     let added = format!("ADDED {name}");
@@ -395,7 +405,7 @@ async fn use_reflector_lists_then_watches_a_real_server_and_stops_with_its_owner
     assert!(until(5.0, || budget_use().0 == 1).await, "resumed: {:?}", budget_use());
     drop(view);
     assert!(until(5.0, || budget_use().0 == 0).await, "stopped: {:?}", budget_use());
-    let _ = client.send(Request::delete(&collection.object(&name).expect("name"), &Default::default())).await;
+    let _ = client.send(requests::delete(&collection.object(&name).expect("name"), &Default::default())).await;
 }
 
 /// Lets the tasks that are ready run (a few turns of the microtask queue and one of the tasks).
@@ -472,7 +482,7 @@ async fn a_handles_tasks_end_with_the_owner_it_was_made_for_even_when_started_fr
     let flag = finished.clone();
     let sender = handle.clone();
     handle.tasks().spawn(async move {
-        let _ = sender.send(Request::get("/?slow")).await;
+        let _ = sender.send(requests::discovery_document("/?slow")).await;
         flag.set(true);
     });
     let_tasks_run().await;

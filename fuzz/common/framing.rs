@@ -5,7 +5,7 @@
 
 use std::fmt::Debug;
 
-use kube_api_explorer::api::watch::Framer;
+use kube_wire::watch::Framer;
 
 /// Pushes `stream` whole into one framer and in chunks of `step` bytes into another, and panics
 /// if the two disagree.

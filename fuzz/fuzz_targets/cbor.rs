@@ -2,8 +2,8 @@
 //! bytes that decode to the same tree, and its JSON text decodes to an equivalent tree.
 #![no_main]
 
-use kube_api_explorer::api::codec::cbor::{decode_cbor, decode_cbor_prefix, encode_cbor, CborEncoding};
-use kube_api_explorer::api::codec::json::decode_json;
+use kube_wire::codec::cbor::{decode_cbor, decode_cbor_prefix, encode_cbor, CborEncoding};
+use kube_wire::codec::json::decode_json;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

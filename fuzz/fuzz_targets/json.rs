@@ -2,12 +2,12 @@
 //! re-encodes to text that decodes to the same tree.
 #![no_main]
 
-use kube_api_explorer::api::codec::json::decode_json;
-use kube_api_explorer::api::view::list::{ObjectList, RawList};
-use kube_api_explorer::api::view::metadata::metadata_list_from_json;
-use kube_api_explorer::api::view::status::status_from_document;
-use kube_api_explorer::api::view::table::Table;
-use kube_api_explorer::api::watch::WatchEvent;
+use kube_wire::codec::json::decode_json;
+use kube_wire::view::list::{ObjectList, RawList};
+use kube_wire::view::metadata::metadata_list_from_json;
+use kube_wire::view::status::status_from_document;
+use kube_wire::view::table::Table;
+use kube_wire::watch::WatchEvent;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@
 #[path = "../common/framing.rs"]
 mod framing;
 
-use kube_api_explorer::api::watch::JsonFramer;
+use kube_wire::watch::JsonFramer;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

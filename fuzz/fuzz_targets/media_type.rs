@@ -2,7 +2,7 @@
 //! to the same value.
 #![no_main]
 
-use kube_api_explorer::api::media_type::{Accept, MediaType};
+use kube_wire::media_type::{Accept, MediaType};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! the same.
 #![no_main]
 
-use kube_api_explorer::api::codec::protobuf::{decode_envelope, decode_watch_event};
+use kube_wire::codec::protobuf::{decode_envelope, decode_watch_event};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,7 +1,7 @@
 //! YAML decoding never panics; what decodes encodes to YAML without panicking.
 #![no_main]
 
-use kube_api_explorer::api::codec::yaml::{decode_yaml, encode_yaml};
+use kube_wire::codec::yaml::{decode_yaml, encode_yaml};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

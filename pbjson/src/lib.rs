@@ -18,10 +18,14 @@
 //! default other than zero: `spec.replicas: 0` stays). A pointer set to a zero that equals its
 //! default (`immutable: false`) is left out, which the real server would keep.
 //!
+//! A string field whose bytes are not UTF-8 reads with U+FFFD for each bad byte, as the real
+//! server's JSON writes it (`lenient`), where prost alone would refuse the message.
+//!
 //! Invariants: nothing here panics on any input; a body that is not what it should be is a
 //! [`DecodeError`] naming what was expected and where (the message path prost reports).
 
 mod generated;
+mod lenient;
 mod to_json;
 
 pub use to_json::{go_duration, is_zero};
@@ -90,6 +94,16 @@ pub fn raw_to_json(api_version: &str, kind: &str, raw: &[u8]) -> Result<Value, D
     if let Some(m) = value.as_object_mut() {
         m.insert("apiVersion".into(), json!(api_version));
         m.insert("kind".into(), json!(kind));
+    }
+    // The protobuf message of a metadata-only list's item has no TypeMeta, but the real server
+    // sets it on every item before writing (apiserver/pkg/endpoints/handlers/response.go,
+    // `asPartialObjectMetadataList`), so its JSON has it (real-apiserver 40 and 42).
+    if kind == "PartialObjectMetadataList" {
+        let items = value.get_mut("items").and_then(Value::as_array_mut);
+        for item in items.into_iter().flatten().filter_map(Value::as_object_mut) {
+            item.insert("apiVersion".into(), json!(api_version));
+            item.insert("kind".into(), json!("PartialObjectMetadata"));
+        }
     }
     Ok(value)
 }

@@ -13,7 +13,7 @@ use prost::Message;
 use serde_json::{json, Map, Value};
 
 pub(crate) fn decode<M: Message + Default + ToJson>(raw: &[u8]) -> Option<Result<Value, prost::DecodeError>> {
-    Some(M::decode(raw).map(|m| m.to_json()))
+    Some(crate::lenient::decode::<M>(raw).map(|m| m.to_json()))
 }
 
 /// A message's JSON, as the Go type it mirrors is encoded.

@@ -5,9 +5,9 @@
 mod common;
 
 use common::{json_of, recorded_status, Sim};
-use kube_api_explorer::api::codec::cbor::{decode_cbor, encode_cbor, CborEncoding};
-use kube_api_explorer::api::codec::value::Value as Doc;
-use kube_api_explorer::api::watch::{CborSeqFramer, Framer};
+use kube_wire::codec::cbor::{decode_cbor, encode_cbor, CborEncoding};
+use kube_wire::codec::value::Value as Doc;
+use kube_wire::watch::{CborSeqFramer, Framer};
 
 async fn cbor_get(sim: &Sim, path: &str) -> (u16, String, Vec<u8>) {
     let resp = sim.get_with(path, "application/cbor").await;

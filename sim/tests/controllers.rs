@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{json_of, Sim};
+use common::{json_of, names, Sim};
 use serde_json::{json, Value};
 
 /// Polls `path` until `ready` holds of its JSON (30 s at most).
@@ -19,15 +19,6 @@ async fn until(sim: &Sim, path: &str, ready: impl Fn(&Value) -> bool) -> Value {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     panic!("{path} never got there: {}", sim.get_json(path).await.1);
-}
-
-fn names(list: &Value) -> Vec<String> {
-    list["items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|i| i["metadata"]["name"].as_str().map(str::to_string))
-        .collect()
 }
 
 async fn evict(sim: &Sim, ns: &str, pod: &str) -> (u16, Value) {

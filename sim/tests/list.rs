@@ -3,17 +3,8 @@
 
 mod common;
 
-use common::{assert_status_shape, json_of, recorded_body, recorded_status, Sim};
+use common::{assert_status_shape, json_of, names, recorded_body, recorded_status, Sim};
 use serde_json::{json, Value};
-
-fn names(list: &Value) -> Vec<String> {
-    list["items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|i| i["metadata"]["name"].as_str().map(str::to_string))
-        .collect()
-}
 
 async fn create_configmap(sim: &Sim, ns: &str, name: &str, labels: Value) {
     let body = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "labels": labels}, "data": {"k": "v"}});
@@ -176,6 +167,25 @@ async fn field_selectors_per_type() {
     let (code, status) = sim.get_json("/api/v1/pods?fieldSelector=spec.bogus%3Dx").await;
     assert_eq!(code, 400);
     assert_eq!(status["message"], "field label not supported: spec.bogus");
+}
+
+/// The real field-selector parser skips empty terms (apimachinery/pkg/fields/selector.go,
+/// `parseSelector`: `if part == "" { continue }`), so `metadata.name=x,` as kr8s sends it selects
+/// `x`; label selectors stay strict (apimachinery/pkg/labels/selector.go: "found ','").
+#[tokio::test]
+async fn an_empty_field_selector_term_is_skipped_and_a_label_one_is_not() {
+    let sim = Sim::start(&[]);
+    let (code, one) =
+        sim.get_json("/apis/example.com/v1/namespaces/default/widgets?fieldSelector=metadata.name%3Dw-02%2C").await;
+    assert_eq!(code, 200, "{one}");
+    assert_eq!(names(&one), ["w-02"]);
+    let (code, both) = sim
+        .get_json("/apis/example.com/v1/widgets?fieldSelector=%2Cspec.color%3Dred%2C%2Cmetadata.namespace%3Ddefault")
+        .await;
+    assert_eq!(code, 200, "{both}");
+    assert!(names(&both).iter().all(|n| n == "w-01" || n == "w-03"), "{both}");
+    let (code, status) = sim.get_json("/api/v1/pods?labelSelector=app%3Dweb%2C").await;
+    assert_eq!(code, 400, "{status}");
 }
 
 #[tokio::test]

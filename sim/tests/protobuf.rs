@@ -30,6 +30,30 @@ fn envelope(api_version: &str, kind: &str, raw: Vec<u8>) -> Vec<u8> {
     body
 }
 
+/// A Deployment spec the real server's validation accepts (selector, matching template labels, a
+/// named container with an image), selecting `app: APP`.
+fn valid_spec(app: &str) -> k8s_pb::api::apps::v1::DeploymentSpec {
+    use k8s_pb::api::core::v1 as core;
+    use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
+    let labels = std::collections::BTreeMap::from([("app".to_string(), app.to_string())]);
+    k8s_pb::api::apps::v1::DeploymentSpec {
+        selector: Some(meta::LabelSelector { match_labels: labels.clone(), ..Default::default() }),
+        template: Some(core::PodTemplateSpec {
+            metadata: Some(meta::ObjectMeta { labels, ..Default::default() }),
+            spec: Some(core::PodSpec {
+                containers: vec![core::Container {
+                    name: Some("app".into()),
+                    image: Some("nginx:1.27".into()),
+                    ports: vec![core::ContainerPort { container_port: Some(80), ..Default::default() }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+        }),
+        ..Default::default()
+    }
+}
+
 #[tokio::test]
 async fn the_real_serializers_configmap_is_created_from_protobuf() {
     let sim = Sim::start(&[]);
@@ -47,29 +71,12 @@ async fn the_real_serializers_configmap_is_created_from_protobuf() {
 #[tokio::test]
 async fn a_protobuf_deployment_dry_run_is_answered_and_not_stored() {
     use k8s_pb::api::apps::v1 as apps;
-    use k8s_pb::api::core::v1 as core;
     use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
     let sim = Sim::start(&[]);
     let labels = std::collections::BTreeMap::from([("app".to_string(), "from-pb".to_string())]);
     let dep = apps::Deployment {
-        metadata: Some(meta::ObjectMeta { name: Some("from-pb".into()), labels: labels.clone(), ..Default::default() }),
-        spec: Some(apps::DeploymentSpec {
-            replicas: Some(2),
-            selector: Some(meta::LabelSelector { match_labels: labels.clone(), ..Default::default() }),
-            template: Some(core::PodTemplateSpec {
-                metadata: Some(meta::ObjectMeta { labels, ..Default::default() }),
-                spec: Some(core::PodSpec {
-                    containers: vec![core::Container {
-                        name: Some("app".into()),
-                        image: Some("nginx:1.27".into()),
-                        ports: vec![core::ContainerPort { container_port: Some(80), ..Default::default() }],
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }),
-            }),
-            ..Default::default()
-        }),
+        metadata: Some(meta::ObjectMeta { name: Some("from-pb".into()), labels, ..Default::default() }),
+        spec: Some(apps::DeploymentSpec { replicas: Some(2), ..valid_spec("from-pb") }),
         status: None,
     };
     let body = envelope("apps/v1", "Deployment", dep.encode_to_vec());
@@ -101,7 +108,7 @@ async fn a_zero_that_differs_from_the_default_is_kept() {
     // next to minReadySeconds, a plain int32 that Go's protobuf writes as 0 when unset.
     let dep = apps::Deployment {
         metadata: Some(meta::ObjectMeta { name: Some("zero".into()), ..Default::default() }),
-        spec: Some(apps::DeploymentSpec { replicas: Some(0), min_ready_seconds: Some(0), ..Default::default() }),
+        spec: Some(apps::DeploymentSpec { replicas: Some(0), min_ready_seconds: Some(0), ..valid_spec("zero") }),
         status: None,
     };
     let body = envelope("apps/v1", "Deployment", dep.encode_to_vec());

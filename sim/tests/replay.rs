@@ -20,8 +20,8 @@ use std::time::Duration;
 
 use base64::Engine;
 use common::{from_hex, shared_dir, Sim};
-use kube_api_explorer::api::codec::cbor::{decode_cbor, decode_cbor_prefix};
-use kube_api_explorer::api::codec::protobuf::decode_envelope;
+use kube_wire::codec::cbor::{decode_cbor, decode_cbor_prefix};
+use kube_wire::codec::protobuf::decode_envelope;
 use serde_json::{json, Value};
 
 /// Exchanges that cannot be reproduced by design, with the reason. Keep in step with the

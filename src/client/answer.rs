@@ -2,13 +2,12 @@
 //! line, the `Warning` headers, and the object or the `Status` that came back.
 
 use crate::api::codec::value::Value;
-use crate::api::media_type::{Accept, MediaType};
-use crate::api::params::GetParams;
 use crate::api::request::{ObjectRef, Request};
 use crate::api::view::status::Status;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
 use crate::i18n::{Localized, Text};
+use crate::model::requests;
 use crate::model::write::parse_warnings;
 
 /// The answer to one write, as shown.
@@ -66,6 +65,6 @@ pub async fn send_write(client: &Client, request: Request) -> Answer {
 
 /// GETs `object` as JSON.
 pub async fn read_object(client: &Client, object: &ObjectRef) -> Result<Value, ApiError> {
-    let request = Request::get_object(object, &GetParams::default(), &Accept::only(MediaType::json()));
+    let request = requests::read_object(object);
     client.document(request).await.map(|(_, object)| object)
 }

@@ -5,12 +5,12 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{APIGroupList, APIResourceLi
 
 use crate::api::discovery::{
     decode_resource_list, decode_root, group_version_path, Discovery, DiscoveryRoot, ServerVersion,
-    AGGREGATED_DISCOVERY_ACCEPT,
 };
 use crate::api::request::Request;
 use crate::client::fetch::{ClientError, Response};
 use crate::client::handle::Client;
 use crate::i18n::{Localized, Msg, Text};
+use crate::model::requests;
 
 /// What the explorer knows about a cluster after its first requests.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,12 +84,12 @@ impl From<ClientError> for LoadError {
 
 /// Reads `/version` and the discovery documents (the client's observers see each exchange).
 pub async fn load_cluster(client: &Client) -> Result<ClusterInfo, LoadError> {
-    let version_response = get_ok(client, Request::get("/version").header("Accept", "application/json")).await?;
+    let version_response = get_ok(client, requests::version()).await?;
     let version: ServerVersion = serde_json::from_slice(&version_response.body)
         .map_err(|e| LoadError::Decode { url: version_response.url.clone(), message: Text::verbatim(e) })?;
 
-    let api = get_ok(client, Request::get("/api").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
-    let apis = get_ok(client, Request::get("/apis").header("Accept", AGGREGATED_DISCOVERY_ACCEPT)).await?;
+    let api = get_ok(client, requests::discovery_root("/api")).await?;
+    let apis = get_ok(client, requests::discovery_root("/apis")).await?;
     let decode_error = |r: &Response, e: crate::api::discovery::DiscoveryError| LoadError::Decode {
         url: r.url.clone(),
         message: e.text(),
@@ -118,7 +118,7 @@ pub async fn load_cluster(client: &Client) -> Result<ClusterInfo, LoadError> {
 }
 
 async fn legacy<T: serde::de::DeserializeOwned>(client: &Client, path: &str) -> Result<T, LoadError> {
-    let response = get_ok(client, Request::get(path).header("Accept", "application/json")).await?;
+    let response = get_ok(client, requests::discovery_document(path)).await?;
     serde_json::from_slice(&response.body)
         .map_err(|e| LoadError::Decode { url: response.url, message: Text::verbatim(e) })
 }
@@ -134,10 +134,8 @@ async fn resource_lists(
         .map(|v| group_version_path("", v))
         .chain(groups.groups.iter().flat_map(|g| g.versions.iter().map(|v| group_version_path(&g.name, &v.version))))
         .collect();
-    let responses = futures::future::join_all(
-        paths.iter().map(|path| get_ok(client, Request::get(path.clone()).header("Accept", "application/json"))),
-    )
-    .await;
+    let responses =
+        futures::future::join_all(paths.iter().map(|path| get_ok(client, requests::discovery_document(path)))).await;
     let mut lists = Vec::with_capacity(paths.len());
     for (path, response) in paths.iter().zip(responses) {
         // A group-version that fails (an aggregated API server that is down) leaves its group

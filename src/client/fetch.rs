@@ -65,6 +65,21 @@ fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
     headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 
+/// A body that stopped arriving (the connection was cut, or the request aborted), in the
+/// browser's words: what reading an open [`Stream`] fails with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyCut(pub String);
+
+impl Localized for BodyCut {
+    fn text(&self) -> Text {
+        Text::verbatim(&self.0)
+    }
+}
+
+crate::localized_display!(BodyCut);
+
+impl std::error::Error for BodyCut {}
+
 /// Why a request got no response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientError {
@@ -115,20 +130,21 @@ impl Stream {
 
     /// The next chunk of the body; `Ok(None)` at its end, `Err` when reading fails (the
     /// connection was cut, or the request aborted).
-    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BodyCut> {
+        let cut = |e: JsValue| BodyCut(describe(e));
         let Some(reader) = &self.reader else { return Ok(None) };
-        let result = JsFuture::from(reader.read()).await.map_err(describe)?;
-        let done = Reflect::get(&result, &JsValue::from_str("done")).map_err(describe)?;
+        let result = JsFuture::from(reader.read()).await.map_err(cut)?;
+        let done = Reflect::get(&result, &JsValue::from_str("done")).map_err(cut)?;
         if done.as_bool() == Some(true) {
             return Ok(None);
         }
-        let value = Reflect::get(&result, &JsValue::from_str("value")).map_err(describe)?;
-        Ok(Some(value.dyn_into::<Uint8Array>().map_err(describe)?.to_vec()))
+        let value = Reflect::get(&result, &JsValue::from_str("value")).map_err(cut)?;
+        Ok(Some(value.dyn_into::<Uint8Array>().map_err(cut)?.to_vec()))
     }
 
     /// The whole response, once the rest of the body has arrived (a stream the server refused is
     /// read as the answer it is). The timings are not measured for a stream.
-    pub async fn into_response(mut self, url: String) -> Result<Response, String> {
+    pub async fn into_response(mut self, url: String) -> Result<Response, BodyCut> {
         let body = self.read_to_end().await?;
         Ok(Response {
             url,
@@ -142,7 +158,7 @@ impl Stream {
     }
 
     /// The whole remaining body.
-    pub async fn read_to_end(&mut self) -> Result<Vec<u8>, String> {
+    pub async fn read_to_end(&mut self) -> Result<Vec<u8>, BodyCut> {
         let mut body = Vec::new();
         while let Some(chunk) = self.next_chunk().await? {
             body.extend_from_slice(&chunk);
@@ -157,17 +173,17 @@ pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Re
     let url = base.url(request);
     let network = |e: JsValue| ClientError::Network { url: url.clone(), message: describe(e) };
     let init = RequestInit::new();
-    init.set_method(request.method.as_str());
+    init.set_method(request.method().as_str());
     init.set_signal(Some(signal));
     let headers = web_sys::Headers::new().map_err(network)?;
-    for (name, value) in &request.headers {
+    for (name, value) in request.headers() {
         headers
             .append(name, value)
             .map_err(|e| ClientError::InvalidRequest { url: url.clone(), message: describe(e) })?;
     }
     init.set_headers(&headers);
-    if let Some(body) = &request.body {
-        init.set_body(&Uint8Array::from(body.as_slice()));
+    if let Some(body) = request.body() {
+        init.set_body(&Uint8Array::from(body));
     }
     let fetch_request = web_sys::Request::new_with_str_and_init(&url, &init)
         .map_err(|e| ClientError::InvalidRequest { url: url.clone(), message: describe(e) })?;
@@ -199,11 +215,12 @@ pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Re
 /// Sends `request` with `signal` and reads the whole body: [`open`], then the body to its end.
 pub async fn execute(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Result<Response, ClientError> {
     let fetch_url = base.url(request);
-    let url = if request.path.starts_with('/') { base.absolute_url(request) } else { fetch_url };
+    let url = if request.path().starts_with('/') { base.absolute_url(request) } else { fetch_url };
     let started = now_ms();
     let mut stream = open(base, request, signal).await.map_err(|error| with_url(error, &url))?;
     let time_to_headers_ms = now_ms() - started;
-    let body = stream.read_to_end().await.map_err(|message| ClientError::Network { url: url.clone(), message })?;
+    let body =
+        stream.read_to_end().await.map_err(|BodyCut(message)| ClientError::Network { url: url.clone(), message })?;
     Ok(Response {
         url,
         status: stream.status,

@@ -69,7 +69,7 @@ impl Fetched {
             return None;
         }
         let started = now_ms();
-        let read = read_list_document(format, self.response.body.clone());
+        let read = read_list_document(format, self.response.body.clone()).map_err(|e| e.text());
         let _ = self.decode_ms.set(now_ms() - started);
         Some(read)
     }

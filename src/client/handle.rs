@@ -192,7 +192,7 @@ impl Client {
         if request.changes_state() && !self.writes_allowed.get_untracked() {
             return Err(ClientError::ReadOnly {
                 url: self.base.absolute_url(request),
-                method: request.method.to_string(),
+                method: request.method().to_string(),
             });
         }
         Ok(())

@@ -8,6 +8,7 @@
 //! | [`fetch`] | the one fetch stack: `open` (headers, then the body chunk by chunk) and `execute` (`open` + the whole body) |
 //! | [`fetched`] | a response decoded by `api`, read as a document or a typed error |
 //! | [`error`] | [`error::ApiError`]: `is_not_found()`, `status()` |
+//! | [`operations`] | an operation's read and write (`model::operations` plans them) |
 //! | [`answer`] | the answer to a write (status line, `Warning`s, object or `Status`), and the read before one |
 //! | [`schemas`] | the OpenAPI v3 document of a group version, for the write tools |
 //! | [`base`] | where the API is |
@@ -30,6 +31,8 @@ pub mod error;
 pub mod fetch;
 pub mod fetched;
 pub mod handle;
+pub mod object_events;
+pub mod operations;
 pub mod reflector;
 pub mod schemas;
 pub mod stream;

@@ -34,7 +34,8 @@ use web_sys::AbortController;
 use crate::api::codec::protobuf_full::InFullDecoder;
 use crate::api::media_type::MediaType;
 use crate::api::reflector::{
-    Action, Change, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind, Step, WatchEnd,
+    Action, Change, EdgeError, Failure, Input, Jitter, ObjectKey, OpId, Reflector, ReflectorConfig, RequestKind, Step,
+    StreamCut, Undecodable, WatchEnd,
 };
 use crate::api::request::Request;
 use crate::api::watch::{WatchDecoder, WatchEvent};
@@ -420,7 +421,7 @@ impl Driver {
             Ok(stream) => stream,
             Err(error) => {
                 self.controllers.borrow_mut().remove(&op);
-                let failure = Failure::Network(error.text());
+                let failure = Failure::Network(EdgeError::new(error.text()));
                 self.feed(match kind {
                     RequestKind::ListPage => Input::ListFailed { op, failure },
                     RequestKind::StreamingList | RequestKind::Watch => Input::WatchFailed { op, failure },
@@ -436,8 +437,8 @@ impl Driver {
             let body = stream.read_to_end().await;
             self.controllers.borrow_mut().remove(&op);
             let input = match (kind, body) {
-                (_, Err(message)) if kind == RequestKind::ListPage => {
-                    Input::ListFailed { op, failure: Failure::Network(message.into()) }
+                (_, Err(cut)) if kind == RequestKind::ListPage => {
+                    Input::ListFailed { op, failure: Failure::Network(EdgeError::new(cut.text())) }
                 }
                 (RequestKind::ListPage, Ok(body)) => Input::from_list_response(
                     op,
@@ -467,8 +468,8 @@ impl Driver {
                 controller.abort();
                 self.controllers.borrow_mut().remove(&op);
                 let message = match other {
-                    Some(Err(e)) => e.text(),
-                    _ => Text::new(Msg::NoContentTypeOnWatch),
+                    Some(Err(e)) => Undecodable::Stream(e),
+                    _ => Undecodable::NoContentTypeOnWatch,
                 };
                 self.feed(Input::WatchFailed { op, failure: Failure::Undecodable(message) });
                 return;
@@ -517,10 +518,11 @@ impl Driver {
                     self.feed(Input::WatchEnded { op, end: WatchEnd::from_finish(decoder.finish()) });
                     return;
                 }
-                Err(message) => {
+                Err(cut) => {
                     let cancelled = self.controllers.borrow_mut().remove(&op).is_none();
                     if !cancelled {
-                        self.feed(Input::WatchEnded { op, end: WatchEnd::Cut(Text::verbatim(message)) });
+                        let end = WatchEnd::Cut(StreamCut::Connection(EdgeError::new(cut.text())));
+                        self.feed(Input::WatchEnded { op, end });
                     }
                     return;
                 }

@@ -6,17 +6,49 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::api::explain::ExplainError;
 use crate::api::openapi_index::OpenApiIndex;
-use crate::api::request::Request;
 use crate::api::schema::OpenApiSchemas;
 use crate::client::error::ApiError;
 use crate::client::fetched::Fetched;
 use crate::client::handle::Client;
 use crate::i18n::{Localized, Msg, Text};
+use crate::model::requests;
+
+/// Why a kind's schema (its tree of fields) is not there.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SchemaError {
+    /// The group version's OpenAPI document could not be read.
+    Load(ApiError),
+    /// The document (at `url`, when it is named) has no usable schema of the kind.
+    Tree { url: Option<String>, error: ExplainError },
+}
+
+impl Localized for SchemaError {
+    fn text(&self) -> Text {
+        match self {
+            SchemaError::Load(error) => error.text(),
+            SchemaError::Tree { url: None, error } => error.text(),
+            SchemaError::Tree { url: Some(url), error } => {
+                Text::new(Msg::UrlError).with("url", url).with_text("error", error)
+            }
+        }
+    }
+}
+
+crate::localized_display!(SchemaError);
+
+impl std::error::Error for SchemaError {}
+
+impl From<ApiError> for SchemaError {
+    fn from(error: ApiError) -> Self {
+        SchemaError::Load(error)
+    }
+}
 
 /// Reads and parses `/openapi/v3/api[s/GROUP]/VERSION`.
 pub async fn load_schemas(client: &Client, group: &str, version: &str) -> Result<OpenApiSchemas, ApiError> {
-    let fetched = client.send(Request::openapi_v3(group, version)).await?;
+    let fetched = client.send(requests::openapi_document(group, version)).await?;
     if let Some(error) = fetched.error() {
         return Err(error);
     }
@@ -45,12 +77,13 @@ thread_local! {
 /// Reads the `/openapi/v3` index, then the document it names for the group version unless a
 /// document at that address (the same hash) is already held.
 pub async fn load_indexed_schemas(client: &Client, group: &str, version: &str) -> Result<IndexedSchemas, ApiError> {
-    let index = client.send_undecoded(OpenApiIndex::request()).await?;
+    let index = client.send_undecoded(requests::openapi_index()).await?;
     failure(&index)?;
     let undecodable = |code: u16, message: Text| ApiError::Undecodable { code, message };
     let parsed =
         OpenApiIndex::from_json(&index.response.body).map_err(|e| undecodable(index.response.status, e.text()))?;
-    let request = parsed.document_request(group, version).map_err(|e| undecodable(index.response.status, e.text()))?;
+    let request = requests::openapi_indexed_document(&parsed, group, version)
+        .map_err(|e| undecodable(index.response.status, e.text()))?;
     let url = request.path_and_query();
     if let Some(schemas) = DOCUMENTS.with(|d| d.borrow().get(&url).cloned()) {
         return Ok(IndexedSchemas { schemas, url, cached: true });

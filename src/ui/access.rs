@@ -70,7 +70,7 @@ impl Access {
         };
         client.subscribe(Callback::new(move |exchange: crate::client::handle::Exchange| {
             let Ok(fetched) = &exchange.outcome else { return };
-            if fetched.response.status != 403 || is_review(&exchange.request.path) {
+            if fetched.response.status != 403 || is_review(exchange.request.path()) {
                 return;
             }
             // A 403 the answers known foresaw (a "no", or no answer either way) says nothing new:

@@ -48,11 +48,11 @@ type Loaded = Result<(Arc<Fetched>, Page), Failure>;
 #[derive(Debug, Clone, PartialEq)]
 enum Failure {
     /// The explorer refused to send it (a rule of the concepts page would be broken).
-    NotSent(String),
+    NotSent(Text),
     /// No HTTP response at all: the network, the proxy or the browser failed.
-    Network(String),
+    Network(Text),
     /// A response came whose body could not be read.
-    Unreadable(String),
+    Unreadable(Text),
 }
 
 impl Failure {
@@ -65,10 +65,10 @@ impl Failure {
     }
 }
 
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Localized for Failure {
+    fn text(&self) -> Text {
         match self {
-            Failure::NotSent(m) | Failure::Network(m) | Failure::Unreadable(m) => f.write_str(m),
+            Failure::NotSent(m) | Failure::Network(m) | Failure::Unreadable(m) => m.clone(),
         }
     }
 }
@@ -291,9 +291,9 @@ async fn load_page(
     token: Option<ContinueToken>,
     rows: RowObjects,
 ) -> Loaded {
-    let target = state.collection_target(resource).map_err(|e| Failure::NotSent(tl(&e)))?;
-    let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(tl(&e)))?;
-    let fetched = client.send_undecoded(plan.request).await.map_err(|e| Failure::Network(tl(&e)))?;
+    let target = state.collection_target(resource).map_err(|e| Failure::NotSent(e.text()))?;
+    let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(e.text()))?;
+    let fetched = client.send_undecoded(plan.request).await.map_err(|e| Failure::Network(e.text()))?;
     // A list to read as JSON or CBOR text is read lazily: its items stay bytes of the body, and
     // the document view writes (and so decodes) only those it shows. Anything else, or a body
     // the lazy reader does not take, is decoded whole.
@@ -305,10 +305,12 @@ async fn load_page(
     let mut page = match fetched.decoded() {
         Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
-            return Err(Failure::Unreadable(tf(
-                Msg::AnsweredWith,
-                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &tl(message))],
-            )))
+            return Err(Failure::Unreadable(
+                Text::new(Msg::AnsweredWith)
+                    .with("url", &fetched.response.url)
+                    .with("status", fetched.response.status)
+                    .with_text("message", message),
+            ))
         }
     };
     if target.across_namespaces {
@@ -330,7 +332,9 @@ fn read_grid_page(
         match load_page(client, &resource, &state, Some(token), RowObjects::AsNeeded).await {
             Ok((_, Page { body: PageBody::Status(status), .. })) => Err(status_stop(&status)),
             Ok((_, Page { body, list, .. })) => Ok((list.unwrap_or_default(), body)),
-            Err(failure) => Err(tf(Msg::FailureLine, &[("heading", &tr(failure.heading())), ("failure", &failure)])),
+            Err(failure) => {
+                Err(Text::new(Msg::FailureLine).with_text("heading", failure.heading()).with_text("failure", failure))
+            }
         }
     })
 }
@@ -355,19 +359,19 @@ async fn read_rows_metadata(
     state: &ViewState,
     at: PageAt,
     grid: RwSignal<Grid>,
-) -> Result<(), String> {
-    let target = state.collection_target(resource).map_err(|e| tl(&e))?;
-    let request = state.rows_metadata_request(&target, at.token, at.list_version).map_err(|e| tl(&e))?;
+) -> Result<(), Text> {
+    let target = state.collection_target(resource).map_err(|e| e.text())?;
+    let request = state.rows_metadata_request(&target, at.token, at.list_version).map_err(|e| e.text())?;
     let (_, document) = client.document(request).await.map_err(|e| match e {
-        ApiError::NotSent(e) => tf(Msg::NoHttpResponse, &[("error", &tl(&e))]),
-        other => tl(&other),
+        ApiError::NotSent(e) => Text::new(Msg::NoHttpResponse).with_text("error", e),
+        other => other.text(),
     })?;
     let document = &document;
-    let list = PartialObjectMetadataList::from_document(document).map_err(|e| tl(&e))?;
+    let list = PartialObjectMetadataList::from_document(document).map_err(|e| e.text())?;
     let now = now_ms() as i64 + epoch_offset_ms();
     let mut filled = Ok(());
     grid.try_update(|g| filled = g.fill_metadata(at.offset, at.rows, &list.items, now));
-    filled.map_err(|e| tl(&e))
+    filled.map_err(|e| e.text())
 }
 
 /// `performance.now()` counts from page load; ages need milliseconds since the epoch.
@@ -663,7 +667,7 @@ fn PageView(
             return view! {
                 <section class="status-error" role="alert" data-testid="request-error">
                     <h3>{t(failure.heading())}</h3>
-                    <p>{failure.to_string()}</p>
+                    <p>{worded(move || tl(&failure))}</p>
                 </section>
             }
             .into_any();
@@ -710,7 +714,7 @@ fn PageView(
             let all = RwSignal::new(grid);
             // Columns came alone (includeObject=None) so that the rows show at once; their
             // namespaces follow from a metadata-only list of the same page.
-            let rows_metadata = RwSignal::new(None::<Result<(), String>>);
+            let rows_metadata = RwSignal::new(None::<Result<(), Text>>);
             if rows_need_metadata {
                 let (resource, client) = (resource.clone(), client.clone());
                 let at = PageAt {
@@ -742,7 +746,7 @@ fn PageView(
                         all.update(|g| g.rows.extend(more.rows));
                         Ok(all.with_untracked(|g| g.rows.len()))
                     }
-                    _ => Err(tr(Msg::OtherRepresentation)),
+                    _ => Err(Msg::OtherRepresentation.into()),
                 });
             };
             view! {
@@ -759,7 +763,7 @@ fn PageView(
                                 {move || match rows_metadata.get() {
                                     None => tr(Msg::ReadingRowNamespaces),
                                     Some(Ok(())) => tr(Msg::RowNamespacesRead),
-                                    Some(Err(why)) => tf(Msg::RowNamespacesFailed, &[("why", &why)]),
+                                    Some(Err(why)) => tf(Msg::RowNamespacesFailed, &[("why", &tl(&why))]),
                                 }}
                             </p>
                         }
@@ -812,7 +816,7 @@ fn PageView(
                     Ok(first) => first,
                     Err(error) => {
                         let mut failed = LoadAllProgress::started(0, remaining);
-                        failed.error = Some(tf(Msg::FirstPageCannotJoin, &[("error", &tl(&error))]));
+                        failed.error = Some(Text::new(Msg::FirstPageCannotJoin).with_text("error", error));
                         progress.set(Some(failed));
                         return;
                     }
@@ -826,7 +830,7 @@ fn PageView(
                     progress,
                 };
                 following.spawn(token, read_lazy_page, move |more| {
-                    let mut appended = Err(tr(Msg::ListDropped));
+                    let mut appended = Err(Msg::ListDropped.into());
                     joining.update_value(|list| {
                         if let Some(list) = list {
                             appended = Ok(list.push(more));

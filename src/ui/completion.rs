@@ -22,7 +22,7 @@ use crate::model::completion::{
     byte_offset, candidates, cursor_place, member_at, utf16_offset, Candidate, CursorPlace, NoCandidates, Typing,
 };
 use crate::ui::field_docs::{no_candidates, FieldDocsCard, FieldDocsOf, TreeResult};
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{t, tf, tl, tr, worded};
 
 /// The editor's padding (`.editor__input`: `--space-2` above, `--space-3` at the start) and line
 /// height, to place the list under the word at the cursor.
@@ -407,7 +407,7 @@ pub fn CursorDocs(assist: Assist) -> impl IntoView {
         let tree = match assist.tree.get() {
             None => return view! { <p class="muted">{t(Msg::FieldDocsLoading)}</p> }.into_any(),
             Some(Err(error)) => {
-                return view! { <p class="muted">{worded(move || tf(Msg::FieldDocsNoSchema, &[("error", &error)]))}</p> }
+                return view! { <p class="muted">{worded(move || tf(Msg::FieldDocsNoSchema, &[("error", &tl(&error))]))}</p> }
                     .into_any();
             }
             Some(Ok(tree)) => tree,

@@ -9,7 +9,7 @@ use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
 use crate::client::answer::send_write;
 use crate::client::handle::use_client;
-use crate::i18n::Msg;
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
@@ -77,7 +77,7 @@ pub fn CollectionActions(
 #[derive(Debug, Clone, PartialEq)]
 struct Created {
     label: String,
-    outcome: Result<String, String>,
+    outcome: Result<String, Text>,
     warnings: Vec<String>,
     /// A 403's Status, explained under the result.
     forbidden: Option<crate::api::view::status::Status>,
@@ -140,7 +140,7 @@ pub fn CreatePanel(
             for item in items {
                 let label = tl(&item.label);
                 let created = match item.request {
-                    Err(e) => Created { label, outcome: Err(tl(&e)), warnings: Vec::new(), forbidden: None },
+                    Err(e) => Created { label, outcome: Err(e.text()), warnings: Vec::new(), forbidden: None },
                     Ok(request) => {
                         let answer = send_write(&client, request).await;
                         let outcome = if (200..300).contains(&answer.status) {
@@ -158,9 +158,9 @@ pub fn CreatePanel(
                             ))
                         } else {
                             Err(match (&answer.status_body, &answer.problem) {
-                                (Some(s), _) => format!("HTTP {} {}: {}", s.code, s.reason, s.message),
-                                (None, Some(p)) => tl(p),
-                                _ => format!("HTTP {}", answer.status),
+                                (Some(s), _) => Text::verbatim(format!("HTTP {} {}: {}", s.code, s.reason, s.message)),
+                                (None, Some(p)) => p.clone(),
+                                _ => Text::verbatim(format!("HTTP {}", answer.status)),
                             })
                         };
                         let forbidden = answer.status_body.filter(|s| s.code == 403);
@@ -220,7 +220,7 @@ pub fn CreatePanel(
                                 Ok(text) => view! { <li data-ok="true">{format!("{}: {text}", c.label)}<span class="muted">{warnings}</span></li> }.into_any(),
                                 Err(text) => view! {
                                     <li data-ok="false">
-                                        <span class="warning">{format!("{}: {text}", c.label)}</span>
+                                        <span class="warning">{format!("{}: {}", c.label, tl(&text))}</span>
                                         {c.forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
                                     </li>
                                 }

@@ -9,13 +9,13 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
-use crate::api::media_type::{Accept, MediaType};
 use crate::api::params::{ListOptions, ListParams};
-use crate::api::request::{Collection, ObjectRef, Request};
+use crate::api::request::{Collection, ObjectRef};
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
 use crate::i18n::{Msg, Text};
+use crate::model::requests;
 use crate::model::write::{delete_params, finalizing, DeleteChoice};
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
@@ -77,7 +77,7 @@ pub fn DeletePanel(
         dry_run: dry_run.get(),
     };
     let request_object = object.clone();
-    let request = Memo::new(move |_| delete_params(&choice()).map(|p| Request::delete(&request_object, &p)));
+    let request = Memo::new(move |_| delete_params(&choice()).map(|p| requests::delete(&request_object, &p)));
 
     // Follows a deleting object until it is gone.
     let poll = {
@@ -207,10 +207,10 @@ pub fn DeletePanel(
             {move || match request.get() {
                 Err(e) => view! { <p class="warning" role="alert">{tl(&e)}</p> }.into_any(),
                 Ok(r) => {
-                    let body = r.body.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+                    let body = r.body().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
                     view! {
                         <pre class="document__text write__request" data-testid="delete-preview" tabindex="0">
-                            {format!("{} {}\n\n{body}", r.method, r.path_and_query())}
+                            {format!("{} {}\n\n{body}", r.method(), r.path_and_query())}
                         </pre>
                     }
                     .into_any()
@@ -296,7 +296,7 @@ pub fn DeleteCollectionPanel(
         let Ok((collection, params)) = count_targets.clone() else { return };
         let client = count_api.clone();
         client.tasks().spawn(async move {
-            let request = Request::list(&collection, &params, &Accept::only(MediaType::json()));
+            let request = requests::count_collection(&collection, &params);
             let answer = send_write(&client, request).await;
             count.set(Some(match answer.object {
                 Some(list) => Ok(list.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len)),
@@ -321,7 +321,7 @@ pub fn DeleteCollectionPanel(
             let recount = recount.clone();
             let options = crate::api::params::DeleteParams { dry_run: dry_run.get_untracked(), ..Default::default() };
             client.tasks().spawn(async move {
-                let request = Request::delete_collection(&collection, &params, &options);
+                let request = requests::delete_collection(&collection, &params, &options);
                 let answer = send_write(&client, request).await;
                 result.set(Some(answer));
                 recount();

@@ -18,7 +18,7 @@ use crate::api::discovery::{Discovery, ResourceType};
 use crate::api::explain::{Field, SchemaTree};
 use crate::api::explain_diff::{diff, Change, FieldChange};
 use crate::client::handle::{use_client, Client};
-use crate::client::schemas::load_indexed_schemas;
+use crate::client::schemas::{load_indexed_schemas, SchemaError};
 use crate::i18n::Msg;
 use crate::model::explain::{ancestors, kind_of, search, served_kinds, versions_of, visible};
 use crate::model::view_state::{ResourceKey, ViewState};
@@ -35,11 +35,12 @@ struct Loaded {
 }
 
 /// Reads the group version's document (through the index) and builds the kind's tree.
-async fn load_tree(client: Client, resource: ResourceType, version: String) -> Result<Loaded, String> {
-    let indexed = load_indexed_schemas(&client, &resource.group, &version).await.map_err(|e| tl(&e))?;
+async fn load_tree(client: Client, resource: ResourceType, version: String) -> Result<Loaded, SchemaError> {
+    let indexed = load_indexed_schemas(&client, &resource.group, &version).await?;
     let mut kind = kind_of(&resource);
     kind.version = version;
-    let tree = SchemaTree::build(&indexed.schemas, &kind).map_err(|e| format!("{}: {e}", indexed.url))?;
+    let tree = SchemaTree::build(&indexed.schemas, &kind)
+        .map_err(|error| SchemaError::Tree { url: Some(indexed.url.clone()), error })?;
     Ok(Loaded { tree: Arc::new(tree), url: indexed.url, cached: indexed.cached })
 }
 
@@ -204,10 +205,10 @@ fn KindSchema(resource: ResourceType, versions: Vec<String>) -> impl IntoView {
         }>
             {move || Suspend::new(async move {
                 match loaded.await {
-                    Err(message) => {
+                    Err(error) => {
                         view! {
                             <p class="status-error" role="alert" data-testid="explain-error">
-                                {message}
+                                {worded(move || tl(&error))}
                             </p>
                         }
                             .into_any()
@@ -296,7 +297,7 @@ fn TreeScreen(
     path: Memo<String>,
     open: RwSignal<BTreeSet<String>>,
     query: RwSignal<String>,
-    compared: LocalResource<Option<Result<Loaded, String>>>,
+    compared: LocalResource<Option<Result<Loaded, SchemaError>>>,
 ) -> impl IntoView {
     let Loaded { tree, url, cached } = loaded;
     // The hash is 128 hex digits: its first 16 tell documents apart; the whole address is the title.
@@ -348,10 +349,10 @@ fn TreeScreen(
                 Suspend::new(async move {
                     match compared.await {
                         None => ().into_any(),
-                        Some(Err(message)) => {
+                        Some(Err(error)) => {
                             view! {
                                 <p class="status-error" role="alert" data-testid="explain-compare-error">
-                                    {message}
+                                    {worded(move || tl(&error))}
                                 </p>
                             }
                                 .into_any()

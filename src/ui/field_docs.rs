@@ -19,7 +19,7 @@ use leptos::prelude::*;
 use crate::api::explain::{Located, NotInSchema, SchemaTree, Step};
 use crate::api::write::diff::pointer_segments;
 use crate::client::handle::{use_client, Client};
-use crate::client::schemas::load_indexed_schemas;
+use crate::client::schemas::{load_indexed_schemas, SchemaError};
 use crate::i18n::Msg;
 use crate::model::completion::{first_paragraph, NoCandidates};
 use crate::model::highlight::yaml_line_pointers;
@@ -30,8 +30,8 @@ use crate::ui::location::ViewLink;
 /// How long a built tree is used before the `/openapi/v3` index is asked again.
 const TREE_TTL_MS: f64 = 30_000.0;
 
-/// A loaded kind's tree, or why there is none (in words).
-pub type TreeResult = Result<Arc<SchemaTree>, String>;
+/// A loaded kind's tree, or why there is none.
+pub type TreeResult = Result<Arc<SchemaTree>, SchemaError>;
 
 thread_local! {
     /// Trees by kind, with when they were built.
@@ -46,8 +46,9 @@ pub async fn load_tree(client: &Client, kind: &GroupVersionKind) -> TreeResult {
     {
         return Ok(tree);
     }
-    let indexed = load_indexed_schemas(client, &kind.group, &kind.version).await.map_err(|e| tl(&e))?;
-    let tree = Arc::new(SchemaTree::build(&indexed.schemas, kind).map_err(|e| tl(&e))?);
+    let indexed = load_indexed_schemas(client, &kind.group, &kind.version).await?;
+    let tree =
+        Arc::new(SchemaTree::build(&indexed.schemas, kind).map_err(|error| SchemaError::Tree { url: None, error })?);
     TREES.with(|t| t.borrow_mut().insert(kind.clone(), (now, tree.clone())));
     Ok(tree)
 }
@@ -61,7 +62,7 @@ pub fn tree_of(schemas: &crate::api::schema::OpenApiSchemas, kind: &GroupVersion
     {
         return Ok(tree);
     }
-    let tree = Arc::new(SchemaTree::build(schemas, kind).map_err(|e| tl(&e))?);
+    let tree = Arc::new(SchemaTree::build(schemas, kind).map_err(|error| SchemaError::Tree { url: None, error })?);
     TREES.with(|t| t.borrow_mut().insert(kind.clone(), (now, tree.clone())));
     Ok(tree)
 }
@@ -83,7 +84,7 @@ pub fn FieldDocsAtLine(text: Arc<String>, line: usize, kind: GroupVersionKind) -
         }
         (Some(Err(error)), _) => view! {
             <p class="field-docs__state" role="status" data-testid="field-docs-none">
-                {worded(move || tf(Msg::FieldDocsNoSchema, &[("error", &error)]))}
+                {worded(move || tf(Msg::FieldDocsNoSchema, &[("error", &tl(&error))]))}
             </p>
         }
         .into_any(),

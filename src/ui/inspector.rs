@@ -104,7 +104,7 @@ pub fn Inspector(
                             }
                         }
                     >
-                        <td>{e.request.method.to_string()}</td>
+                        <td>{e.request.method().to_string()}</td>
                         <td class="inspector__url">{e.request.path_and_query()}</td>
                         <td>{status}</td>
                         <td>{content_type}</td>
@@ -165,7 +165,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
     let headers = |pairs: Vec<(String, String)>| {
         pairs.into_iter().map(|(n, v)| view! { <li><code>{format!("{n}: {v}")}</code></li> }).collect_view()
     };
-    let request_headers = headers(exchange.request.headers.clone());
+    let request_headers = headers(exchange.request.headers().to_vec());
     let response = match exchange.outcome {
         Err(error) => view! { <p class="warning">{worded(move || tl(&error))}</p> }.into_any(),
         Ok(fetched) => {
@@ -212,7 +212,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
         {kubectl.map(|k| view! { <pre class="inspector__command" data-testid="inspector-kubectl">{k}</pre> })}
         <h3>
             {
-                let request = format!("{} {}", exchange.request.method, exchange.url);
+                let request = format!("{} {}", exchange.request.method(), exchange.url);
                 worded(move || tf(Msg::RequestLine, &[("request", &request)]))
             }
         </h3>

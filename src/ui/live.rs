@@ -16,6 +16,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
+use crate::api::error::DecodeError;
 use crate::api::reflector::{CachedObject, Change, ObjectKey, Reflector, ReflectorConfig};
 use crate::api::view::table::TableColumnDefinition;
 use crate::api::watch::lazy::LazyObject;
@@ -636,9 +637,9 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
     let diff = move || {
         let all = versions.get();
         let (a, b) = (pick(from.get(), 2)?, pick(to.get(), 1)?);
-        let tree = |i: usize| -> Option<Result<Value, String>> {
+        let tree = |i: usize| -> Option<Result<Value, DecodeError>> {
             let (_, object) = all.get(i)?;
-            Some(object.value().map(|v| watched_object(&v).clone()).map_err(|e| tl(&e)))
+            Some(object.value().map(|v| watched_object(&v).clone()))
         };
         let (old, new) = (tree(a)?, tree(b)?);
         Some(old.and_then(|old| new.map(|new| (old, new))))
@@ -697,7 +698,10 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
                 diff()
                     .map(|trees| match trees {
                         Ok((old, new)) => view! { <HistoryDiffOnDemand old new /> }.into_any(),
-                        Err(error) => view! { <p class="warning" data-testid="history-error">{error}</p> }.into_any(),
+                        Err(error) => {
+                            view! { <p class="warning" data-testid="history-error">{worded(move || tl(&error))}</p> }
+                                .into_any()
+                        }
                     })
             }}
         </section>

@@ -17,11 +17,11 @@ use crate::api::watch::lazy_list::LazyList;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
 use crate::client::task::Tasks;
-use crate::i18n::{Localized, Msg};
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::joined::lazy_list;
 use crate::model::target::RowObjects;
 use crate::model::view_state::ViewState;
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{t, tf, tl, worded};
 use crate::ui::intl;
 
 /// The explanation shown when a continue token has expired (from the concepts page).
@@ -29,7 +29,7 @@ pub const EXPIRED_EXPLANATION: Msg = Msg::ExpiredExplanation;
 
 /// What a page read for "Load all" gives: its list metadata (the next continue token) and what
 /// is joined; or why the list stops there.
-pub type PageRead<T> = Pin<Box<dyn Future<Output = Result<(ListMeta, T), String>>>>;
+pub type PageRead<T> = Pin<Box<dyn Future<Output = Result<(ListMeta, T), Text>>>>;
 
 /// How far "load all" got.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +37,7 @@ pub struct LoadAllProgress {
     pub loaded: usize,
     /// `loaded` + the last page's `remainingItemCount`, when the server gave one.
     pub estimate: Option<usize>,
-    pub error: Option<String>,
+    pub error: Option<Text>,
     pub done: bool,
 }
 
@@ -63,7 +63,7 @@ impl Following {
         self,
         token: ContinueToken,
         read: impl Fn(Client, ResourceType, ViewState, ContinueToken) -> PageRead<T> + 'static,
-        append: impl Fn(T) -> Result<usize, String> + 'static,
+        append: impl Fn(T) -> Result<usize, Text> + 'static,
     ) {
         let Following { client, resource, state, progress } = self;
         // The pages and the joining are tasks of the view's owner: leaving the view drops them
@@ -78,7 +78,7 @@ impl Following {
                 let (metadata, page) = match current.await {
                     Ok(Ok(read)) => read,
                     Ok(Err(error)) => break error,
-                    Err(oneshot::Canceled) => break tr(Msg::StoppedRequestDropped),
+                    Err(oneshot::Canceled) => break Msg::StoppedRequestDropped.into(),
                 };
                 next = metadata.continue_token.clone().map(&ask);
                 if next.is_some() {
@@ -105,7 +105,7 @@ impl Following {
 }
 
 /// Runs `read` now (its request leaves at once) and answers its outcome when it is awaited.
-fn in_flight<T: 'static>(tasks: &Tasks, read: PageRead<T>) -> oneshot::Receiver<Result<(ListMeta, T), String>> {
+fn in_flight<T: 'static>(tasks: &Tasks, read: PageRead<T>) -> oneshot::Receiver<Result<(ListMeta, T), Text>> {
     let (sender, receiver) = oneshot::channel();
     tasks.spawn(async move {
         let _ = sender.send(read.await);
@@ -122,13 +122,13 @@ pub fn read_lazy_page(
     token: ContinueToken,
 ) -> PageRead<LazyList> {
     Box::pin(async move {
-        let not_sent = |e: &dyn Localized| tf(Msg::NotSentBecause, &[("rule", &tl(&e.text()))]);
+        let not_sent = |e: &dyn Localized| Text::new(Msg::NotSentBecause).with_text("rule", e.text());
         let target = state.collection_target(&resource).map_err(|e| not_sent(&e))?;
         let plan = state.page_plan(&target, Some(token), RowObjects::AsNeeded).map_err(|e| not_sent(&e))?;
         let fetched = client
             .send_undecoded(plan.request)
             .await
-            .map_err(|e| tf(Msg::NetworkFailureWith, &[("error", &tl(&e))]))?;
+            .map_err(|e| Text::new(Msg::NetworkFailureWith).with_text("error", e))?;
         // Only a failure is read as a tree (its Status): `error()` decodes the body, and a
         // success's body is read lazily below, not decoded whole and kept beside it.
         if !fetched.response.is_success() {
@@ -137,29 +137,29 @@ pub fn read_lazy_page(
             }
         }
         let list = lazy_list(fetched.content_type.as_ref(), &fetched.response.body).map_err(|e| {
-            tf(
-                Msg::AnsweredWith,
-                &[("url", &fetched.response.url), ("status", &fetched.response.status), ("message", &tl(&e))],
-            )
+            Text::new(Msg::AnsweredWith)
+                .with("url", &fetched.response.url)
+                .with("status", fetched.response.status)
+                .with_text("message", e)
         })?;
         Ok((list.metadata.clone(), list))
     })
 }
 
 /// Why a failed page stops "Load all", in the words the view uses.
-pub fn stop_reason(error: &ApiError) -> String {
+pub fn stop_reason(error: &ApiError) -> Text {
     match error.status() {
         Some(status) => status_stop(status),
-        None => tl(error),
+        None => error.text(),
     }
 }
 
 /// Why a page whose answer is `status` stops "Load all".
-pub fn status_stop(status: &Status) -> String {
+pub fn status_stop(status: &Status) -> Text {
     if status.is_expired() {
-        tr(EXPIRED_EXPLANATION)
+        EXPIRED_EXPLANATION.into()
     } else {
-        format!("{} {}: {}", status.code, status.reason, status.message)
+        Text::verbatim(format!("{} {}: {}", status.code, status.reason, status.message))
     }
 }
 
@@ -178,6 +178,6 @@ pub fn LoadAllBar(progress: LoadAllProgress) -> impl IntoView {
     view! {
         <progress max=max.to_string() value=progress.loaded.to_string() aria-label=t(Msg::LoadAllProgress)></progress>
         <span data-testid="load-all-progress">{text}</span>
-        {progress.error.map(|e| view! { <p class="warning" role="alert">{e}</p> })}
+        {progress.error.map(|e| view! { <p class="warning" role="alert">{worded(move || tl(&e))}</p> })}
     }
 }

@@ -16,12 +16,13 @@ use web_sys::AbortController;
 use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
 use crate::api::params::LogOptions;
+use crate::api::request::{Request, RequestError};
 use crate::api::view::status::Status;
 use crate::client::error::ApiError;
 use crate::client::fetch::sleep;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
-use crate::i18n::Msg;
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::logs::{
     download_name, reconnect_delay_ms, LineSplitter, LogBuffer, LogDisplay, LogLine, Resume, DEFAULT_CAP,
 };
@@ -88,14 +89,14 @@ enum Phase {
 #[derive(Debug, Clone, PartialEq)]
 enum Failure {
     Status(Box<Status>),
-    Text(String),
+    Text(Text),
 }
 
 impl From<ApiError> for Failure {
     fn from(error: ApiError) -> Failure {
         match error {
             ApiError::Status(status) => Failure::Status(status),
-            other => Failure::Text(tl(&other)),
+            other => Failure::Text(other.text()),
         }
     }
 }
@@ -162,7 +163,7 @@ impl Reading {
         }
     }
 
-    fn request(&self, container: &str, resume: Option<&Resume>) -> Result<crate::api::request::Request, String> {
+    fn request(&self, container: &str, resume: Option<&Resume>) -> Result<Request, RequestError> {
         let first = resume.is_none();
         let options = LogOptions {
             container: Some(container.to_owned()),
@@ -175,7 +176,7 @@ impl Reading {
             since_time: resume.map(Resume::since_time),
             tail_lines: self.ask.tail_lines.filter(|_| first),
         };
-        subresource_request(&self.resource, self.namespace.as_deref(), &self.pod, "log", &options).map_err(|e| tl(&e))
+        subresource_request(&self.resource, self.namespace.as_deref(), &self.pod, "log", &options)
     }
 }
 
@@ -184,14 +185,14 @@ async fn read_once(reading: Reading, container: String) {
     reading.set_phase(&container, Phase::Reading);
     let request = match reading.request(&container, None) {
         Ok(request) => request,
-        Err(message) => return reading.set_phase(&container, Phase::Failed(Failure::Text(message))),
+        Err(error) => return reading.set_phase(&container, Phase::Failed(Failure::Text(error.text()))),
     };
     let fetched = match reading.client.send_undecoded(request).await {
         Ok(fetched) => fetched,
-        Err(error) => return reading.set_phase(&container, Phase::Failed(Failure::Text(tl(&error)))),
+        Err(error) => return reading.set_phase(&container, Phase::Failed(Failure::Text(error.text()))),
     };
     if !fetched.response.is_success() {
-        let failure = fetched.error().map_or_else(|| Failure::Text(tr(Msg::NoFailure)), Failure::from);
+        let failure = fetched.error().map_or_else(|| Failure::Text(Msg::NoFailure.into()), Failure::from);
         return reading.set_phase(&container, Phase::Failed(failure));
     }
     let name: Arc<str> = Arc::from(container.as_str());
@@ -215,7 +216,7 @@ async fn follow(reading: Reading, container: String) {
         }
         let request = match reading.request(&container, resume.as_ref()) {
             Ok(request) => request,
-            Err(message) => return reading.set_phase(&container, Phase::Failed(Failure::Text(message))),
+            Err(error) => return reading.set_phase(&container, Phase::Failed(Failure::Text(error.text()))),
         };
         reading.set_phase(&container, if attempt == 0 { Phase::Reading } else { Phase::Following });
         let why = match reading.client.open_watch(&request, &reading.signal).await {
@@ -225,16 +226,16 @@ async fn follow(reading: Reading, container: String) {
                 let url = reading.client.base().absolute_url(&request);
                 let error = match stream.into_response(url).await {
                     Ok(response) => Fetched::new(request, response).error().map(Failure::from),
-                    Err(message) => Some(Failure::Text(message)),
+                    Err(cut) => Some(Failure::Text(cut.text())),
                 };
-                let failure = error.unwrap_or_else(|| Failure::Text(tr(Msg::ServerRefusedLog)));
+                let failure = error.unwrap_or_else(|| Failure::Text(Msg::ServerRefusedLog.into()));
                 // Refused at first: a failure. Refused on a reconnection: the follow is over
                 // (the container stopped, or the pod went away), and the lines stay.
                 let phase = match (resume.is_some(), failure) {
                     (true, Failure::Status(status)) => {
                         Phase::Ended(tf(Msg::StoppedWith, &[("reason", &status.message)]))
                     }
-                    (true, Failure::Text(text)) => Phase::Ended(tf(Msg::StoppedWith, &[("reason", &text)])),
+                    (true, Failure::Text(text)) => Phase::Ended(tf(Msg::StoppedWith, &[("reason", &tl(&text))])),
                     (false, failure) => Phase::Failed(failure),
                 };
                 return reading.set_phase(&container, phase);
@@ -261,7 +262,7 @@ async fn follow(reading: Reading, container: String) {
                         }
                         // A line cut off by the end is not kept: it comes again from sinceTime.
                         Ok(None) => break tr(Msg::StreamEnded),
-                        Err(error) => break error,
+                        Err(cut) => break cut.to_string(),
                     }
                 }
             }
@@ -630,7 +631,7 @@ pub fn LogView(
                         Failure::Text(text) => {
                             view! {
                                 <p class="warning" role="alert">
-                                    {format!("{c}: {text}")}
+                                    {worded(move || format!("{c}: {}", tl(&text)))}
                                 </p>
                             }
                                 .into_any()

@@ -7,6 +7,7 @@ mod cluster;
 mod code;
 mod collection;
 mod completion;
+mod context;
 pub mod crash;
 mod create;
 mod decode;
@@ -29,7 +30,10 @@ pub mod i18n;
 pub mod identity;
 mod inspector;
 mod intl;
+// The language switch; with the `english-only` feature, none (see `i18n`).
 mod keys;
+#[cfg_attr(feature = "english-only", path = "language_english.rs")]
+mod language;
 mod lazy;
 mod live;
 mod load_all;
@@ -40,6 +44,7 @@ mod namespaces;
 mod object;
 mod object_actions;
 mod on_demand;
+mod operations;
 mod protobuf;
 mod response_info;
 mod routes;
@@ -94,7 +99,7 @@ pub fn App(
 ) -> impl IntoView {
     let policy = write_policy::WritePolicy::install();
     let host = Host::install(&setup, policy);
-    i18n::install(&setup.target);
+    language::install(&setup.target);
     crash::watch(&setup.target);
     let (base, base_error) = match &setup.api_base {
         Ok((base, _)) => (ApiBase::configured(base.clone()), None),
@@ -255,7 +260,7 @@ pub fn App(
             </dl>
             {read_only_badge}
             <write::ReadOnlyToggle />
-            {(!embed).then(|| view! { <i18n::LanguageSwitch /> })}
+            {(!embed).then(|| view! { <language::LanguageSwitch /> })}
             {(!embed)
                 .then(|| {
                     view! {

@@ -117,6 +117,7 @@ pub fn ObjectView(
                                     view! {
                                         <MetadataSummary document=document.clone() />
                                         <Conditions document=document.clone() />
+                                        <crate::ui::context::events::ObjectEvents document=document.clone() />
                                         <SubresourcePanel
                                             resource=panel_resource.clone()
                                             namespace

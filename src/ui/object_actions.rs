@@ -9,6 +9,7 @@ use crate::model::access::Question;
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::delete::DeletePanel;
 use crate::ui::i18n::{tl, ts};
+use crate::ui::operations::OperationsBar;
 use crate::ui::scale::ScalePanel;
 use crate::ui::write::EditPanel;
 
@@ -60,15 +61,22 @@ pub fn ObjectActions(
     let scale_refused = refusal(questions(&["patch", "update"], Some("scale")), namespaced);
     let scalable = resource.subresources.iter().any(|s| s.name == "scale");
     let kind = resource.kind.clone();
+    let title = {
+        Signal::derive(move || match object.get() {
+            Ok(o) => match &o.collection.namespace {
+                Some(ns) => format!("{kind} {ns}/{}", o.name),
+                None => format!("{kind} {}", o.name),
+            },
+            Err(_) => kind.clone(),
+        })
+    };
+    let operations = view! { <OperationsBar resource=resource.clone() object title on_written /> };
     let panel = move || {
         let object = match object.get() {
             Ok(object) => object,
             Err(e) => return Some(view! { <p class="warning" role="alert">{e}</p> }.into_any()),
         };
-        let title = match &object.collection.namespace {
-            Some(ns) => format!("{kind} {ns}/{}", object.name),
-            None => format!("{kind} {}", object.name),
-        };
+        let title = title.get();
         match open.get()? {
             "edit" => Some(view! { <EditPanel object title on_written /> }.into_any()),
             "scale" => Some(view! { <ScalePanel object title on_written /> }.into_any()),
@@ -89,5 +97,6 @@ pub fn ObjectActions(
         </div>
         <RefusalList entries=refusals />
         {panel}
+        {operations}
     }
 }

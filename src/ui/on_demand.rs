@@ -52,15 +52,14 @@ type Preload = std::sync::Arc<
 type Build = std::sync::Arc<dyn Fn() -> Option<Result<AnyView, LoadFailed>> + Send + Sync>;
 
 fn shown_on_demand(what: Msg, preload: Preload, build: Build) -> AnyView {
-    let arrived = RwSignal::new(None::<Result<(), String>>);
+    let arrived = RwSignal::new(None::<Result<(), LoadFailed>>);
     // Retry is a button of the view below, which a new attempt draws again: the download is a
     // task of this point's owner, not of the button's.
     let tasks = crate::client::task::Tasks::for_current_owner();
     let fetch = move || {
         let download = preload();
         tasks.spawn(async move {
-            let result = download.await.map_err(|error| error.0);
-            arrived.try_set(Some(result));
+            arrived.try_set(Some(download.await));
         });
     };
     fetch();
@@ -86,7 +85,7 @@ fn shown_on_demand(what: Msg, preload: Preload, build: Build) -> AnyView {
         };
         match arrived.get() {
             None => ().into_any(),
-            Some(Err(reason)) => failed(reason),
+            Some(Err(LoadFailed(reason))) => failed(reason),
             Some(Ok(())) => match build() {
                 Some(Ok(view)) => view,
                 Some(Err(LoadFailed(reason))) => failed(reason),

@@ -31,7 +31,7 @@ pub fn ResponseInfo(
         <dl class="response-info" data-testid="response-info">
             <dt>{t(Msg::Request)}</dt>
             <dd>
-                <code>{format!("{} {}", fetched.request.method, response.url)}</code>
+                <code>{format!("{} {}", fetched.request.method(), response.url)}</code>
             </dd>
             <dt>{t(Msg::Accept)}</dt>
             <dd>

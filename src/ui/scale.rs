@@ -4,11 +4,11 @@
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::media_type::PatchType;
-use crate::api::request::{ObjectRef, Request};
+use crate::api::request::ObjectRef;
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
-use crate::i18n::Msg;
+use crate::i18n::{Localized, Msg, Text};
+use crate::model::requests;
 use crate::model::write::{parse_replicas, SendOptions};
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
@@ -31,7 +31,7 @@ pub fn ScalePanel(
         Ok(scale) => scale,
         Err(e) => return view! { <p class="warning" role="alert">{worded(move || tl(&e))}</p> }.into_any(),
     };
-    let current = RwSignal::new(None::<Result<Value, String>>);
+    let current = RwSignal::new(None::<Result<Value, Text>>);
     let replicas = RwSignal::new(String::new());
     let answer = RwSignal::new(None::<(bool, Answer)>);
     let sending = RwSignal::new(false);
@@ -40,7 +40,7 @@ pub fn ScalePanel(
         move || {
             let (client, scale) = (client.clone(), scale.clone());
             client.tasks().spawn(async move {
-                let read = read_object(&client, &scale).await.map_err(|e| tl(&e));
+                let read = read_object(&client, &scale).await.map_err(|e| e.text());
                 if let Ok(value) = &read {
                     if let Some(n) = value.at(&["spec", "replicas"]).and_then(Value::as_i64) {
                         replicas.set(n.to_string());
@@ -62,11 +62,10 @@ pub fn ScalePanel(
                 dry_run,
                 ..SendOptions::default()
             };
-            let body = Value::from_serde_json(&serde_json::json!({"spec": {"replicas": n}}));
-            let request = match Request::patch(&scale, PatchType::Merge, &body, &options.write_params()) {
+            let request = match requests::scale(&scale, n, &options.write_params()) {
                 Ok(request) => request,
                 Err(e) => {
-                    current.set(Some(Err(tl(&e))));
+                    current.set(Some(Err(e.text())));
                     return;
                 }
             };
@@ -86,10 +85,11 @@ pub fn ScalePanel(
     };
     let send_dry = send.clone();
     let can_send = move || policy.allows_writes() && wanted.with(Result::is_ok) && !sending.get();
-    let facts = move || match current.get() {
+    let facts = move || {
+        match current.get() {
         None => view! { <p class="loading" aria-busy="true">{t(Msg::ReadingScale)}</p> }.into_any(),
         Some(Err(e)) => {
-            view! { <p class="warning" role="alert">{worded(move || tf(Msg::ScaleUnreadable, &[("error", &e)]))}</p> }
+            view! { <p class="warning" role="alert">{worded(move || tf(Msg::ScaleUnreadable, &[("error", &tl(&e))]))}</p> }
                 .into_any()
         }
         Some(Ok(value)) => {
@@ -109,6 +109,7 @@ pub fn ScalePanel(
             }
             .into_any()
         }
+    }
     };
     let outcome = move || {
         answer.get().map(|(dry_run, a)| {

@@ -162,7 +162,7 @@ fn read_answer(outcome: Result<Arc<Fetched>, ClientError>) -> Result<ObjectHeadL
             }
             Some(error) => TypeFailure::Failed(match error.status() {
                 Some(status) if status.is_expired() => Text::new(EXPIRED_EXPLANATION),
-                Some(status) => Text::verbatim(status_stop(status)),
+                Some(status) => status_stop(status),
                 None => error.text(),
             }),
             None => TypeFailure::Failed(Text::verbatim(format!(

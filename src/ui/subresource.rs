@@ -16,6 +16,7 @@ use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
+use crate::model::terminal::opens_terminal;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::i18n::{t, tf, tl, worded};
@@ -66,7 +67,7 @@ pub fn SubresourcePanel(
         if sub.name == "log" {
             return result.set(Some(Read::Log));
         }
-        if is_terminal(&resource, &sub.name) {
+        if opens_terminal(&resource, &sub.name) {
             return result.set(Some(Read::Terminal(sub.name.clone())));
         }
         result.set(None);
@@ -95,7 +96,7 @@ pub fn SubresourcePanel(
         .into_iter()
         .map(|sub| {
             // exec and attach open a terminal, which the server allows with create.
-            let verb = if is_terminal(&question_resource, &sub.name) { "create" } else { "get" };
+            let verb = if opens_terminal(&question_resource, &sub.name) { "create" } else { "get" };
             let readable = sub.verbs.iter().any(|v| v == verb);
             let label = sub.name.clone();
             let (kind, verbs) = (sub.kind.clone(), sub.verbs.join(", "));
@@ -183,9 +184,4 @@ pub fn SubresourcePanel(
         </section>
     }
     .into_any()
-}
-
-/// Whether `subresource` of `resource` opens a terminal: a core pod's `exec` and `attach`.
-fn is_terminal(resource: &ResourceType, subresource: &str) -> bool {
-    resource.group.is_empty() && resource.plural == "pods" && matches!(subresource, "exec" | "attach")
 }

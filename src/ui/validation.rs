@@ -14,6 +14,7 @@ use leptos::prelude::*;
 
 use crate::api::schema::OpenApiSchemas;
 use crate::api::validate::Refusal;
+use crate::client::error::ApiError;
 use crate::client::handle::use_client;
 use crate::client::schemas::load_indexed_schemas;
 use crate::i18n::Msg;
@@ -31,7 +32,7 @@ pub enum Checked {
     /// The schema is being read.
     Loading,
     /// The schema could not be read: nothing is checked.
-    SchemaFailed(String),
+    SchemaFailed(ApiError),
     NotChecked(NotChecked),
     Problems(Vec<LineProblem>),
 }
@@ -41,16 +42,15 @@ pub enum Checked {
 pub struct Validation {
     pub checked: Memo<Checked>,
     /// The group version's schemas (the editor's docs and completion read them too).
-    pub schemas: RwSignal<Option<Result<Arc<OpenApiSchemas>, String>>>,
+    pub schemas: RwSignal<Option<Result<Arc<OpenApiSchemas>, ApiError>>>,
 }
 
 /// Reads the schema of `group`/`version` and checks `text` a moment after each change.
 pub fn use_validation(text: RwSignal<String>, group: String, version: String) -> Validation {
     let client = use_client();
-    let schemas = RwSignal::new(None::<Result<Arc<OpenApiSchemas>, String>>);
+    let schemas = RwSignal::new(None::<Result<Arc<OpenApiSchemas>, ApiError>>);
     client.tasks().spawn(async move {
-        let loaded =
-            load_indexed_schemas(&client, &group, &version).await.map(|indexed| indexed.schemas).map_err(|e| tl(&e));
+        let loaded = load_indexed_schemas(&client, &group, &version).await.map(|indexed| indexed.schemas);
         schemas.try_set(Some(loaded));
     });
     // Only the text typing has paused on is checked: a keystroke costs nothing here.
@@ -111,7 +111,7 @@ pub fn ValidationList(
         }
         Checked::SchemaFailed(error) => view! {
             <p class="notice validation" role="status" data-testid="validation-state">
-                {worded(move || tf(Msg::ValidationSchemaFailed, &[("error", &error)]))}
+                {worded(move || tf(Msg::ValidationSchemaFailed, &[("error", &tl(&error))]))}
             </p>
         }
         .into_any(),

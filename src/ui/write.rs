@@ -23,8 +23,8 @@ use crate::api::write::patch::TestGuards;
 use crate::api::write::update::rebase;
 use crate::client::answer::{read_object, send_write, Answer};
 use crate::client::handle::use_client;
-use crate::client::schemas::load_schemas;
-use crate::i18n::Msg;
+use crate::client::schemas::{load_schemas, SchemaError};
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::access::Question;
 use crate::model::highlight::yaml_line_pointers;
 use crate::model::validation::problem_lines;
@@ -183,7 +183,7 @@ pub fn EditPanel(
     let minimal = RwSignal::new(true);
     let ops_src = RwSignal::new(String::new());
     let show_ownership = RwSignal::new(true);
-    let schemas = RwSignal::new(None::<Result<Arc<OpenApiSchemas>, String>>);
+    let schemas = RwSignal::new(None::<Result<Arc<OpenApiSchemas>, Text>>);
     let sent = RwSignal::new(None::<Sent>);
     let live = RwSignal::new(None::<Value>);
     let rebase_note = RwSignal::new(None::<Vec<String>>);
@@ -227,10 +227,10 @@ pub fn EditPanel(
             if !needed || schemas.get_untracked().is_some() {
                 return;
             }
-            schemas.set(Some(Err(tr(Msg::SchemaLoading))));
+            schemas.set(Some(Err(Msg::SchemaLoading.into())));
             let (client, (group, version)) = (client.clone(), group_version.clone());
             client.tasks().spawn(async move {
-                let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| tl(&e));
+                let result = load_schemas(&client, &group, &version).await.map(Arc::new).map_err(|e| e.text());
                 schemas.try_set(Some(result));
             });
         });
@@ -248,7 +248,7 @@ pub fn EditPanel(
         let kind = edited_kind.get()?;
         Some(match schemas_for_docs.get()? {
             Ok(schemas) => tree_of(&schemas, &kind),
-            Err(error) => Err(error),
+            Err(error) => Err(SchemaError::Load(error)),
         })
     });
     let edit_error = Signal::derive(move || {
@@ -270,17 +270,17 @@ pub fn EditPanel(
         guards: guards(),
     };
     let plan_object = object.clone();
-    let plan = move |dry_run: bool| -> Result<(WritePlan, Value, Value), String> {
-        let base = base.get().ok_or_else(|| tr(Msg::ObjectNotLoaded))?;
-        let edited = parsed.get().map_err(|e| tf(Msg::EditDoesNotParse, &[("error", &tl(&e))]))?;
+    let plan = move |dry_run: bool| -> Result<(WritePlan, Value, Value), Text> {
+        let base = base.get().ok_or(Msg::ObjectNotLoaded)?;
+        let edited = parsed.get().map_err(|e| Text::new(Msg::EditDoesNotParse).with_text("error", e))?;
         let loaded = schemas.get().and_then(Result::ok);
         let ops = match method.get() {
-            WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| tl(&e))?),
+            WriteMethod::JsonPatch => Some(parse_ops(&ops_src.get()).map_err(|e| e.text())?),
             _ => None,
         };
         let context = PlanContext { schemas: loaded.as_deref(), ops: ops.as_deref() };
         let plan =
-            plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context).map_err(|e| tl(&e))?;
+            plan_write(method.get(), &plan_object, &base, &edited, &options(dry_run), context).map_err(|e| e.text())?;
         Ok((plan, base, edited))
     };
     let plan_for_preview = plan.clone();
@@ -490,7 +490,7 @@ pub fn EditPanel(
             <p class="muted write__options" data-testid="schema-state">
                 {move || match schemas.get() {
                     None => tr(Msg::SchemaWhenNeeded),
-                    Some(Err(e)) => tf(Msg::SchemaProblem, &[("error", &e)]),
+                    Some(Err(e)) => tf(Msg::SchemaProblem, &[("error", &tl(&e))]),
                     Some(Ok(s)) => tf(Msg::SchemaMergeKeys, &[("count", &s.len())]),
                 }}
             </p>
@@ -501,13 +501,15 @@ pub fn EditPanel(
     };
 
     let preview_view = move || match current.get() {
-        Err(e) => view! { <p class="warning" role="alert" data-testid="plan-error">{e}</p> }.into_any(),
+        Err(e) => {
+            view! { <p class="warning" role="alert" data-testid="plan-error">{worded(move || tl(&e))}</p> }.into_any()
+        }
         Ok((plan, base, _)) => {
             let shown = preview(&plan.request);
             let body = shown
                 .body_text
                 .clone()
-                .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body.as_deref().unwrap_or_default()));
+                .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body().unwrap_or_default()));
             let notes = plan.notes.iter().map(|n| view! { <li>{tl(n)}</li> }).collect_view();
             view! {
                 <div class="write__preview" data-testid="request-preview">

@@ -2,7 +2,8 @@
 //!
 //! - `Authorization: Bearer T` is the user whose token is T in the users table (the `--users`
 //!   file, in kube-apiserver's `--token-auth-file` CSV form, plus the demo dataset's users); an
-//!   unknown or empty token is 401, as a bad token is never anonymous.
+//!   unknown or empty token is 401, as a bad token is never anonymous. A service account token
+//!   kube-sim issued (`tokens`, TokenRequest) is that service account until it expires.
 //! - A request without credentials (or with another scheme, which kube-apiserver does not
 //!   read) is the `--as` user: behind `kubectl proxy` a browser has no identity of its own.
 //! - Every authenticated user is also in `system:authenticated`, as kube-apiserver's group adder
@@ -16,6 +17,7 @@
 pub mod access;
 pub mod rbac;
 pub mod request_info;
+pub mod tokens;
 
 use std::collections::BTreeMap;
 
@@ -238,7 +240,10 @@ pub fn authenticate(
     if token.is_empty() {
         return Err(Unauthorized);
     }
-    users.by_token(token).ok_or(Unauthorized)
+    if let Some(user) = users.by_token(token) {
+        return Ok(user);
+    }
+    tokens::verify(token, tokens::unix_now()).map(|(user, _)| user).ok_or(Unauthorized)
 }
 
 /// One thing an `Impersonate-*` header asks to act as; each needs the `impersonate` verb on its

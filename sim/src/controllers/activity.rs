@@ -14,8 +14,9 @@ use rand::seq::IndexedRandom;
 use serde_json::json;
 
 use crate::app::App;
+use crate::controllers::control::{self, EventType, Recorded};
 use crate::controllers::dataset;
-use crate::controllers::kubelet::{advance, record_event, Starting};
+use crate::controllers::kubelet::{advance, Starting};
 use crate::store::deletion::{delete_in, DeleteOptions};
 use crate::store::object::{self, meta_mut};
 use crate::store::Txn;
@@ -88,8 +89,16 @@ fn replace_a_pod(app: &Arc<App>, txn: &mut Txn<'_>) -> Option<Starting> {
     let mut pod = dataset::pod_from_template(&rs, &name, &ns, &node, false);
     meta_mut(&mut pod).insert("generateName".into(), json!(format!("{rs_name}-")));
     crate::store::lifecycle::stamp_new(&pods_rt, &mut pod, "kube-controller-manager");
-    txn.put("/pods", pod);
-    record_event(app, txn, &ns, &name, "Scheduled", &format!("Successfully assigned {ns}/{name} to {node}"));
+    let stored = txn.put("/pods", pod);
+    let message = format!("Successfully assigned {ns}/{name} to {node}");
+    let scheduled = Recorded {
+        about: (*stored).clone(),
+        kind: EventType::Normal,
+        reason: "Scheduled".into(),
+        message,
+        component: "default-scheduler",
+    };
+    control::record(app, txn, &scheduled, object::now());
     Some(Starting { namespace: ns, name, node, stage: 0 })
 }
 

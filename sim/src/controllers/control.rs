@@ -16,40 +16,14 @@ use crate::app::App;
 use crate::store::deletion::{delete_in, DeleteOptions};
 use crate::store::lifecycle::stamp_new;
 use crate::store::object::{self, meta_mut};
+pub use crate::store::pod::{is_terminal, phase};
 use crate::store::Txn;
+
+pub use crate::controllers::recorder::{record, EventType, Recorded};
 
 pub const PODS: &str = "/pods";
 pub const NODES: &str = "/nodes";
-pub const EVENTS: &str = "/events";
 pub const REVISIONS: &str = "apps/controllerrevisions";
-
-/// `Normal` or `Warning`, as an Event's `type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventType {
-    Normal,
-    Warning,
-}
-
-impl EventType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventType::Normal => "Normal",
-            EventType::Warning => "Warning",
-        }
-    }
-}
-
-/// An Event a controller records about an object.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Recorded {
-    /// The object the Event is about (its apiVersion, kind, namespace, name and uid are read).
-    pub about: Value,
-    pub kind: EventType,
-    pub reason: String,
-    pub message: String,
-    /// The reporting component (`statefulset-controller`, `default-scheduler`…).
-    pub component: &'static str,
-}
 
 /// An object to delete.
 #[derive(Debug, Clone, PartialEq)]
@@ -187,45 +161,6 @@ pub fn apply(app: &Arc<App>, txn: &mut Txn<'_>, actions: Actions) -> Vec<(String
     started
 }
 
-/// Records an Event, or counts it again as the client-go event correlator does when the same
-/// object, type, reason and message come back (`count`, `lastTimestamp`).
-pub fn record(app: &App, txn: &mut Txn<'_>, e: &Recorded, now: DateTime<Utc>) {
-    let Some(rt) = app.registry.by_storage_key(EVENTS) else { return };
-    let ns = match object::namespace(&e.about) {
-        "" => "default",
-        ns => ns,
-    };
-    let stamp = object::timestamp(now);
-    let uid = object::uid(&e.about);
-    let same = txn.state().list(EVENTS, Some(ns)).into_iter().find(|old| {
-        old["involvedObject"]["uid"] == uid
-            && old["involvedObject"]["name"] == object::name(&e.about)
-            && old["reason"] == e.reason.as_str()
-            && old["message"] == e.message.as_str()
-            && old["type"] == e.kind.as_str()
-    });
-    if let Some(old) = same {
-        let mut again = old.as_ref().clone();
-        again["count"] = json!(old["count"].as_i64().unwrap_or(1) + 1);
-        again["lastTimestamp"] = json!(stamp);
-        txn.put(EVENTS, again);
-        return;
-    }
-    let suffix: String = object::new_uid().chars().filter(char::is_ascii_hexdigit).take(16).collect();
-    let mut involved = json!({"apiVersion": e.about["apiVersion"], "kind": e.about["kind"],
-        "name": object::name(&e.about), "uid": uid, "resourceVersion": object::resource_version(&e.about)});
-    if !object::namespace(&e.about).is_empty() {
-        involved["namespace"] = json!(ns);
-    }
-    let mut event = json!({"apiVersion": "v1", "kind": "Event",
-        "metadata": {"name": format!("{}.{suffix}", object::name(&e.about)), "namespace": ns},
-        "involvedObject": involved, "reason": e.reason, "message": e.message, "type": e.kind.as_str(),
-        "count": 1, "firstTimestamp": stamp, "lastTimestamp": stamp, "source": {"component": e.component},
-        "reportingComponent": e.component, "reportingInstance": ""});
-    stamp_new(&rt, &mut event, e.component);
-    txn.put(EVENTS, event);
-}
-
 /// `metav1.NewControllerRef`: the owner reference a controller puts on what it makes.
 pub fn controller_ref(owner: &Value) -> Value {
     json!({"apiVersion": owner["apiVersion"], "kind": owner["kind"], "name": object::name(owner),
@@ -323,15 +258,6 @@ pub fn is_available(pod: &Value, min_ready: i64, now: DateTime<Utc>) -> bool {
         .and_then(|c| c["lastTransitionTime"].as_str())
         .and_then(object::parse_time);
     since.is_some_and(|t| t + chrono::Duration::seconds(min_ready) <= now)
-}
-
-pub fn phase(pod: &Value) -> &str {
-    pod["status"]["phase"].as_str().unwrap_or_default()
-}
-
-/// Succeeded or Failed.
-pub fn is_terminal(pod: &Value) -> bool {
-    matches!(phase(pod), "Succeeded" | "Failed")
 }
 
 /// `controller.FilterActivePods`: not terminal and not being deleted.

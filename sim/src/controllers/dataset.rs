@@ -275,6 +275,7 @@ fn deployment_with_pods(
     ) else {
         return;
     };
+    let mut first = None;
     for i in 0..replicas {
         let pod = pod_from_template(
             &rs,
@@ -283,16 +284,19 @@ fn deployment_with_pods(
             &format!("node-{}", (i % 3) + 1),
             true,
         );
-        add(txn, registry, "/pods", pod, "kube-controller-manager");
+        let stored = add(txn, registry, "/pods", pod, "kube-controller-manager");
+        first = first.or(stored);
     }
     // The events tell the story of the first pod.
-    let pod_name = format!("{rs_name}-{}", stable_suffix(&format!("{rs_name}/0"), 5));
-    for (reason, message) in [
-        ("Scheduled", format!("Successfully assigned {ns}/{name} to node-1")),
-        ("Pulled", format!("Container image \"{image}\" already present on machine")),
-        ("Started", format!("Started container {name}")),
+    let Some(pod) = first else { return };
+    let pod_name = pod["metadata"]["name"].as_str().unwrap_or_default().to_string();
+    for (reason, message, component) in [
+        ("Scheduled", format!("Successfully assigned {ns}/{pod_name} to node-1"), "default-scheduler"),
+        ("Pulled", format!("Container image \"{image}\" already present on machine"), "kubelet"),
+        ("Created", format!("Created container {name}"), "kubelet"),
+        ("Started", format!("Started container {name}"), "kubelet"),
     ] {
-        add(txn, registry, "/events", event(ns, &pod_name, "Pod", reason, &message), "kubelet");
+        add(txn, registry, "/events", event(&pod, reason, &message, component), component);
     }
 }
 
@@ -334,14 +338,19 @@ pub fn owner_ref(api_version: &str, kind: &str, owner: &Value) -> Value {
     json!({"apiVersion": api_version, "kind": kind, "name": owner["metadata"]["name"], "uid": owner["metadata"]["uid"], "controller": true, "blockOwnerDeletion": true})
 }
 
-pub fn event(ns: &str, object: &str, kind: &str, reason: &str, message: &str) -> Value {
+/// A Normal Event `reason` about `about` (its uid and resourceVersion too, as the recorders
+/// write them: `kubectl describe` selects Events by uid) from `component` on node-1.
+pub fn event(about: &Value, reason: &str, message: &str, component: &str) -> Value {
     let now = crate::store::object::now_string();
+    let meta = &about["metadata"];
+    let (ns, object) = (meta["namespace"].as_str().unwrap_or_default(), meta["name"].as_str().unwrap_or_default());
     json!({"apiVersion": "v1", "kind": "Event",
         "metadata": {"name": format!("{object}.{}", stable_suffix(&format!("{ns}/{object}/{reason}"), 16)), "namespace": ns},
-        "involvedObject": {"apiVersion": "v1", "kind": kind, "name": object, "namespace": ns},
+        "involvedObject": {"apiVersion": about["apiVersion"], "kind": about["kind"], "name": object, "namespace": ns,
+            "uid": meta["uid"], "resourceVersion": meta["resourceVersion"]},
         "reason": reason, "message": message, "type": "Normal", "count": 1,
-        "firstTimestamp": now, "lastTimestamp": now, "source": {"component": "kubelet", "host": "node-1"},
-        "reportingComponent": "kubelet", "reportingInstance": "node-1"})
+        "firstTimestamp": now, "lastTimestamp": now, "source": {"component": component, "host": "node-1"},
+        "reportingComponent": component, "reportingInstance": "node-1"})
 }
 
 /// A pod of a ReplicaSet; `running` decides whether it starts Running and Ready or Pending (on

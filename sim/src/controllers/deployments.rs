@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use crate::controllers::control::{EventType, Recorded};
 use serde_json::{json, Value};
 
 use crate::app::App;
@@ -231,21 +232,16 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
 }
 
 /// A Normal Event about `about` from a kube-controller-manager controller, as
-/// `kubectl describe` and `kubectl events` show them.
-fn record_event(app: &App, txn: &mut Txn<'_>, about: &Value, reason: &str, message: &str, component: &str) {
-    let Some(rt) = app.registry.by_storage_key("/events") else { return };
-    let ns = object::namespace(about);
-    let now = object::now_string();
-    let suffix: String = object::new_uid().chars().filter(char::is_ascii_hexdigit).take(16).collect();
-    let mut event = json!({"apiVersion": "v1", "kind": "Event",
-        "metadata": {"name": format!("{}.{suffix}", object::name(about)), "namespace": ns},
-        "involvedObject": {"apiVersion": about["apiVersion"], "kind": about["kind"], "name": object::name(about),
-            "namespace": ns, "uid": object::uid(about), "resourceVersion": object::resource_version(about)},
-        "reason": reason, "message": message, "type": "Normal", "count": 1,
-        "firstTimestamp": now, "lastTimestamp": now, "source": {"component": component},
-        "reportingComponent": component, "reportingInstance": ""});
-    stamp_new(&rt, &mut event, component);
-    txn.put("/events", event);
+/// `kubectl describe` and `kubectl events` show them (counted again when it repeats).
+fn record_event(app: &App, txn: &mut Txn<'_>, about: &Value, reason: &str, message: &str, component: &'static str) {
+    let recorded = Recorded {
+        about: about.clone(),
+        kind: EventType::Normal,
+        reason: reason.into(),
+        message: message.into(),
+        component,
+    };
+    crate::controllers::control::record(app, txn, &recorded, object::now());
 }
 
 fn revision(rs: &Value) -> i64 {

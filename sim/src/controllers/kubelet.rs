@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::controllers::control::{self, EventType, Recorded};
 use crate::controllers::scheduler::{self, Placement};
+use crate::store::pod::terminated_status;
 use crate::store::{object, Txn};
 use crate::{app::App, controllers::dataset};
 
@@ -56,11 +58,28 @@ pub fn run_pod(app: Arc<App>, namespace: String, name: String, ready: fn(&Arc<Ap
     });
 }
 
-pub fn record_event(app: &App, txn: &mut Txn<'_>, ns: &str, pod: &str, reason: &str, message: &str) {
-    let Some(rt) = app.registry.by_storage_key("/events") else { return };
-    let mut e = dataset::event(ns, pod, "Pod", reason, message);
-    crate::store::lifecycle::stamp_new(&rt, &mut e, "kubelet");
-    txn.put("/events", e);
+/// Records an Event about `pod` as the kubelet does (the same one again counts up, as client-go's
+/// correlator does: `control::record`).
+pub fn record_event(app: &App, txn: &mut Txn<'_>, pod: &Value, kind: EventType, reason: &str, message: String) {
+    let recorded = Recorded { about: pod.clone(), kind, reason: reason.into(), message, component: "kubelet" };
+    control::record(app, txn, &recorded, object::now());
+}
+
+/// The kubelet's Events for each container it starts, in order (`kuberuntime_container.go`,
+/// `kuberuntime_image.go`): the image pulled, the container created and started.
+fn record_container_starts(app: &App, txn: &mut Txn<'_>, pod: &Value) {
+    for container in pod["spec"]["containers"].as_array().into_iter().flatten() {
+        let (name, image) =
+            (container["name"].as_str().unwrap_or_default(), container["image"].as_str().unwrap_or_default());
+        for (reason, message) in [
+            ("Pulling", format!("Pulling image \"{image}\"")),
+            ("Pulled", format!("Successfully pulled image \"{image}\" in 1s (1s including waiting)")),
+            ("Created", format!("Created container {name}")),
+            ("Started", format!("Started container {name}")),
+        ] {
+            record_event(app, txn, pod, EventType::Normal, reason, message);
+        }
+    }
 }
 
 /// Moves a starting pod one step; false once it is Ready (or gone).
@@ -74,8 +93,8 @@ pub fn advance(app: &App, txn: &mut Txn<'_>, p: &mut Starting) -> bool {
     match p.stage {
         1 => {
             next["status"] = dataset::running_status_with(&next, &p.node, false);
-            txn.put("/pods", next);
-            record_event(app, txn, &p.namespace, &p.name, "Started", "Started container");
+            let stored = txn.put("/pods", next);
+            record_container_starts(app, txn, &stored);
             true
         }
         _ => {
@@ -131,7 +150,7 @@ fn pod_exit_code(pod: &Value) -> i64 {
 /// (at most a few dozen times: the Job controller stops it sooner).
 async fn run_to_completion(app: &Arc<App>, ns: &str, name: &str, uid: &str) {
     let Some(pod) = app.store.read().get("/pods", ns, name) else { return };
-    if !runs_to_completion(&pod) || crate::controllers::control::is_terminal(&pod) {
+    if !runs_to_completion(&pod) || crate::store::pod::is_terminal(&pod) {
         return;
     }
     let run = Duration::from_secs(app.cli.pod_run_seconds);
@@ -146,9 +165,11 @@ async fn run_to_completion(app: &Arc<App>, ns: &str, name: &str, uid: &str) {
             let restart = code != 0 && pod["spec"]["restartPolicy"] == "OnFailure";
             let mut next = pod.as_ref().clone();
             next["status"] = if restart { restarted_status(&pod, code) } else { terminated_status(&pod, code) };
-            txn.put("/pods", next);
+            let stored = txn.put("/pods", next);
             if restart {
-                record_event(app, txn, ns, name, "BackOff", "Back-off restarting failed container");
+                let container = stored["spec"]["containers"][0]["name"].as_str().unwrap_or_default().to_string();
+                let message = format!("Back-off restarting failed container {container} in pod {name}_{ns}({uid})");
+                record_event(app, txn, &stored, EventType::Warning, "BackOff", message);
             }
             restart
         });
@@ -156,33 +177,6 @@ async fn run_to_completion(app: &Arc<App>, ns: &str, name: &str, uid: &str) {
             return;
         }
     }
-}
-
-/// The status of a pod whose containers exited with `code`: Succeeded or Failed, not ready.
-pub fn terminated_status(pod: &Value, code: i64) -> Value {
-    let now = object::now_string();
-    let mut status = pod["status"].clone();
-    let phase = if code == 0 { "Succeeded" } else { "Failed" };
-    let reason = if code == 0 { "Completed" } else { "Error" };
-    status["phase"] = json!(phase);
-    let started = status["startTime"].clone();
-    for cs in status["containerStatuses"].as_array_mut().into_iter().flatten() {
-        cs["ready"] = json!(false);
-        cs["started"] = json!(false);
-        cs["state"] = json!({"terminated": {"exitCode": code, "reason": reason, "startedAt": started,
-            "finishedAt": now, "containerID": cs["containerID"]}});
-    }
-    for c in status["conditions"].as_array_mut().into_iter().flatten() {
-        if c["type"] == "Ready" || c["type"] == "ContainersReady" {
-            c["status"] = json!("False");
-            c["reason"] = json!("PodCompleted");
-            c["lastTransitionTime"] = json!(now);
-        }
-        if c["type"] == "PodReadyToStartContainers" {
-            c["status"] = json!("False");
-        }
-    }
-    status
 }
 
 /// The status of a pod whose container failed with `code` and starts again (`OnFailure`).

@@ -2,7 +2,7 @@
 //! Deployment and ReplicaSet controllers (`deployments`, in step with the writes), and, run by
 //! the controller manager (`manager`) on the store's changes, the StatefulSet (`statefulsets`),
 //! DaemonSet (`daemonsets`), Job (`jobs`), CronJob (`cronjobs`) and disruption (`disruption`)
-//! controllers, with what they share (`control`, `revisions`); the bootstrap RBAC policy and
+//! controllers, with what they share (`control`, `revisions`, the Event recorder `recorder`); the bootstrap RBAC policy and
 //! ClusterRole aggregation (`policy`), the datasets a server starts with (`dataset`, with the
 //! demo's workloads in `workloads`), `--activity` with the churn (`activity`) and what a
 //! metrics-server would measure (`metrics`).
@@ -19,6 +19,7 @@ pub mod kubelet;
 pub mod manager;
 pub mod metrics;
 pub mod policy;
+pub mod recorder;
 pub mod revisions;
 pub mod running;
 pub mod scheduler;

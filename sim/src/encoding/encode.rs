@@ -10,8 +10,8 @@ use std::io;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use bytes::Bytes;
-use kube_api_explorer::api::codec::cbor::{encode_cbor, encode_cbor_json, CborEncoding, CborWriter};
-use kube_api_explorer::api::codec::value::{Map as DocMap, Value as Doc};
+use kube_wire::codec::cbor::{encode_cbor, encode_cbor_json, CborEncoding, CborWriter};
+use kube_wire::codec::value::{Map as DocMap, Value as Doc};
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn a_list_written_straight_from_its_objects_is_the_list_the_serde_path_writes() {
-        use kube_api_explorer::api::codec::cbor::decode_cbor;
+        use kube_wire::codec::cbor::decode_cbor;
         let pod = serde_json::json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "a"}, "spec": {"n": [1]}});
         let secret =
             serde_json::json!({"kind": "Secret", "apiVersion": "v1", "metadata": {"name": "s"}, "data": {"k": "AAE="}});
@@ -370,7 +370,7 @@ mod tests {
         let list = ListOf { kind: "SecretList", api_version: "v1", metadata, items: &stored, typed: true };
         let read = decode_cbor(&cbor_list(&list)).expect("well-formed");
         let data = read.at(&["items"]).and_then(|i| i.as_array()).and_then(|i| i[0].at(&["data", "k"]));
-        assert_eq!(data, Some(&kube_api_explorer::api::codec::value::Value::Bytes(vec![0, 1])));
+        assert_eq!(data, Some(&kube_wire::codec::value::Value::Bytes(vec![0, 1])));
     }
 
     #[test]
@@ -427,10 +427,10 @@ mod tests {
     #[test]
     fn secret_data_is_tag_22_bytes_in_cbor() {
         let secret = serde_json::json!({"kind": "Secret", "data": {"k": "aGk="}});
-        let decoded = kube_api_explorer::api::codec::cbor::decode_cbor(&cbor(&secret)).expect("decodes");
+        let decoded = kube_wire::codec::cbor::decode_cbor(&cbor(&secret)).expect("decodes");
         assert_eq!(decoded.get("data").and_then(|d| d.get("k")), Some(&Doc::Bytes(b"hi".to_vec())));
         let list = serde_json::json!({"kind": "SecretList", "items": [{"data": {"k": "aGk="}}]});
-        let decoded = kube_api_explorer::api::codec::cbor::decode_cbor(&cbor(&list)).expect("decodes");
+        let decoded = kube_wire::codec::cbor::decode_cbor(&cbor(&list)).expect("decodes");
         let item = decoded.get("items").and_then(|i| i.as_array()).and_then(|a| a.first().cloned());
         assert_eq!(
             item.and_then(|i| i.get("data").and_then(|d| d.get("k")).cloned()),
@@ -444,7 +444,7 @@ mod tests {
         assert_eq!(&bytes[..3], &[0xd9, 0xd9, 0xf7]);
         let tags = bytes.windows(3).filter(|w| *w == [0xd9, 0xd9, 0xf7]).count();
         assert_eq!(tags, 2, "the event and its object each carry 55799");
-        let event = kube_api_explorer::api::codec::cbor::decode_cbor(&bytes).expect("decodes");
+        let event = kube_wire::codec::cbor::decode_cbor(&bytes).expect("decodes");
         assert_eq!(event.get("type").and_then(|t| t.as_str()), Some("ADDED"));
     }
 
@@ -452,7 +452,7 @@ mod tests {
     fn a_stored_documents_cbor_event_is_the_same_event_as_through_serde() {
         let secret =
             serde_json::json!({"kind": "Secret", "apiVersion": "v1", "metadata": {"name": "s"}, "data": {"k": "aGk="}});
-        let decode = |bytes: &[u8]| kube_api_explorer::api::codec::cbor::decode_cbor(bytes).expect("decodes");
+        let decode = |bytes: &[u8]| kube_wire::codec::cbor::decode_cbor(bytes).expect("decodes");
         let direct = decode(&cbor_event_document("MODIFIED", &secret, 0));
         // Key order is random in every encoding, so the trees are compared regardless of order.
         assert!(direct.equivalent(&decode(&cbor_event("MODIFIED", &secret))), "{direct:?}");
@@ -494,8 +494,7 @@ mod tests {
         wrapper.insert("object", Doc::Null);
         let head = encode_cbor(&Doc::Object(wrapper), CborEncoding::SERVER);
         assert_eq!(bytes[..head.len() - 1], head[..head.len() - 1]);
-        let object =
-            kube_api_explorer::api::codec::cbor::decode_cbor(&bytes[head.len() - 1..]).expect("object decodes");
+        let object = kube_wire::codec::cbor::decode_cbor(&bytes[head.len() - 1..]).expect("object decodes");
         assert!(object.equivalent(&Doc::from_serde_json(&pod)));
         assert_eq!(bytes.len(), cbor_event_document("MODIFIED", &pod, 0).len());
     }

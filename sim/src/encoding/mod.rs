@@ -1,7 +1,8 @@
 //! Representations: which one a request gets (`negotiate`), objects and lists written in it
-//! (`encode`, with each kind's key order from `ordered`), server-side Tables (`table`) and
-//! protobuf (`protobuf`).
+//! (`encode`, with each kind's key order from `ordered`), server-side Tables (`table`,
+//! `workload_table`, and the `column` they share) and protobuf (`protobuf`).
 
+pub mod column;
 pub mod encode;
 pub mod negotiate;
 pub mod ordered;

@@ -1,10 +1,10 @@
 //! Content negotiation: which representation a response takes (JSON, YAML, CBOR, Table,
 //! PartialObjectMetadata) from the `Accept` header, parsed by the library's
-//! [`Accept`](kube_api_explorer::api::media_type::Accept), with the fallbacks the real server
+//! [`Accept`](kube_wire::media_type::Accept), with the fallbacks the real server
 //! applies (protobuf only for types with a message, so not for custom resources, and never as
 //! a Table; a CBOR Table is not offered), and the essence of a request's `Content-Type`.
 
-use kube_api_explorer::api::media_type::{Accept, Essence, MediaType, Weight};
+use kube_wire::media_type::{Accept, Essence, MediaType, Weight};
 
 /// The serialization of a response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! the CRD's additionalPrinterColumns (the workload kinds' in `workload_table`), the default Name / Created At table for everything else,
 //! and PartialObjectMetadata for `includeObject=Metadata`.
 
-use kube_api_explorer::api::params::IncludeObject;
+use kube_wire::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -13,15 +13,7 @@ use crate::store::registry::ResourceType;
 const NAME_DESC: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
 const AGE_DESC: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Column {
-    pub name: String,
-    #[serde(rename = "type")]
-    pub ty: String,
-    pub format: String,
-    pub description: String,
-    pub priority: i64,
-}
+pub use crate::encoding::column::Column;
 
 fn col(name: &str, ty: &str, description: &str, priority: i64) -> Column {
     let format = if name == "Name" && priority == 0 { "name" } else { "" };

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::encoding::table::Column;
+use crate::encoding::column::Column;
 use crate::store::object::{self, age, age_of, human_duration};
 use crate::store::registry::ResourceType;
 

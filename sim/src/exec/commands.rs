@@ -1,5 +1,7 @@
 //! The commands of the simulated container: `echo`, `env`, `printenv`, `hostname`, `date`, `pwd`,
-//! `cd`, `ls`, `cat`, `sleep`, `exit`, `true`, `false`, `whoami`, `id`, `stty size` and the shells
+//! `cd`, `ls`, `cat`, `sleep`, `exit`, `true`, `false`, `whoami`, `id`, `stty size`, `printf`
+//! ([`super::printf`]), `tar cf -` (`super::tar`, for `kubectl cp` from a pod), `seq`, `uptime`,
+//! `gzip`, `gunzip`, `zcat` ([`super::coreutils`]) and the shells
 //! (`sh`, `bash`, `ash`, `dash`); anything else is `command not found` (127). Their messages are
 //! those of a Debian image's bash and coreutils (the demo's nginx), their files those the
 //! container mounts ([`Container::files`]) under a fixed set of top-level folders.
@@ -9,6 +11,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::container::Container;
+pub use super::coreutils::Filter;
+use super::coreutils::{self, Gzip};
 
 /// The top-level folders every simulated container has besides those of its mounts.
 const BASE_DIRS: &[&str] = &["/bin", "/dev", "/etc", "/home", "/proc", "/root", "/sys", "/tmp", "/usr", "/var"];
@@ -16,7 +20,7 @@ const BASE_DIRS: &[&str] = &["/bin", "/dev", "/etc", "/home", "/proc", "/root", 
 /// The commands known by name (as a path's last segment too).
 pub const KNOWN: &[&str] = &[
     "echo", "env", "printenv", "hostname", "date", "pwd", "cd", "ls", "cat", "sleep", "exit", "true", "false",
-    "whoami", "id", "stty", "sh", "bash", "ash", "dash",
+    "whoami", "id", "stty", "printf", "sh", "bash", "ash", "dash", "tar", "seq", "uptime", "gzip", "gunzip", "zcat",
 ];
 
 /// Whether `kubectl exec POD -- NAME` finds NAME as a program (the shell builtins `cd` and
@@ -34,8 +38,8 @@ pub enum Run {
     Exit(i32),
     /// A shell: with `-c`, its script; without, an interactive one reading stdin.
     Shell(Option<String>),
-    /// `cat` without files: copy stdin to stdout until it closes.
-    CopyStdin,
+    /// A command reading stdin until it ends (`cat` without files, `gzip`).
+    Filter(Filter),
 }
 
 /// What a command sees and writes.
@@ -59,20 +63,8 @@ impl Env<'_> {
         self.stderr.extend_from_slice(text.as_bytes());
     }
 
-    /// An absolute, normalized path for `path` as given.
     fn resolve(&self, path: &str) -> String {
-        let joined = if path.starts_with('/') { path.to_string() } else { format!("{}/{path}", self.cwd) };
-        let mut parts: Vec<&str> = Vec::new();
-        for p in joined.split('/') {
-            match p {
-                "" | "." => {}
-                ".." => {
-                    parts.pop();
-                }
-                p => parts.push(p),
-            }
-        }
-        format!("/{}", parts.join("/"))
+        resolve(self.cwd, path)
     }
 
     fn is_dir(&self, path: &str) -> bool {
@@ -96,6 +88,22 @@ impl Env<'_> {
         names.dedup();
         names
     }
+}
+
+/// An absolute, normalized path for `path` as given in the folder `cwd`.
+pub fn resolve(cwd: &str, path: &str) -> String {
+    let joined = if path.starts_with('/') { path.to_string() } else { format!("{cwd}/{path}") };
+    let mut parts: Vec<&str> = Vec::new();
+    for p in joined.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }
 
 /// Runs `argv` (non-empty) in `env`.
@@ -160,12 +168,42 @@ pub fn run(env: &mut Env<'_>, argv: &[String]) -> Run {
             Run::Done(0)
         }
         "stty" => stty(env, args),
+        "tar" => tar(env, args),
+        "printf" => {
+            let printed = super::printf::printf(args);
+            env.out(&printed.stdout);
+            env.err(&printed.stderr);
+            Run::Done(printed.status)
+        }
+        "seq" => {
+            let done = coreutils::seq(args);
+            finished(env, done)
+        }
+        "uptime" => {
+            let booted = env.container.started.as_deref().and_then(|t| DateTime::parse_from_rfc3339(t).ok());
+            let text = coreutils::uptime(env.now, booted.map(|b| b.with_timezone(&Utc)));
+            env.out(&text);
+            Run::Done(0)
+        }
+        "gzip" | "gunzip" | "zcat" => {
+            let read = |file: &str| env.container.files.get(&resolve(env.cwd, file)).cloned();
+            match coreutils::gzip_command(name, args, &read) {
+                Gzip::Filter(filter) => Run::Filter(filter),
+                Gzip::Done(done) => finished(env, done),
+            }
+        }
         "sh" | "bash" | "ash" | "dash" => shell(env, name, args),
         _ => {
             env.err(&format!("sh: {}: command not found\n", argv[0]));
             Run::Done(127)
         }
     }
+}
+
+fn finished(env: &mut Env<'_>, done: coreutils::Output) -> Run {
+    env.stdout.extend_from_slice(&done.stdout);
+    env.err(&done.stderr);
+    Run::Done(done.status)
 }
 
 fn printenv(env: &mut Env<'_>, args: &[String]) -> Run {
@@ -234,7 +272,7 @@ fn ls(env: &mut Env<'_>, args: &[String]) -> Run {
 
 fn cat(env: &mut Env<'_>, args: &[String]) -> Run {
     if args.is_empty() || args == ["-"] {
-        return Run::CopyStdin;
+        return Run::Filter(Filter::Cat);
     }
     let mut status = 0;
     for given in args {
@@ -252,6 +290,41 @@ fn cat(env: &mut Env<'_>, args: &[String]) -> Run {
         }
     }
     Run::Done(status)
+}
+
+/// `tar cf - PATH…` (what `kubectl cp POD:PATH …` runs); extracting (`tar xmf -`, `kubectl cp
+/// … POD:PATH`) fails: the container's files are read-only mounts.
+fn tar(env: &mut Env<'_>, args: &[String]) -> Run {
+    let mode = args.first().map(|a| a.trim_start_matches('-')).unwrap_or_default();
+    if mode.contains('x') {
+        env.err(
+            "tar: .: Cannot open: Read-only file system\ntar: Exiting with failure status due to previous errors\n",
+        );
+        return Run::Done(2);
+    }
+    if !(mode.contains('c') && mode.contains('f') && args.get(1).is_some_and(|f| f == "-")) {
+        env.err("tar: kube-sim's tar writes an archive to stdout only: tar cf - PATH...\n");
+        return Run::Done(2);
+    }
+    let paths: Vec<String> = args[2..].iter().map(|p| env.resolve(p)).collect();
+    if paths.is_empty() {
+        env.err("tar: Cowardly refusing to create an empty archive\n");
+        return Run::Done(2);
+    }
+    if args[2..].iter().any(|p| p.starts_with('/')) {
+        env.err("tar: Removing leading `/' from member names\n");
+    }
+    let (archive, errors) = super::tar::create(&env.container.files, &paths, env.now.timestamp());
+    env.stdout.extend_from_slice(&archive);
+    for e in &errors {
+        env.err(&format!("{e}\n"));
+    }
+    if errors.is_empty() {
+        Run::Done(0)
+    } else {
+        env.err("tar: Exiting with failure status due to previous errors\n");
+        Run::Done(2)
+    }
 }
 
 fn sleep(env: &mut Env<'_>, args: &[String]) -> Run {
@@ -358,6 +431,8 @@ mod tests {
         assert_eq!(sh(&["date"], false).1, "Wed Nov  4 10:00:05 UTC 2026\n");
         assert_eq!(sh(&["stty", "size"], true).1, "40 120\n");
         assert_eq!(sh(&["stty", "size"], false).0, Run::Done(1));
+        assert_eq!(sh(&["printf", "%s", "main"], false).1, "main");
+        assert_eq!(sh(&["/usr/bin/printf", "%d", "x"], false).0, Run::Done(1));
     }
 
     #[test]
@@ -371,7 +446,7 @@ mod tests {
         let (run, _, err, _) = sh(&["ls", "/nope"], false);
         assert_eq!((run, err.as_str()), (Run::Done(2), "ls: cannot access '/nope': No such file or directory\n"));
         assert_eq!(sh(&["cat", "/etc"], false).2, "cat: /etc: Is a directory\n");
-        assert_eq!(sh(&["cat"], false).0, Run::CopyStdin);
+        assert_eq!(sh(&["cat"], false).0, Run::Filter(Filter::Cat));
     }
 
     #[test]

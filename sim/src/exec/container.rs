@@ -26,6 +26,8 @@ pub struct Container {
     pub env: Vec<(String, String)>,
     /// Absolute path → content.
     pub files: BTreeMap<String, Vec<u8>>,
+    /// The pod's `status.startTime` (RFC 3339): `uptime` counts from it.
+    pub started: Option<String>,
 }
 
 impl Container {
@@ -60,7 +62,8 @@ impl Container {
         env.extend(defined);
         env.push(("HOME".into(), "/root".into()));
         let files = mounted_files(pod, &c, &namespace, lookup);
-        Container { image: text(&c["image"]), hostname, env, files }
+        let started = pod["status"]["startTime"].as_str().map(str::to_string);
+        Container { image: text(&c["image"]), hostname, env, files, started }
     }
 
     pub fn var(&self, name: &str) -> Option<&str> {

@@ -1,10 +1,18 @@
 //! The simulated container process behind `pods/exec` and `pods/attach`, without I/O: the
 //! WebSocket channel protocols (`protocol`), what the process sees of its container
 //! (`container`: environment and mounted files), the shell's grammar (`words`), its commands
-//! (`commands`) and the process itself (`shell`). `http::exec` drives them over a WebSocket.
+//! (`commands`, `printf`, `coreutils`), word expansion (`expand`) and the process itself (`shell`,
+//! its levels in `frames`). `http::exec` drives them over a
+//! WebSocket.
 
 pub mod commands;
 pub mod container;
+pub mod coreutils;
+pub mod expand;
+pub mod frames;
+pub mod page;
+pub mod printf;
 pub mod protocol;
 pub mod shell;
+pub mod tar;
 pub mod words;

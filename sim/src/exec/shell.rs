@@ -4,19 +4,26 @@
 //! fed in, and each call returns the [`Effect`]s to carry out (output on stdout or stderr, a
 //! sleep to wait out, the exit code).
 //!
+//! The shell runs what [`words`] parses with bash's semantics: pipelines, `for` loops, command
+//! substitution and redirections, each level a [`Frame`] with its own file descriptors. A
+//! pipeline's stages run one after the other, each reading what the one before wrote (the output
+//! is bash's; only the stages' timing differs: `sleep 1 | echo a` prints after the sleep).
+//!
 //! With `tty` the terminal's line discipline is simulated too: typed characters are echoed,
 //! Enter (`\r`) ends a line, backspace erases, Ctrl-C interrupts (`^C`, status 130), Ctrl-D on an
 //! empty line ends the input, output newlines become `\r\n`, and an interactive shell prints the
 //! prompt `CWD # `. Without it, lines end at `\n` and nothing is echoed.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::commands::{self, Env, Run};
+use super::commands::{self, Env, Filter, Run};
 use super::container::Container;
-use super::words::{self, Join, Part, Word};
+use super::expand::{self, Piece};
+use super::frames::{Frame, Kind, OnEnd, Pending, Sink};
+use super::words::{self, Command, Item, Join, Part, Pipeline, Redirect, Word};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -27,19 +34,12 @@ pub enum Effect {
     Exit(i32),
 }
 
-/// One level of shell: the commands left to run, and whether it reads stdin when they are done.
-#[derive(Debug)]
-struct Frame {
-    queue: VecDeque<words::Command>,
-    interactive: bool,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Busy {
     No,
     Sleeping,
-    /// `cat` copying stdin.
-    Copying,
+    /// A command reading the process's stdin until it closes (`cat`, `gzip`).
+    Reading(Filter),
 }
 
 pub struct Process {
@@ -48,8 +48,12 @@ pub struct Process {
     frames: Vec<Frame>,
     status: i32,
     cwd: String,
+    /// Shell variables (`for`'s); the container's environment below them.
+    vars: BTreeMap<String, String>,
     size: Option<(u16, u16)>,
     busy: Busy,
+    /// What a reading command has collected.
+    reading: Vec<u8>,
     /// The line being typed, and the lines typed but not yet read.
     line: Vec<u8>,
     lines: VecDeque<String>,
@@ -74,8 +78,10 @@ impl Process {
             frames: Vec::new(),
             status: 0,
             cwd: "/".into(),
+            vars: BTreeMap::new(),
             size: None,
             busy: Busy::No,
+            reading: Vec::new(),
             line: Vec::new(),
             lines: VecDeque::new(),
             stdin_open: true,
@@ -84,9 +90,7 @@ impl Process {
             clock,
             effects: Vec::new(),
         };
-        let words: Vec<Word> = argv.iter().map(|a| vec![Part::Text(a.clone())]).collect();
-        let command = words::Command { join: Join::Always, words };
-        p.frames.push(Frame { queue: VecDeque::from([command]), interactive: false });
+        p.frames.push(Frame { boundary: true, ..Frame::script(vec![words::simple(argv)]) });
         p.run();
         let effects = p.take();
         (p, effects)
@@ -113,14 +117,15 @@ impl Process {
 
     /// Bytes from stdin.
     pub fn input(&mut self, bytes: &[u8]) -> Vec<Effect> {
-        for &b in bytes {
+        for (i, &b) in bytes.iter().enumerate() {
             if self.exited {
                 break;
             }
             if self.tty {
                 self.tty_byte(b);
-            } else if self.busy == Busy::Copying {
-                self.effects.push(Effect::Stdout(vec![b]));
+            } else if matches!(self.busy, Busy::Reading(_)) {
+                self.feed(&bytes[i..]);
+                break;
             } else if b == b'\n' {
                 let line = String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned();
                 self.lines.push_back(line);
@@ -138,8 +143,8 @@ impl Process {
             b'\r' | b'\n' => {
                 self.write_out(b"\n");
                 let line = String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned();
-                if self.busy == Busy::Copying {
-                    self.write_out(format!("{line}\n").as_bytes());
+                if matches!(self.busy, Busy::Reading(_)) {
+                    self.feed(format!("{line}\n").as_bytes());
                 } else {
                     self.lines.push_back(line);
                 }
@@ -155,9 +160,8 @@ impl Process {
                 self.interrupt();
             }
             0x04 if self.line.is_empty() => {
-                if self.busy == Busy::Copying {
-                    self.busy = Busy::No;
-                    self.status = 0;
+                if matches!(self.busy, Busy::Reading(_)) {
+                    self.finish_reading();
                 } else if self.busy == Busy::No {
                     self.lines.push_back("exit".into());
                 }
@@ -175,13 +179,17 @@ impl Process {
     /// Ctrl-C: what runs stops with 130, an interactive shell goes back to its prompt.
     fn interrupt(&mut self) {
         self.busy = Busy::No;
+        self.reading.clear();
         self.status = 130;
-        while self.frames.last().is_some_and(|f| !f.interactive) && self.frames.len() > 1 {
+        while self.frames.last().is_some_and(|f| !f.is_interactive()) && self.frames.len() > 1 {
             self.frames.pop();
         }
         match self.frames.last_mut() {
-            Some(f) if f.interactive => {
-                f.queue.clear();
+            Some(f) if f.is_interactive() => {
+                if let Kind::Script { queue, .. } = &mut f.kind {
+                    queue.clear();
+                }
+                f.pending = None;
                 self.prompted = false;
             }
             _ => self.exit(130),
@@ -192,13 +200,14 @@ impl Process {
     pub fn close_stdin(&mut self) -> Vec<Effect> {
         self.stdin_open = false;
         if !self.line.is_empty() && !self.tty {
-            let line = String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned();
-            self.lines.push_back(line);
+            let line = std::mem::take(&mut self.line);
+            if matches!(self.busy, Busy::Reading(_)) {
+                self.feed(&line);
+            } else {
+                self.lines.push_back(String::from_utf8_lossy(&line).into_owned());
+            }
         }
-        if self.busy == Busy::Copying {
-            self.busy = Busy::No;
-            self.status = 0;
-        }
+        self.finish_reading();
         self.run();
         self.take()
     }
@@ -233,6 +242,38 @@ impl Process {
         }
     }
 
+    /// Writes on fd 1 or 2 of the top frame, wherever its redirections send it.
+    fn write_fd(&mut self, fd: u8, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let mut fd = fd;
+        for frame in self.frames.iter_mut().rev() {
+            match frame.sink(fd) {
+                Sink::Down(n) => fd = n,
+                Sink::Null => return,
+                Sink::Capture => return frame.captured.extend_from_slice(bytes),
+            }
+        }
+        if fd == 2 {
+            self.write_err(bytes);
+        } else {
+            self.write_out(bytes);
+        }
+    }
+
+    /// Whether fd 1 of the top frame is the terminal.
+    fn stdout_is_terminal(&self) -> bool {
+        let mut fd = 1;
+        for frame in self.frames.iter().rev() {
+            match frame.sink(fd) {
+                Sink::Down(n) => fd = n,
+                Sink::Null | Sink::Capture => return false,
+            }
+        }
+        self.tty
+    }
+
     fn exit(&mut self, code: i32) {
         if !self.exited {
             self.exited = true;
@@ -244,40 +285,91 @@ impl Process {
     fn run(&mut self) {
         while !self.exited && self.busy == Busy::No {
             let Some(frame) = self.frames.last_mut() else { return self.exit(self.status) };
-            if let Some(command) = frame.queue.pop_front() {
-                let runs = match command.join {
-                    Join::Always => true,
-                    Join::And => self.status == 0,
-                    Join::Or => self.status != 0,
-                };
-                if runs {
-                    self.execute(&command.words);
-                }
+            if let Some(pending) = frame.pending.take() {
+                self.execute(pending.command, pending.values);
                 continue;
             }
-            if !frame.interactive {
-                self.leave_frame();
-                continue;
-            }
-            if let Some(line) = self.lines.pop_front() {
-                self.prompted = false;
-                self.read_line(&line);
-            } else if !self.stdin_open {
-                self.leave_frame();
-            } else {
-                if self.tty && !self.prompted {
-                    self.prompted = true;
-                    let prompt = format!("{} # ", self.cwd);
-                    self.effects.push(Effect::Stdout(prompt.into_bytes()));
+            match &mut frame.kind {
+                Kind::Script { queue, interactive } => {
+                    if let Some(item) = queue.pop_front() {
+                        if item.join.runs(self.status) {
+                            self.pipeline(item.pipeline);
+                        }
+                    } else if !*interactive {
+                        self.pop_frame();
+                    } else if !self.read_next_line() {
+                        return;
+                    }
                 }
-                return;
+                Kind::Loop { var, values, body } => match values.pop_front() {
+                    Some(value) => {
+                        let (var, body) = (var.clone(), body.clone());
+                        self.vars.insert(var, value);
+                        self.frames.push(Frame::script(body));
+                    }
+                    None => self.pop_frame(),
+                },
+                Kind::Pipe { stages, carry } => match stages.pop_front() {
+                    Some(command) => {
+                        let last = stages.is_empty();
+                        let mut stage =
+                            Frame::script(vec![Item { join: Join::Always, pipeline: Pipeline(vec![command]) }]);
+                        stage.boundary = true;
+                        stage.input = carry.take().map(VecDeque::from);
+                        if !last {
+                            stage.out = Sink::Capture;
+                            stage.on_end = OnEnd::NextStage;
+                        }
+                        self.frames.push(stage);
+                    }
+                    None => self.pop_frame(),
+                },
             }
         }
     }
 
-    /// The top frame is done: its status is the last command's; the process ends with the last.
-    fn leave_frame(&mut self) {
-        self.frames.pop();
+    /// An interactive frame reads its next line; false when it has to wait for one.
+    fn read_next_line(&mut self) -> bool {
+        if let Some(input) = self.frames.iter_mut().rev().find_map(|f| f.input.as_mut()) {
+            if input.is_empty() {
+                self.pop_frame();
+                return true;
+            }
+            let end = input.iter().position(|&b| b == b'\n').map_or(input.len(), |i| i + 1);
+            let line: Vec<u8> = input.drain(..end).collect();
+            let line = String::from_utf8_lossy(&line).trim_end_matches('\n').to_string();
+            self.read_line(&line);
+            return true;
+        }
+        if let Some(line) = self.lines.pop_front() {
+            self.prompted = false;
+            self.read_line(&line);
+        } else if !self.stdin_open {
+            self.pop_frame();
+        } else {
+            if self.tty && !self.prompted {
+                self.prompted = true;
+                let prompt = format!("{} # ", self.cwd);
+                self.effects.push(Effect::Stdout(prompt.into_bytes()));
+            }
+            return false;
+        }
+        true
+    }
+
+    /// The top frame is done: it hands its output on; the process ends with the last frame.
+    fn pop_frame(&mut self) {
+        let Some(frame) = self.frames.pop() else { return };
+        match (frame.on_end, self.frames.last_mut()) {
+            (OnEnd::Substitute { quoted }, Some(below)) => {
+                let text = expand::substituted(&frame.captured);
+                if let Some(pending) = below.pending.as_mut() {
+                    pending.values.push(if quoted { Piece::Quoted(text) } else { Piece::Unquoted(text) });
+                }
+            }
+            (OnEnd::NextStage, Some(Frame { kind: Kind::Pipe { carry, .. }, .. })) => *carry = Some(frame.captured),
+            _ => {}
+        }
         if self.frames.is_empty() {
             self.exit(self.status);
         }
@@ -285,81 +377,186 @@ impl Process {
 
     fn read_line(&mut self, line: &str) {
         match words::parse(line) {
-            Ok(commands) => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.queue.extend(commands);
+            Ok(script) => {
+                if let Some(Frame { kind: Kind::Script { queue, .. }, .. }) = self.frames.last_mut() {
+                    queue.extend(script);
                 }
             }
             Err(e) => {
-                self.write_err(format!("sh: {}\n", e.0).as_bytes());
+                self.write_fd(2, format!("sh: {}\n", e.0).as_bytes());
                 self.status = 2;
             }
         }
     }
 
-    fn expand(&self, word: &Word) -> String {
-        word.iter()
-            .map(|p| match p {
-                Part::Text(t) => t.clone(),
-                Part::Var(v) if v == "?" => self.status.to_string(),
-                Part::Var(v) if v == "PWD" => self.cwd.clone(),
-                Part::Var(v) => self.container.var(v).unwrap_or_default().to_string(),
-            })
-            .collect()
+    fn pipeline(&mut self, pipeline: Pipeline) {
+        let mut commands = pipeline.0;
+        if commands.len() == 1 {
+            let command = commands.remove(0);
+            self.execute(command, Vec::new());
+        } else {
+            self.frames.push(Frame::new(Kind::Pipe { stages: commands.into(), carry: None }));
+        }
     }
 
-    fn execute(&mut self, words: &[Word]) {
-        let argv: Vec<String> = words.iter().map(|w| self.expand(w)).collect();
-        if argv.is_empty() {
-            return;
+    fn var(&self, name: &str) -> String {
+        match name {
+            "?" => self.status.to_string(),
+            "PWD" => self.cwd.clone(),
+            _ => self.vars.get(name).map(String::as_str).or(self.container.var(name)).unwrap_or_default().to_string(),
         }
+    }
+
+    /// Expands a command's words (a substitution first runs in a frame of its own, the command
+    /// waiting below it), applies its redirections in a frame, and runs it.
+    fn execute(&mut self, command: Command, mut values: Vec<Piece>) {
+        let mut words: Vec<&Word> = match &command {
+            Command::Simple { words, .. } => words.iter().collect(),
+            Command::For { items, .. } => items.iter().flatten().collect(),
+        };
+        let count = words.len();
+        words.extend(command.redirects().iter().filter_map(|r| match r {
+            Redirect::Write { file, .. } | Redirect::Read { file, .. } => Some(file),
+            Redirect::Dup { .. } => None,
+        }));
+        let expanded = match expand::words(&words, &mut values, &|name| self.var(name)) {
+            Ok(expanded) => expanded,
+            Err((script, quoted)) => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.pending = Some(Pending { command: command.clone(), values });
+                }
+                let capture =
+                    Frame { out: Sink::Capture, on_end: OnEnd::Substitute { quoted }, ..Frame::script(script) };
+                self.frames.push(Frame { boundary: true, ..capture });
+                return;
+            }
+        };
+        let substituted = words.iter().flat_map(|w| w.iter()).any(|p| matches!(p, Part::Command { .. }));
+        let (fields, targets) = expanded.split_at(count);
+        if !command.redirects().is_empty() {
+            let read = |path: &str| {
+                let resolved = commands::resolve(&self.cwd, path);
+                self.container.files.get(&resolved).cloned().or((resolved == "/dev/null").then(Vec::new))
+            };
+            match Frame::redirected(command.redirects(), targets, &read) {
+                Ok(frame) => self.frames.push(frame),
+                Err(message) => {
+                    self.write_fd(2, message.as_bytes());
+                    self.status = 1;
+                    return;
+                }
+            }
+        }
+        match command {
+            Command::Simple { .. } => {
+                let argv = fields.concat();
+                if argv.is_empty() {
+                    // A command of nothing keeps the status of its last substitution.
+                    if !substituted {
+                        self.status = 0;
+                    }
+                    return;
+                }
+                self.simple(&argv);
+            }
+            Command::For { var, items, body, .. } => {
+                let values = if items.is_some() { fields.concat().into() } else { VecDeque::new() };
+                self.status = 0;
+                self.frames.push(Frame::new(Kind::Loop { var, values, body }));
+            }
+        }
+    }
+
+    /// Runs one of the [`commands`] in the top frame.
+    fn simple(&mut self, argv: &[String]) {
+        let terminal = self.stdout_is_terminal();
         let mut env = Env {
             container: &self.container,
             cwd: &mut self.cwd,
             status: self.status,
             size: self.size,
-            tty: self.tty,
+            tty: terminal,
             now: (self.clock)(),
             stdout: Vec::new(),
             stderr: Vec::new(),
         };
-        let run = commands::run(&mut env, &argv);
+        let run = commands::run(&mut env, argv);
         let (stdout, stderr) = (env.stdout, env.stderr);
-        self.write_out(&stdout);
-        self.write_err(&stderr);
+        self.write_fd(1, &stdout);
+        self.write_fd(2, &stderr);
         match run {
             Run::Done(code) => self.status = code,
             Run::Sleep(d) => {
                 self.busy = Busy::Sleeping;
                 self.effects.push(Effect::Sleep(d));
             }
-            Run::CopyStdin => {
-                if self.stdin_open {
-                    self.busy = Busy::Copying;
-                } else {
-                    self.status = 0;
-                }
-            }
+            Run::Filter(filter) => self.filter(filter),
             Run::Exit(code) => {
                 self.status = code;
-                // `exit` ends the shell it runs in: a nested one returns to its parent.
-                self.frames.pop();
-                if self.frames.is_empty() {
-                    self.exit(code);
+                // `exit` ends the shell (or subshell) it runs in: a nested one returns to its parent.
+                while let Some(frame) = self.frames.last() {
+                    let boundary = frame.boundary;
+                    self.pop_frame();
+                    if boundary {
+                        break;
+                    }
                 }
             }
             Run::Shell(Some(script)) => match words::parse(&script) {
-                Ok(commands) => self.frames.push(Frame { queue: commands.into(), interactive: false }),
+                Ok(script) => self.frames.push(Frame { boundary: true, ..Frame::script(script) }),
                 Err(e) => {
-                    self.write_err(format!("sh: -c: {}\n", e.0).as_bytes());
+                    self.write_fd(2, format!("sh: -c: {}\n", e.0).as_bytes());
                     self.status = 2;
                 }
             },
             Run::Shell(None) => {
                 self.prompted = false;
-                self.frames.push(Frame { queue: VecDeque::new(), interactive: true });
+                self.frames.push(Frame::interactive());
             }
         }
+    }
+
+    /// A command that reads stdin to its end: a pipe's or a file's at once, the process's as it
+    /// comes (lines typed ahead first).
+    fn filter(&mut self, filter: Filter) {
+        // gzip refuses a terminal before it reads anything.
+        if matches!(filter, Filter::Gzip(_)) && self.stdout_is_terminal() {
+            self.busy = Busy::Reading(filter);
+            return self.finish_reading();
+        }
+        if let Some(input) = self.frames.iter_mut().rev().find_map(|f| f.input.as_mut()) {
+            let bytes: Vec<u8> = input.drain(..).collect();
+            self.busy = Busy::Reading(filter);
+            self.reading = bytes;
+            return self.finish_reading();
+        }
+        let ahead: Vec<u8> = self.lines.drain(..).flat_map(|l| format!("{l}\n").into_bytes()).collect();
+        self.busy = Busy::Reading(filter);
+        self.reading.clear();
+        self.feed(&ahead);
+        if !self.stdin_open {
+            self.finish_reading();
+        }
+    }
+
+    /// Bytes for the reading command: `cat` passes them on at once, others collect them.
+    fn feed(&mut self, bytes: &[u8]) {
+        match self.busy {
+            Busy::Reading(Filter::Cat) => self.write_fd(1, bytes),
+            Busy::Reading(_) => self.reading.extend_from_slice(bytes),
+            _ => {}
+        }
+    }
+
+    /// The reading command's input has ended: its output and status.
+    fn finish_reading(&mut self) {
+        let Busy::Reading(filter) = self.busy else { return };
+        self.busy = Busy::No;
+        let input = std::mem::take(&mut self.reading);
+        let done = filter.finish(&input, self.stdout_is_terminal());
+        self.write_fd(1, &done.stdout);
+        self.write_fd(2, done.stderr.as_bytes());
+        self.status = done.status;
     }
 }
 
@@ -376,114 +573,5 @@ fn crlf(bytes: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn clock() -> Box<dyn Fn() -> DateTime<Utc> + Send> {
-        Box::new(|| chrono::DateTime::parse_from_rfc3339("2026-11-04T10:00:05Z").unwrap().with_timezone(&Utc))
-    }
-
-    fn container() -> Container {
-        Container { hostname: "web-1".into(), env: vec![("MODE".into(), "demo".into())], ..Container::default() }
-    }
-
-    fn start(argv: &[&str], tty: bool) -> (Process, Vec<Effect>) {
-        let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
-        Process::start(container(), &argv, tty, clock())
-    }
-
-    /// The effects as a transcript: `out:…`, `err:…`, `sleep:MS`, `exit:N`.
-    fn transcript(effects: &[Effect]) -> Vec<String> {
-        effects
-            .iter()
-            .map(|e| match e {
-                Effect::Stdout(b) => format!("out:{}", String::from_utf8_lossy(b)),
-                Effect::Stderr(b) => format!("err:{}", String::from_utf8_lossy(b)),
-                Effect::Sleep(d) => format!("sleep:{}", d.as_millis()),
-                Effect::Exit(c) => format!("exit:{c}"),
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_direct_command_runs_once_and_exits_with_its_code() {
-        assert_eq!(transcript(&start(&["echo", "hi"], false).1), ["out:hi\n", "exit:0"]);
-        assert_eq!(transcript(&start(&["sh", "-c", "echo $MODE; exit 3"], false).1), ["out:demo\n", "exit:3"]);
-        assert_eq!(transcript(&start(&["sh", "-c", "false || echo $?"], false).1), ["out:1\n", "exit:0"]);
-        assert_eq!(
-            transcript(&start(&["sh", "-c", "nope; echo after"], false).1),
-            ["err:sh: nope: command not found\n", "out:after\n", "exit:0"]
-        );
-        assert_eq!(
-            transcript(&start(&["sh", "-c", "nope"], false).1),
-            ["err:sh: nope: command not found\n", "exit:127"]
-        );
-        assert_eq!(transcript(&start(&["sh", "-c", "sh -c 'exit 4'; echo $?"], false).1), ["out:4\n", "exit:0"]);
-    }
-
-    #[test]
-    fn a_sleep_waits_for_its_wake() {
-        let (mut p, effects) = start(&["sh", "-c", "echo a; sleep 2; echo b"], false);
-        assert_eq!(transcript(&effects), ["out:a\n", "sleep:2000"]);
-        assert_eq!(transcript(&p.input(b"ignored")), Vec::<String>::new(), "no one reads stdin meanwhile");
-        assert_eq!(transcript(&p.wake()), ["out:b\n", "exit:0"]);
-        assert!(p.exited);
-    }
-
-    #[test]
-    fn an_interactive_shell_on_a_terminal_echoes_prompts_and_exits() {
-        let (mut p, effects) = start(&["sh"], true);
-        assert_eq!(transcript(&effects), ["out:/ # "]);
-        assert_eq!(transcript(&p.input(b"echo hx\x7fi\r")), ["out:echo hx\x08 \x08i\r\nhi\r\n/ # "]);
-        p.resize(100, 30);
-        assert_eq!(transcript(&p.input(b"stty size\r")), ["out:stty size\r\n30 100\r\n/ # "]);
-        assert_eq!(transcript(&p.input(b"sleep 1\r")).last().map(String::as_str), Some("sleep:1000"));
-        assert!(p.sleeping());
-        assert_eq!(transcript(&p.input(b"\x03")), ["out:^C\r\n/ # "], "Ctrl-C ends the sleep");
-        assert!(!p.sleeping());
-        assert!(transcript(&p.input(b"echo $?\r")).concat().ends_with("130\r\n/ # "));
-        assert_eq!(transcript(&p.input(b"exit 3\r")).last().map(String::as_str), Some("exit:3"));
-    }
-
-    #[test]
-    fn without_a_terminal_lines_end_at_newline_and_stdin_closing_ends_the_shell() {
-        let (mut p, effects) = start(&["sh"], false);
-        assert!(effects.is_empty(), "no prompt without a terminal");
-        assert_eq!(transcript(&p.input(b"echo one\necho t")), ["out:one\n"]);
-        assert_eq!(transcript(&p.input(b"wo\nfalse\n")), ["out:two\n"]);
-        assert_eq!(transcript(&p.close_stdin()), ["exit:1"], "the last status");
-    }
-
-    #[test]
-    fn cat_copies_stdin_until_it_closes() {
-        let (mut p, effects) = start(&["cat"], false);
-        assert!(effects.is_empty());
-        assert_eq!(transcript(&p.input(b"abc")), ["out:abc"]);
-        assert_eq!(transcript(&p.close_stdin()), ["exit:0"]);
-    }
-
-    #[test]
-    fn ctrl_d_on_an_empty_line_leaves_the_terminal_shell() {
-        let (mut p, _) = start(&["bash"], true);
-        p.input(b"false\r");
-        assert_eq!(transcript(&p.input(b"\x04")), ["exit:1"]);
-    }
-
-    #[test]
-    fn a_nested_shell_returns_to_its_parent() {
-        let (mut p, _) = start(&["sh"], false);
-        assert!(transcript(&p.input(b"sh\nexit 5\necho $?\n")).contains(&"out:5\n".to_string()));
-        assert!(!p.exited);
-        assert_eq!(transcript(&p.input(b"exit\n")), ["exit:0"]);
-    }
-
-    #[test]
-    fn parse_errors_are_reported_not_run() {
-        let (mut p, _) = start(&["sh"], false);
-        assert_eq!(
-            transcript(&p.input(b"ls | wc\n")),
-            ["err:sh: `|' is not simulated (kube-sim's shell runs simple commands joined by ; && ||)\n"]
-        );
-        assert_eq!(transcript(&p.close_stdin()), ["exit:2"]);
-    }
-}
+#[path = "shell_tests.rs"]
+mod tests;

@@ -1,13 +1,15 @@
-//! The simulated shell's grammar: a script is split into simple commands joined by `;`, newlines,
-//! `&&` and `||`; a command is words; a word is literal text (single quotes, double quotes and
-//! backslashes as sh reads them) and `$NAME`, `${NAME}` and `$?`, expanded when the command runs.
-//! Pipes, redirections, `&`, subshells and `$(…)` are not simulated: they are a [`ParseError`]
-//! that says so, never a silent wrong answer.
+//! The simulated shell's grammar, as bash reads it (its manual's "Shell Grammar"): a script is a
+//! list of pipelines joined by `;`, newlines, `&&` and `||`; a pipeline is commands joined by `|`;
+//! a command is a simple command (words and redirections `N>FILE`, `N>>FILE`, `N<FILE`, `N>&M`,
+//! `&>FILE`) or a `for NAME [in WORDS]; do LIST; done` loop. A word is literal text (single
+//! quotes, double quotes and backslashes as sh reads them), `$NAME`, `${NAME}`, `$?` and `$(…)`,
+//! expanded when the command runs. What is not simulated (`&`, subshells `(…)`, backquotes,
+//! `$((…))`, other compound commands) is a [`ParseError`] that says so, never a wrong answer.
 
-/// How a command is joined to the one before it.
+/// How a pipeline is joined to the one before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Join {
-    /// The first command, or after `;` or a newline: always runs.
+    /// The first pipeline, or after `;` or a newline: always runs.
     Always,
     /// After `&&`: runs when the last status was 0.
     And,
@@ -15,69 +17,126 @@ pub enum Join {
     Or,
 }
 
+impl Join {
+    /// Whether a pipeline so joined runs after the status `last`.
+    pub fn runs(self, last: i32) -> bool {
+        match self {
+            Join::Always => true,
+            Join::And => last == 0,
+            Join::Or => last != 0,
+        }
+    }
+}
+
 /// A part of a word.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
     Text(String),
-    /// `$NAME`, `${NAME}`; `?` for `$?`.
-    Var(String),
+    /// `$NAME`, `${NAME}`; `?` for `$?`. Inside double quotes it is not split into fields.
+    Var {
+        name: String,
+        quoted: bool,
+    },
+    /// `$(LIST)`: what LIST writes on stdout, its trailing newlines removed.
+    Command {
+        script: Script,
+        quoted: bool,
+    },
 }
 
 pub type Word = Vec<Part>;
 
+/// A redirection, applied in order before its command runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Command {
-    pub join: Join,
-    pub words: Vec<Word>,
+pub enum Redirect {
+    /// `N>&M`, `N<&M`: N becomes a copy of M.
+    Dup { fd: u32, to: u32 },
+    /// `N>FILE`, `N>>FILE`.
+    Write { fd: u32, file: Word, append: bool },
+    /// `N<FILE`.
+    Read { fd: u32, file: Word },
 }
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Simple {
+        words: Vec<Word>,
+        redirects: Vec<Redirect>,
+    },
+    /// `for VAR in ITEMS; do BODY; done` (ITEMS `None`: no `in`, the positional parameters).
+    For {
+        var: String,
+        items: Option<Vec<Word>>,
+        body: Script,
+        redirects: Vec<Redirect>,
+    },
+}
+
+impl Command {
+    pub fn redirects(&self) -> &[Redirect] {
+        match self {
+            Command::Simple { redirects, .. } | Command::For { redirects, .. } => redirects,
+        }
+    }
+}
+
+/// Commands joined by `|`: each one's stdout is the next one's stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pipeline(pub Vec<Command>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub join: Join,
+    pub pipeline: Pipeline,
+}
+
+pub type Script = Vec<Item>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError(pub String);
 
-/// Parses a script into its commands (empty commands dropped).
-pub fn parse(script: &str) -> Result<Vec<Command>, ParseError> {
+/// Parses a script (empty commands dropped).
+pub fn parse(script: &str) -> Result<Script, ParseError> {
     let mut p = Parser { chars: script.chars().collect(), at: 0 };
-    let mut commands = Vec::new();
-    let mut join = Join::Always;
-    let mut words: Vec<Word> = Vec::new();
-    loop {
-        p.skip_blanks();
-        let Some(c) = p.peek() else { break };
-        match c {
-            ';' | '\n' => {
-                p.at += 1;
-                push(&mut commands, &mut words, join)?;
-                join = Join::Always;
-            }
-            '&' | '|' if p.peek_at(1) == Some(c) => {
-                p.at += 2;
-                if words.is_empty() {
-                    return Err(ParseError(format!("syntax error near unexpected token `{c}{c}'")));
-                }
-                push(&mut commands, &mut words, join)?;
-                join = if c == '&' { Join::And } else { Join::Or };
-            }
-            '#' if words.is_empty() => p.skip_comment(),
-            '|' | '&' | '<' | '>' | '(' | ')' | '`' => {
-                return Err(ParseError(format!(
-                    "`{c}' is not simulated (kube-sim's shell runs simple commands joined by ; && ||)"
-                )))
-            }
-            _ => words.push(p.word()?),
-        }
+    let list = p.list(Until::End)?;
+    match p.peek() {
+        None => Ok(list),
+        Some(c) => Err(unexpected(&c.to_string())),
     }
-    if join != Join::Always && words.is_empty() {
-        return Err(ParseError("syntax error: unexpected end of file".into()));
-    }
-    push(&mut commands, &mut words, join)?;
-    Ok(commands)
 }
 
-fn push(commands: &mut Vec<Command>, words: &mut Vec<Word>, join: Join) -> Result<(), ParseError> {
-    if !words.is_empty() {
-        commands.push(Command { join, words: std::mem::take(words) });
-    }
-    Ok(())
+/// A simple command of plain words (no expansions, no redirections): what `kubectl exec POD --
+/// ARGV…` runs.
+pub fn simple(argv: &[String]) -> Item {
+    let words = argv.iter().map(|a| vec![Part::Text(a.clone())]).collect();
+    Item { join: Join::Always, pipeline: Pipeline(vec![Command::Simple { words, redirects: Vec::new() }]) }
+}
+
+fn unexpected(token: &str) -> ParseError {
+    ParseError(format!("syntax error near unexpected token `{token}'"))
+}
+
+fn end_of_file() -> ParseError {
+    ParseError("syntax error: unexpected end of file".into())
+}
+
+fn not_simulated(what: &str) -> ParseError {
+    ParseError(format!("{what} is not simulated (kube-sim's shell runs pipelines, for loops and redirections)"))
+}
+
+/// Where a list ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Until {
+    End,
+    /// The `)` of `$(…)`.
+    Paren,
+    /// A command position holding this reserved word (`done`, `do`).
+    Word(&'static str),
+}
+
+/// The characters that end a word.
+fn is_delimiter(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')' | '`')
 }
 
 struct Parser {
@@ -100,10 +159,249 @@ impl Parser {
         }
     }
 
+    /// Blanks, newlines and comments (where a command may start).
+    fn skip_lines(&mut self) {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                Some('\n') => self.at += 1,
+                Some('#') => self.skip_comment(),
+                _ => return,
+            }
+        }
+    }
+
     fn skip_comment(&mut self) {
         while !matches!(self.peek(), None | Some('\n')) {
             self.at += 1;
         }
+    }
+
+    /// Whether the reserved word `word` stands here (followed by a delimiter or the end).
+    fn keyword(&self, word: &str) -> bool {
+        let n = word.chars().count();
+        self.chars.get(self.at..self.at + n).is_some_and(|w| w.iter().copied().eq(word.chars()))
+            && self.peek_at(n).is_none_or(is_delimiter)
+    }
+
+    fn at_end(&self, until: Until) -> bool {
+        match until {
+            Until::End => self.peek().is_none(),
+            Until::Paren => matches!(self.peek(), None | Some(')')),
+            Until::Word(w) => self.peek().is_none() || self.keyword(w),
+        }
+    }
+
+    /// Pipelines joined by `;`, newlines, `&&`, `||`, up to `until`.
+    fn list(&mut self, until: Until) -> Result<Script, ParseError> {
+        let mut items = Vec::new();
+        let mut join = Join::Always;
+        loop {
+            if join == Join::Always {
+                self.skip_blanks();
+            } else {
+                self.skip_lines();
+            }
+            if self.at_end(until) {
+                break;
+            }
+            match self.peek() {
+                Some(';' | '\n') if join == Join::Always => self.at += 1,
+                Some('#') => self.skip_comment(),
+                Some(c @ ('&' | '|')) if self.peek_at(1) == Some(c) => return Err(unexpected(&format!("{c}{c}"))),
+                Some(';') => return Err(unexpected(";")),
+                _ => {
+                    items.push(Item { join, pipeline: self.pipeline(until)? });
+                    join = Join::Always;
+                    self.skip_blanks();
+                    match (self.peek(), self.peek_at(1)) {
+                        (Some('&'), Some('&')) => join = Join::And,
+                        (Some('|'), Some('|')) => join = Join::Or,
+                        (Some(';' | '\n'), _) => {}
+                        _ if self.at_end(until) => continue,
+                        (Some('#'), _) => continue,
+                        (Some(c), _) => return Err(unexpected(&c.to_string())),
+                        (None, _) => continue,
+                    }
+                    self.at += if join == Join::Always { 1 } else { 2 };
+                }
+            }
+        }
+        if join != Join::Always {
+            return Err(end_of_file());
+        }
+        Ok(items)
+    }
+
+    fn pipeline(&mut self, until: Until) -> Result<Pipeline, ParseError> {
+        let mut commands = vec![self.command(until)?];
+        loop {
+            self.skip_blanks();
+            if self.peek() == Some('|') && self.peek_at(1) != Some('|') {
+                self.at += 1;
+                self.skip_lines();
+                if self.peek().is_none() {
+                    return Err(end_of_file());
+                }
+                commands.push(self.command(until)?);
+            } else {
+                return Ok(Pipeline(commands));
+            }
+        }
+    }
+
+    fn command(&mut self, until: Until) -> Result<Command, ParseError> {
+        self.skip_blanks();
+        if self.keyword("for") {
+            return self.for_loop();
+        }
+        for word in ["do", "done", "in", "then", "fi", "esac"] {
+            if self.keyword(word) {
+                return Err(unexpected(word));
+            }
+        }
+        for word in ["while", "until", "if", "case", "function", "select"] {
+            if self.keyword(word) {
+                return Err(not_simulated(&format!("`{word}'")));
+            }
+        }
+        let (words, redirects) = self.simple(until)?;
+        if words.is_empty() && redirects.is_empty() {
+            return Err(match self.peek() {
+                None => end_of_file(),
+                Some('\n') => unexpected("newline"),
+                Some(c) => unexpected(&c.to_string()),
+            });
+        }
+        Ok(Command::Simple { words, redirects })
+    }
+
+    /// Words and redirections up to an operator (`;`, `&&`, `|`, a newline, `)` of `$(…)`).
+    fn simple(&mut self, until: Until) -> Result<(Vec<Word>, Vec<Redirect>), ParseError> {
+        let mut words = Vec::new();
+        let mut redirects = Vec::new();
+        loop {
+            self.skip_blanks();
+            let digits = self.chars[self.at..].iter().take_while(|c| c.is_ascii_digit()).count();
+            match self.peek() {
+                None | Some(';' | '\n' | '|') => break,
+                Some(')') if until == Until::Paren => break,
+                Some('#') => {
+                    self.skip_comment();
+                    break;
+                }
+                Some('&') if self.peek_at(1) == Some('>') => {
+                    self.at += 2;
+                    let append = self.peek() == Some('>');
+                    self.at += usize::from(append);
+                    let file = self.target()?;
+                    redirects.push(Redirect::Write { fd: 1, file, append });
+                    redirects.push(Redirect::Dup { fd: 2, to: 1 });
+                }
+                Some('&') if self.peek_at(1) == Some('&') => break,
+                Some('&') => return Err(not_simulated("`&' (a background job)")),
+                Some('<' | '>') => redirects.push(self.redirect(None)?),
+                Some(_) if digits > 0 && matches!(self.peek_at(digits), Some('<' | '>')) => {
+                    let fd: String = self.chars[self.at..self.at + digits].iter().collect();
+                    self.at += digits;
+                    let fd = fd.parse().map_err(|_| ParseError(format!("{fd}: bad file descriptor")))?;
+                    redirects.push(self.redirect(Some(fd))?);
+                }
+                Some('(' | ')') => return Err(not_simulated("a subshell `( … )'")),
+                Some('`') => return Err(not_simulated("command substitution with backquotes")),
+                Some(_) => words.push(self.word()?),
+            }
+        }
+        Ok((words, redirects))
+    }
+
+    /// `>`, `>>`, `>|`, `<`, `>&M`, `<&M` (at the operator; `fd` given before it).
+    fn redirect(&mut self, fd: Option<u32>) -> Result<Redirect, ParseError> {
+        let input = self.peek() == Some('<');
+        self.at += 1;
+        if self.peek() == Some('&') {
+            self.at += 1;
+            let digits: String = self.chars[self.at..].iter().take_while(|c| c.is_ascii_digit()).collect();
+            let next = self.peek_at(digits.len());
+            if digits.is_empty() || next.is_some_and(|c| !is_delimiter(c)) {
+                return Err(not_simulated("a redirection to anything but a file descriptor number after `>&'"));
+            }
+            self.at += digits.len();
+            let to = digits.parse().map_err(|_| ParseError(format!("{digits}: bad file descriptor")))?;
+            return Ok(Redirect::Dup { fd: fd.unwrap_or(u32::from(!input)), to });
+        }
+        if input {
+            return Ok(Redirect::Read { fd: fd.unwrap_or(0), file: self.target()? });
+        }
+        let append = self.peek() == Some('>');
+        if append || self.peek() == Some('|') {
+            self.at += 1;
+        }
+        Ok(Redirect::Write { fd: fd.unwrap_or(1), file: self.target()?, append })
+    }
+
+    /// The word a redirection names.
+    fn target(&mut self) -> Result<Word, ParseError> {
+        self.skip_blanks();
+        match self.peek() {
+            None => Err(unexpected("newline")),
+            Some(c) if is_delimiter(c) => Err(unexpected(if c == '\n' { "newline" } else { "redirection" })),
+            Some(_) => self.word(),
+        }
+    }
+
+    /// `for NAME [in WORDS…] ; do LIST ; done` (at `for`).
+    fn for_loop(&mut self) -> Result<Command, ParseError> {
+        self.at += 3;
+        self.skip_blanks();
+        let var: String = self.chars[self.at..].iter().take_while(|c| !is_delimiter(**c)).collect();
+        let valid = var.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(ParseError(format!("`{var}': not a valid identifier")));
+        }
+        self.at += var.chars().count();
+        self.skip_lines();
+        let mut items = None;
+        if self.keyword("in") {
+            self.at += 2;
+            let mut words = Vec::new();
+            loop {
+                self.skip_blanks();
+                match self.peek() {
+                    Some(';' | '\n') => {
+                        self.at += 1;
+                        break;
+                    }
+                    None => return Err(end_of_file()),
+                    Some(c) if is_delimiter(c) => return Err(unexpected(&c.to_string())),
+                    Some(_) => words.push(self.word()?),
+                }
+            }
+            items = Some(words);
+        } else if self.peek() == Some(';') {
+            self.at += 1;
+        }
+        self.skip_lines();
+        if !self.keyword("do") {
+            return Err(match self.peek() {
+                None => end_of_file(),
+                Some(_) => {
+                    unexpected(&self.chars[self.at..].iter().take_while(|c| !is_delimiter(**c)).collect::<String>())
+                }
+            });
+        }
+        self.at += 2;
+        let body = self.list(Until::Word("done"))?;
+        if !self.keyword("done") {
+            return Err(end_of_file());
+        }
+        self.at += 4;
+        let (words, redirects) = self.simple(Until::End)?;
+        if let Some(word) = words.first() {
+            return Err(unexpected(&word_text(word)));
+        }
+        Ok(Command::For { var, items, body, redirects })
     }
 
     /// One word, up to a blank or an operator.
@@ -112,7 +410,7 @@ impl Parser {
         let mut text = String::new();
         while let Some(c) = self.peek() {
             match c {
-                ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')' | '`' => break,
+                c if is_delimiter(c) => break,
                 '\\' => {
                     self.at += 1;
                     match self.peek() {
@@ -133,12 +431,15 @@ impl Parser {
                         self.at += 1;
                     }
                     self.at += 1;
+                    // `''` is a word even when empty.
+                    parts.push(Part::Text(std::mem::take(&mut text)));
                 }
                 '"' => {
                     self.at += 1;
                     self.double_quoted(&mut parts, &mut text)?;
+                    parts.push(Part::Text(std::mem::take(&mut text)));
                 }
-                '$' => self.dollar(&mut parts, &mut text)?,
+                '$' => self.dollar(&mut parts, &mut text, false)?,
                 _ => {
                     text.push(c);
                     self.at += 1;
@@ -148,7 +449,7 @@ impl Parser {
         if !text.is_empty() || parts.is_empty() {
             parts.push(Part::Text(text));
         }
-        Ok(parts)
+        Ok(merge_texts(parts))
     }
 
     /// The inside of `"…"` (the opening quote read): `$` expands, `\` escapes `$ " \ \``.
@@ -164,7 +465,8 @@ impl Parser {
                     text.push(self.peek_at(1).unwrap_or('\\'));
                     self.at += 2;
                 }
-                Some('$') => self.dollar(parts, text)?,
+                Some('`') => return Err(not_simulated("command substitution with backquotes")),
+                Some('$') => self.dollar(parts, text, true)?,
                 Some(ch) => {
                     text.push(ch);
                     self.at += 1;
@@ -173,13 +475,13 @@ impl Parser {
         }
     }
 
-    /// `$NAME`, `${NAME}`, `$?` (at the `$`); a `$` before anything else is literal.
-    fn dollar(&mut self, parts: &mut Vec<Part>, text: &mut String) -> Result<(), ParseError> {
+    /// `$NAME`, `${NAME}`, `$?`, `$(…)` (at the `$`); a `$` before anything else is literal.
+    fn dollar(&mut self, parts: &mut Vec<Part>, text: &mut String, quoted: bool) -> Result<(), ParseError> {
         self.at += 1;
-        let name = match self.peek() {
+        let part = match self.peek() {
             Some('?') => {
                 self.at += 1;
-                "?".to_string()
+                Part::Var { name: "?".into(), quoted }
             }
             Some('{') => {
                 self.at += 1;
@@ -194,16 +496,25 @@ impl Parser {
                     self.at += 1;
                 }
                 self.at += 1;
-                name
+                Part::Var { name, quoted }
             }
-            Some('(') => return Err(ParseError("`$(' is not simulated".into())),
+            Some('(') if self.peek_at(1) == Some('(') => return Err(not_simulated("arithmetic `$((…))'")),
+            Some('(') => {
+                self.at += 1;
+                let script = self.list(Until::Paren)?;
+                if self.peek() != Some(')') {
+                    return Err(ParseError("unexpected EOF while looking for matching `)'".into()));
+                }
+                self.at += 1;
+                Part::Command { script, quoted }
+            }
             Some(ch) if ch.is_ascii_alphabetic() || ch == '_' => {
                 let mut name = String::new();
                 while let Some(ch) = self.peek().filter(|ch| ch.is_ascii_alphanumeric() || *ch == '_') {
                     name.push(ch);
                     self.at += 1;
                 }
-                name
+                Part::Var { name, quoted }
             }
             _ => {
                 text.push('$');
@@ -213,72 +524,29 @@ impl Parser {
         if !text.is_empty() {
             parts.push(Part::Text(std::mem::take(text)));
         }
-        parts.push(Part::Var(name));
+        parts.push(part);
         Ok(())
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn texts(script: &str) -> Vec<(Join, Vec<String>)> {
-        parse(script)
-            .expect("parses")
-            .into_iter()
-            .map(|c| {
-                let words = c
-                    .words
-                    .iter()
-                    .map(|w| {
-                        w.iter()
-                            .map(|p| match p {
-                                Part::Text(t) => t.clone(),
-                                Part::Var(v) => format!("<{v}>"),
-                            })
-                            .collect()
-                    })
-                    .collect();
-                (c.join, words)
-            })
-            .collect()
+/// Adjacent texts as one (`a'b'"c"` is the text `abc`). An empty text stays: `''` and `"$X"` are
+/// a field even when empty.
+fn merge_texts(parts: Vec<Part>) -> Word {
+    let mut out: Word = Vec::new();
+    for part in parts {
+        match (out.last_mut(), part) {
+            (Some(Part::Text(a)), Part::Text(b)) => a.push_str(&b),
+            (_, part) => out.push(part),
+        }
     }
-
-    #[test]
-    fn commands_split_on_separators_and_keep_their_joins() {
-        assert_eq!(
-            texts("echo a; false && echo b || echo c\nexit 3"),
-            vec![
-                (Join::Always, vec!["echo".into(), "a".into()]),
-                (Join::Always, vec!["false".into()]),
-                (Join::And, vec!["echo".into(), "b".into()]),
-                (Join::Or, vec!["echo".into(), "c".into()]),
-                (Join::Always, vec!["exit".into(), "3".into()]),
-            ]
-        );
-        assert_eq!(texts("  ;; # a comment\n"), vec![]);
-    }
-
-    #[test]
-    fn quotes_and_variables_read_as_sh_reads_them() {
-        assert_eq!(
-            texts(r#"echo 'a $HOME' "b $HOME${X}c" d\ e $? "\$x""#),
-            vec![(
-                Join::Always,
-                vec!["echo".into(), "a $HOME".into(), "b <HOME><X>c".into(), "d e".into(), "<?>".into(), "$x".into()]
-            )]
-        );
-        assert_eq!(texts("echo ''"), vec![(Join::Always, vec!["echo".into(), "".into()])]);
-        assert_eq!(texts("echo 5$"), vec![(Join::Always, vec!["echo".into(), "5$".into()])]);
-    }
-
-    #[test]
-    fn what_is_not_simulated_is_an_error_that_says_so() {
-        assert!(parse("ls | wc -l").unwrap_err().0.contains("not simulated"));
-        assert!(parse("echo hi > /tmp/x").unwrap_err().0.contains("not simulated"));
-        assert!(parse("echo $(date)").unwrap_err().0.contains("not simulated"));
-        assert!(parse("echo 'open").unwrap_err().0.contains("unterminated"));
-        assert!(parse("&& echo").unwrap_err().0.contains("syntax error"));
-        assert!(parse("echo a &&").unwrap_err().0.contains("end of file"));
-    }
+    out
 }
+
+/// A word's literal text (for messages).
+fn word_text(word: &Word) -> String {
+    word.iter().map(|p| if let Part::Text(t) = p { t.as_str() } else { "$…" }).collect()
+}
+
+#[cfg(test)]
+#[path = "words_tests.rs"]
+mod tests;

@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::store::registry::{Group, GroupVersion, Registry, ResourceType};
-use kube_api_explorer::api::media_type::Essence;
+use kube_wire::media_type::Essence;
 
 pub fn version() -> Value {
     json!({

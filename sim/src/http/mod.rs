@@ -15,9 +15,11 @@ pub mod exec;
 pub mod faults;
 pub mod logs;
 pub mod metrics;
+pub mod proxy;
 pub mod read;
 pub mod review;
 pub mod routes;
+pub mod token;
 pub mod watch;
 pub mod write;
 pub mod www;
@@ -27,7 +29,7 @@ use std::sync::Arc;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use kube_api_explorer::api::params::IncludeObject;
+use kube_wire::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -170,8 +172,12 @@ pub fn render_object(
     Ok(bytes_response(code, output.content_type(), body))
 }
 
-/// Objects are stored once per group; a read through another version relabels them.
+/// Objects are stored once per group; a read through another version relabels them (and a read
+/// of `events.k8s.io` Events converts the stored core Events).
 pub fn with_version(rt: &ResourceType, obj: &Value) -> Value {
+    if crate::rules::events::is_events_group(&rt.group, &rt.plural) {
+        return crate::rules::events::from_storage(obj, &rt.api_version());
+    }
     let mut o = obj.clone();
     if let Some(m) = o.as_object_mut() {
         m.insert("apiVersion".into(), Value::String(rt.api_version()));

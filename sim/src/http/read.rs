@@ -71,7 +71,11 @@ pub fn list_response(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, opts: &List
     let output = ctx.output(Target::List, rt.protobuf())?;
     let include = crate::encoding::table::parse_include_object(ctx.query.get("includeObject").map(String::as_str))
         .map_err(bad_request)?;
-    let page = list::list(&app.store, rt, path.namespace.as_deref(), opts)?;
+    let mut page = list::list(&app.store, rt, path.namespace.as_deref(), opts)?;
+    // events.k8s.io Events are stored as core Events: each item is converted (`rules::events`).
+    if crate::rules::events::is_events_group(&rt.group, &rt.plural) {
+        page.items = page.items.iter().map(|o| Arc::new(with_version(rt, o))).collect();
+    }
     let mut meta = Map::new();
     meta.insert("resourceVersion".into(), Value::String(page.rv.to_string()));
     let is_table = matches!(output.shape, Shape::Table(_));

@@ -1,12 +1,12 @@
 //! The review APIs: SelfSubjectReview (authentication.k8s.io/v1, `kubectl auth whoami`),
-//! SelfSubjectAccessReview and SelfSubjectRulesReview (authorization.k8s.io/v1,
+//! TokenReview (the authenticator's answer for `spec.token`), SelfSubjectAccessReview and SelfSubjectRulesReview (authorization.k8s.io/v1,
 //! `kubectl auth can-i`, `kubectl auth can-i --list`). As in kube-apiserver they are create-only
 //! and never stored: a POST answers 201 with the request's spec and the `status` that
 //! kube-sim's authenticator (`auth.rs`) and authorizer (`rbac.rs`) give for the requesting user.
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use kube_api_explorer::api::params::IncludeObject;
+use kube_wire::params::IncludeObject;
 use serde_json::{json, Value};
 
 use crate::app::App;
@@ -21,7 +21,7 @@ use crate::store::registry::ResourceType;
 pub fn is_review(rt: &ResourceType) -> bool {
     matches!(
         (rt.group.as_str(), rt.plural.as_str()),
-        ("authentication.k8s.io", "selfsubjectreviews")
+        ("authentication.k8s.io", "selfsubjectreviews" | "tokenreviews")
             | ("authorization.k8s.io", "selfsubjectaccessreviews" | "selfsubjectrulesreviews")
     )
 }
@@ -42,6 +42,12 @@ pub fn create(app: &App, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResu
     let spec = review.get("spec").cloned().unwrap_or_else(|| json!({}));
     let status = match rt.plural.as_str() {
         "selfsubjectreviews" => json!({"userInfo": user.to_json()}),
+        "tokenreviews" => {
+            if spec["token"].as_str().is_none_or(str::is_empty) {
+                return Err(bad_request("token is required for TokenReview in authentication"));
+            }
+            token_review(&app.users, &spec)
+        }
         "selfsubjectaccessreviews" => {
             let resource = spec.get("resourceAttributes").filter(|v| !v.is_null());
             let non_resource = spec.get("nonResourceAttributes").filter(|v| !v.is_null());
@@ -104,4 +110,32 @@ pub fn create(app: &App, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> ApiResu
     answer["status"] = status;
     let output = ctx.output(Target::Object, rt.protobuf())?;
     render_object(ctx, rt, &answer, output, IncludeObject::Metadata, StatusCode::CREATED)
+}
+
+/// A TokenReview's status, as kube-apiserver's (pkg/registry/authentication/tokenreview/
+/// storage.go): the token's user and the audiences it was asked for and holds (the API
+/// server's when none are asked for), or `error` and an empty user when it authenticates no
+/// one or for none of the audiences.
+fn token_review(users: &crate::auth::Users, spec: &Value) -> Value {
+    let token = spec["token"].as_str().unwrap_or_default();
+    let wanted: Vec<String> = match spec["audiences"].as_array().filter(|a| !a.is_empty()) {
+        Some(a) => a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
+        None => vec![crate::auth::tokens::AUDIENCE.to_string()],
+    };
+    let found = match users.by_token(token) {
+        // A token-file user is valid for the API server's audiences.
+        Some(user) => Some((user, vec![crate::auth::tokens::AUDIENCE.to_string()])),
+        None => crate::auth::tokens::verify(token, crate::auth::tokens::unix_now()),
+    };
+    match found {
+        Some((user, held)) => {
+            let audiences: Vec<&String> = wanted.iter().filter(|a| held.contains(a)).collect();
+            if audiences.is_empty() {
+                json!({"user": {}, "error": "[invalid bearer token, token audiences is invalid]"})
+            } else {
+                json!({"authenticated": true, "user": user.to_json(), "audiences": audiences})
+            }
+        }
+        None => json!({"user": {}, "error": "[invalid bearer token, service account token has been invalidated]"}),
+    }
 }

@@ -138,6 +138,9 @@ async fn route(app: &Arc<App>, ctx: &Ctx, body: Bytes) -> ApiResult<Response> {
         ["openapi", "v2"] => openapi::serve::v2_document(&app.registry, ctx),
         ["openapi", "v3"] => openapi::serve::v3_index(&app.registry, ctx),
         ["openapi", "v3", rest @ ..] => openapi::serve::v3_document(&app.registry, ctx, &rest.join("/")),
+        ["api", "v1", "namespaces", ns, plural @ ("pods" | "services"), name, "proxy", rest @ ..] => {
+            crate::http::proxy::serve(app, ctx, ns, plural, name, rest)
+        }
         ["api", "v1", rest @ ..] => resource(app, ctx, "", "v1", rest, body).await,
         ["apis", group, version, rest @ ..] => resource(app, ctx, group, version, rest, body).await,
         _ => Err(ApiError::PageNotFound),
@@ -158,7 +161,13 @@ fn discovery_doc(app: &Arc<App>, ctx: &Ctx, core: bool) -> ApiResult<Response> {
         return Err(method_not_allowed());
     }
     match discovery::discovery_format(ctx.accept(), discovery::Served::given(app.cli.legacy_discovery_only)) {
-        None => Err(not_acceptable()),
+        // The discovery handlers' serializers have no CBOR, so their 406 is JSON whatever the
+        // Accept (recorded against a real 1.36 server for #39: `/apis`, `Accept:
+        // application/cbor`; apiserver/pkg/endpoints/discovery/root.go `ErrorNegotiated`).
+        None => match not_acceptable() {
+            ApiError::Status(s) => Ok(json_response(ctx, StatusCode::NOT_ACCEPTABLE, &s)),
+            other => Err(other),
+        },
         Some(DiscoveryFormat::Legacy) => {
             let host = ctx.header("host").unwrap_or("127.0.0.1").to_string();
             let doc = if core { discovery::api_versions(&host) } else { discovery::api_group_list(&app.registry) };
@@ -359,6 +368,10 @@ fn subresource(
         ("status" | "scale", &Method::PATCH) => {
             allowed("patch")?;
             write::patch::patch(app, ctx, path, name, body)
+        }
+        ("token", &Method::POST) if path.rt.group.is_empty() && path.rt.plural == "serviceaccounts" => {
+            allowed("create")?;
+            crate::http::token::request(app, ctx, path, name, body)
         }
         ("eviction", &Method::POST) => {
             allowed("create")?;

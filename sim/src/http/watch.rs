@@ -12,7 +12,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
-use kube_api_explorer::api::params::IncludeObject;
+use kube_wire::params::IncludeObject;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use tokio::sync::{broadcast, mpsc};

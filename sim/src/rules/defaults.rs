@@ -40,6 +40,7 @@ pub fn apply(rt: &ResourceType, obj: &mut Value) {
                 template(job);
             }
         }
+        ("", "Service") => crate::rules::service::defaults(obj),
         ("", "Pod") => {
             if let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) {
                 pod_spec(spec);

@@ -185,7 +185,9 @@ impl ListOptions {
         };
         let continue_token = match &continue_raw {
             Some(token) => {
-                if rv.is_some() && !watch {
+                // resourceVersion=0 beside continue is ignored (apiserver/pkg/storage/etcd3/
+                // store.go `GetList`: only a version other than "" and "0" is refused).
+                if rv.as_deref().is_some_and(|r| r != "0") && !watch {
                     return Err(bad_request("specifying resource version is not allowed when using continue"));
                 }
                 Some(ContinueToken::decode(token).map_err(bad_request)?)

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use kube_api_explorer::api::codec::value::Value as LibValue;
-use kube_api_explorer::api::schema::OpenApiSchemas;
-use kube_api_explorer::api::validate::{validate, Lenient, Refusal};
+use kube_wire::codec::value::Value as LibValue;
+use kube_wire::schema::OpenApiSchemas;
+use kube_wire::validate::{validate, Lenient, Refusal};
 
 use crate::openapi::documents;
 use crate::rules::status::FieldError;
@@ -197,6 +197,9 @@ impl Schemas {
         let mut out = Vec::new();
         if rt.group == "batch" && rt.kind == "CronJob" {
             out.extend(cron_schedule_errors(obj));
+        }
+        if rt.custom.is_none() {
+            out.extend(crate::rules::required::errors(rt, obj));
         }
         if let Some(c) = &rt.custom {
             for part in ["spec", "status"] {

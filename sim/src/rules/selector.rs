@@ -2,7 +2,7 @@
 //! selectors (`=`, `==`, `!=` over the fields each type supports), parsed once per request and
 //! matched against objects.
 
-use kube_api_explorer::api::selector as grammar;
+use kube_wire::selector as grammar;
 use serde_json::Value;
 
 use crate::store::object;
@@ -116,7 +116,12 @@ impl FieldSelector {
         let parsed = grammar::FieldSelector::parse(s).map_err(|e| e.message.to_string())?;
         let supported = supported_fields(rt);
         let mut reqs = Vec::new();
-        for r in parsed.0 {
+        for mut r in parsed.0 {
+            // events.k8s.io labels select the stored core Event's fields (`rules::events`).
+            if crate::rules::events::is_events_group(&rt.group, &rt.plural) {
+                r.field = crate::rules::events::core_field_label(&r.field)
+                    .ok_or_else(|| format!("field label not supported: {}", r.field))?;
+            }
             let k = r.field.as_str();
             if k != "metadata.name" && k != "metadata.namespace" && !supported.iter().any(|f| f == k) {
                 return Err(format!("field label not supported: {k}"));

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::controllers::recorder::{record, EventType, Recorded};
 use crate::rules::status::{conflict, not_found, ApiResult};
 use crate::store::object::meta_mut;
 use crate::store::registry::ResourceType;
@@ -126,6 +127,7 @@ pub fn delete_in(
         return Ok(Deleted::Pending(txn.get(&key, "", name).unwrap_or(marked)));
     }
     if is_pod && grace > 0 && finalizers.is_empty() {
+        record_killing(app, txn, &marked);
         schedule_kubelet_removal(
             app.clone(),
             ns.to_string(),
@@ -140,10 +142,45 @@ pub fn delete_in(
     Ok(Deleted::Pending(marked))
 }
 
-/// The simulated kubelet finishes a graceful pod deletion after (at most one second of) its grace period.
+/// The kubelet's Killing Event for each container of a bound pod it stops on a graceful delete
+/// (`kuberuntime_container.go`, killContainer), counted again as the kubelet's other Events are.
+fn record_killing(app: &App, txn: &mut Txn<'_>, pod: &Value) {
+    if pod["spec"]["nodeName"].as_str().unwrap_or_default().is_empty() {
+        return;
+    }
+    for container in pod["spec"]["containers"].as_array().into_iter().flatten() {
+        let message = format!("Stopping container {}", container["name"].as_str().unwrap_or_default());
+        let killing = Recorded {
+            about: pod.clone(),
+            kind: EventType::Normal,
+            reason: "Killing".into(),
+            message,
+            component: "kubelet",
+        };
+        record(app, txn, &killing, object::now());
+    }
+}
+
+/// The simulated kubelet finishes a graceful pod deletion after (at most one second of) its grace
+/// period: halfway, its containers have stopped (terminated, exit code 0: they stop on SIGTERM)
+/// and the pod is no longer Ready, as a real kubelet reports before it confirms the deletion
+/// (pkg/kubelet/status/status_manager.go; a pod that is being deleted ends in a terminal phase,
+/// pkg/kubelet/kubelet_pods.go `getPhase`); then the pod goes.
 pub fn schedule_kubelet_removal(app: Arc<App>, ns: String, name: String, uid: String, grace: i64) {
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis((grace.clamp(0, 1) * 1000) as u64)).await;
+        let half = Duration::from_millis((grace.clamp(0, 1) * 500) as u64);
+        tokio::time::sleep(half).await;
+        app.store.write(|txn| {
+            let Some(p) = txn.get("/pods", &ns, &name).filter(|p| object::uid(p) == uid) else { return };
+            if p["status"]["containerStatuses"].as_array().is_some_and(|c| !c.is_empty())
+                && !crate::store::pod::is_terminal(&p)
+            {
+                let mut stopped = p.as_ref().clone();
+                stopped["status"] = crate::store::pod::terminated_status(&p, 0);
+                txn.put("/pods", stopped);
+            }
+        });
+        tokio::time::sleep(half).await;
         let Some(rt) = app.registry.by_storage_key("/pods") else { return };
         app.store.write(|txn| {
             if let Some(p) = txn.get("/pods", &ns, &name) {

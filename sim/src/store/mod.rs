@@ -13,6 +13,7 @@
 pub mod deletion;
 pub mod lifecycle;
 pub mod object;
+pub mod pod;
 pub mod registry;
 pub mod strategy;
 
@@ -261,8 +262,10 @@ impl Txn<'_> {
         self.state.get(key, namespace, name)
     }
 
-    /// Stores `obj` under the next resourceVersion and broadcasts ADDED or MODIFIED.
-    pub fn put(&mut self, key: &str, mut obj: Value) -> Obj {
+    /// Stores `obj` under the next resourceVersion and broadcasts ADDED or MODIFIED. An Event
+    /// written through `events.k8s.io` is stored in its core form (`rules::events`).
+    pub fn put(&mut self, key: &str, obj: Value) -> Obj {
+        let mut obj = crate::rules::events::to_storage(key, obj);
         self.state.rv += 1;
         let rv = self.state.rv;
         object::set_resource_version(&mut obj, rv);

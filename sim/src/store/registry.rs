@@ -48,8 +48,12 @@ pub struct CustomInfo {
 }
 
 impl ResourceType {
-    /// Key under which objects of this type are stored, shared by all versions of the group.
+    /// Key under which objects of this type are stored, shared by all versions of the group
+    /// (and, for `events.k8s.io` Events, with the core Events: `rules::events`).
     pub fn storage_key(&self) -> String {
+        if crate::rules::events::is_events_group(&self.group, &self.plural) {
+            return crate::rules::events::STORAGE_KEY.to_string();
+        }
         format!("{}/{}", self.group, self.plural)
     }
 

@@ -3,6 +3,12 @@
 //! (`pkg/registry/batch/job/strategy.go`, `generateSelector`), and a DaemonSet's template
 //! generation, which apps/v1 keeps in the `deprecated.daemonset.template.generation`
 //! annotation (`pkg/registry/apps/daemonset/strategy.go`, bumped when the template changes).
+//! A new StatefulSet's status is the empty one its strategy sets, which the JSON of apps/v1
+//! writes as `replicas: 0, availableReplicas: 0` (pkg/registry/apps/statefulset/strategy.go,
+//! `PrepareForCreate`; the two fields have no `omitempty`). A new pod gets the NoExecute
+//! tolerations of the DefaultTolerationSeconds admission plugin
+//! (plugin/pkg/admission/defaulttolerationseconds/admission.go). An update of a Service keeps
+//! the addresses it was given (`rules::service::keep_allocated`).
 
 use serde_json::{json, Value};
 
@@ -21,12 +27,39 @@ pub fn prepare_create(rt: &ResourceType, obj: &mut Value) {
                 a.insert(TEMPLATE_GENERATION.into(), json!("1"));
             }
         }
+        ("apps", "StatefulSet") => obj["status"] = json!({"replicas": 0, "availableReplicas": 0}),
+        ("", "Pod") => default_toleration_seconds(obj),
         _ => {}
+    }
+}
+
+/// The taints DefaultTolerationSeconds tolerates for 300 s unless the pod tolerates them
+/// already (a toleration of the key with effect NoExecute or any effect).
+fn default_toleration_seconds(pod: &mut Value) {
+    let Some(spec) = pod.get_mut("spec").and_then(Value::as_object_mut) else { return };
+    let list = spec.entry("tolerations").or_insert_with(|| json!([]));
+    if !list.is_array() {
+        *list = json!([]);
+    }
+    let Some(list) = list.as_array_mut() else { return };
+    for key in ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"] {
+        let tolerated = list.iter().any(|t| {
+            let effect_matches = t["effect"].as_str().is_none_or(|e| e.is_empty() || e == "NoExecute");
+            let key_matches =
+                t["key"] == key || (t["key"].as_str().is_none_or(str::is_empty) && t["operator"] == "Exists");
+            effect_matches && key_matches
+        });
+        if !tolerated {
+            list.push(json!({"key": key, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}));
+        }
     }
 }
 
 /// A new version of an object of `rt` replacing `old`.
 pub fn prepare_update(rt: &ResourceType, old: &Value, new: &mut Value) {
+    if (rt.group.as_str(), rt.kind.as_str()) == ("", "Service") {
+        crate::rules::service::keep_allocated(old, new);
+    }
     if (rt.group.as_str(), rt.kind.as_str()) != ("apps", "DaemonSet") {
         return;
     }

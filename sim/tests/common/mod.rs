@@ -232,3 +232,13 @@ impl WatchLines {
 pub fn from_hex(hex: &str) -> Vec<u8> {
     (0..hex.len() / 2).filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()).collect()
 }
+
+/// The names of a list's items, in the list's order.
+pub fn names(list: &Value) -> Vec<String> {
+    list["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["metadata"]["name"].as_str().map(str::to_string))
+        .collect()
+}

@@ -61,10 +61,20 @@ test('wide shows the priority columns, and headers sort the rows', async ({ page
 
   // The Namespace column comes first across all namespaces; Name second.
   const names = () => page.getByTestId('grid-row').locator('td:nth-child(2)').allTextContents();
+  // The rows re-render after the click: wait for the header to say how it sorts before reading.
+  const nameHeader = page.getByRole('columnheader', { name: /^Name( [▲▼])?$/ });
   await page.getByRole('button', { name: /^Name( [▲▼])?$/ }).click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+  // A reload of the table (the wide columns) may still land after the click: poll, don't read once.
+  await expect.poll(async () => {
+    const shown = await names();
+    return shown.length > 1 && shown.join('\n') === [...shown].sort().join('\n');
+  }).toBe(true);
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
   const ascending = await names();
   expect(ascending).toEqual([...ascending].sort());
   await page.getByRole('button', { name: /^Name( [▲▼])?$/ }).click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'descending');
   expect(await names()).toEqual([...ascending].reverse());
   await saveScreen(page, 'pods-wide');
 });
@@ -132,14 +142,16 @@ async function shownPage(page, log, n, number, before) {
 }
 
 test('paging follows continue tokens forward and back, and says the snapshot', async ({ page, request }) => {
-  const all = await serverList(request, '/api/v1/pods');
-  expect(all.items.length, 'enough pods for three pages of 2').toBeGreaterThan(6);
   const log = podPages(page);
   await page.goto('./?group=&version=v1&resource=pods&limit=2&as=json');
   const first = await shownPage(page, log, 1, 1);
   expect(first.sent).toBeNull();
-  await expect(page.getByTestId('item-count')).toHaveText(`2 on this page, about ${all.items.length - 2} more (remainingItemCount is an estimate)`);
+  // The demo's CronJob adds pods every minute: the collection to compare with is the server's at
+  // the snapshot the pages are read at.
   const snapshot = await page.getByTestId('snapshot-rv').textContent();
+  const all = await serverList(request, `/api/v1/pods?resourceVersion=${snapshot}&resourceVersionMatch=Exact`);
+  expect(all.items.length, 'enough pods for three pages of 2').toBeGreaterThan(6);
+  await expect(page.getByTestId('item-count')).toHaveText(`2 on this page, about ${all.items.length - 2} more (remainingItemCount is an estimate)`);
   // Each next page sends the continue token the page before it answered, and shows other objects.
   await page.getByRole('button', { name: 'Next page' }).click();
   const second = await shownPage(page, log, 2, 2, first);
@@ -322,9 +334,18 @@ test('the namespace selector lists namespaces and narrows the collection', async
 });
 
 test('load all follows every page with a progress bar and ends with every object', async ({ page, request }) => {
-  const all = await serverList(request, '/api/v1/pods');
+  // The demo's CronJob adds pods every minute: every page is read at the first page's snapshot,
+  // so the expected list is the server's at that resourceVersion, exactly.
+  const firstPage = page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    // (The Table's answer: the page reads the namespaces from a metadata-only twin of it.)
+    return url.pathname === '/api/v1/pods' && url.searchParams.get('limit') === '2' && !url.searchParams.get('continue')
+      && (r.request().headers().accept || '').includes('as=Table');
+  });
   await page.goto('./?group=&version=v1&resource=pods&limit=2&watch=0');
   await expect(page.getByTestId('grid-row')).toHaveCount(2);
+  const snapshot = (await (await firstPage).json()).metadata.resourceVersion;
+  const all = await serverList(request, `/api/v1/pods?resourceVersion=${snapshot}&resourceVersionMatch=Exact`);
   await page.getByRole('button', { name: 'Load all pages' }).click();
   await expect(page.getByTestId('load-all-progress')).toHaveText(`All ${all.items.length} loaded`);
   await expect(page.getByTestId('row-count')).toHaveText(`${all.items.length} rows`);

@@ -1,5 +1,5 @@
-//! `pods/exec` and `pods/attach`, as kube-apiserver 1.36 answers them before the kubelet
-//! streams (`pkg/registry/core/pod/rest/subresources.go`, `pkg/registry/core/pod/strategy.go`):
+//! `pods/exec` and `pods/attach` (and `pods/portforward`, whose session is `portforward`'s), as
+//! kube-apiserver 1.36 answers them before the kubelet streams (`pkg/registry/core/pod/rest/subresources.go`, `pkg/registry/core/pod/strategy.go`):
 //!
 //! 1. A WebSocket GET is authorized as `get` by the filters like any request, then again as
 //!    `create` (`ensureAuthorizedForVerb`, feature gate AuthorizePodWebsocketUpgradeCreatePermission,
@@ -17,6 +17,7 @@
 //! parameters at all (`SetDefaults_PodExecOptions` runs after the query is read, so even
 //! `stdout=false` ends true); `command` repeats.
 
+mod portforward;
 mod stream;
 
 use std::sync::Arc;
@@ -39,6 +40,7 @@ use crate::rules::status::{bad_request, resource_details, ApiError, Status};
 pub enum Kind {
     Exec,
     Attach,
+    PortForward,
 }
 
 impl Kind {
@@ -48,6 +50,7 @@ impl Kind {
         match segments.as_slice() {
             ["api", "v1", "namespaces", _, "pods", _, "exec"] => Some(Kind::Exec),
             ["api", "v1", "namespaces", _, "pods", _, "attach"] => Some(Kind::Attach),
+            ["api", "v1", "namespaces", _, "pods", _, "portforward"] => Some(Kind::PortForward),
             _ => None,
         }
     }
@@ -110,6 +113,12 @@ pub async fn serve(
         [_, _, _, ns, _, name, _] => (ns.to_string(), name.to_string()),
         _ => return error_response(ctx, ApiError::PageNotFound),
     };
+    if kind == Kind::PortForward {
+        return match admit_pod(app, ctx, &namespace, &name).and_then(|p| on_a_node(&p, &name).map(|()| p)) {
+            Ok(pod) => portforward::serve(ctx, pod, upgrade, raw_query),
+            Err(e) => error_response(ctx, e),
+        };
+    }
     let options = Options::parse(raw_query);
     let (pod, container) = match admit(app, ctx, &namespace, &name, &options) {
         Ok(found) => found,
@@ -142,6 +151,21 @@ pub async fn serve(
 /// The checks before a stream is opened, in kube-apiserver's order: the `create` verb for a
 /// WebSocket GET, the pod, the container, the node.
 fn admit(app: &App, ctx: &Ctx, namespace: &str, name: &str, options: &Options) -> Result<(Value, String), ApiError> {
+    let pod = admit_pod(app, ctx, namespace, name)?;
+    let container = container_of(&pod, name, options.container.as_deref())?;
+    on_a_node(&pod, name)?;
+    Ok((pod, container))
+}
+
+fn on_a_node(pod: &Value, name: &str) -> Result<(), ApiError> {
+    if pod["spec"]["nodeName"].as_str().unwrap_or_default().is_empty() {
+        return Err(bad_request(format!("pod {name} does not have a host assigned")));
+    }
+    Ok(())
+}
+
+/// The checks every stream starts with: the `create` verb for a WebSocket GET, then the pod.
+fn admit_pod(app: &App, ctx: &Ctx, namespace: &str, name: &str) -> Result<Value, ApiError> {
     if ctx.method == Method::GET {
         let attributes = request_info::attributes("POST", &ctx.path, &ctx.query);
         if let Decision::Deny { reason } = rbac::authorize(&app.store.read(), &ctx.user, &attributes) {
@@ -159,11 +183,7 @@ fn admit(app: &App, ctx: &Ctx, namespace: &str, name: &str, options: &Options) -
                 .with_details(resource_details(&pods, name)),
         )
     })?;
-    let container = container_of(&pod, name, options.container.as_deref())?;
-    if pod["spec"]["nodeName"].as_str().unwrap_or_default().is_empty() {
-        return Err(bad_request(format!("pod {name} does not have a host assigned")));
-    }
-    Ok(((*pod).clone(), container))
+    Ok((*pod).clone())
 }
 
 /// `validateContainer`: the named container (init and ephemeral ones count), or the only one.
@@ -244,6 +264,7 @@ mod tests {
     fn only_exec_and_attach_paths_are_streams() {
         assert_eq!(Kind::of("/api/v1/namespaces/demo/pods/web-1/exec"), Some(Kind::Exec));
         assert_eq!(Kind::of("/api/v1/namespaces/demo/pods/web-1/attach"), Some(Kind::Attach));
+        assert_eq!(Kind::of("/api/v1/namespaces/demo/pods/web-1/portforward"), Some(Kind::PortForward));
         assert_eq!(Kind::of("/api/v1/namespaces/demo/pods/web-1/log"), None);
         assert_eq!(Kind::of("/api/v1/pods/web-1/exec"), None);
     }

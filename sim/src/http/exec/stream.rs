@@ -85,7 +85,8 @@ impl Session {
                     link.end(&ending).await;
                 }
             }
-            Kind::Attach => self.attach(&mut link, &mut cut).await,
+            // Port-forward has its own session (`portforward`); attach is what is left.
+            Kind::Attach | Kind::PortForward => self.attach(&mut link, &mut cut).await,
         }
     }
 

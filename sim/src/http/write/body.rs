@@ -10,7 +10,8 @@ use serde_json::{json, Map, Value};
 use crate::encoding::negotiate::essence;
 use crate::http::write::options::{FieldValidation, WriteOptions};
 use crate::http::Ctx;
-use crate::rules::status::{bad_request, ApiError, ApiResult};
+use crate::rules::status::{bad_request, invalid, ApiError, ApiResult, FieldError};
+use crate::store::object;
 use crate::store::registry::ResourceType;
 use crate::{app::App, rules::status};
 
@@ -95,7 +96,7 @@ pub fn decode_json(body: &[u8]) -> Result<Decoded, String> {
 /// A CBOR body (with or without the 55799 tag), through the library's decoder; it refuses
 /// duplicate keys itself, and tag-22 bytes come back as base64 text, their JSON form.
 pub fn decode_cbor(body: &[u8]) -> Result<Decoded, String> {
-    let doc = kube_api_explorer::api::codec::cbor::decode_cbor(body).map_err(|e| e.to_string())?;
+    let doc = kube_wire::codec::cbor::decode_cbor(body).map_err(|e| e.to_string())?;
     Ok(Decoded { value: doc.to_serde_json(), duplicates: Vec::new() })
 }
 
@@ -143,6 +144,14 @@ pub fn check_type(rt: &ResourceType, obj: &mut Value) -> ApiResult<()> {
         }
     }
     if let Some(given) = obj["kind"].as_str() {
+        // A custom resource is decoded unstructured, then its type meta validated: 422
+        // (apiextensions-apiserver pkg/registry/customresource/validator.go `ValidateTypeMeta`;
+        // recorded against a real 1.36 server for #39: "kind: Invalid value: \"Gadget\": must be
+        // Widget").
+        if given != rt.kind && rt.is_custom() {
+            let error = FieldError::invalid("kind", &json!(given), format!("must be {}", rt.kind));
+            return Err(invalid(&rt.group, &rt.kind, object::name(obj), &[error]));
+        }
         if given != rt.kind {
             return Err(bad_request(format!(
                 "{given} in version \"{}\" cannot be handled as a {}: no kind \"{given}\" is registered for version \"{av}\"",

@@ -114,6 +114,8 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
         if txn.get(&key, &ns, &name).is_some() {
             return Err(status::already_exists(&rt, &name));
         }
+        let mut obj = obj;
+        allocate(txn, &rt, &mut obj)?;
         if opts.dry_run {
             return Ok(obj);
         }
@@ -131,6 +133,16 @@ pub fn create(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, body: &[u8]) -> Ap
         }
     }
     success(ctx, &rt, &stored, StatusCode::CREATED, &problems)
+}
+
+/// What the REST storage of `rt` allocates for a new object from what the store holds (a
+/// Service's cluster IP and node ports).
+pub fn allocate(txn: &Txn<'_>, rt: &ResourceType, obj: &mut Value) -> ApiResult<()> {
+    if rt.group.is_empty() && rt.plural == "services" {
+        crate::rules::service::allocate(txn.state(), obj)
+            .map_err(|errors| invalid(&rt.group, &rt.kind, object::name(obj), &errors))?;
+    }
+    Ok(())
 }
 
 /// A new pod starts Pending: unscheduled unless the client named its node; the simulated

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use kube_api_explorer::api::media_type::{Essence, MediaType, PatchType};
+use kube_wire::media_type::{Essence, MediaType, PatchType};
 use serde_json::json;
 
 use crate::encoding::negotiate::essence;

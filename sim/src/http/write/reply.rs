@@ -2,7 +2,7 @@
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::Response;
-use kube_api_explorer::api::params::IncludeObject;
+use kube_wire::params::IncludeObject;
 use serde_json::Value;
 
 use crate::encoding::negotiate::Target;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use kube_api_explorer::api::media_type::PatchType;
+use kube_wire::media_type::PatchType;
 use serde_json::{json, Value};
 
 use crate::http::write::after::after_write;

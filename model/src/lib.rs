@@ -1,0 +1,44 @@
+//! `kube-explorer-model`: the explorer's own pure models, between the protocol core (`kube-wire`)
+//! and the app's client and views: the view state carried by the URL, the view resolved once into
+//! its requests (`target`, [`requests`]), tables formatted for display, highlighted and foldable
+//! text, the budget of open streams, what a host page configures and says through
+//! `postMessage`, and the interface's languages ([`i18n`]: the catalogue, and the core's errors
+//! in its words). Like the core, nothing here does I/O, so it is tested natively.
+//!
+//! The model is the one layer that makes requests (with the core's `build::RequestBuilder`);
+//! [`api`] hands the rest of the core on to the app, the builder left out.
+
+pub mod access;
+pub mod api;
+pub mod cells;
+pub mod commands;
+pub mod completion;
+pub mod edit;
+pub mod exec_channel;
+pub mod explain;
+pub mod field_owners;
+pub mod goto;
+pub mod highlight;
+pub mod history;
+pub mod host;
+pub mod i18n;
+pub mod joined;
+pub mod lines;
+pub mod list_text;
+pub mod live_rows;
+pub mod logs;
+pub mod messages;
+pub mod object_events;
+pub mod operations;
+pub mod page;
+pub mod protobuf;
+pub mod requests;
+pub mod search;
+pub mod segments;
+pub mod sniff;
+pub mod streams;
+pub mod target;
+pub mod terminal;
+pub mod validation;
+pub mod view_state;
+pub mod write;

@@ -1,0 +1,21 @@
+//! Operations on an object, as kubectl does them: each one a short sequence of ordinary requests
+//! (a read, then one write), planned here from the object so that the screen can show the exact
+//! requests before anything is sent, and copy them as a kubectl command and as curl.
+//!
+//! The bytes are kubectl's, taken from its source (each plan names the file): rollout restart,
+//! pause and resume of a workload (`pkg/cmd/rollout`, `pkg/polymorphichelpers`), cordon and
+//! uncordon of a node (`pkg/drain/cordon.go`), a CronJob's Job made now (`pkg/cmd/create/
+//! create_job.go`) and its `spec.suspend` changed as `kubectl patch` does (`pkg/cmd/patch`).
+//!
+//! Invariants: an operation is an [`Operation`], never a string; a plan is a pure function of the
+//! object read, the user's choices and the time given (no clock here); what kubectl would refuse
+//! or find already done is an [`OperationError`] and no write is planned for it.
+
+mod operation;
+mod plan;
+
+pub use operation::{default_job_name, Choices, Operation, OperationError, Target, Workload};
+pub use plan::{plan, read, Plan, Step, StepRole};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,19 @@
+//! The driver of an operation (`model::operations`): sends the plan's read, then its write, and
+//! hands back what came of each. It decides nothing: the plan says what to send.
+
+use crate::api::codec::value::Value;
+use crate::client::answer::{send_write, Answer};
+use crate::client::error::ApiError;
+use crate::client::handle::Client;
+use crate::model::operations::{read, Plan, Target};
+
+/// Sends the read every operation starts with (the GET kubectl sends first) and returns the
+/// object, for the plan.
+pub async fn read_target(client: &Client, target: &Target) -> Result<Value, ApiError> {
+    client.document(read(target)).await.map(|(_, object)| object)
+}
+
+/// Sends the plan's write, exactly as planned (the client refuses it in read-only mode).
+pub async fn send_plan(client: &Client, plan: &Plan) -> Answer {
+    send_write(client, plan.write().clone()).await
+}

@@ -1,0 +1,173 @@
+//! The Events panel of an object's screen: the live Events about it (and, when asked, about its
+//! controller), each a link to the Event. It renders what `use_object_events` hands it.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::api::codec::value::Value;
+use crate::api::discovery::{ResourceType, Scope};
+use crate::client::object_events::use_object_events;
+use crate::i18n::Msg;
+use crate::model::object_events::{EventRow, EventType, EventsApi, Regarding};
+use crate::model::view_state::{ResourceKey, ViewState};
+use crate::ui::discovered::use_discovery;
+use crate::ui::i18n::{t, tf, tl, worded};
+use crate::ui::location::ViewLink;
+
+/// The Events of the object `document` describes, and a switch to add its controller's.
+#[component]
+pub fn ObjectEvents(
+    /// The object, as read.
+    document: Value,
+) -> impl IntoView {
+    let regarding = match Regarding::of(&document) {
+        Ok(regarding) => regarding,
+        Err(error) => {
+            let text = tl(&error);
+            return view! { <section class="panel events" aria-label=t(Msg::EventsTitle)><p role="status">{text}</p></section> }
+                .into_any();
+        }
+    };
+    let owner = Regarding::controller_of(&document);
+    let show_owner = RwSignal::new(false);
+    let owner_part = owner.map(|owner| {
+        let label = format!("{} {}", owner.kind, owner.name);
+        let (toggle_label, title_label) = (label.clone(), label.clone());
+        view! {
+            <label class="events__owner-toggle">
+                <input
+                    type="checkbox"
+                    data-testid="events-show-owner"
+                    prop:checked=move || show_owner.get()
+                    on:change=move |ev| show_owner.set(event_target_checked(&ev))
+                />
+                {worded(move || tf(Msg::EventsShowOwner, &[("owner", &toggle_label)]))}
+            </label>
+            <Show when=move || show_owner.get()>
+                <EventsTable
+                    regarding=owner.clone()
+                    title=Signal::derive({
+                        let title_label = title_label.clone();
+                        move || tf(Msg::EventsOfOwner, &[("owner", &title_label)])
+                    })
+                    testid="owner-events"
+                />
+            </Show>
+        }
+    });
+    view! {
+        <section class="panel events" aria-label=t(Msg::EventsTitle)>
+            <EventsTable regarding title=Signal::derive(t(Msg::EventsTitle)) testid="object-events" />
+            {owner_part}
+        </section>
+    }
+    .into_any()
+}
+
+/// One object's live Events as a table under a heading.
+#[component]
+fn EventsTable(
+    /// Whose Events.
+    regarding: Regarding,
+    /// The heading (in the current language).
+    title: Signal<String>,
+    /// The table's test id.
+    testid: &'static str,
+) -> impl IntoView {
+    let events = use_object_events(&use_discovery(), &regarding);
+    let source = events.source.get_value();
+    let summary = source.clone().map(|(api, _)| {
+        let api = match api {
+            EventsApi::EventsV1 => "events.k8s.io/v1",
+            EventsApi::CoreV1 => "v1",
+        };
+        worded(move || tf(Msg::EventsWatched, &[("count", &events.rows.with(Vec::len)), ("api", &api)]))
+    });
+    let resource = source.map(|(_, resource)| resource);
+    view! {
+        <h3>{move || title.get()}</h3>
+        <p class="events__state" role="status">
+            {summary}
+            " "
+            {move || events.problem.get().map(|p| tl(&p))}
+        </p>
+        <table class="causes events__table" data-testid=testid>
+            <thead>
+                <tr>
+                    <th>{t(Msg::EventsType)}</th>
+                    <th>{t(Msg::EventsReason)}</th>
+                    <th>{t(Msg::EventsAge)}</th>
+                    <th>{t(Msg::EventsCount)}</th>
+                    <th>{t(Msg::EventsFrom)}</th>
+                    <th>{t(Msg::EventsMessage)}</th>
+                </tr>
+            </thead>
+            <tbody>
+                <For
+                    each=move || events.rows.get()
+                    key=|row| (row.name.clone(), row.count, row.last_seen.clone())
+                    children=move |row| view! { <EventLine row resource=resource.clone() /> }
+                />
+            </tbody>
+        </table>
+        <Show when=move || events.synced.get() && events.rows.with(Vec::is_empty)>
+            <p class="events__none">{t(Msg::EventsNone)}</p>
+        </Show>
+    }
+}
+
+/// One Event as a row; its reason links to the Event.
+#[component]
+fn EventLine(
+    /// The Event.
+    row: EventRow,
+    /// The Event type watched, for the link.
+    resource: Option<ResourceType>,
+) -> impl IntoView {
+    let (type_text, warning) = match &row.event_type {
+        EventType::Normal => ("Normal".to_owned(), false),
+        EventType::Warning => ("Warning".to_owned(), true),
+        EventType::Other(other) => (other.clone(), false),
+    };
+    let age = row.age(js_sys::Date::now() as i64).unwrap_or_default();
+    let reason = match resource {
+        Some(resource) => {
+            let change = link_to(&resource, row.name.clone(), row.namespace.clone());
+            view! { <ViewLink change testid="event-link">{row.reason.clone()}</ViewLink> }.into_any()
+        }
+        None => row.reason.clone().into_any(),
+    };
+    view! {
+        <tr data-warning=warning.then_some("true")>
+            <td>{type_text}</td>
+            <td>{reason}</td>
+            <td title=row.last_seen.clone()>{age}</td>
+            <td>{row.count}</td>
+            <td>{row.reporter.clone()}</td>
+            <td>{row.message.clone()}</td>
+        </tr>
+    }
+}
+
+/// Moves the view to the Event `name` of `resource` in `namespace`.
+fn link_to(
+    resource: &ResourceType,
+    name: String,
+    namespace: Option<String>,
+) -> Arc<dyn Fn(&mut ViewState) + Send + Sync> {
+    let key = ResourceKey {
+        group: resource.group.clone(),
+        version: resource.version.clone(),
+        plural: resource.plural.clone(),
+    };
+    let namespaced = resource.scope == Scope::Namespaced;
+    Arc::new(move |target: &mut ViewState| {
+        target.resource = Some(key.clone());
+        target.name = Some(name.clone());
+        target.watch = None;
+        if namespaced {
+            target.namespace = namespace.clone();
+        }
+    })
+}

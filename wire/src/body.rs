@@ -1,0 +1,202 @@
+//! Whole response bodies by `Content-Type`: one entry point for a body that has fully arrived,
+//! used by `kube-decode` and by tests (the client feeds streams chunk by chunk to
+//! [`watch`](crate::watch) instead).
+//!
+//! Invariant: the media type alone picks the decoder; a body of a type the app cannot decode is
+//! an error naming the type, never a guess.
+
+use crate::codec::cbor::decode_cbor;
+use crate::codec::json::decode_json;
+use crate::codec::protobuf::{decode_envelope, Envelope};
+use crate::codec::protobuf_full::{event_in_full, object_in_full, InFullError};
+use crate::codec::value::Value;
+use crate::codec::yaml::decode_yaml;
+use crate::error::{DecodeError, Format};
+use crate::media_type::MediaType;
+use crate::watch::Framer;
+use crate::watch::{CborSeqFramer, JsonFramer, ProtobufFramer, StreamError};
+
+/// A decoded body: a document, or a protobuf envelope (whose raw object is not decoded).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decoded {
+    Document(Value),
+    Envelope(Envelope),
+}
+
+impl Decoded {
+    /// The document, or the envelope's summary, as the Kubernetes JSON form sees it.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Decoded::Document(value) => value.clone(),
+            Decoded::Envelope(envelope) => envelope.summary(),
+        }
+    }
+}
+
+/// A body that could not be decoded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BodyError {
+    #[error("expected a JSON, YAML, CBOR or protobuf media type, found {0}")]
+    Unsupported(String),
+    #[error("expected a watch media type (JSON, CBOR or protobuf), found {0}: YAML has no watch framing")]
+    NoWatchFraming(String),
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error(transparent)]
+    Stream(#[from] StreamError),
+    /// A protobuf body whose object could not be decoded in full.
+    #[error(transparent)]
+    InFull(#[from] InFullError),
+    /// Event `number` (from 1) of a protobuf watch could not be decoded in full.
+    #[error("watch event {number}: {error}")]
+    InFullEvent { number: usize, error: InFullError },
+}
+
+fn format_of(content_type: &MediaType) -> Result<Format, BodyError> {
+    content_type.essence.format().ok_or_else(|| BodyError::Unsupported(content_type.to_string()))
+}
+
+/// Decodes one non-streaming body.
+pub fn decode_body(content_type: &MediaType, body: &[u8]) -> Result<Decoded, BodyError> {
+    Ok(match format_of(content_type)? {
+        Format::Json => Decoded::Document(decode_json(body)?),
+        Format::Yaml => Decoded::Document(decode_yaml(body)?),
+        Format::Cbor => Decoded::Document(decode_cbor(body)?),
+        Format::Protobuf => {
+            let envelope = decode_envelope(body)?;
+            match envelope.status()? {
+                Some(status) => Decoded::Document(status),
+                None => Decoded::Envelope(envelope),
+            }
+        }
+    })
+}
+
+/// Frames and decodes a complete watch body into event documents (`{"type","object"}`; for
+/// protobuf the object is the envelope summary). A body that ends inside an event is an error.
+pub fn decode_watch_body(content_type: &MediaType, body: &[u8]) -> Result<Vec<Value>, BodyError> {
+    Ok(match format_of(content_type)? {
+        Format::Json => {
+            let mut framer = JsonFramer::new();
+            let events = framer.push(body)?;
+            framer.finish()?;
+            events
+        }
+        Format::Cbor => {
+            let mut framer = CborSeqFramer::new();
+            let events = framer.push(body)?;
+            framer.finish()?;
+            events
+        }
+        Format::Protobuf => {
+            let mut framer = ProtobufFramer::new();
+            let events = framer.push(body)?;
+            framer.finish()?;
+            events.iter().map(|e| e.summary()).collect()
+        }
+        Format::Yaml => return Err(BodyError::NoWatchFraming(content_type.to_string())),
+    })
+}
+
+/// Like [`decode_body`], but a protobuf envelope's object is decoded in full (a Status too);
+/// for the on-demand protobuf part and `kube-decode`.
+pub fn decode_body_in_full(content_type: &MediaType, body: &[u8]) -> Result<Value, BodyError> {
+    match decode_body(content_type, body)? {
+        Decoded::Document(document) => Ok(document),
+        Decoded::Envelope(envelope) => Ok(object_in_full(&envelope)?),
+    }
+}
+
+/// Like [`decode_watch_body`], but each protobuf event's object is decoded in full, as a JSON
+/// watch would carry it; an event that cannot be is an error naming its number.
+pub fn decode_watch_body_in_full(content_type: &MediaType, body: &[u8]) -> Result<Vec<Value>, BodyError> {
+    if format_of(content_type)? != Format::Protobuf {
+        return decode_watch_body(content_type, body);
+    }
+    let mut framer = ProtobufFramer::new();
+    let events = framer.push(body)?;
+    framer.finish()?;
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, event)| event_in_full(event).map_err(|error| BodyError::InFullEvent { number: i + 1, error }))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testdata::shared_file;
+
+    #[test]
+    fn each_format_goes_to_its_decoder() {
+        for (content_type, name) in [
+            ("application/json", "pod.json"),
+            ("application/yaml", "pod.yaml"),
+            ("application/cbor", "pod.cbor"),
+            ("application/vnd.kubernetes.protobuf", "pod.pb"),
+        ] {
+            let media_type: MediaType = content_type.parse().expect("media type");
+            let decoded = decode_body(&media_type, &shared_file(&format!("kube/vectors/{name}"))).expect("decodes");
+            assert_eq!(decoded.to_value().get("kind").and_then(Value::as_str), Some("Pod"), "{name}");
+        }
+    }
+
+    #[test]
+    fn watch_bodies_frame_in_every_framing() {
+        for (content_type, name) in [
+            ("application/json", "watch.jsonl"),
+            ("application/cbor-seq", "watch.cborseq"),
+            ("application/vnd.kubernetes.protobuf;stream=watch", "watch.pbstream"),
+        ] {
+            let media_type: MediaType = content_type.parse().expect("media type");
+            let events = decode_watch_body(&media_type, &shared_file(&format!("kube/vectors/{name}"))).expect("frames");
+            assert_eq!(events.len(), 4, "{name}");
+        }
+    }
+
+    #[test]
+    fn unsupported_types_and_yaml_watches_are_refused() {
+        let text: MediaType = "text/plain".parse().expect("media type");
+        assert_eq!(decode_body(&text, b"x"), Err(BodyError::Unsupported("text/plain".into())));
+        assert_eq!(
+            decode_watch_body(&MediaType::yaml(), b"x").map_err(|e| e.to_string()),
+            Err("expected a watch media type (JSON, CBOR or protobuf), found application/yaml: YAML has no watch framing".into())
+        );
+        assert!(matches!(decode_watch_body(&MediaType::json(), b"{"), Err(BodyError::Stream(_))));
+        assert!(matches!(decode_body(&MediaType::cbor(), b""), Err(BodyError::Decode(_))));
+    }
+
+    #[test]
+    fn in_full_a_protobuf_body_is_its_object_and_other_types_are_as_before() {
+        let pod = decode_body_in_full(&MediaType::protobuf(), &shared_file("kube/vectors/pod.pb")).expect("decodes");
+        assert_eq!(pod.get("kind").and_then(Value::as_str), Some("Pod"));
+        assert!(pod.get("spec").and_then(|s| s.get("containers")).is_some(), "the spec is decoded");
+        let json = decode_body_in_full(&MediaType::json(), &shared_file("kube/vectors/pod.json")).expect("decodes");
+        assert_eq!(
+            json,
+            decode_body(&MediaType::json(), &shared_file("kube/vectors/pod.json")).expect("json").to_value()
+        );
+    }
+
+    #[test]
+    fn in_full_each_protobuf_watch_event_carries_its_object_and_a_bad_one_is_named_by_number() {
+        let stream: MediaType = "application/vnd.kubernetes.protobuf;stream=watch".parse().expect("media type");
+        let body = shared_file("kube/vectors/watch.pbstream");
+        let events = decode_watch_body_in_full(&stream, &body).expect("decodes");
+        assert_eq!(events.len(), 4);
+        assert!(events.iter().all(|e| e.get("object").and_then(|o| o.get("metadata")).is_some()));
+
+        // The second event's object renamed to a kind no message has: same bytes, same length.
+        let mut renamed = body.clone();
+        let first = 4 + u32::from_be_bytes(body[..4].try_into().expect("4 bytes")) as usize;
+        let kind = memchr::memmem::find(&renamed[first..], b"Pod").expect("the second event is a pod") + first;
+        renamed[kind..kind + 3].copy_from_slice(b"Pxd");
+        match decode_watch_body_in_full(&stream, &renamed) {
+            Err(BodyError::InFullEvent { number: 2, error: InFullError::NoMessage { kind, .. } }) => {
+                assert_eq!(kind, "Pxd")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

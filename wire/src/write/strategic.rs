@@ -1,0 +1,839 @@
+//! Strategic merge patch (`application/strategic-merge-patch+json`): building the two-way patch
+//! between an old and a new object of a built-in kind, and applying such a patch to an object,
+//! with the merge keys and strategies of the kind's OpenAPI schema ([`crate::schema`]).
+//!
+//! It follows `k8s.io/apimachinery/pkg/util/strategicpatch` as `kubectl edit` uses it: a list
+//! whose field says `x-kubernetes-patch-strategy: merge` is merged item by item (objects by their
+//! `x-kubernetes-patch-merge-key`, scalars as a set) instead of replaced; the patch carries only
+//! changed items (keyed by the merge key), `{"$patch": "delete", key: ...}` for removed items,
+//! `$deleteFromPrimitiveList/<field>` for removed scalars, `$setElementOrder/<field>` for the
+//! order, and `$retainKeys` for maps whose strategy is `retainKeys`. Everything else is a JSON
+//! merge patch: changed members carry their new value, removed ones `null`.
+//!
+//! The concepts page (`#patch-and-apply`): strategic merge patch works with built-in APIs only, not
+//! with any API defined by a CustomResourceDefinition (the server answers 415). So a custom
+//! resource is refused here with that reason, before any request is made.
+//!
+//! Invariant: for objects of a built-in kind, `apply(old, diff(old, new)) == new`.
+
+use kube_core::GroupVersionKind;
+
+use crate::codec::value::{Map, Value, ValueKind};
+use crate::media_type::PatchType;
+use crate::schema::{gvk_of, is_go_typed, OpenApiSchemas, SchemaNode};
+use crate::write::diff::display_pointer;
+use crate::write::patch::PatchBody;
+
+const PATCH_DIRECTIVE: &str = "$patch";
+const RETAIN_KEYS: &str = "$retainKeys";
+const SET_ELEMENT_ORDER: &str = "$setElementOrder/";
+const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList/";
+
+/// Why a strategic merge patch cannot be built or applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StrategicError {
+    #[error(
+        "strategic merge patch is not supported for custom resources ({0}): an API defined by a \
+         CustomResourceDefinition answers 415 Unsupported Media Type; use a JSON merge patch, a JSON patch or \
+         server-side apply"
+    )]
+    CustomResource(String),
+    #[error("no OpenAPI schema for {0}: load the OpenAPI v3 document of its group version")]
+    UnknownKind(String),
+    #[error("expected an object with apiVersion and kind, found {0}")]
+    NoKind(ValueKind),
+    #[error("expected every item of {path} to have its merge key {key:?}, found an item without it")]
+    MissingMergeKey { path: String, key: String },
+    #[error("expected a list of scalars, or of objects with a merge key, at {0}; found another list")]
+    UnmergeableList(String),
+    #[error("invalid strategic merge patch at {path}: {reason}")]
+    BadPatch { path: String, reason: BadPatch },
+}
+
+/// What is wrong at one place of a strategic merge patch.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadPatch {
+    #[error("expected an object, found {0}")]
+    ExpectedObject(ValueKind),
+    /// The directive as the patch has it (a JSON value, or a quoted string).
+    #[error("unknown $patch directive {0}")]
+    UnknownDirective(String),
+    /// A `$retainKeys`, `$deleteFromPrimitiveList/…` or `$setElementOrder/…` key.
+    #[error("expected {0} to be a list")]
+    NotAList(String),
+    #[error("expected the merge key {0:?}")]
+    ExpectedMergeKey(String),
+}
+
+/// Whether an API group's name is one Kubernetes itself serves (the core group, unqualified groups
+/// such as `apps` and `batch`, and `*.k8s.io`): the guess for a kind whose schema is not loaded.
+/// With its schema, the schema's name decides ([`is_go_typed`]): CustomResourceDefinitions may
+/// define groups ending in `k8s.io` too (`gateway.networking.k8s.io`).
+fn is_built_in_group(group: &str) -> bool {
+    group.is_empty() || !group.contains('.') || group.ends_with(".k8s.io")
+}
+
+/// Strategic merge patching for one built-in kind.
+#[derive(Debug, Clone, Copy)]
+pub struct StrategicMerge<'a> {
+    root: SchemaNode<'a>,
+    set_element_order: bool,
+}
+
+impl<'a> StrategicMerge<'a> {
+    /// The patcher of `gvk`, refusing custom resources and kinds without a loaded schema.
+    pub fn for_kind(schemas: &'a OpenApiSchemas, gvk: &GroupVersionKind) -> Result<Self, StrategicError> {
+        let name = format!("{}.{}/{}", gvk.kind, gvk.group, gvk.version);
+        let built_in = match schemas.kind_schema_name(gvk) {
+            Some(schema) => is_go_typed(schema),
+            None => is_built_in_group(&gvk.group),
+        };
+        if !built_in {
+            return Err(StrategicError::CustomResource(name));
+        }
+        schemas
+            .kind(gvk)
+            .map(|root| StrategicMerge { root, set_element_order: true })
+            .ok_or(StrategicError::UnknownKind(name))
+    }
+
+    /// The patcher of `object`'s kind.
+    pub fn for_object(schemas: &'a OpenApiSchemas, object: &Value) -> Result<Self, StrategicError> {
+        let gvk = gvk_of(object).ok_or_else(|| StrategicError::NoKind(object.kind()))?;
+        StrategicMerge::for_kind(schemas, &gvk)
+    }
+
+    /// The same patcher, building patches without `$setElementOrder` directives: smaller, but the
+    /// server appends new list items at the end instead of where the new object has them.
+    #[must_use]
+    pub fn without_element_order(self) -> Self {
+        StrategicMerge { set_element_order: false, ..self }
+    }
+
+    /// The two-way strategic merge patch from `old` to `new` (an empty object when they are
+    /// equal), with `$setElementOrder` directives as `kubectl edit` sends them.
+    pub fn diff(&self, old: &Value, new: &Value) -> Result<Value, StrategicError> {
+        match (old, new) {
+            (Value::Object(old), Value::Object(new)) => {
+                Ok(Value::Object(diff_maps(old, new, Some(self.root), false, "", self.set_element_order)?))
+            }
+            (_, new) => Err(StrategicError::NoKind(new.kind())),
+        }
+    }
+
+    /// The patch as a request body.
+    pub fn patch_body(&self, old: &Value, new: &Value) -> Result<PatchBody, StrategicError> {
+        Ok(PatchBody { patch_type: PatchType::StrategicMerge, body: self.diff(old, new)? })
+    }
+
+    /// `original` with a strategic merge `patch` applied, as the API server applies it.
+    pub fn apply(&self, original: &Value, patch: &Value) -> Result<Value, StrategicError> {
+        match (original, patch) {
+            (Value::Object(original), Value::Object(patch)) => {
+                Ok(Value::Object(apply_map(original.clone(), patch, Some(self.root), "")?))
+            }
+            (_, patch) => {
+                Err(StrategicError::BadPatch { path: String::new(), reason: BadPatch::ExpectedObject(patch.kind()) })
+            }
+        }
+    }
+}
+
+fn child_path(path: &str, key: &str) -> String {
+    format!("{path}/{}", key.replace('~', "~0").replace('/', "~1"))
+}
+
+fn shown(path: &str) -> String {
+    match display_pointer(path) {
+        shown if shown.is_empty() => "the object".to_string(),
+        shown => shown,
+    }
+}
+
+/// A map with its members sorted by key, as Go marshals a patch.
+fn sorted(map: Map) -> Map {
+    let mut entries = map.entries().to_vec();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.into_iter().collect()
+}
+
+fn diff_maps(
+    original: &Map,
+    modified: &Map,
+    schema: Option<SchemaNode<'_>>,
+    retain_keys: bool,
+    path: &str,
+    set_order: bool,
+) -> Result<Map, StrategicError> {
+    let mut patch = Map::new();
+    for (key, new) in modified.iter() {
+        let field = schema.and_then(|s| s.property(key));
+        let strategy = field.map(SchemaNode::patch_strategy).unwrap_or_default();
+        let here = child_path(path, key);
+        let Some(old) = original.get(key) else {
+            patch.insert(key, new.clone());
+            continue;
+        };
+        match (old, new) {
+            (Value::Object(_), Value::Object(new_map)) if strategy.replace => {
+                if !old.equivalent(new) {
+                    let mut replacement = new_map.clone();
+                    replacement.insert(PATCH_DIRECTIVE, Value::String("replace".into()));
+                    patch.insert(key, Value::Object(replacement));
+                }
+            }
+            (Value::Object(old_map), Value::Object(new_map)) => {
+                let sub = diff_maps(old_map, new_map, field, strategy.retain_keys, &here, set_order)?;
+                if !sub.is_empty() {
+                    patch.insert(key, Value::Object(sub));
+                }
+            }
+            (Value::Array(old_items), Value::Array(new_items)) if strategy.merge => {
+                let items = field.and_then(SchemaNode::items);
+                let merge_key = field.and_then(SchemaNode::patch_merge_key);
+                let lists = diff_lists(old_items, new_items, items, merge_key, &here, set_order)?;
+                if !lists.patch.is_empty() {
+                    patch.insert(key, Value::Array(lists.patch));
+                }
+                if !lists.delete.is_empty() {
+                    patch.insert(format!("{DELETE_FROM_PRIMITIVE_LIST}{key}"), Value::Array(lists.delete));
+                }
+                if let Some(order) = lists.order.filter(|_| set_order) {
+                    patch.insert(format!("{SET_ELEMENT_ORDER}{key}"), Value::Array(order));
+                }
+            }
+            _ if old.equivalent(new) => {}
+            _ => {
+                patch.insert(key, new.clone());
+            }
+        }
+    }
+    for (key, _) in original.iter() {
+        if modified.get(key).is_none() {
+            patch.insert(key, Value::Null);
+        }
+    }
+    if retain_keys && !patch.is_empty() {
+        let mut keep: Vec<&str> = modified.iter().filter(|(_, v)| !matches!(v, Value::Null)).map(|(k, _)| k).collect();
+        keep.sort_unstable();
+        patch.insert(RETAIN_KEYS, Value::Array(keep.into_iter().map(|k| Value::String(k.into())).collect()));
+    }
+    Ok(sorted(patch))
+}
+
+/// The parts of a patch for one merged list.
+struct ListPatch {
+    /// Changed and new items, then `$patch: delete` items (lists of objects); new scalars.
+    patch: Vec<Value>,
+    /// Removed scalars (`$deleteFromPrimitiveList`).
+    delete: Vec<Value>,
+    /// `$setElementOrder`, when anything changed.
+    order: Option<Vec<Value>>,
+}
+
+fn diff_lists(
+    original: &[Value],
+    modified: &[Value],
+    items: Option<SchemaNode<'_>>,
+    merge_key: Option<&str>,
+    path: &str,
+    set_order: bool,
+) -> Result<ListPatch, StrategicError> {
+    let all = || original.iter().chain(modified);
+    if !all().all(is_scalar) {
+        return match merge_key {
+            Some(key) if all().all(|v| matches!(v, Value::Object(_))) => {
+                diff_lists_of_maps(original, modified, items, key, path, set_order)
+            }
+            _ => Err(StrategicError::UnmergeableList(shown(path))),
+        };
+    }
+    let added: Vec<Value> = modified.iter().filter(|m| !original.iter().any(|o| o.equivalent(m))).cloned().collect();
+    let removed: Vec<Value> = original.iter().filter(|o| !modified.iter().any(|m| m.equivalent(o))).cloned().collect();
+    let same = original.len() == modified.len() && original.iter().zip(modified).all(|(a, b)| a.equivalent(b));
+    let order = (!removed.is_empty() || !same).then(|| modified.to_vec());
+    Ok(ListPatch { patch: added, delete: removed, order })
+}
+
+fn is_scalar(value: &Value) -> bool {
+    !matches!(value, Value::Object(_) | Value::Array(_))
+}
+
+fn merge_key_of<'v>(item: &'v Value, key: &str, path: &str) -> Result<&'v Value, StrategicError> {
+    item.get(key).ok_or_else(|| StrategicError::MissingMergeKey { path: shown(path), key: key.to_string() })
+}
+
+fn diff_lists_of_maps(
+    original: &[Value],
+    modified: &[Value],
+    items: Option<SchemaNode<'_>>,
+    key: &str,
+    path: &str,
+    set_order: bool,
+) -> Result<ListPatch, StrategicError> {
+    let mut patch = Vec::new();
+    for (index, new) in modified.iter().enumerate() {
+        let id = merge_key_of(new, key, path)?;
+        let old = original.iter().find(|o| o.get(key).is_some_and(|k| k.equivalent(id)));
+        match (old, new) {
+            (Some(Value::Object(old)), Value::Object(new_map)) => {
+                let here = child_path(path, &index.to_string());
+                let sub = diff_maps(old, new_map, items, false, &here, set_order)?;
+                if !sub.is_empty() {
+                    let mut item = sub;
+                    item.insert(key, id.clone());
+                    patch.push(Value::Object(sorted(item)));
+                }
+            }
+            _ => patch.push(new.clone()),
+        }
+    }
+    let mut order_changed = original.len() != modified.len();
+    for (old, new) in original.iter().zip(modified) {
+        order_changed |= !merge_key_of(old, key, path)?.equivalent(merge_key_of(new, key, path)?);
+    }
+    for old in original {
+        let id = merge_key_of(old, key, path)?;
+        if !modified.iter().any(|m| m.get(key).is_some_and(|k| k.equivalent(id))) {
+            let mut deletion = Map::new();
+            deletion.insert(PATCH_DIRECTIVE, Value::String("delete".into()));
+            deletion.insert(key, id.clone());
+            patch.push(Value::Object(deletion));
+        }
+    }
+    let order = (!patch.is_empty() || order_changed).then(|| {
+        modified
+            .iter()
+            .filter_map(|m| m.get(key))
+            .map(|id| Value::Object([(key.to_string(), id.clone())].into_iter().collect()))
+            .collect()
+    });
+    Ok(ListPatch { patch, delete: Vec::new(), order })
+}
+
+fn bad(path: &str, reason: BadPatch) -> StrategicError {
+    StrategicError::BadPatch { path: shown(path), reason }
+}
+
+fn apply_map(
+    mut original: Map,
+    patch: &Map,
+    schema: Option<SchemaNode<'_>>,
+    path: &str,
+) -> Result<Map, StrategicError> {
+    match patch.get(PATCH_DIRECTIVE) {
+        None => {}
+        Some(Value::String(d)) if d == "replace" => {
+            let mut replacement = patch.clone();
+            replacement.remove(PATCH_DIRECTIVE);
+            return Ok(replacement);
+        }
+        Some(Value::String(d)) if d == "delete" => return Ok(Map::new()),
+        Some(other) => return Err(bad(path, BadPatch::UnknownDirective(other.to_string()))),
+    }
+    if let Some(keep) = patch.get(RETAIN_KEYS) {
+        let keep = keep.as_array().ok_or_else(|| bad(path, BadPatch::NotAList(RETAIN_KEYS.to_owned())))?;
+        let names: Vec<&str> = keep.iter().filter_map(Value::as_str).collect();
+        let drop: Vec<String> =
+            original.iter().filter(|(k, _)| !names.contains(k)).map(|(k, _)| k.to_string()).collect();
+        for key in drop {
+            original.remove(&key);
+        }
+    }
+    for (key, value) in patch.iter() {
+        if let Some(field) = key.strip_prefix(DELETE_FROM_PRIMITIVE_LIST) {
+            let remove = value.as_array().ok_or_else(|| bad(path, BadPatch::NotAList(key.to_owned())))?;
+            if let Some(Value::Array(items)) = original.get(field) {
+                let kept: Vec<Value> =
+                    items.iter().filter(|i| !remove.iter().any(|r| r.equivalent(i))).cloned().collect();
+                original.insert(field, Value::Array(kept));
+            }
+        }
+    }
+    for (key, value) in patch.iter() {
+        if key.starts_with('$') {
+            continue;
+        }
+        let here = child_path(path, key);
+        if matches!(value, Value::Null) {
+            original.remove(key);
+            continue;
+        }
+        let field = schema.and_then(|s| s.property(key));
+        let strategy = field.map(SchemaNode::patch_strategy).unwrap_or_default();
+        let merged = match (original.get(key), value) {
+            (Some(Value::Object(old)), Value::Object(p)) => Value::Object(apply_map(old.clone(), p, field, &here)?),
+            (None, Value::Object(p)) => Value::Object(apply_map(Map::new(), p, field, &here)?),
+            (Some(Value::Array(old)), Value::Array(p)) if strategy.merge => {
+                Value::Array(merge_lists(old.clone(), p, field, &here)?)
+            }
+            (None, Value::Array(p)) if strategy.merge => Value::Array(merge_lists(Vec::new(), p, field, &here)?),
+            _ => value.clone(),
+        };
+        original.insert(key, merged);
+    }
+    for (key, order) in patch.iter() {
+        if let Some(field) = key.strip_prefix(SET_ELEMENT_ORDER) {
+            let order = order.as_array().ok_or_else(|| bad(path, BadPatch::NotAList(key.to_owned())))?;
+            let merge_key = schema.and_then(|s| s.property(field)).and_then(SchemaNode::patch_merge_key);
+            if let Some(Value::Array(items)) = original.get(field) {
+                let reordered = reorder(items, order, merge_key);
+                original.insert(field, Value::Array(reordered));
+            }
+        }
+    }
+    Ok(original)
+}
+
+fn merge_lists(
+    mut original: Vec<Value>,
+    patch: &[Value],
+    field: Option<SchemaNode<'_>>,
+    path: &str,
+) -> Result<Vec<Value>, StrategicError> {
+    let directive = |item: &Value| item.get(PATCH_DIRECTIVE).and_then(Value::as_str).map(str::to_string);
+    if patch.iter().any(|item| directive(item).as_deref() == Some("replace")) {
+        return Ok(patch.iter().filter(|item| directive(item).is_none()).cloned().collect());
+    }
+    let items = field.and_then(SchemaNode::items);
+    match field.and_then(SchemaNode::patch_merge_key) {
+        Some(key) if patch.iter().all(|p| matches!(p, Value::Object(_))) => {
+            for (index, item) in patch.iter().enumerate() {
+                let here = child_path(path, &index.to_string());
+                let id = item.get(key).ok_or_else(|| bad(&here, BadPatch::ExpectedMergeKey(key.to_owned())))?;
+                let position = original.iter().position(|o| o.get(key).is_some_and(|k| k.equivalent(id)));
+                let Value::Object(item_patch) = item else { continue };
+                match (directive(item).as_deref(), position) {
+                    (Some("delete"), _) => original.retain(|o| !o.get(key).is_some_and(|k| k.equivalent(id))),
+                    (Some(other), _) => return Err(bad(&here, BadPatch::UnknownDirective(format!("{other:?}")))),
+                    (None, Some(at)) => {
+                        let existing = match &original[at] {
+                            Value::Object(existing) => existing.clone(),
+                            _ => Map::new(),
+                        };
+                        original[at] = Value::Object(apply_map(existing, item_patch, items, &here)?);
+                    }
+                    (None, None) => original.push(Value::Object(apply_map(Map::new(), item_patch, items, &here)?)),
+                }
+            }
+        }
+        _ => {
+            for item in patch {
+                if !original.iter().any(|o| o.equivalent(item)) {
+                    original.push(item.clone());
+                }
+            }
+        }
+    }
+    Ok(original)
+}
+
+/// `items` in the order `order` gives (by merge key, or by value for scalars); items the order
+/// does not name keep their relative order after the named ones.
+fn reorder(items: &[Value], order: &[Value], merge_key: Option<&str>) -> Vec<Value> {
+    let matches = |item: &Value, entry: &Value| match merge_key {
+        Some(key) => match (item.get(key), entry.get(key)) {
+            (Some(a), Some(b)) => a.equivalent(b),
+            _ => false,
+        },
+        None => item.equivalent(entry),
+    };
+    let mut placed = vec![false; items.len()];
+    let mut out = Vec::with_capacity(items.len());
+    for entry in order {
+        if let Some(i) = (0..items.len()).find(|&i| !placed[i] && matches(&items[i], entry)) {
+            placed[i] = true;
+            out.push(items[i].clone());
+        }
+    }
+    out.extend(items.iter().zip(&placed).filter(|(_, p)| !**p).map(|(item, _)| item.clone()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::json::decode_json;
+    use crate::codec::yaml::decode_yaml;
+    use crate::testdata::shared_file;
+    use crate::testdata::{gvk, shared_schemas};
+
+    fn json(text: &str) -> Value {
+        decode_json(text.as_bytes()).expect("test JSON")
+    }
+
+    fn patcher(object: &Value) -> StrategicMerge<'static> {
+        StrategicMerge::for_object(shared_schemas(), object).expect("built-in kind")
+    }
+
+    /// Builds the patch from `old` to `new`, compares it with `expect`, and applies it back.
+    #[track_caller]
+    fn check(old: &Value, new: &Value, expect: &Value) {
+        let patcher = patcher(old);
+        let patch = patcher.diff(old, new).expect("diff");
+        assert!(patch.equivalent(expect), "patch {patch}\nexpected {expect}");
+        let applied = patcher.apply(old, &patch).expect("apply");
+        assert!(applied.equivalent(new), "applied {applied}\nexpected {new}");
+    }
+
+    fn pod(spec: &str) -> Value {
+        json(&format!(
+            r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"p","finalizers":["a","b"]}},"spec":{spec}}}"#
+        ))
+    }
+
+    #[test]
+    fn containers_merge_by_name_and_their_ports_by_container_port() {
+        let old = pod(
+            r#"{"containers":[{"name":"web","image":"nginx:1","ports":[{"containerPort":80,"protocol":"TCP"},{"containerPort":443}]},{"name":"side","image":"busybox"}]}"#,
+        );
+        let new = pod(
+            r#"{"containers":[{"name":"web","image":"nginx:2","ports":[{"containerPort":80,"protocol":"UDP"}]},{"name":"side","image":"busybox"}]}"#,
+        );
+        check(
+            &old,
+            &new,
+            &json(
+                r#"{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"side"}],"containers":[{"$setElementOrder/ports":[{"containerPort":80}],"image":"nginx:2","name":"web","ports":[{"containerPort":80,"protocol":"UDP"},{"$patch":"delete","containerPort":443}]}]}}"#,
+            ),
+        );
+    }
+
+    #[test]
+    fn a_removed_container_becomes_a_delete_directive_and_a_new_one_is_sent_whole() {
+        let old = pod(r#"{"containers":[{"name":"a","image":"x"},{"name":"b","image":"y"}]}"#);
+        let new = pod(r#"{"containers":[{"name":"c","image":"z","args":["1"]},{"name":"a","image":"x"}]}"#);
+        check(
+            &old,
+            &new,
+            &json(
+                r#"{"spec":{"$setElementOrder/containers":[{"name":"c"},{"name":"a"}],"containers":[{"name":"c","image":"z","args":["1"]},{"$patch":"delete","name":"b"}]}}"#,
+            ),
+        );
+    }
+
+    #[test]
+    fn finalizers_are_a_merged_set_of_scalars() {
+        let old = pod(r#"{"containers":[]}"#);
+        let mut new = old.to_serde_json();
+        new["metadata"]["finalizers"] = serde_json::json!(["b", "c"]);
+        check(
+            &old,
+            &Value::from_serde_json(&new),
+            &json(
+                r#"{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"$setElementOrder/finalizers":["b","c"],"finalizers":["c"]}}"#,
+            ),
+        );
+    }
+
+    #[test]
+    fn volumes_merge_by_name_and_atomic_lists_are_replaced() {
+        let old = pod(
+            r#"{"volumes":[{"name":"v","emptyDir":{}},{"name":"w","emptyDir":{}}],"containers":[{"name":"a","args":["1","2"]}]}"#,
+        );
+        let new = pod(
+            r#"{"volumes":[{"name":"v","configMap":{"name":"cm"}},{"name":"w","emptyDir":{}}],"containers":[{"name":"a","args":["2"]}]}"#,
+        );
+        check(
+            &old,
+            &new,
+            &json(
+                r#"{"spec":{"$setElementOrder/containers":[{"name":"a"}],"$setElementOrder/volumes":[{"name":"v"},{"name":"w"}],"containers":[{"args":["2"],"name":"a"}],"volumes":[{"configMap":{"name":"cm"},"emptyDir":null,"name":"v"}]}}"#,
+            ),
+        );
+    }
+
+    #[test]
+    fn a_deployment_template_merges_its_containers_and_retains_strategy_keys() {
+        let old = json(
+            r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":1,"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1}},"template":{"spec":{"containers":[{"name":"web","image":"a","env":[{"name":"X","value":"1"}]}]}}}}"#,
+        );
+        let new = json(
+            r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":3,"strategy":{"type":"Recreate"},"template":{"spec":{"containers":[{"name":"web","image":"a","env":[{"name":"X","value":"2"},{"name":"Y","value":"3"}]}]}}}}"#,
+        );
+        check(
+            &old,
+            &new,
+            &json(
+                r#"{"spec":{"replicas":3,"strategy":{"$retainKeys":["type"],"rollingUpdate":null,"type":"Recreate"},"template":{"spec":{"$setElementOrder/containers":[{"name":"web"}],"containers":[{"$setElementOrder/env":[{"name":"X"},{"name":"Y"}],"env":[{"name":"X","value":"2"},{"name":"Y","value":"3"}],"name":"web"}]}}}}"#,
+            ),
+        );
+    }
+
+    #[test]
+    fn element_order_directives_can_be_left_out() {
+        let old = pod(r#"{"containers":[{"name":"a","image":"x"},{"name":"b","image":"y"}]}"#);
+        let new = pod(r#"{"containers":[{"name":"a","image":"z"}]}"#);
+        let patcher = patcher(&old).without_element_order();
+        let patch = patcher.diff(&old, &new).expect("diff");
+        assert!(
+            patch.equivalent(&json(
+                r#"{"spec":{"containers":[{"image":"z","name":"a"},{"$patch":"delete","name":"b"}]}}"#
+            )),
+            "{patch}"
+        );
+        assert!(patcher.apply(&old, &patch).expect("apply").equivalent(&new));
+    }
+
+    #[test]
+    fn equal_objects_give_an_empty_patch() {
+        let pod = decode_json(&shared_file("kube/vectors/pod.json")).expect("pod");
+        check(&pod, &pod, &json("{}"));
+    }
+
+    #[test]
+    fn a_real_pod_round_trips_through_a_strategic_patch() {
+        let pod = decode_json(&shared_file("kube/vectors/pod.json")).expect("pod");
+        let mut edited = pod.to_serde_json();
+        edited["metadata"]["labels"]["tier"] = serde_json::json!("back");
+        edited["metadata"]["finalizers"] = serde_json::json!(["example.com/x"]);
+        edited["spec"]["containers"][0]["image"] = serde_json::json!("nginx:9");
+        edited["spec"]["containers"][0]["env"] = serde_json::json!([{"name": "A", "value": "b"}]);
+        let edited = Value::from_serde_json(&edited);
+        let patcher = patcher(&pod);
+        let patch = patcher.diff(&pod, &edited).expect("diff");
+        assert!(patcher.apply(&pod, &patch).expect("apply").equivalent(&edited), "{patch}");
+        assert!(patcher.apply(&edited, &patcher.diff(&edited, &pod).expect("diff")).expect("apply").equivalent(&pod));
+    }
+
+    #[test]
+    fn custom_resources_are_refused_with_the_reason_of_the_415() {
+        let widget = json(r#"{"apiVersion":"example.com/v1","kind":"Widget"}"#);
+        let error = StrategicMerge::for_object(shared_schemas(), &widget).expect_err("custom resource");
+        assert_eq!(error, StrategicError::CustomResource("Widget.example.com/v1".into()));
+        assert!(error.to_string().contains("415"), "{error}");
+        let unknown = StrategicMerge::for_kind(shared_schemas(), &gvk("networking.k8s.io", "v1", "Ingress"));
+        assert!(matches!(unknown, Err(StrategicError::UnknownKind(_))));
+        assert!(matches!(
+            StrategicMerge::for_object(shared_schemas(), &json("[]")),
+            Err(StrategicError::NoKind(ValueKind::Array))
+        ));
+        assert!(is_built_in_group("apps") && is_built_in_group("") && is_built_in_group("rbac.authorization.k8s.io"));
+        assert!(!is_built_in_group("example.com"));
+    }
+
+    #[test]
+    fn a_custom_resource_of_a_group_ending_in_k8s_io_is_refused_by_its_schema_name() {
+        // The Gateway API's HTTPRoute, as kube-apiserver names a CRD's schema: its group reversed.
+        let document = serde_json::json!({"openapi": "3.0.0", "components": {"schemas": {
+            "io.k8s.networking.gateway.v1.HTTPRoute": {
+                "type": "object",
+                "x-kubernetes-group-version-kind": [
+                    {"group": "gateway.networking.k8s.io", "version": "v1", "kind": "HTTPRoute"}
+                ],
+                "properties": {"spec": {"type": "object"}}
+            }
+        }}});
+        let schemas = OpenApiSchemas::from_json(document.to_string().as_bytes()).expect("document");
+        let route = json(r#"{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute"}"#);
+        assert_eq!(
+            StrategicMerge::for_object(&schemas, &route).expect_err("custom resource"),
+            StrategicError::CustomResource("HTTPRoute.gateway.networking.k8s.io/v1".into())
+        );
+        // A built-in kind is patched: its schema is a Go type's.
+        assert!(StrategicMerge::for_kind(shared_schemas(), &gvk("apps", "v1", "Deployment")).is_ok());
+    }
+
+    #[test]
+    fn applying_honours_replace_delete_and_retain_keys_directives() {
+        let patcher = patcher(&pod("{}"));
+        let original =
+            pod(r#"{"containers":[{"name":"a","image":"x"},{"name":"b"}],"nodeSelector":{"k":"v","l":"w"}}"#);
+        let patch = json(
+            r#"{"spec":{"containers":[{"name":"z"},{"$patch":"replace"}],"nodeSelector":{"$patch":"replace","n":"m"}}}"#,
+        );
+        let applied = patcher.apply(&original, &patch).expect("apply");
+        assert_eq!(applied.at(&["spec", "containers"]).map(Value::to_json).as_deref(), Some(r#"[{"name":"z"}]"#));
+        assert_eq!(applied.at(&["spec", "nodeSelector"]).map(Value::to_json).as_deref(), Some(r#"{"n":"m"}"#));
+        let bad = patcher.apply(&original, &json(r#"{"spec":{"$patch":"explode"}}"#));
+        assert!(matches!(bad, Err(StrategicError::BadPatch { .. })));
+        let no_key = patcher.apply(&original, &json(r#"{"spec":{"containers":[{"image":"q"}]}}"#));
+        assert_eq!(
+            no_key.map_err(|e| e.to_string()),
+            Err("invalid strategic merge patch at spec.containers[0]: expected the merge key \"name\"".into())
+        );
+    }
+
+    #[test]
+    fn a_list_of_objects_without_a_merge_key_is_refused() {
+        let patcher = patcher(&pod("{}"));
+        let bad = patcher.diff(&pod(r#"{"containers":[{"name":"a"}]}"#), &pod(r#"{"containers":[{"image":"b"}]}"#));
+        assert_eq!(
+            bad.map_err(|e| e.to_string()),
+            Err("expected every item of spec.containers to have its merge key \"name\", found an item without it"
+                .into())
+        );
+    }
+
+    #[test]
+    fn the_recorded_strategic_patch_gives_the_recorded_deployment_spec() {
+        let recording =
+            decode_json(&shared_file("kube/recordings/k8s-openapi-v1-34/patch-deployment.json")).expect("recording");
+        let exchanges = recording.as_array().unwrap_or_default();
+        let text = |e: &Value, key: &str| e.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+        let at = exchanges
+            .iter()
+            .position(|e| text(e, "request_content_type") == "application/strategic-merge-patch+json")
+            .expect("a strategic patch");
+        let before = decode_json(text(&exchanges[at - 1], "response_body").as_bytes()).expect("before");
+        let after = decode_json(text(&exchanges[at], "response_body").as_bytes()).expect("after");
+        let patch = decode_json(text(&exchanges[at], "request_body").as_bytes()).expect("patch");
+        let patcher = patcher(&before);
+        let patched = patcher.apply(&before, &patch).expect("apply");
+        assert!(patched.get("spec").is_some_and(|s| after.get("spec").is_some_and(|a| a.equivalent(s))));
+        let body = patcher.patch_body(&before, &after).expect("body");
+        assert_eq!(body.content_type().to_string(), "application/strategic-merge-patch+json");
+        assert!(patcher.apply(&before, &body.body).expect("apply ours").equivalent(&after));
+    }
+
+    /// A deterministic edit of a pod, chosen by `seed`: labels, images, containers added,
+    /// removed and reordered, ports and finalizers changed.
+    fn edit_pod(pod: &serde_json::Value, seed: u64) -> serde_json::Value {
+        let mut pod = pod.clone();
+        let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        for step in 0..1 + next() % 3 {
+            let n = format!("{seed}-{step}");
+            let containers = pod["spec"]["containers"].as_array().map_or(0, Vec::len);
+            match next() % 8 {
+                0 => pod["metadata"]["labels"][format!("k{n}")] = serde_json::json!(n),
+                1 => {
+                    if let Some(labels) = pod["metadata"]["labels"].as_object_mut() {
+                        let key = labels.keys().nth(next() % labels.len().max(1)).cloned();
+                        key.map(|k| labels.remove(&k));
+                    }
+                }
+                2 => pod["spec"]["containers"][0]["image"] = serde_json::json!(format!("img:{n}")),
+                3 => {
+                    if let Some(list) = pod["spec"]["containers"].as_array_mut() {
+                        let at = next() % (list.len() + 1);
+                        list.insert(at, serde_json::json!({"name": format!("c{n}"), "image": "x", "args": [n]}));
+                    }
+                }
+                4 if containers > 1 => {
+                    if let Some(list) = pod["spec"]["containers"].as_array_mut() {
+                        list.remove(next() % containers);
+                    }
+                }
+                5 => {
+                    if let Some(list) = pod["spec"]["containers"].as_array_mut() {
+                        list.reverse();
+                    }
+                }
+                6 => match pod["metadata"]["finalizers"].as_array_mut() {
+                    Some(list) if !list.is_empty() && next() % 2 == 0 => {
+                        list.remove(0);
+                    }
+                    Some(list) => list.push(serde_json::json!(format!("example.com/f{n}"))),
+                    None => pod["metadata"]["finalizers"] = serde_json::json!([format!("example.com/f{n}")]),
+                },
+                _ => {
+                    // `pointer_mut`, not indexing: indexing a missing key would insert a null.
+                    if let Some(ports) = pod.pointer_mut("/spec/containers/0/ports").and_then(|p| p.as_array_mut()) {
+                        match ports.first_mut() {
+                            Some(port) => port["containerPort"] = serde_json::json!(10000 + next() % 1000),
+                            None => ports.push(serde_json::json!({"containerPort": 1})),
+                        }
+                    }
+                }
+            }
+        }
+        pod
+    }
+
+    #[test]
+    fn hundreds_of_edits_of_a_real_pod_round_trip_through_every_patch_type() {
+        use crate::write::patch::{apply_json_patch, apply_merge_patch, json_patch_ops, merge_patch, TestGuards};
+        let pod = decode_json(&shared_file("kube/vectors/pod.json")).expect("pod");
+        let patcher = patcher(&pod);
+        let mut old = pod.to_serde_json();
+        for seed in 0..300 {
+            let new = edit_pod(&old, seed);
+            let (before, after) = (Value::from_serde_json(&old), Value::from_serde_json(&new));
+            let strategic = patcher.diff(&before, &after).expect("diff");
+            assert!(patcher.apply(&before, &strategic).expect("apply").equivalent(&after), "seed {seed}: {strategic}");
+            let guards = TestGuards { resource_version: true, old_values: true };
+            let ops = json_patch_ops(&before, &after, guards);
+            assert!(apply_json_patch(&before, &ops).expect("json patch").equivalent(&after), "seed {seed}");
+            assert!(apply_merge_patch(&before, &merge_patch(&before, &after)).equivalent(&after), "seed {seed}");
+            old = new;
+        }
+    }
+
+    /// The object of a `kubectl edit` buffer (comment lines are YAML comments).
+    fn edit_buffer(case: &str, file: &str) -> Value {
+        decode_yaml(&shared_file(&format!("kube/recordings/kubectl-edit/{case}/{file}"))).expect("edit buffer")
+    }
+
+    #[test]
+    fn the_patches_kubectl_edit_sent_are_the_ones_we_compute() {
+        for (case, original, edited, request) in [
+            ("testcase-single-service", "1.original", "1.edited", "2.request"),
+            ("testcase-not-update-annotation", "1.original", "1.edited", "2.request"),
+            ("testcase-edit-error-reedit", "1.original", "1.edited", "2.request"),
+        ] {
+            let (old, new) = (edit_buffer(case, original), edit_buffer(case, edited));
+            let recorded =
+                decode_json(&shared_file(&format!("kube/recordings/kubectl-edit/{case}/{request}"))).expect("request");
+            let patcher = patcher(&old);
+            let patch = patcher.diff(&old, &new).expect("diff");
+            assert!(patch.equivalent(&recorded), "{case}: computed {patch}\nrecorded {recorded}");
+            assert!(patcher.apply(&old, &recorded).expect("apply").equivalent(&new), "{case}");
+        }
+    }
+
+    #[test]
+    fn the_list_edits_kubectl_sent_are_the_ones_we_compute_item_by_item() {
+        for case in ["testcase-list", "testcase-list-record"] {
+            let (old, new) = (edit_buffer(case, "2.original"), edit_buffer(case, "2.edited"));
+            let pairs = old
+                .get("items")
+                .and_then(Value::as_array)
+                .unwrap_or_default()
+                .iter()
+                .zip(new.get("items").and_then(Value::as_array).unwrap_or_default());
+            let mut patches = Vec::new();
+            for (old, new) in pairs {
+                let patch = patcher(old).diff(old, new).expect("diff");
+                patches.push(patch);
+            }
+            for request in ["3.request", "4.request"] {
+                let recorded = decode_json(&shared_file(&format!("kube/recordings/kubectl-edit/{case}/{request}")))
+                    .expect("request");
+                assert!(
+                    patches.iter().any(|p| p.equivalent(&recorded)),
+                    "{case}/{request}: {recorded} not among {patches:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_patch_builder_gives_a_body_of_its_patch_type() {
+        use crate::media_type::PatchType;
+        use crate::write::patch::{
+            apply_json_patch, apply_merge_patch, json_patch_ops, merge_patch, ops_from_value, PatchBody, TestGuards,
+        };
+        let (pod, edited) = crate::write::patch::tests::pod_and_edit();
+        let strategic = patcher(&pod);
+        for (body, content_type) in [
+            (
+                PatchBody::json_patch(&json_patch_ops(&pod, &edited, TestGuards::default())),
+                "application/json-patch+json",
+            ),
+            (PatchBody::merge(merge_patch(&pod, &edited)), "application/merge-patch+json"),
+            (strategic.patch_body(&pod, &edited).expect("body"), "application/strategic-merge-patch+json"),
+        ] {
+            assert_eq!(body.content_type().to_string(), content_type);
+            let applied = match body.patch_type {
+                PatchType::Json => apply_json_patch(&pod, &ops_from_value(&body.body).expect("ops")).expect("applies"),
+                PatchType::Merge => apply_merge_patch(&pod, &body.body),
+                _ => strategic.apply(&pod, &body.body).expect("applies"),
+            };
+            assert!(applied.equivalent(&edited), "{content_type}");
+        }
+    }
+}
