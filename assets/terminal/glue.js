@@ -26,6 +26,9 @@ export function open(element, onData, onResize) {
     cursorBlink: true,
     fontFamily: style.getPropertyValue('--font-mono').trim() || 'monospace',
     fontSize: 14,
+    // The DOM renderer clips each row at the cell's height: at 1.0 the underscores of common
+    // monospace fonts fell below it and read as spaces.
+    lineHeight: 1.2,
     scrollback: 5000,
     theme: { background: style.backgroundColor, foreground: style.color, cursor: style.color },
   });

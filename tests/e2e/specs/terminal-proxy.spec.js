@@ -3,16 +3,7 @@
 // explorer says why and which flag allows it; behind a proxy started with --reject-paths='^$'
 // (scripts/test, scripts/dev-e2e: EXPLORER_PROXY_EXEC_URL) a shell runs.
 const { test, expect } = require('@playwright/test');
-const { saveScreen, simUrl } = require('./helpers');
-
-const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
-
-async function webPod(request) {
-  const pods = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods`, { headers: json })).json();
-  const pod = pods.items.find((p) => p.status.phase === 'Running' && p.spec.containers.some((c) => c.name === 'web'));
-  expect(pod, 'a running web pod in demo').toBeTruthy();
-  return pod.metadata.name;
-}
+const { saveScreen, simUrl, webPod } = require('./helpers');
 
 async function openTerminal(page, base, name) {
   await page.goto(new URL(`./?group=&version=v1&resource=pods&namespace=demo&name=${name}`, base).href);
@@ -52,7 +43,11 @@ test("behind a kubectl proxy with --reject-paths='^$' a shell runs and exit 3 sh
   await expect.poll(() => screenText(terminal)).toMatch(/^through kubectl proxy$/m);
   await page.keyboard.type('env');
   await page.keyboard.press('Enter');
-  await expect.poll(() => screenText(terminal)).toMatch(/^LOG_LEVEL=/m);
+  await expect.poll(() => screenText(terminal)).toMatch(/^HOME=\/root$/m);
+  // Its first lines scrolled off the screen: the wheel brings them back.
+  await terminal.getByTestId('terminal-screen').hover();
+  await page.mouse.wheel(0, -10000);
+  await expect.poll(() => screenText(terminal)).toMatch(/^LOG_LEVEL=info$/m);
   await page.keyboard.type('exit 3');
   await page.keyboard.press('Enter');
   await expect(terminal.getByTestId('terminal-status')).toHaveText('The process exited with code 3.');

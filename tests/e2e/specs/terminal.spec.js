@@ -7,17 +7,7 @@
 // and a WebSocket needs none. The real kubectl proxy is terminal-proxy.spec.js's.
 const { test, expect } = require('@playwright/test');
 const AxeBuilder = require('@axe-core/playwright').default;
-const { saveScreen, simUrl, asUser } = require('./helpers');
-
-const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
-
-/** A running demo pod of the web Deployment (its container reads LOG_LEVEL from web-config). */
-async function webPod(request) {
-  const pods = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods`, { headers: json })).json();
-  const pod = pods.items.find((p) => p.status.phase === 'Running' && p.spec.containers.some((c) => c.name === 'web'));
-  expect(pod, 'a running web pod in demo').toBeTruthy();
-  return pod.metadata.name;
-}
+const { saveScreen, simUrl, asUser, webPod } = require('./helpers');
 
 /** Opens the pod's screen (with QUERY's extra parameters) and its terminal at SUBRESOURCE. */
 async function openTerminal(page, name, query = '', subresource = 'exec') {
@@ -39,6 +29,13 @@ async function typeLine(page, terminal, line) {
   await terminal.getByTestId('terminal-screen').click();
   await page.keyboard.type(line);
   await page.keyboard.press('Enter');
+}
+
+/** Scrolls the emulator back to the top of what it keeps, with the mouse wheel as a person would
+ * (typing scrolls it down again). */
+async function scrollBack(page, terminal) {
+  await terminal.getByTestId('terminal-screen').hover();
+  await page.mouse.wheel(0, -10000);
 }
 
 /** The `ROWS COLS` that `stty size` printed last. */
@@ -68,12 +65,19 @@ test('a shell runs echo and env, follows the window size, and exit 3 shows exit 
 
   await terminal.getByTestId('terminal-connect').click();
   await expect(terminal.getByTestId('terminal-status')).toHaveText('Connected, speaking v5.channel.k8s.io.');
-  await expect.poll(() => screenText(terminal)).toMatch(/# $/m);
+  await expect.poll(() => screenText(terminal)).toMatch(/^\/ #$/m);
   await typeLine(page, terminal, 'echo hello from the explorer');
   await expect.poll(() => screenText(terminal)).toMatch(/^hello from the explorer$/m);
+  // env prints more lines than the screen has rows: its last line shows, its first ones scrolled off.
   await typeLine(page, terminal, 'env');
-  await expect.poll(() => screenText(terminal)).toMatch(/^LOG_LEVEL=/m);
-  await expect.poll(() => screenText(terminal)).toMatch(/^TERM=xterm$/m);
+  await expect.poll(() => screenText(terminal)).toMatch(/^HOME=\/root$/m);
+  // Every row is inside the emulator's box: the last one (the prompt) is not cut off.
+  const drawn = await terminal.locator('.xterm-rows').boundingBox();
+  const box = await terminal.getByTestId('terminal-screen').boundingBox();
+  expect(drawn.y + drawn.height).toBeLessThanOrEqual(box.y + box.height);
+  await scrollBack(page, terminal);
+  await expect.poll(() => screenText(terminal)).toMatch(/^LOG_LEVEL=info$/m);
+  expect(await screenText(terminal)).toMatch(/^TERM=xterm$/m);
 
   // The window's size reaches the server: the emulator refits and sends a resize on channel 4.
   const [rows, cols] = await sttySize(page, terminal);
