@@ -46,8 +46,12 @@ test("behind a kubectl proxy with --reject-paths='^$' a shell runs and exit 3 sh
   await expect.poll(() => screenText(terminal)).toMatch(/^HOME=\/root$/m);
   // Its first lines scrolled off the screen: the wheel brings them back.
   await terminal.getByTestId('terminal-screen').hover();
-  await page.mouse.wheel(0, -10000);
-  await expect.poll(() => screenText(terminal)).toMatch(/^LOG_LEVEL=info$/m);
+  await expect
+    .poll(async () => {
+      await page.mouse.wheel(0, -300);
+      return screenText(terminal);
+    })
+    .toMatch(/^LOG_LEVEL=info$/m);
   await page.keyboard.type('exit 3');
   await page.keyboard.press('Enter');
   await expect(terminal.getByTestId('terminal-status')).toHaveText('The process exited with code 3.');

@@ -31,11 +31,16 @@ async function typeLine(page, terminal, line) {
   await page.keyboard.press('Enter');
 }
 
-/** Scrolls the emulator back to the top of what it keeps, with the mouse wheel as a person would
- * (typing scrolls it down again). */
-async function scrollBack(page, terminal) {
+/** Scrolls the emulator back with the mouse wheel, as a person would (a few lines a turn; typing
+ * scrolls it down again), until its text matches PATTERN. */
+async function scrollBackTo(page, terminal, pattern) {
   await terminal.getByTestId('terminal-screen').hover();
-  await page.mouse.wheel(0, -10000);
+  await expect
+    .poll(async () => {
+      await page.mouse.wheel(0, -300);
+      return screenText(terminal);
+    })
+    .toMatch(pattern);
 }
 
 /** The `ROWS COLS` that `stty size` printed last. */
@@ -75,9 +80,8 @@ test('a shell runs echo and env, follows the window size, and exit 3 shows exit 
   const drawn = await terminal.locator('.xterm-rows').boundingBox();
   const box = await terminal.getByTestId('terminal-screen').boundingBox();
   expect(drawn.y + drawn.height).toBeLessThanOrEqual(box.y + box.height);
-  await scrollBack(page, terminal);
-  await expect.poll(() => screenText(terminal)).toMatch(/^LOG_LEVEL=info$/m);
-  expect(await screenText(terminal)).toMatch(/^TERM=xterm$/m);
+  await scrollBackTo(page, terminal, /^TERM=xterm$/m);
+  expect(await screenText(terminal)).toMatch(/^LOG_LEVEL=info$/m);
 
   // The window's size reaches the server: the emulator refits and sends a resize on channel 4.
   const [rows, cols] = await sttySize(page, terminal);
