@@ -18,6 +18,7 @@
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
 //! | [`clock`] | `use_wall_clock`: the time, ticking once a second, for ages that stay true |
+//! | [`terminal`] | `use_terminal`: a container's terminal, the probe over fetch and the session over a WebSocket |
 //! | [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
 //!
 //! It knows nothing of Kubernetes beyond turning request values into `fetch` calls and responses
@@ -40,3 +41,4 @@ pub mod reflector;
 pub mod schemas;
 pub mod stream;
 pub mod task;
+pub mod terminal;

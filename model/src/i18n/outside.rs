@@ -335,6 +335,18 @@ macro_rules! texts_made_outside_the_views {
             FieldsUnknownKey => "{at}: {key} is not a fieldsV1 key (f:, k:, v:, i: or .)",
             FieldsBadKey => "{at}: the fieldsV1 key {key} does not hold JSON (k:, v:) or an index (i:)",
             EventsNotServed => "The server serves no Events that can be listed and watched (events.k8s.io/v1 or v1)",
+            // The terminal's protocol and session (model::exec_channel, model::terminal).
+            TerminalEmptyMessage => "the server sent a WebSocket message without a channel byte",
+            TerminalUnknownChannel => "the server wrote on channel {channel}; expected 1 (stdout), 2 (stderr) or 3 (error)",
+            TerminalNotAStatus => "the error channel does not hold a Status: {problem}",
+            TerminalNotNegotiated => "the server chose the subprotocol {name}; expected one of {offer} (a proxy in between may not pass the WebSocket subprotocol on)",
+            TerminalCommandEmpty => "expected a command, such as sh",
+            TerminalCommandQuote => "the quote {quote} is not closed",
+            TerminalProxyRefused => "kubectl proxy refused the request (403 Forbidden, as text): its --reject-paths refuses every pod's exec and attach by default (^/api/.*/pods/.*/exec,^/api/.*/pods/.*/attach).",
+            TerminalRefused => "The server refused ({code} {reason}): {message}",
+            TerminalUnexpectedProbe => "expected the API server's answer to the request; found HTTP {status}: {body}",
+            TerminalHandshakeFailed => "the WebSocket closed before it opened (code {code}); the browser does not say why: a proxy in between that does not pass WebSockets on would do this",
+            TerminalClosedEarly => "the WebSocket closed (code {code} {reason}) before the server said how the process ended",
         }
     };
 }
