@@ -769,4 +769,11 @@ texts_made_outside_the_views! { catalogue {
     OpSent => "Sent: {status}. The server made the change.",
     OpSentDryRun => "Dry run: {status}. The server checked the change and stored nothing.",
     OpOpenJob => "Open Job {name}",
+    // Rollout undo (model::operations::rollback): kubectl rollout undo's texts.
+    OpUndo => "Undo rollout",
+    OpUndoWhat => "Puts a revision's pod template back on the Deployment, with that ReplicaSet's annotations, as kubectl rollout undo does: one JSON patch; the Deployment then rolls out as for any change.",
+    OpPausedRollback => "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+    OpRevisionNotFound => "unable to find specified revision {revision} in history",
+    OpNoRolloutHistory => "no rollout history found for this deployment",
+    OpAlreadyAtRevision => "skipped rollback (current template already matches revision {revision})",
 } }

@@ -13,9 +13,13 @@
 
 mod operation;
 mod plan;
+mod rollback;
 
 pub use operation::{default_job_name, Choices, Operation, OperationError, Target, Workload};
 pub use plan::{plan, read, Plan, Step, StepRole};
+pub use rollback::{revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION};
 
+#[cfg(test)]
+mod rollback_tests;
 #[cfg(test)]
 mod tests;
