@@ -6,6 +6,15 @@
 //! annotation. Undo replaces the Deployment's pod template by the chosen ReplicaSet's (without
 //! its `pod-template-hash` label) and its annotations by the ReplicaSet's, in one JSON patch.
 //!
+//! Compared with the real kubectl 1.32.4 (`kubectl rollout undo deployment/api --to-revision=1
+//! -v=8` against kube-sim, 2026-11-28): it sends a GET of the Deployment as JSON, the same GET
+//! again and the ReplicaSet list through its typed client (protobuf), then the PATCH; the
+//! explorer reads each once, as JSON. The PATCH is the same request: URL, `Content-Type:
+//! application/json-patch+json`, and the body byte for byte when the server writes the template
+//! in Go's field order, as the API server does (kube-sim writes nested keys in its own order; the
+//! explorer copies the template as the server wrote it, so against kube-sim the bodies are the
+//! same JSON with keys in another order).
+//!
 //! Invariants: pure functions of the objects read; a revision whose annotation is not a number
 //! is left out, as kubectl's `deploymentutil.Revision` error skips it; what kubectl refuses or
 //! skips is an [`OperationError`] and plans no write.

@@ -3,6 +3,7 @@
 
 use super::tests::{json, render, target};
 use super::*;
+use kube_wire::codec::value::Value;
 
 /// Deployment `web` at revision 2 (nginx:1.27), selected by `app=web`.
 const WEB: &str = r#"{"metadata":{"name":"web","namespace":"demo","uid":"d-1",
@@ -95,4 +96,34 @@ fn undo_is_refused_where_kubectl_refuses_or_skips_it() {
     );
     let db = target("apps", "statefulsets", Some("demo"), "db");
     assert!(undo(&db, &json(WEB), &list(), Some(1), false).is_err());
+}
+
+/// The real kubectl 1.32.4's `rollout undo deployment/api -n demo --to-revision=1 -v=8` against
+/// kube-sim's demo (after `kubectl set image deployment/api api=nginx:1.27`), 2026-11-28: the
+/// body it logged, byte for byte. The ReplicaSet's template here is in Go's field order, as a
+/// real API server writes it (the explorer copies the template as the server wrote it).
+#[test]
+fn undo_sends_the_bytes_the_real_kubectl_sent() {
+    let api = target("apps", "deployments", Some("demo"), "api");
+    let deployment = json(
+        r#"{"metadata":{"name":"api","namespace":"demo","uid":"u-api","annotations":{"deployment.kubernetes.io/revision":"2"}},
+        "spec":{"selector":{"matchLabels":{"app":"api"}},"template":{"metadata":{"labels":{"app":"api"}},
+          "spec":{"containers":[{"name":"api","image":"nginx:1.27"}]}}}}"#,
+    );
+    let list = json(
+        r#"{"items":[{"metadata":{"name":"api-5g9cblvg68","namespace":"demo",
+          "annotations":{"deployment.kubernetes.io/desired-replicas":"2","deployment.kubernetes.io/max-replicas":"3","deployment.kubernetes.io/revision":"1"},
+          "ownerReferences":[{"apiVersion":"apps/v1","kind":"Deployment","name":"api","uid":"u-api","controller":true,"blockOwnerDeletion":true}]},
+          "spec":{"replicas":0,"template":{"metadata":{"labels":{"app":"api","pod-template-hash":"5g9cblvg68"}},
+            "spec":{"containers":[{"name":"api","image":"ghcr.io/example/api:2.4.1","ports":[{"containerPort":8080,"protocol":"TCP"}],
+              "resources":{"requests":{"cpu":"100m","memory":"128Mi"}},"terminationMessagePath":"/dev/termination-log",
+              "terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}],"restartPolicy":"Always",
+              "terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler"}}}}]}"#,
+    );
+    let plan = undo(&api, &deployment, &list, Some(1), false).unwrap();
+    let kubectl = r#"[{"op":"replace","path":"/spec/template","value":{"metadata":{"creationTimestamp":null,"labels":{"app":"api"}},"spec":{"containers":[{"name":"api","image":"ghcr.io/example/api:2.4.1","ports":[{"containerPort":8080,"protocol":"TCP"}],"resources":{"requests":{"cpu":"100m","memory":"128Mi"}},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler"}}},{"op":"replace","path":"/metadata/annotations","value":{"deployment.kubernetes.io/revision":"2"}}]"#;
+    assert_eq!(String::from_utf8_lossy(plan.write().body().unwrap()), kubectl);
+    assert_eq!(plan.write().path_and_query(), "/apis/apps/v1/namespaces/demo/deployments/api");
+    assert_eq!(plan.write().header_value("Content-Type"), Some("application/json-patch+json"));
+    assert_eq!(plan.steps[1].request.path_and_query(), "/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi");
 }
