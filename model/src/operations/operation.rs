@@ -203,7 +203,9 @@ impl Localized for OperationError {
             OperationError::BadJobName(name) => Text::new(Msg::OpBadJobName).with("name", format!("{name:?}")),
             OperationError::Request(error) => error.text(),
             OperationError::PausedRollback => Text::new(Msg::OpPausedRollback),
-            OperationError::RevisionNotFound(revision) => Text::new(Msg::OpRevisionNotFound).with("revision", revision.to_string()),
+            OperationError::RevisionNotFound(revision) => {
+                Text::new(Msg::OpRevisionNotFound).with("revision", revision.to_string())
+            }
             OperationError::NoRolloutHistory => Text::new(Msg::OpNoRolloutHistory),
             OperationError::AlreadyAtRevision(revision) => {
                 Text::new(Msg::OpAlreadyAtRevision).with("revision", revision.to_string())

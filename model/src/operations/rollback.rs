@@ -113,13 +113,15 @@ fn selector_string(selector: &Value) -> Result<String, OperationError> {
 /// The Deployment's revisions among the ReplicaSets `list` (the answer to [`revisions_request`]),
 /// oldest first, as `kubectl rollout history` prints them.
 pub fn revisions(deployment: &Value, list: &Value) -> Result<Vec<Revision>, OperationError> {
-    let uid = deployment.at(&["metadata", "uid"]).and_then(Value::as_str).ok_or(OperationError::Missing("metadata.uid"))?;
+    let uid =
+        deployment.at(&["metadata", "uid"]).and_then(Value::as_str).ok_or(OperationError::Missing("metadata.uid"))?;
     let items = list.get("items").and_then(Value::as_array).ok_or(OperationError::Missing("items"))?;
     let mut out: Vec<Revision> = items
         .iter()
         .filter(|rs| controlled_by(rs, uid))
         .filter_map(|rs| {
-            let annotations = rs.at(&["metadata", "annotations"]).and_then(Value::as_object).cloned().unwrap_or_default();
+            let annotations =
+                rs.at(&["metadata", "annotations"]).and_then(Value::as_object).cloned().unwrap_or_default();
             let number = annotations.get(REVISION)?.as_str()?.parse::<i64>().ok()?;
             Some(Revision {
                 number,
@@ -147,9 +149,8 @@ fn controlled_by(object: &Value, uid: &str) -> bool {
 /// out of both as kubectl's comparison does.
 pub fn template_diff(old: &Revision, new: &Revision) -> LineDiff {
     let (old, new) = (without_hash(&old.template), without_hash(&new.template));
-    yaml_diff(&old, &new, DiffOptions::EVERYTHING, 3).unwrap_or_else(|_| {
-        kube_wire::write::diff::line_diff(&old.to_json(), &new.to_json(), 3)
-    })
+    yaml_diff(&old, &new, DiffOptions::EVERYTHING, 3)
+        .unwrap_or_else(|_| kube_wire::write::diff::line_diff(&old.to_json(), &new.to_json(), 3))
 }
 
 /// `kubectl rollout undo deployment/NAME [--to-revision=N] [--dry-run=server]`: `to_revision`
@@ -275,11 +276,8 @@ fn go_template(template: &Value) -> Value {
 fn semantic(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
-            let mut entries: Vec<(&str, Value)> = map
-                .iter()
-                .map(|(key, value)| (key, semantic(value)))
-                .filter(|(_, value)| !is_zero(value))
-                .collect();
+            let mut entries: Vec<(&str, Value)> =
+                map.iter().map(|(key, value)| (key, semantic(value))).filter(|(_, value)| !is_zero(value)).collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
             let mut out = Map::new();
             for (key, value) in entries {

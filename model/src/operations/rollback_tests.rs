@@ -56,7 +56,10 @@ fn a_selector_with_expressions_is_written_as_labels_selector_string() {
           {"key":"env","operator":"In","values":["prod","dev"]},{"key":"canary","operator":"DoesNotExist"}]}}}"#,
     );
     let request = revisions_request(&web, &deployment).unwrap();
-    assert_eq!(request.query(), [("labelSelector".to_owned(), "app=web,!canary,env in (dev,prod),tier=front".to_owned())]);
+    assert_eq!(
+        request.query(),
+        [("labelSelector".to_owned(), "app=web,!canary,env in (dev,prod),tier=front".to_owned())]
+    );
 }
 
 #[test]
@@ -82,7 +85,8 @@ $ kubectl rollout undo deployment/web --to-revision=1 -n demo"#
 #[test]
 fn undo_is_refused_where_kubectl_refuses_or_skips_it() {
     let web = target("apps", "deployments", Some("demo"), "web");
-    let refused = |deployment: &str, list: &Value, to: Option<i64>| undo(&web, &json(deployment), list, to, false).unwrap_err();
+    let refused =
+        |deployment: &str, list: &Value, to: Option<i64>| undo(&web, &json(deployment), list, to, false).unwrap_err();
     assert_eq!(refused(WEB, &list(), Some(3)), OperationError::RevisionNotFound(3));
     // The current template already is revision 2's (the hash label and a null aside).
     assert_eq!(refused(WEB, &list(), Some(2)), OperationError::AlreadyAtRevision(2));
@@ -90,10 +94,7 @@ fn undo_is_refused_where_kubectl_refuses_or_skips_it() {
     assert_eq!(refused(&paused, &list(), Some(1)), OperationError::PausedRollback);
     let only_one = json(&format!(r#"{{"items":[{}]}}"#, replica_set("web-2", "d-1", "2", "nginx:1.27", "second")));
     assert_eq!(refused(WEB, &only_one, None), OperationError::NoRolloutHistory);
-    assert_eq!(
-        refused(WEB, &list(), Some(3)).to_string(),
-        "unable to find specified revision 3 in history"
-    );
+    assert_eq!(refused(WEB, &list(), Some(3)).to_string(), "unable to find specified revision 3 in history");
     let db = target("apps", "statefulsets", Some("demo"), "db");
     assert!(undo(&db, &json(WEB), &list(), Some(1), false).is_err());
 }
@@ -125,5 +126,8 @@ fn undo_sends_the_bytes_the_real_kubectl_sent() {
     assert_eq!(String::from_utf8_lossy(plan.write().body().unwrap()), kubectl);
     assert_eq!(plan.write().path_and_query(), "/apis/apps/v1/namespaces/demo/deployments/api");
     assert_eq!(plan.write().header_value("Content-Type"), Some("application/json-patch+json"));
-    assert_eq!(plan.steps[1].request.path_and_query(), "/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi");
+    assert_eq!(
+        plan.steps[1].request.path_and_query(),
+        "/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi"
+    );
 }
