@@ -776,4 +776,8 @@ texts_made_outside_the_views! { catalogue {
     OpRevisionNotFound => "unable to find specified revision {revision} in history",
     OpNoRolloutHistory => "no rollout history found for this deployment",
     OpAlreadyAtRevision => "skipped rollback (current template already matches revision {revision})",
+    // Drain (model::operations::drain): kubectl drain's reasons for refusing, in its words.
+    OpDrainDaemonSet => "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
+    OpDrainLocalStorage => "Pods with local storage (use --delete-emptydir-data to override)",
+    OpDrainUnmanaged => "Pods that declare no controller (use --force to override)",
 } }

@@ -11,6 +11,7 @@
 //! object read, the user's choices and the time given (no clock here); what kubectl would refuse
 //! or find already done is an [`OperationError`] and no write is planned for it.
 
+pub mod drain;
 mod operation;
 mod plan;
 mod rollback;
@@ -19,6 +20,8 @@ pub use operation::{default_job_name, Choices, Operation, OperationError, Target
 pub use plan::{plan, read, Plan, Step, StepRole};
 pub use rollback::{revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION};
 
+#[cfg(test)]
+mod drain_tests;
 #[cfg(test)]
 mod rollback_tests;
 #[cfg(test)]
