@@ -177,13 +177,16 @@ pub fn refusals(pods: &[NodePod]) -> Vec<(Refusal, Vec<&NodePod>)> {
 }
 
 /// `POST /api/v1/namespaces/NS/pods/NAME/eviction`: a `policy/v1` Eviction (`EvictPod`) whose
-/// DeleteOptions carry `dryRun: ["All"]` with `--dry-run=server`. kubectl's typed client sends it
-/// as protobuf; the explorer sends the same object as JSON.
+/// DeleteOptions carry `dryRun: ["All"]` with `--dry-run=server`. The same JSON bytes as the real
+/// kubectl 1.32.4's (`kubectl drain node-2 … --dry-run=server -v=8` against kube-sim: client-go's
+/// eviction expansion sends JSON, `creationTimestamp: null` included, ending in a newline).
 pub fn eviction(pod: &NodePod, dry_run: bool) -> Result<Request, RequestError> {
     let object = pods(Some(pod.namespace.as_str())).object(&pod.name)?.subresource("eviction")?;
     let mut metadata = Map::new();
     metadata.insert("name", Value::String(pod.name.clone()));
     metadata.insert("namespace", Value::String(pod.namespace.clone()));
+    // Go writes an unset `metav1.Time` as null (kubectl 1.32's body, seen with -v=8).
+    metadata.insert("creationTimestamp", Value::Null);
     let mut delete_options = Map::new();
     if dry_run {
         delete_options.insert("dryRun", Value::Array(vec![Value::String("All".into())]));

@@ -84,7 +84,7 @@ fn an_evicted_pod_is_followed_until_it_is_gone() {
     let (mut eviction, first) = PodEviction::start(node_pod(), DrainOptions::default(), 0).unwrap();
     assert_eq!(
         shown(&first),
-        r#"POST /api/v1/namespaces/ns/pods/p/eviction {"kind":"Eviction","apiVersion":"policy/v1","metadata":{"name":"p","namespace":"ns"},"deleteOptions":{}}"#
+        r#"POST /api/v1/namespaces/ns/pods/p/eviction {"kind":"Eviction","apiVersion":"policy/v1","metadata":{"name":"p","namespace":"ns","creationTimestamp":null},"deleteOptions":{}}"#
     );
     assert_eq!(shown(&eviction.evicted(201, None, 10).unwrap()), "GET /api/v1/namespaces/ns/pods/p ");
     let still = pod(BY_RS);
@@ -139,4 +139,23 @@ fn the_timeout_ends_the_retries_and_another_failure_ends_the_pod() {
     let forbidden = json(r#"{"kind":"Status","code":403,"message":"pods \"p\" is forbidden"}"#);
     assert_eq!(eviction.evicted(403, Some(&forbidden), 5).unwrap(), Next::Finished);
     assert_eq!(eviction.phase, Phase::Failed { status: 403, message: "pods \"p\" is forbidden".into() });
+}
+
+/// The body the real kubectl 1.32.4 logged for `kubectl drain node-2 --ignore-daemonsets
+/// --delete-emptydir-data --force --dry-run=server -v=8` against kube-sim (13:14), byte for byte.
+#[test]
+fn the_eviction_is_the_bytes_the_real_kubectl_sent() {
+    let pod = NodePod {
+        namespace: "shop".into(),
+        name: "cart-tpjlj9762d-tdl45".into(),
+        uid: "u".into(),
+        decision: Decision::Evict(None),
+    };
+    let request = eviction(&pod, true).unwrap();
+    assert_eq!(request.path_and_query(), "/api/v1/namespaces/shop/pods/cart-tpjlj9762d-tdl45/eviction");
+    assert_eq!(request.header_value("Content-Type"), Some("application/json"));
+    assert_eq!(
+        String::from_utf8_lossy(request.body().unwrap()),
+        "{\"kind\":\"Eviction\",\"apiVersion\":\"policy/v1\",\"metadata\":{\"name\":\"cart-tpjlj9762d-tdl45\",\"namespace\":\"shop\",\"creationTimestamp\":null},\"deleteOptions\":{\"dryRun\":[\"All\"]}}\n"
+    );
 }
