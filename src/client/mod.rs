@@ -16,6 +16,7 @@
 //! | [`stream`] | the page's budget of open streams |
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
+//! | [`clock`] | `use_wall_clock`: the time, ticking once a second, for ages that stay true |
 //! | [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
 //!
 //! It knows nothing of Kubernetes beyond turning request values into `fetch` calls and responses
@@ -25,6 +26,7 @@ pub mod access;
 pub mod answer;
 pub mod base;
 pub mod bundle_file;
+pub mod clock;
 pub mod discovery;
 pub mod error;
 pub mod fetch;

@@ -53,6 +53,7 @@ macro_rules! texts_made_outside_the_views {
             ProtobufNoMessage => "{api_version} {kind} has no protobuf message here: custom resources, the types of aggregated API servers and types newer than the explorer's k8s-pb messages have none",
             ProtobufBadMessage => "the {api_version} {kind} message could not be decoded: {problem}",
             BodyNoWatchFraming => "expected a watch media type (JSON, CBOR or protobuf), found {found}: YAML has no watch framing",
+            BodyYamlNotLoaded => "This answer is YAML, and the YAML decoder comes with the collection and object screens, which are not loaded yet: open a collection and ask again",
             StreamEventError => "event {event}: {error}",
             StreamTruncated => "stream truncated at byte {offset}: expected the rest of event {event}, found end of stream",
             ViewShape => "expected {expected} at {path}, found {found}",
