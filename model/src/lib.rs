@@ -25,6 +25,7 @@ pub mod joined;
 pub mod lines;
 pub mod list_text;
 pub mod live_rows;
+pub mod log_follow;
 pub mod logs;
 pub mod messages;
 pub mod object_events;

@@ -4,6 +4,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`access`] | the self reviews: who the user is, the rules of a namespace, one access question |
+//! | [`logs`] | `use_log_follow`: the driver of `model::log_follow` (reads, follows, reconnections) |
 //! | [`handle`] | [`handle::Client`], the one way to send anything: API base, write gate, observers, requests aborted with their owner |
 //! | [`fetch`] | the one fetch stack: `open` (headers, then the body chunk by chunk) and `execute` (`open` + the whole body) |
 //! | [`fetched`] | a response decoded by `api`, read as a document or a typed error |
@@ -32,6 +33,7 @@ pub mod error;
 pub mod fetch;
 pub mod fetched;
 pub mod handle;
+pub mod logs;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;
