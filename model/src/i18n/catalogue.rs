@@ -800,4 +800,15 @@ texts_made_outside_the_views! { catalogue {
     TerminalProxyWhy => "Why: any web page open in this browser can open a WebSocket to the proxy's port, and CORS does not cover WebSockets (the browser opens them whatever the page's origin). The proxy adds your credentials, so by default it keeps a page you happen to visit from running commands in your pods.",
     TerminalProxyFlag => "To allow it, start kubectl proxy with --reject-paths narrowed, and only where you trust the pages you open:",
     TerminalNoContainers => "This pod names no container.",
+    // Rollout undo (model::operations::rollback): kubectl rollout undo's texts.
+    OpUndo => "Undo rollout",
+    OpUndoWhat => "Puts a revision's pod template back on the Deployment, with that ReplicaSet's annotations, as kubectl rollout undo does: one JSON patch; the Deployment then rolls out as for any change.",
+    OpPausedRollback => "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+    OpRevisionNotFound => "unable to find specified revision {revision} in history",
+    OpNoRolloutHistory => "no rollout history found for this deployment",
+    OpAlreadyAtRevision => "skipped rollback (current template already matches revision {revision})",
+    // Drain (model::operations::drain): kubectl drain's reasons for refusing, in its words.
+    OpDrainDaemonSet => "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
+    OpDrainLocalStorage => "Pods with local storage (use --delete-emptydir-data to override)",
+    OpDrainUnmanaged => "Pods that declare no controller (use --force to override)",
 } }

@@ -6,16 +6,27 @@
 //! pause and resume of a workload (`pkg/cmd/rollout`, `pkg/polymorphichelpers`), cordon and
 //! uncordon of a node (`pkg/drain/cordon.go`), a CronJob's Job made now (`pkg/cmd/create/
 //! create_job.go`) and its `spec.suspend` changed as `kubectl patch` does (`pkg/cmd/patch`).
+//! Two take more than one read: rollout history and undo of a Deployment (`rollback`: its
+//! ReplicaSets as revisions, a diff of two templates, kubectl's JSON patch), and drain
+//! ([`drain`]: kubectl's pod filters, the node's pods in pages, and each pod's eviction as a
+//! step machine a driver runs).
 //!
 //! Invariants: an operation is an [`Operation`], never a string; a plan is a pure function of the
 //! object read, the user's choices and the time given (no clock here); what kubectl would refuse
 //! or find already done is an [`OperationError`] and no write is planned for it.
 
+pub mod drain;
 mod operation;
 mod plan;
+mod rollback;
 
 pub use operation::{default_job_name, Choices, Operation, OperationError, Target, Workload};
 pub use plan::{plan, read, Plan, Step, StepRole};
+pub use rollback::{revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION};
 
+#[cfg(test)]
+mod drain_tests;
+#[cfg(test)]
+mod rollback_tests;
 #[cfg(test)]
 mod tests;

@@ -71,6 +71,9 @@ pub enum Operation {
     Suspend,
     /// `spec.suspend: false` on a CronJob.
     Unsuspend,
+    /// `kubectl rollout undo`: a Deployment's template back to a revision's (planned by
+    /// `rollback::undo`, which needs the ReplicaSets as well as the object).
+    Undo,
 }
 
 impl Operation {
@@ -85,6 +88,7 @@ impl Operation {
             Operation::RunNow => Msg::OpRunNow,
             Operation::Suspend => Msg::OpSuspend,
             Operation::Unsuspend => Msg::OpUnsuspend,
+            Operation::Undo => Msg::OpUndo,
         }
     }
 
@@ -99,6 +103,7 @@ impl Operation {
             Operation::RunNow => Msg::OpRunNowWhat,
             Operation::Suspend => Msg::OpSuspendWhat,
             Operation::Unsuspend => Msg::OpUnsuspendWhat,
+            Operation::Undo => Msg::OpUndoWhat,
         }
     }
 
@@ -163,6 +168,15 @@ pub enum OperationError {
     /// The Job's name is not a DNS label (what the API server would answer with a 422).
     BadJobName(String),
     Request(RequestError),
+    /// kubectl: "you cannot rollback a paused deployment; resume it first with 'kubectl rollout
+    /// resume' and try again".
+    PausedRollback,
+    /// kubectl: "unable to find specified revision N in history".
+    RevisionNotFound(i64),
+    /// kubectl: "no rollout history found for deployment" (fewer than two revisions).
+    NoRolloutHistory,
+    /// kubectl: "skipped rollback (current template already matches revision N)".
+    AlreadyAtRevision(i64),
 }
 
 impl From<RequestError> for OperationError {
@@ -188,6 +202,14 @@ impl Localized for OperationError {
             OperationError::Missing(field) => Text::new(Msg::OpMissingField).with("field", field),
             OperationError::BadJobName(name) => Text::new(Msg::OpBadJobName).with("name", format!("{name:?}")),
             OperationError::Request(error) => error.text(),
+            OperationError::PausedRollback => Text::new(Msg::OpPausedRollback),
+            OperationError::RevisionNotFound(revision) => {
+                Text::new(Msg::OpRevisionNotFound).with("revision", revision.to_string())
+            }
+            OperationError::NoRolloutHistory => Text::new(Msg::OpNoRolloutHistory),
+            OperationError::AlreadyAtRevision(revision) => {
+                Text::new(Msg::OpAlreadyAtRevision).with("revision", revision.to_string())
+            }
         }
     }
 }

@@ -87,6 +87,8 @@ pub fn plan(
             (false, suspend(target, object, operation == Operation::Suspend, dry_run)?)
         }
         Operation::RunNow => (true, run_now(target, object, &choices.job_name, dry_run)?),
+        // Undo needs the ReplicaSets as well: `rollback::undo` plans it.
+        Operation::Undo => return Err(OperationError::NotOffered(operation, target.workload)),
     };
     let role = if kubectl_reads { StepRole::KubectlRead } else { StepRole::ExplorerRead };
     Ok(Plan {
@@ -237,7 +239,7 @@ fn check_label(name: &str) -> Result<(), OperationError> {
 }
 
 /// A Go map as `encoding/json` writes it: keys sorted.
-fn sorted(map: &Map) -> Map {
+pub(super) fn sorted(map: &Map) -> Map {
     let mut entries: Vec<(&str, &Value)> = map.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
     let mut out = Map::new();
@@ -259,7 +261,7 @@ fn nested(path: &[&str], value: Value) -> Value {
 /// The request with `dryRun=All` (when asked) and `params`, in the order kubectl sends them:
 /// client-go encodes a request's options with `url.Values.Encode`, which sorts by key (so not
 /// in `WriteParams`'s order, which puts `fieldValidation` before `fieldManager`).
-fn with_query(request: RequestBuilder, dry_run: bool, params: &[(&str, &str)]) -> Request {
+pub(super) fn with_query(request: RequestBuilder, dry_run: bool, params: &[(&str, &str)]) -> Request {
     let mut query: Vec<(&str, &str)> = params.to_vec();
     if dry_run {
         query.push(("dryRun", "All"));
@@ -278,6 +280,7 @@ fn kubectl_command(operation: Operation, target: &Target, choices: &Choices, dry
         Operation::Cordon => format!("kubectl cordon {}", target.object.name),
         Operation::Uncordon => format!("kubectl uncordon {}", target.object.name),
         Operation::RunNow => format!("kubectl create job {} --from={object}", choices.job_name),
+        Operation::Undo => format!("kubectl rollout undo {object}"),
         Operation::Suspend | Operation::Unsuspend => format!(
             "kubectl patch {object} -p {}",
             shell_quote(&suspend_body(operation == Operation::Suspend).to_json())

@@ -9,14 +9,14 @@ use kube_wire::discovery::Scope;
 use kube_wire::request::Collection;
 use kube_wire::testdata::resource_type;
 
-fn target(group: &str, plural: &str, namespace: Option<&str>, name: &str) -> Target {
+pub(super) fn target(group: &str, plural: &str, namespace: Option<&str>, name: &str) -> Target {
     let scope = if namespace.is_some() { Scope::Namespaced } else { Scope::Cluster };
     let resource = resource_type(group, "v1", plural, scope);
     let workload = Workload::of(&resource).expect("a kind with operations");
     Target { workload, object: Collection::new(&resource, namespace).unwrap().object(name).unwrap() }
 }
 
-fn json(text: &str) -> Value {
+pub(super) fn json(text: &str) -> Value {
     decode_json(text.as_bytes()).unwrap()
 }
 
@@ -25,25 +25,28 @@ const NOW: i64 = 1_795_840_205;
 
 fn transcript(operation: Operation, target: &Target, object: &str, choices: &Choices) -> String {
     match plan(operation, target, &json(object), choices, NOW) {
-        Ok(plan) => {
-            let mut lines: Vec<String> = plan
-                .steps
-                .iter()
-                .map(|step| {
-                    let p = preview(&step.request);
-                    let mut line = format!("{:?} {} {}", step.role, p.method, p.url);
-                    if let Some(body) = p.body_text.filter(|b| !b.is_empty()) {
-                        // A trailing newline (client-go's JSON encoder writes one) shows as ⏎.
-                        line.push_str(&format!("\n  {}\n  {}", p.content_type, body.replace('\n', "⏎")));
-                    }
-                    line
-                })
-                .collect();
-            lines.push(format!("$ {}", plan.kubectl));
-            lines.join("\n")
-        }
+        Ok(plan) => render(&plan),
         Err(error) => format!("refused: {error}"),
     }
+}
+
+/// A plan as its transcript: each step's role, method and URL, then Content-Type and body (a
+/// trailing newline, which client-go's JSON encoder writes, shows as ⏎), then the kubectl command.
+pub(super) fn render(plan: &Plan) -> String {
+    let mut lines: Vec<String> = plan
+        .steps
+        .iter()
+        .map(|step| {
+            let p = preview(&step.request);
+            let mut line = format!("{:?} {} {}", step.role, p.method, p.url);
+            if let Some(body) = p.body_text.filter(|b| !b.is_empty()) {
+                line.push_str(&format!("\n  {}\n  {}", p.content_type, body.replace('\n', "⏎")));
+            }
+            line
+        })
+        .collect();
+    lines.push(format!("$ {}", plan.kubectl));
+    lines.join("\n")
 }
 
 fn check(operation: Operation, target: &Target, object: &str, choices: &Choices, expect: &str) {
