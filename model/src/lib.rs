@@ -16,6 +16,7 @@ pub mod completion;
 pub mod edit;
 pub mod explain;
 pub mod field_owners;
+pub mod field_owners_history;
 pub mod goto;
 pub mod highlight;
 pub mod history;

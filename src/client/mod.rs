@@ -29,6 +29,7 @@ pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod fetched;
+pub mod field_owners;
 pub mod handle;
 pub mod object_events;
 pub mod operations;
