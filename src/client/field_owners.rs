@@ -7,6 +7,7 @@
 //! [`model::field_owners_history::watch_plan`]: crate::model::field_owners_history::watch_plan
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -63,15 +64,14 @@ struct Versions {
 }
 
 impl Versions {
-    /// Records `object` unless it is the version recorded last; `true` when recorded.
-    fn record(&self, object: Arc<LazyObject>) -> bool {
+    /// Records `object` unless it is the version recorded last.
+    fn record(&self, object: Arc<LazyObject>) {
         let rv = object.head().resource_version.clone().unwrap_or_default();
         if *self.last.borrow() == rv && !rv.is_empty() {
-            return false;
+            return;
         }
         self.last.replace(rv.clone());
         self.history.borrow_mut().record(Arc::from(THE_OBJECT), rv, object);
-        true
     }
 
     /// Derives the owners and the changes from the versions kept, and publishes them.
@@ -103,12 +103,14 @@ impl Versions {
 
 struct Observer {
     store: ReflectorStore,
-    versions: Arc<Versions>,
+    versions: Rc<Versions>,
 }
 
 impl Observer {
-    fn record_key(&self, reflector: &Reflector, key: &ObjectKey) -> bool {
-        reflector.store().get(key).is_some_and(|cached| self.versions.record(cached.object.clone()))
+    fn record_key(&self, reflector: &Reflector, key: &ObjectKey) {
+        if let Some(cached) = reflector.store().get(key) {
+            self.versions.record(cached.object.clone());
+        }
     }
 }
 
@@ -124,18 +126,26 @@ impl ReflectorObserver for Observer {
         }
     }
 
+    /// The versions a step brought (the initial list's, or events' not recorded yet), then
+    /// what the view shows, derived again.
     fn stepped(&self, changes: Vec<Change>) {
-        let reflector = self.store.reflector();
-        let mut any = false;
-        for change in &changes {
-            if let Change::Upsert(key) = change {
-                any |= self.record_key(&reflector, key);
+        let upserted: Vec<&ObjectKey> = changes
+            .iter()
+            .filter_map(|change| match change {
+                Change::Upsert(key) => Some(key),
+                _ => None,
+            })
+            .collect();
+        if upserted.is_empty() {
+            return;
+        }
+        {
+            let reflector = self.store.reflector();
+            for key in upserted {
+                self.record_key(&reflector, key);
             }
         }
-        drop(reflector);
-        if any || changes.iter().any(|c| matches!(c, Change::Upsert(_))) {
-            self.versions.publish();
-        }
+        self.versions.publish();
     }
 }
 
@@ -148,7 +158,7 @@ pub fn use_field_owners(
     document: &Value,
 ) -> UseFieldOwners {
     let problem = RwSignal::new(None);
-    let versions = Arc::new(Versions {
+    let versions = Rc::new(Versions {
         history: RefCell::new(ObjectHistory::new(VERSIONS_KEPT, VERSIONS_KEPT)),
         last: RefCell::new(String::new()),
         owned: RwSignal::new(Vec::new()),

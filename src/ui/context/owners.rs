@@ -91,7 +91,7 @@ fn OwnedLine(field: OwnedField, selected: RwSignal<Option<String>>) -> impl Into
         <tr data-path=field.path.clone()>
             <td>
                 <button
-                    class="button button--link"
+                    class="owners__path"
                     data-testid="field-history-open"
                     title=move || tf(Msg::OwnersShowHistory, &[("path", &title)])
                     on:click=move |_| selected.set(Some(path.clone()))
