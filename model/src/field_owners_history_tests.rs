@@ -15,8 +15,12 @@ fn entry(manager: &str, operation: &str, time: &str, fields: serde_json::Value) 
 /// applied by `e2e-sizer` (Apply) and a label added by the colourist again.
 fn versions() -> Vec<Value> {
     let meta = |rv: &str, labels: serde_json::Value, managed: serde_json::Value| {
-        serde_json::json!({"name": "paint", "namespace": "demo", "uid": "u-1", "resourceVersion": rv,
-            "labels": labels, "managedFields": managed})
+        let mut meta = serde_json::json!({"name": "paint", "namespace": "demo", "uid": "u-1",
+            "resourceVersion": rv, "managedFields": managed});
+        if labels != serde_json::json!({}) {
+            meta["labels"] = labels;
+        }
+        meta
     };
     let created = entry(
         "kubectl-create",
@@ -82,7 +86,7 @@ fn each_version_names_the_manager_that_moved_and_the_fields_it_changed() {
             "rv 103",
             r#"  moved e2e-colourist Update 2026-11-28T12:03:00Z +[".metadata.labels", ".metadata.labels.tier"] -[]"#,
             r#"  Changed .data.colour "blue" -> "green" by e2e-colourist"#,
-            r#"  Changed .metadata.labels.tier - -> "gold" by e2e-colourist"#,
+            r#"  Added .metadata.labels - -> {"tier":"gold"} by e2e-colourist"#,
             "rv 102",
             r#"  moved e2e-sizer Apply 2026-11-28T12:02:00Z +[".data.size"] -[]"#,
             r#"  Added .data.size - -> "3" by e2e-sizer"#,
@@ -116,8 +120,25 @@ fn a_removed_field_names_its_owner_before_and_an_unowned_one_nobody() {
     let mut unowned = last;
     unowned["metadata"]["resourceVersion"] = "105".into();
     unowned["metadata"]["annotations"] = serde_json::json!({"note": "x"});
-    seen.push(value(unowned));
-    assert_eq!(transcript(&seen)[1], r#"  Added .metadata.annotations - -> {"note":"x"} by nobody"#);
+    // The applier gives the size up (applies without it): the field goes with its owner, whose
+    // entry is gone from the new version, and the change names the owner it had.
+    let mut given_up = last.clone();
+    given_up["metadata"]["resourceVersion"] = "106".into();
+    given_up["data"].as_object_mut().unwrap().remove("size");
+    given_up["metadata"]["managedFields"].as_array_mut().unwrap().retain(|e| e["manager"] != "e2e-sizer");
+    assert_eq!(
+        transcript(&[value(last.clone()), value(given_up)]),
+        [
+            "rv 106",
+            r#"  moved e2e-sizer Apply 2026-11-28T12:02:00Z +[] -[".data.size"]"#,
+            r#"  Removed .data.size "3" -> - by e2e-sizer"#,
+        ]
+    );
+    let before = seen[seen.len() - 2].clone();
+    assert_eq!(
+        transcript(&[before, value(unowned)]),
+        ["rv 105", r#"  Added .metadata.annotations - -> {"note":"x"} by nobody"#]
+    );
 }
 
 #[test]
