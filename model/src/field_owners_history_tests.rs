@@ -164,6 +164,18 @@ fn a_fields_history_lists_the_versions_where_its_value_or_owner_changed() {
         ]
     );
     assert_eq!(lines(".data.size"), [r#"rv 100 - []"#, r#"rv 102 "3" ["e2e-sizer Apply"]"#]);
+    // The sizer applies the colour too, with the value it has: the two share it, the value stays.
+    let mut shared = seen.last().unwrap().to_serde_json();
+    shared["metadata"]["resourceVersion"] = "104".into();
+    shared["metadata"]["managedFields"][2]["fieldsV1"] = serde_json::json!({"f:data": {"f:size": {}, "f:colour": {}}});
+    let seen: Vec<Value> = seen.iter().cloned().chain([value(shared)]).collect();
+    let refs: Vec<&Value> = seen.iter().collect();
+    let steps: Vec<String> = field_history(&refs, ".data.colour")
+        .unwrap()
+        .iter()
+        .map(|s| format!("rv {} {:?}", s.resource_version, s.owners.iter().map(|o| &o.manager).collect::<Vec<_>>()))
+        .collect();
+    assert_eq!(steps.last().map(String::as_str), Some(r#"rv 104 ["e2e-colourist", "e2e-sizer"]"#));
     assert_eq!(lines(".data.shape"), [r#"rv 100 "round" ["kubectl-create Update"]"#]);
 }
 
