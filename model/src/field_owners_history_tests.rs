@@ -117,7 +117,7 @@ fn a_removed_field_names_its_owner_before_and_an_unowned_one_nobody() {
         ],
         "data.note is below kubectl-create's `.data` node; shape was its own field"
     );
-    let mut unowned = last;
+    let mut unowned = last.clone();
     unowned["metadata"]["resourceVersion"] = "105".into();
     unowned["metadata"]["annotations"] = serde_json::json!({"note": "x"});
     // The applier gives the size up (applies without it): the field goes with its owner, whose
@@ -127,7 +127,7 @@ fn a_removed_field_names_its_owner_before_and_an_unowned_one_nobody() {
     given_up["data"].as_object_mut().unwrap().remove("size");
     given_up["metadata"]["managedFields"].as_array_mut().unwrap().retain(|e| e["manager"] != "e2e-sizer");
     assert_eq!(
-        transcript(&[value(last.clone()), value(given_up)]),
+        transcript(&[value(last), value(given_up)]),
         [
             "rv 106",
             r#"  moved e2e-sizer Apply 2026-11-28T12:02:00Z +[] -[".data.size"]"#,
