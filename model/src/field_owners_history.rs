@@ -23,7 +23,9 @@ use crate::i18n::{Localized, Msg, Text};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OwnersError {
     /// Discovery does not list `list` and `watch` for the object's resource.
-    NotWatchable { plural: String },
+    NotWatchable {
+        plural: String,
+    },
     Request(RequestError),
 }
 
@@ -38,7 +40,11 @@ impl Localized for OwnersError {
 
 /// The watch of the one object `name` of `resource` in `namespace`: its collection selected by
 /// `metadata.name` (every API server indexes it), as `kubectl get --watch NAME` asks.
-pub fn watch_plan(resource: &ResourceType, namespace: Option<&str>, name: &str) -> Result<ReflectorConfig, OwnersError> {
+pub fn watch_plan(
+    resource: &ResourceType,
+    namespace: Option<&str>,
+    name: &str,
+) -> Result<ReflectorConfig, OwnersError> {
     if !(resource.supports("list") && resource.supports("watch")) {
         return Err(OwnersError::NotWatchable { plural: resource.plural.clone() });
     }

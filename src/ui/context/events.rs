@@ -84,7 +84,9 @@ fn EventsTable(
             EventsApi::CoreV1 => "v1",
         };
         let forms = [Msg::EventsCountOne, Msg::EventsCountFew, Msg::EventsCountMany, Msg::EventsCountOther];
-        worded(move || tf(Msg::EventsWatched, &[("events", &intl::plural(events.rows.with(Vec::len), forms)), ("api", &api)]))
+        worded(move || {
+            tf(Msg::EventsWatched, &[("events", &intl::plural(events.rows.with(Vec::len), forms)), ("api", &api)])
+        })
     });
     let resource = source.map(|(_, resource)| resource);
     view! {
