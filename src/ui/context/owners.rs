@@ -30,9 +30,9 @@ pub fn FieldOwners(
     let owners = use_field_owners(&resource, namespace.as_deref(), &name, &document);
     let selected = RwSignal::new(None::<String>);
     view! {
-        <section class="panel owners" aria-label=t(Msg::OwnersTitle) data-testid="field-owners">
+        <section class="panel field-owners" aria-label=t(Msg::OwnersTitle) data-testid="field-owners">
             <h3>{t(Msg::OwnersTitle)}</h3>
-            <p class="owners__state" role="status">
+            <p class="field-owners__state" role="status">
                 {t(Msg::OwnersSummary)}
                 " "
                 {move || owners.problem.get().map(|p| tl(&p))}
@@ -57,7 +57,7 @@ fn when(stamp: &str) -> impl IntoView {
 #[component]
 fn OwnedTable(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> impl IntoView {
     view! {
-        <table class="causes owners__table" data-testid="owned-fields">
+        <table class="causes field-owners__table" data-testid="owned-fields">
             <thead>
                 <tr>
                     <th>{t(Msg::OwnersField)}</th>
@@ -76,7 +76,7 @@ fn OwnedTable(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> imp
             </tbody>
         </table>
         <Show when=move || owners.owned.with(Vec::is_empty)>
-            <p class="owners__none">{t(Msg::OwnersNone)}</p>
+            <p class="field-owners__none">{t(Msg::OwnersNone)}</p>
         </Show>
     }
 }
@@ -91,7 +91,7 @@ fn OwnedLine(field: OwnedField, selected: RwSignal<Option<String>>) -> impl Into
         <tr data-path=field.path.clone()>
             <td>
                 <button
-                    class="owners__path"
+                    class="field-owners__path"
                     data-testid="field-history-open"
                     title=move || tf(Msg::OwnersShowHistory, &[("path", &title)])
                     on:click=move |_| selected.set(Some(path.clone()))
@@ -117,7 +117,7 @@ fn FieldHistory(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> i
         let body = match steps {
             Err(problem) => view! { <p role="alert">{tl(&problem)}</p> }.into_any(),
             Ok(steps) => view! {
-                <table class="causes owners__history" data-testid="field-history">
+                <table class="causes field-owners__history" data-testid="field-history">
                     <thead>
                         <tr>
                             <th>{t(Msg::OwnersVersion)}</th>
@@ -150,7 +150,7 @@ fn FieldHistory(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> i
             .into_any(),
         };
         Some(view! {
-            <div class="owners__history-box">
+            <div class="field-owners__history-box">
                 <h4>{worded(move || tf(Msg::OwnersFieldHistory, &[("path", &heading)]))}</h4>
                 <button class="button button--quiet" on:click=move |_| selected.set(None)>
                     {t(Msg::OwnersCloseHistory)}
@@ -167,9 +167,9 @@ fn Changes(owners: UseFieldOwners) -> impl IntoView {
     view! {
         <h4>{t(Msg::OwnersChangesTitle)}</h4>
         <Show when=move || owners.changes.with(Vec::is_empty)>
-            <p class="owners__none">{t(Msg::OwnersChangesNone)}</p>
+            <p class="field-owners__none">{t(Msg::OwnersChangesNone)}</p>
         </Show>
-        <ol class="owners__changes" data-testid="field-changes">
+        <ol class="field-owners__changes" data-testid="field-changes">
             <For
                 each=move || owners.changes.get()
                 key=|c: &VersionChange| c.resource_version.clone()
@@ -188,7 +188,9 @@ fn ChangeItem(change: VersionChange) -> impl IntoView {
         .into_iter()
         .map(|m| {
             let subresource = if m.subresource.is_empty() { String::new() } else { format!(", {}", m.subresource) };
-            let (gained, lost) = (m.gained.join(" "), m.lost.join(" "));
+            // An empty side reads as the empty set, not as a dangling sign.
+            let paths = |paths: &[String]| if paths.is_empty() { "∅".to_owned() } else { paths.join(" ") };
+            let (gained, lost) = (paths(&m.gained), paths(&m.lost));
             let text = move || {
                 tf(
                     Msg::OwnersMoved,
@@ -202,7 +204,7 @@ fn ChangeItem(change: VersionChange) -> impl IntoView {
                     ],
                 )
             };
-            view! { <li class="owners__moved">{worded(text)}</li> }
+            view! { <li class="field-owners__moved">{worded(text)}</li> }
         })
         .collect_view();
     let fields = change.fields.into_iter().map(|field| view! { <FieldLine field /> }).collect_view();
@@ -236,5 +238,5 @@ fn FieldLine(field: ChangedField) -> impl IntoView {
             ],
         )
     };
-    view! { <li class="owners__field" data-kind=kind data-testid="changed-field">{worded(text)}</li> }
+    view! { <li class="field-owners__field" data-kind=kind data-testid="changed-field">{worded(text)}</li> }
 }
