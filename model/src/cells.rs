@@ -52,6 +52,24 @@ pub struct Cell {
     pub sort: SortKey,
 }
 
+impl Cell {
+    /// The cell's text at `now_ms` (milliseconds since the epoch): a time (a `date` column, or an
+    /// `Age` with its object's creation time) as its age then, as the server computes it (now
+    /// minus the time, in kubectl's words), so that an age shown for minutes stays true; any
+    /// other cell's text as it came.
+    pub fn text_at(&self, now_ms: i64) -> std::borrow::Cow<'_, str> {
+        match self.sort {
+            SortKey::Time(at) => std::borrow::Cow::Owned(age(now_ms - at)),
+            _ => std::borrow::Cow::Borrowed(&self.text),
+        }
+    }
+
+    /// Whether the cell's text changes with time ([`Cell::text_at`]).
+    pub fn ages(&self) -> bool {
+        matches!(self.sort, SortKey::Time(_))
+    }
+}
+
 /// What a column sorts by.
 #[derive(Debug, Clone, PartialEq, PartialOrd)]
 pub enum SortKey {
@@ -641,6 +659,21 @@ mod tests {
         ] {
             assert_eq!(contains_ignoring_case(text, needle), expect, "{text:?} contains {needle:?}");
         }
+    }
+
+    #[test]
+    fn an_age_read_later_is_older_and_other_cells_do_not_change() {
+        let grid = Grid::from_table(&table("kube/vectors/table.json"), 0);
+        let age_column = grid.columns.iter().position(|c| c.name == "Age").expect("an Age column");
+        let cell = &grid.rows[0].cells[age_column];
+        let SortKey::Time(created) = cell.sort else { panic!("an age sorts by its time: {cell:?}") };
+        assert!(cell.ages());
+        assert_eq!(cell.text_at(created + 2_000), "2s");
+        assert_eq!(cell.text_at(created + 20_000), "20s");
+        assert_eq!(cell.text_at(created + 3_600_000 + 20 * 60_000), "1h20m");
+        let name = &grid.rows[0].cells[0];
+        assert!(!name.ages());
+        assert_eq!(name.text_at(created + 20_000), name.text);
     }
 
     #[test]

@@ -191,6 +191,36 @@ pub fn kind_slash_name(discovery: &Discovery, text: &str, namespace: Option<&str
     Some(Target::Object { key: key_of(resource), namespace, name: name.to_owned() })
 }
 
+/// The keys typed for the go-to box before its input can take them (its part still loading: a
+/// k9s user types `:deploy web` at once): kept in order, and handed to the input when it
+/// appears, so that nothing typed is lost.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TypeAhead {
+    text: String,
+}
+
+impl TypeAhead {
+    /// Takes a key (a `KeyboardEvent.key`) typed while the box loads: a character is added, a
+    /// Backspace takes the last one away; any other key (Enter, arrows, Escape) is not the
+    /// box's text and is left to its owner (`false`).
+    pub fn key(&mut self, key: &str) -> bool {
+        let mut chars = key.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if !c.is_control() => self.text.push(c),
+            _ if key == "Backspace" => {
+                self.text.pop();
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// What was typed, handed over once: the buffer is empty afterwards.
+    pub fn take(&mut self) -> String {
+        std::mem::take(&mut self.text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,5 +333,21 @@ mod tests {
             }
         );
         assert!(matches(&discovery, &[], None, &names, &Query::parse("nosuchtype web").unwrap()).is_empty());
+    }
+
+    #[test]
+    fn keys_typed_while_the_box_loads_are_kept_in_order_and_handed_over_once() {
+        let mut ahead = TypeAhead::default();
+        for key in ["d", "e", "p", "x", "Backspace", "l", "o", "y", " ", "w", "é", "b"] {
+            assert!(ahead.key(key), "{key}");
+        }
+        assert!(!ahead.key("Enter"));
+        assert!(!ahead.key("ArrowDown"));
+        assert!(!ahead.key("Shift"));
+        assert!(!ahead.key("\u{7f}"));
+        assert_eq!(ahead.take(), "deploy wéb");
+        assert_eq!(ahead.take(), "");
+        assert!(ahead.key("Backspace"), "a Backspace on nothing is still the box's");
+        assert_eq!(ahead.take(), "");
     }
 }

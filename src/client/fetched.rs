@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::api::body::{decode_body, Decoded};
+use crate::api::body::{decode_body_with, BodyError, Decoded, YamlDecoder};
 use crate::api::codec::value::Value;
 use crate::api::error::Format;
 use crate::api::media_type::MediaType;
@@ -151,7 +151,7 @@ fn decode_by_type(content_type: Option<&MediaType>, response: &Response) -> Resu
             Err(Text::new(Msg::HttpEmptyBody).with("status", format!("HTTP {}", response.status)))
         }
         Some(media_type) if media_type.essence.format().is_some() => {
-            decode_body(media_type, &response.body).map_err(|e| e.text())
+            decode_body_with(media_type, &response.body, yaml_decoder()).map_err(|e| e.text())
         }
         _ => Err(Text::verbatim(format!(
             "HTTP {} {}: {}",
@@ -160,4 +160,23 @@ fn decode_by_type(content_type: Option<&MediaType>, response: &Response) -> Resu
             response.body_excerpt(400)
         ))),
     }
+}
+
+/// The YAML decoder, once a part that asks for YAML has loaded it ([`load_yaml_decoder`]).
+static YAML_DECODER: OnceLock<YamlDecoder> = OnceLock::new();
+
+/// Makes YAML answers decodable from now on. The screens that can ask for YAML call it when they
+/// load (`ui::routes` and `ui::decode`, at their split points), so that in a split build the YAML
+/// parser, a good part of the page load, comes with them and not with the first page; until then
+/// a YAML answer (only a server that ignores Accept would send one) is a clear error, not a guess.
+pub fn load_yaml_decoder() {
+    YAML_DECODER.get_or_init(|| |body| Ok(crate::api::codec::yaml::decode_yaml(body)?));
+}
+
+/// The decoder for YAML answers: the loaded one, or one that refuses; a build without split points
+/// has it from the start.
+fn yaml_decoder() -> YamlDecoder {
+    #[cfg(not(feature = "split"))]
+    load_yaml_decoder();
+    YAML_DECODER.get().copied().unwrap_or(|_| Err(BodyError::YamlNotLoaded))
 }

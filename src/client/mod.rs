@@ -4,6 +4,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`access`] | the self reviews: who the user is, the rules of a namespace, one access question |
+//! | [`logs`] | `use_log_follow`: the driver of `model::log_follow` (reads, follows, reconnections) |
 //! | [`handle`] | [`handle::Client`], the one way to send anything: API base, write gate, observers, requests aborted with their owner |
 //! | [`fetch`] | the one fetch stack: `open` (headers, then the body chunk by chunk) and `execute` (`open` + the whole body) |
 //! | [`fetched`] | a response decoded by `api`, read as a document or a typed error |
@@ -16,6 +17,8 @@
 //! | [`stream`] | the page's budget of open streams |
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
+//! | [`clock`] | `use_wall_clock`: the time, ticking once a second, for ages that stay true |
+//! | [`terminal`] | `use_terminal`: a container's terminal, the probe over fetch and the session over a WebSocket |
 //! | [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
 //!
 //! It knows nothing of Kubernetes beyond turning request values into `fetch` calls and responses
@@ -25,15 +28,18 @@ pub mod access;
 pub mod answer;
 pub mod base;
 pub mod bundle_file;
+pub mod clock;
 pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod fetched;
 pub mod field_owners;
 pub mod handle;
+pub mod logs;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;
 pub mod schemas;
 pub mod stream;
 pub mod task;
+pub mod terminal;

@@ -173,6 +173,7 @@ mod split {
         leptos::wasm_split::wasm_split(browse, wasm_split_path = ::leptos::wasm_split, preload(preload_decoder), fallible)
     )]
     pub fn decoded(captured: Captured) -> Result<AnyView, LoadFailed> {
+        crate::client::fetched::load_yaml_decoder();
         Ok(view! { <Decoded captured /> }.into_any())
     }
 

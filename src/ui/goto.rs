@@ -12,11 +12,12 @@ use crate::api::discovery::ResourceType;
 use crate::api::view::metadata::PartialObjectMetadataList;
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
-use crate::model::goto::{matches, object_type, Match, ObjectName, Query, Target};
+use crate::model::goto::{matches, object_type, Match, ObjectName, Query, Target, TypeAhead};
 use crate::model::target::{names_request, namespace_names, namespaces_request};
 use crate::model::view_state::ResourceKey;
 use crate::ui::discovered::use_discovery;
 use crate::ui::i18n::{t, tf, tl};
+use crate::ui::keys::TypedAhead;
 use crate::ui::location::use_navigation;
 
 /// What is known of one type's object names in one namespace.
@@ -48,8 +49,13 @@ pub fn GotoDialog(
     let names = RwSignal::new(HashMap::<NamesKey, Names>::new());
     let input = NodeRef::<leptos::html::Input>::new();
     let close = move || close.run(());
+    // What was typed while this part loaded goes into the input as it takes the focus.
+    let typed_ahead = use_context::<TypedAhead>();
     Effect::new(move |_| {
         if let Some(input) = input.get() {
+            if let Some(typed) = typed_ahead.and_then(|TypedAhead(ahead)| ahead.try_update_value(TypeAhead::take)) {
+                text.update(|t| t.push_str(&typed));
+            }
             let _ = input.focus();
         }
     });

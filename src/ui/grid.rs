@@ -8,8 +8,9 @@
 use leptos::prelude::*;
 
 use crate::api::discovery::Discovery;
+use crate::client::clock::use_wall_clock;
 use crate::i18n::Msg;
-use crate::model::cells::{Grid, Row};
+use crate::model::cells::{Cell, Grid, Row};
 use crate::model::goto::{kind_slash_name, Target};
 use crate::ui::i18n::{t, tf, tr, worded};
 use crate::ui::intl;
@@ -38,6 +39,7 @@ pub fn GridView(
     listing: Option<Signal<bool>>,
 ) -> impl IntoView {
     let navigation = use_navigation();
+    let clock = use_wall_clock();
     let (filter, set_filter) = signal(String::new());
     let (sort, set_sort) = signal(None::<(usize, bool)>);
     let (scroll_top, set_scroll_top) = signal(0.0_f64);
@@ -223,6 +225,8 @@ pub fn GridView(
                         .into_iter()
                         .map(|c| {
                             let cell = cells.get(c).cloned();
+                            // An age is drawn from the ticking clock, so that it stays true.
+                            let aging = cell.clone().filter(Cell::ages);
                             let (text, title) = cell.map(|c| (c.text, c.title)).unwrap_or_default();
                             let target = (object_column.get() == Some(c))
                                 .then_some(discovery.as_ref())
@@ -249,7 +253,13 @@ pub fn GridView(
                                     }
                                         .into_any()
                                 }
-                                _ => view! { <td title=title>{text}</td> }.into_any(),
+                                _ => match aging {
+                                    Some(cell) => {
+                                        view! { <td title=title>{move || cell.text_at(clock.get()).into_owned()}</td> }
+                                            .into_any()
+                                    }
+                                    None => view! { <td title=title>{text}</td> }.into_any(),
+                                },
                             }
                         })
                         .collect_view()

@@ -33,6 +33,11 @@ pub fn typing(event: &web_sys::KeyboardEvent) -> bool {
     in_field || dialog_open()
 }
 
+/// The keys typed while the go-to box's part loads ([`TypeAhead`](crate::model::goto::TypeAhead)), in context (from
+/// `ui::goto_key`) for the box to take when its input appears.
+#[derive(Clone, Copy)]
+pub struct TypedAhead(pub StoredValue<crate::model::goto::TypeAhead>);
+
 /// Whether a modal dialog of the app is open (its own keys handle everything then).
 pub fn dialog_open() -> bool {
     document().query_selector("[aria-modal=true]").ok().flatten().is_some()

@@ -15,7 +15,8 @@
 //! - `write_tools`: edit, patch, apply, create, delete; nobody needs them to read a cluster.
 //! - `protobuf` (`ui::protobuf`): prost and the messages of every built-in type.
 //! - the screens of their own reached from the first screen: `access_view`, `search_view`,
-//!   `explain_view` (the schema explorer), `goto` (the go-to box); and `language_file`
+//!   `explain_view` (the schema explorer), `goto` (the go-to box), `terminal` (a container's
+//!   terminal; xterm.js is a file of the bundle imported after it); and `language_file`
 //!   (`ui::i18n`).
 
 use leptos::prelude::*;
@@ -72,6 +73,27 @@ pub fn LogViewOnDemand(
     })
 }
 
+/// A terminal in a pod's container (`ui::terminal::TerminalPanel`), loaded on demand: its own
+/// module; the emulator (xterm.js) is imported by the panel after that.
+#[component]
+pub fn TerminalOnDemand(
+    resource: ResourceType,
+    namespace: String,
+    name: String,
+    document: Value,
+    subresource: String,
+) -> impl IntoView {
+    on_demand(Msg::PartTerminal, split::preload_terminal, move || {
+        at_once!(split::terminal(
+            resource.clone(),
+            namespace.clone(),
+            name.clone(),
+            document.clone(),
+            subresource.clone()
+        ))
+    })
+}
+
 /// The go-to box (`ui::goto::GotoDialog`), loaded the first time it opens.
 #[component]
 pub fn GotoDialogOnDemand(close: Callback<()>) -> impl IntoView {
@@ -125,6 +147,7 @@ mod split {
     use crate::ui::object_actions::ObjectActions;
     use crate::ui::on_demand::LoadFailed;
     use crate::ui::search::SearchView;
+    use crate::ui::terminal::TerminalPanel;
 
     #[cfg_attr(
         feature = "split",
@@ -251,6 +274,25 @@ mod split {
         Ok(view! { <FieldDocsAtLine text line kind /> }.into_any())
     }
 
+    #[cfg_attr(
+        feature = "split",
+        leptos::wasm_split::wasm_split(
+            terminal,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(preload_terminal),
+            fallible
+        )
+    )]
+    pub fn terminal(
+        resource: ResourceType,
+        namespace: String,
+        name: String,
+        document: Value,
+        subresource: String,
+    ) -> Result<AnyView, LoadFailed> {
+        Ok(view! { <TerminalPanel resource namespace name document subresource /> }.into_any())
+    }
+
     // Without the feature the parts are ordinary functions: nothing to fetch, and the same
     // shapes as the split ones (an async preload; a build that answers at once).
     #[cfg(not(feature = "split"))]
@@ -284,6 +326,9 @@ mod split {
             Ok(())
         }
         pub async fn preload_field_docs() -> Result<(), LoadFailed> {
+            Ok(())
+        }
+        pub async fn preload_terminal() -> Result<(), LoadFailed> {
             Ok(())
         }
     }

@@ -54,6 +54,7 @@ mod settings;
 mod sidebar;
 mod status_view;
 mod subresource;
+mod terminal;
 mod validation;
 pub mod write;
 pub mod write_policy;

@@ -72,6 +72,7 @@ mod split {
         )
     )]
     pub fn collection_view(resource: ResourceType) -> Result<AnyView, LoadFailed> {
+        crate::client::fetched::load_yaml_decoder();
         Ok(view! { <CollectionView resource /> }.into_any())
     }
 
@@ -85,6 +86,7 @@ mod split {
         )
     )]
     pub fn object_view(resource: ResourceType, name: String) -> Result<AnyView, LoadFailed> {
+        crate::client::fetched::load_yaml_decoder();
         Ok(view! { <ObjectView resource name /> }.into_any())
     }
 

@@ -1,5 +1,6 @@
 //! An object's subresources (`status`, `scale`, `log`, ...): each one discovery lists with the
-//! `get` verb can be read from the object view; a pod's `log` opens the log view
+//! `get` verb can be read from the object view; a pod's `exec` and `attach` open a terminal
+//! ([`crate::ui::terminal`]), its `log` the log view
 //! ([`crate::ui::logs`]), read once or followed.
 
 use std::sync::Arc;
@@ -15,10 +16,11 @@ use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::page::{Page, PageBody};
 use crate::model::target::subresource_request;
+use crate::model::terminal::opens_terminal;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::i18n::{t, tf, tl, worded};
-use crate::ui::lazy::LogViewOnDemand;
+use crate::ui::lazy::{LogViewOnDemand, TerminalOnDemand};
 use crate::ui::status_view::StatusView;
 
 /// What reading a subresource gave.
@@ -26,6 +28,8 @@ use crate::ui::status_view::StatusView;
 enum Read {
     /// The pod's log view.
     Log,
+    /// A terminal (`exec` or `attach`, the subresource named).
+    Terminal(String),
     Document(Value),
     Failed(Arc<Fetched>),
     Error(String),
@@ -57,10 +61,14 @@ pub fn SubresourcePanel(
     let result = RwSignal::new(at_log.then_some(Read::Log));
     let client = use_client();
     let (log_resource, log_namespace, log_name) = (resource.clone(), namespace.clone(), name.clone());
+    let terminal_document = document.clone();
     let read = move |sub: Subresource| {
         chosen.set(Some(sub.name.clone()));
         if sub.name == "log" {
             return result.set(Some(Read::Log));
+        }
+        if opens_terminal(&resource, &sub.name) {
+            return result.set(Some(Read::Terminal(sub.name.clone())));
         }
         result.set(None);
         let (resource, namespace, name, client) = (resource.clone(), namespace.clone(), name.clone(), client.clone());
@@ -87,11 +95,13 @@ pub fn SubresourcePanel(
     let buttons = subresources
         .into_iter()
         .map(|sub| {
-            let readable = sub.verbs.iter().any(|v| v == "get");
+            // exec and attach open a terminal, which the server allows with create.
+            let verb = if opens_terminal(&question_resource, &sub.name) { "create" } else { "get" };
+            let readable = sub.verbs.iter().any(|v| v == verb);
             let label = sub.name.clone();
             let (kind, verbs) = (sub.kind.clone(), sub.verbs.join(", "));
             let title = worded(move || tf(Msg::SubresourceTitle, &[("kind", &kind), ("verbs", &verbs)]));
-            let question = Question::on("get", &question_resource, question_namespace.as_deref())
+            let question = Question::on(verb, &question_resource, question_namespace.as_deref())
                 .named(&question_name)
                 .subresource(&sub.name);
             let refused = refusal(move || vec![question.clone()], namespaced);
@@ -132,6 +142,18 @@ pub fn SubresourcePanel(
                             namespace=log_namespace.clone()
                             name=log_name.clone()
                             document=document.clone()
+                        />
+                    }
+                        .into_any()
+                }
+                Some(Read::Terminal(subresource)) => {
+                    view! {
+                        <TerminalOnDemand
+                            resource=log_resource.clone()
+                            namespace=log_namespace.clone().unwrap_or_default()
+                            name=log_name.clone()
+                            document=terminal_document.clone()
+                            subresource
                         />
                     }
                         .into_any()

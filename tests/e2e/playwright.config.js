@@ -6,6 +6,8 @@
 //   EXPLORER_LEGACY_DISCOVERY_URL  that bundle served by a kube-sim --legacy-discovery-only
 //   EXPLORER_PROXY_URL  the /explorer/ bundle served by the real `kubectl proxy --www`, in front of a
 //                       kube-sim of its own (KUBECTL_PROXY_SIM_URL): the production path
+//   EXPLORER_PROXY_EXEC_URL  the same bundle behind another kubectl proxy, started with --reject-paths='^$'
+//                       so that exec and attach pass (terminal-proxy.spec.js)
 //   EXPLORER_RUN_URL    `scripts/run --kubectl-proxy` in front of that same kubectl proxy
 // The "trunk" project runs every spec; "kubectl-proxy" runs the read, watch, write and embedding
 // specs again on the production path; "run-kubectl-proxy" the read path through scripts/run.
@@ -33,7 +35,7 @@ const chromium = {
 const projects = [
   {
     name: 'trunk',
-    testIgnore: /kubectl-proxy\.spec\.js$/,
+    testIgnore: /(kubectl-proxy|terminal-proxy)\.spec\.js$/,
     use: { ...chromium, baseURL: process.env.EXPLORER_URL },
     metadata: {
       simUrl: process.env.KUBE_SIM_URL,
@@ -45,12 +47,17 @@ const projects = [
 if (process.env.EXPLORER_PROXY_URL) {
   projects.push({
     name: 'kubectl-proxy',
-    testMatch: /(read-path|read-path-more|watch|watch-live|write|embed|kubectl-proxy)\.spec\.js$/,
+    testMatch: /(read-path|read-path-more|watch|watch-live|write|embed|kubectl-proxy|terminal-proxy)\.spec\.js$/,
     // kubectl proxy serves static files without CORS, so the mount API cannot load the bundle
     // from another origin: kubectl-proxy.spec.js shows that instead.
     grepInvert: /mount API|mount config/,
     use: { ...chromium, baseURL: process.env.EXPLORER_PROXY_URL },
-    metadata: { simUrl: process.env.KUBECTL_PROXY_SIM_URL, wwwUrl: process.env.EXPLORER_PROXY_URL, kubectlProxy: true },
+    metadata: {
+      simUrl: process.env.KUBECTL_PROXY_SIM_URL,
+      wwwUrl: process.env.EXPLORER_PROXY_URL,
+      execProxyUrl: process.env.EXPLORER_PROXY_EXEC_URL,
+      kubectlProxy: true,
+    },
   });
 }
 if (process.env.EXPLORER_RUN_URL) {

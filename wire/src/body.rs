@@ -40,6 +40,10 @@ pub enum BodyError {
     Unsupported(String),
     #[error("expected a watch media type (JSON, CBOR or protobuf), found {0}: YAML has no watch framing")]
     NoWatchFraming(String),
+    /// A YAML body reached a part of the program built without the YAML decoder
+    /// ([`decode_body_with`]).
+    #[error("a YAML body, and the YAML decoder is not loaded")]
+    YamlNotLoaded,
     #[error(transparent)]
     Decode(#[from] DecodeError),
     #[error(transparent)]
@@ -58,9 +62,20 @@ fn format_of(content_type: &MediaType) -> Result<Format, BodyError> {
 
 /// Decodes one non-streaming body.
 pub fn decode_body(content_type: &MediaType, body: &[u8]) -> Result<Decoded, BodyError> {
+    decode_body_with(content_type, body, |yaml| Ok(decode_yaml(yaml)?))
+}
+
+/// A YAML decoder for [`decode_body_with`].
+pub type YamlDecoder = fn(&[u8]) -> Result<Value, BodyError>;
+
+/// Like [`decode_body`], with the YAML decoder given: a program that keeps the YAML parser out of
+/// one of its parts (the explorer's page load: the parser is a good part of it, and only the
+/// screens that ask for YAML need it) passes one that refuses with [`BodyError::YamlNotLoaded`]
+/// until that part is loaded.
+pub fn decode_body_with(content_type: &MediaType, body: &[u8], yaml: YamlDecoder) -> Result<Decoded, BodyError> {
     Ok(match format_of(content_type)? {
         Format::Json => Decoded::Document(decode_json(body)?),
-        Format::Yaml => Decoded::Document(decode_yaml(body)?),
+        Format::Yaml => Decoded::Document(yaml(body)?),
         Format::Cbor => Decoded::Document(decode_cbor(body)?),
         Format::Protobuf => {
             let envelope = decode_envelope(body)?;
@@ -140,6 +155,17 @@ mod tests {
             let decoded = decode_body(&media_type, &shared_file(&format!("kube/vectors/{name}"))).expect("decodes");
             assert_eq!(decoded.to_value().get("kind").and_then(Value::as_str), Some("Pod"), "{name}");
         }
+    }
+
+    #[test]
+    fn a_yaml_body_goes_to_the_decoder_given_and_no_other_does() {
+        let refuse: YamlDecoder = |_| Err(BodyError::YamlNotLoaded);
+        let yaml: MediaType = "application/yaml".parse().expect("media type");
+        let pod = shared_file("kube/vectors/pod.yaml");
+        assert_eq!(decode_body_with(&yaml, &pod, refuse), Err(BodyError::YamlNotLoaded));
+        let json: MediaType = "application/json".parse().expect("media type");
+        let decoded = decode_body_with(&json, &shared_file("kube/vectors/pod.json"), refuse).expect("JSON decodes");
+        assert_eq!(decoded.to_value().get("kind").and_then(Value::as_str), Some("Pod"));
     }
 
     #[test]

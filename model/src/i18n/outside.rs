@@ -53,6 +53,7 @@ macro_rules! texts_made_outside_the_views {
             ProtobufNoMessage => "{api_version} {kind} has no protobuf message here: custom resources, the types of aggregated API servers and types newer than the explorer's k8s-pb messages have none",
             ProtobufBadMessage => "the {api_version} {kind} message could not be decoded: {problem}",
             BodyNoWatchFraming => "expected a watch media type (JSON, CBOR or protobuf), found {found}: YAML has no watch framing",
+            BodyYamlNotLoaded => "This answer is YAML, and the YAML decoder comes with the collection and object screens, which are not loaded yet: open a collection and ask again",
             StreamEventError => "event {event}: {error}",
             StreamTruncated => "stream truncated at byte {offset}: expected the rest of event {event}, found end of stream",
             ViewShape => "expected {expected} at {path}, found {found}",
@@ -337,6 +338,18 @@ macro_rules! texts_made_outside_the_views {
             OwnersNotWatchable => "Discovery does not list list and watch for {plural}: the changes of this object cannot be followed",
             // (model::object_events, continued; kept last: i18n::tests pins the last message.)
             EventsNotServed => "The server serves no Events that can be listed and watched (events.k8s.io/v1 or v1)",
+            // The terminal's protocol and session (model::exec_channel, model::terminal).
+            TerminalEmptyMessage => "the server sent a WebSocket message without a channel byte",
+            TerminalUnknownChannel => "the server wrote on channel {channel}; expected 1 (stdout), 2 (stderr) or 3 (error)",
+            TerminalNotAStatus => "the error channel does not hold a Status: {problem}",
+            TerminalNotNegotiated => "the server chose the subprotocol {name}; expected one of {offer} (a proxy in between may not pass the WebSocket subprotocol on)",
+            TerminalCommandEmpty => "expected a command, such as sh",
+            TerminalCommandQuote => "the quote {quote} is not closed",
+            TerminalProxyRefused => "kubectl proxy refused the request (403 Forbidden, as text): its --reject-paths refuses every pod's exec and attach by default (^/api/.*/pods/.*/exec,^/api/.*/pods/.*/attach).",
+            TerminalRefused => "The server refused ({code} {reason}): {message}",
+            TerminalUnexpectedProbe => "expected the API server's answer to the request; found HTTP {status}: {body}",
+            TerminalHandshakeFailed => "the WebSocket closed before it opened (code {code}); the browser does not say why: a proxy in between that does not pass WebSockets on would do this",
+            TerminalClosedEarly => "the WebSocket closed (code {code} {reason}) before the server said how the process ended",
         }
     };
 }

@@ -86,4 +86,14 @@ async function clickPastDisabled(control) {
   await control.click();
 }
 
-module.exports = { saveScreen, simUrl, wwwUrl, legacyDiscoveryUrl, behindKubectlProxy, asUser, openEditor, clickPastDisabled, TOKENS };
+/** The name of a running demo pod of the web Deployment (its container reads LOG_LEVEL from
+ * web-config), on the kube-sim the project's page talks to: the terminal specs open a shell in it. */
+async function webPod(request) {
+  const headers = { Accept: 'application/json' };
+  const pods = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods`, { headers })).json();
+  const pod = pods.items.find((p) => p.status.phase === 'Running' && p.spec.containers.some((c) => c.name === 'web'));
+  expect(pod, 'a running web pod in demo').toBeTruthy();
+  return pod.metadata.name;
+}
+
+module.exports = { saveScreen, simUrl, wwwUrl, legacyDiscoveryUrl, behindKubectlProxy, asUser, openEditor, clickPastDisabled, webPod, TOKENS };

@@ -66,6 +66,32 @@ test('the go-to box opens a type by short name, a namespace, and an object by ty
   await expect(box.getByTestId('goto-note')).toHaveText('no resource type is called nosuchthing');
 });
 
+test('keys typed at once after : are kept while the box loads, and no view takes them', async ({ page }) => {
+  // The box's part held back, as on a slow link: `:deploy web` typed as a k9s user types it.
+  await page.route(/split_goto[^/]*\.wasm$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.goto('./?group=&version=v1&resource=pods&namespace=demo');
+  await expect(page.getByTestId('grid-row').first()).toBeVisible();
+  // A row at the cursor, so that the `e` and `l` in "deploy" would open its editor and its log if
+  // the collection took them.
+  await page.keyboard.press('j');
+  await expect(page.locator('.grid__row--cursor')).toHaveCount(1);
+  await page.keyboard.press(':');
+  await page.keyboard.type('deploy wez');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('b');
+  const box = page.getByRole('dialog', { name: 'Go to' });
+  const input = box.getByRole('combobox', { name: 'Go to' });
+  await expect(input).toHaveValue('deploy web');
+  await expect(input).toBeFocused();
+  const options = box.getByTestId('goto-option');
+  await expect(options.first()).toContainText('Deployment in demo');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('object-title')).toHaveText('Deployment web');
+});
+
 test('rows move with j, k and the arrows; Enter opens, l opens the log and e the editor', async ({ page, request }) => {
   const pods = (await names(request, '/api/v1/namespaces/demo/pods')).sort();
   await page.goto('./?group=&version=v1&resource=pods&namespace=demo');

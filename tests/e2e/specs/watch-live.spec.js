@@ -305,3 +305,33 @@ test('a live view says it is still listing until its first list is complete, and
   await expect(page.getByTestId('live-state')).toContainText('watching');
   await expect(page.getByTestId('live-view').getByTestId('empty-state')).toHaveText(/^The server returned an empty list/);
 });
+
+test('an Age in a live table keeps counting after its row last changed, as the server counts it', async ({ page, request }) => {
+  const name = `age-${Date.now()}`;
+  await page.goto(`./?group=&version=v1&resource=configmaps&namespace=${NS}&watch=1`);
+  await expect(page.getByTestId('live-state')).toContainText('watching');
+  const live = page.getByTestId('live-view');
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS }, data: { a: '1' } };
+  expect((await request.post(`${simUrl()}/api/v1/namespaces/${NS}/configmaps`, { data: cm })).status()).toBe(201);
+  const row = live.getByTestId('grid-row').filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  const headers = await live.locator('th').allTextContents();
+  const ageColumn = headers.findIndex((h) => h.trim() === 'Age');
+  expect(ageColumn).toBeGreaterThanOrEqual(0);
+  const table = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+  const serverAge = async () => {
+    const answer = await (await request.get(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/${name}`, { headers: { Accept: table } })).json();
+    const column = answer.columnDefinitions.findIndex((c) => c.name === 'Age');
+    return answer.rows[0].cells[column];
+  };
+  // The row's one event was its ADDED, at 0s. Seconds later the page says what the server says
+  // then (compared at each poll: both count on).
+  await page.waitForTimeout(5_000);
+  await expect
+    .poll(async () => {
+      const [shown, server] = [(await row.locator('td').nth(ageColumn).textContent()).trim(), await serverAge()];
+      return shown === server && parseInt(shown, 10) >= 5 ? 'equal' : `page ${shown}, server ${server}`;
+    })
+    .toBe('equal');
+  await request.delete(`${simUrl()}/api/v1/namespaces/${NS}/configmaps/${name}`);
+});

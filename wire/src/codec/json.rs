@@ -7,7 +7,7 @@
 
 use serde::de::DeserializeSeed;
 
-use crate::codec::value::{DuplicateKeys, Value, ValueSeed, MAX_DEPTH};
+use crate::codec::value::{DuplicateKeys, Value, ValueSeed, MAX_DEPTH, TOO_DEEP};
 use crate::error::{describe_byte, end_of_input, DecodeError, Format, Token};
 
 /// Decodes one JSON document (surrounding whitespace allowed, nothing else after it).
@@ -50,6 +50,11 @@ pub(crate) fn json_error(input: &[u8], error: &serde_json::Error) -> DecodeError
 /// messages this project knows (serde_json's and [`ValueSeed`]'s) as [`Token`]s, any other in the
 /// library's own words.
 pub(crate) fn split_message(message: &str) -> (Token, Option<Token>) {
+    // The seed's own words, compared as text (the token's `Display` would put every token's
+    // English into the page load for this one comparison).
+    if message == TOO_DEEP {
+        return (nesting_at_most(), Some(Token::DeeperNesting));
+    }
     if message.starts_with("EOF while parsing") {
         return (Token::CompleteJson, Some(end_of_input()));
     }
@@ -69,9 +74,6 @@ pub(crate) fn split_message(message: &str) -> (Token, Option<Token>) {
     let message = message.strip_prefix("expected ").unwrap_or(message);
     match message.split_once(", found ") {
         Some((expected, found)) => match (expected, found) {
-            (_, "deeper nesting") if expected == nesting_at_most().to_string() => {
-                (nesting_at_most(), Some(Token::DeeperNesting))
-            }
             ("a finite number", number) => (Token::FiniteNumber, Some(number.into())),
             ("unique keys", twice) => match twice.strip_prefix("key ").and_then(|k| k.strip_suffix(" twice")) {
                 Some(key) => (Token::UniqueKeys, Some(Token::KeyTwice(key.to_owned()))),

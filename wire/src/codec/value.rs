@@ -22,6 +22,11 @@ use serde::ser::{SerializeMap, SerializeSeq};
 /// How deep a document may nest before a decoder refuses it (protects the stack).
 pub const MAX_DEPTH: usize = 128;
 
+/// What the seed says of a value nested deeper than [`MAX_DEPTH`], read back as tokens by the
+/// JSON and YAML decoders (`codec::json::split_message`). A test keeps the number equal to
+/// [`MAX_DEPTH`].
+pub(crate) const TOO_DEEP: &str = "nesting at most 128 deep, found deeper nesting";
+
 /// The kinds of [`Value`], as an error names what it expected or found ("an object").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ValueKind {
@@ -461,7 +466,7 @@ impl<'de> DeserializeSeed<'de> for ValueSeed {
 impl ValueSeed {
     fn nested<E: de::Error>(self) -> Result<ValueSeed, E> {
         if self.depth >= MAX_DEPTH {
-            return Err(E::custom(format_args!("nesting at most {MAX_DEPTH} deep, found deeper nesting")));
+            return Err(E::custom(TOO_DEEP));
         }
         Ok(ValueSeed { depth: self.depth + 1, ..self })
     }
@@ -593,6 +598,11 @@ mod tests {
 
     fn obj(pairs: &[(&str, Value)]) -> Value {
         Value::Object(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+    }
+
+    #[test]
+    fn the_too_deep_words_name_the_bound() {
+        assert_eq!(TOO_DEEP, format!("nesting at most {MAX_DEPTH} deep, found deeper nesting"));
     }
 
     #[track_caller]

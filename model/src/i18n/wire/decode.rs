@@ -167,6 +167,7 @@ impl Localized for BodyError {
         match self {
             BodyError::Unsupported(found) => Text::new(Msg::BodyUnsupportedMediaType).with("found", found),
             BodyError::NoWatchFraming(found) => Text::new(Msg::BodyNoWatchFraming).with("found", found),
+            BodyError::YamlNotLoaded => Text::new(Msg::BodyYamlNotLoaded),
             BodyError::Decode(error) => error.text(),
             BodyError::Stream(error) => error.text(),
             BodyError::InFull(error) => error.text(),
