@@ -17,6 +17,7 @@ pub mod edit;
 pub mod exec_channel;
 pub mod explain;
 pub mod field_owners;
+pub mod field_owners_history;
 pub mod goto;
 pub mod highlight;
 pub mod history;

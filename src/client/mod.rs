@@ -33,6 +33,7 @@ pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod fetched;
+pub mod field_owners;
 pub mod handle;
 pub mod logs;
 pub mod object_events;

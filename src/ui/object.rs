@@ -118,6 +118,12 @@ pub fn ObjectView(
                                         <MetadataSummary document=document.clone() />
                                         <Conditions document=document.clone() />
                                         <crate::ui::context::events::ObjectEvents document=document.clone() />
+                                        <crate::ui::context::owners::FieldOwners
+                                            resource=panel_resource.clone()
+                                            namespace=namespace.clone()
+                                            name=panel_name.clone()
+                                            document=document.clone()
+                                        />
                                         <SubresourcePanel
                                             resource=panel_resource.clone()
                                             namespace

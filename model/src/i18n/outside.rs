@@ -334,6 +334,9 @@ macro_rules! texts_made_outside_the_views {
             FieldsNotAnObject => "{at} is not what the managedFields format says (an object of fieldsV1 keys, in a list of entries)",
             FieldsUnknownKey => "{at}: {key} is not a fieldsV1 key (f:, k:, v:, i: or .)",
             FieldsBadKey => "{at}: the fieldsV1 key {key} does not hold JSON (k:, v:) or an index (i:)",
+            // Why one object's field owners cannot be watched (model::field_owners_history).
+            OwnersNotWatchable => "Discovery does not list list and watch for {plural}: the changes of this object cannot be followed",
+            // (model::object_events, continued.)
             EventsNotServed => "The server serves no Events that can be listed and watched (events.k8s.io/v1 or v1)",
             // The terminal's protocol and session (model::exec_channel, model::terminal).
             TerminalEmptyMessage => "the server sent a WebSocket message without a channel byte",

@@ -13,6 +13,7 @@ use crate::model::object_events::{EventRow, EventType, EventsApi, Regarding};
 use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
 use crate::ui::i18n::{t, tf, tl, worded};
+use crate::ui::intl;
 use crate::ui::location::ViewLink;
 
 /// The Events of the object `document` describes, and a switch to add its controller's.
@@ -82,7 +83,10 @@ fn EventsTable(
             EventsApi::EventsV1 => "events.k8s.io/v1",
             EventsApi::CoreV1 => "v1",
         };
-        worded(move || tf(Msg::EventsWatched, &[("count", &events.rows.with(Vec::len)), ("api", &api)]))
+        let forms = [Msg::EventsCountOne, Msg::EventsCountFew, Msg::EventsCountMany, Msg::EventsCountOther];
+        worded(move || {
+            tf(Msg::EventsWatched, &[("events", &intl::plural(events.rows.with(Vec::len), forms)), ("api", &api)])
+        })
     });
     let resource = source.map(|(_, resource)| resource);
     view! {
