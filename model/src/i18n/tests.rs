@@ -175,7 +175,7 @@ fn each_message_reads_its_own_english_out_of_the_packed_catalogue() {
         .lines()
         .filter_map(|line| line.trim().split_once(" => \""))
         .filter_map(|(name, rest)| Some((name, rest.strip_suffix("\",")?)))
-        .last()
+        .next_back()
         .expect("outside.rs has entries");
     let last = Msg::ALL.last().expect("a catalogue");
     assert_eq!(format!("{last:?}"), name);
