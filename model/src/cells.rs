@@ -70,6 +70,16 @@ impl Cell {
     }
 }
 
+/// How many milliseconds after `now_ms` the ages shown next turn over: just past the next whole
+/// second of the epoch. A server's times are whole seconds (RFC 3339 without fractions), so every
+/// age ([`Cell::text_at`]) changes on a whole second; a clock ticking once a second at another
+/// phase would show each age up to a second behind what the server says at the same moment.
+pub fn until_ages_turn(now_ms: i64) -> i64 {
+    /// Past the second, so that a timer firing a little early still lands after it.
+    const PAST_MS: i64 = 5;
+    1000 - now_ms.rem_euclid(1000) + PAST_MS
+}
+
 /// What a column sorts by.
 #[derive(Debug, Clone, PartialEq, PartialOrd)]
 pub enum SortKey {
@@ -484,6 +494,19 @@ mod tests {
     #[track_caller]
     fn check_age(elapsed_seconds: i64, expect: &str) {
         assert_eq!(age(elapsed_seconds * 1000), expect);
+    }
+
+    #[test]
+    fn ages_turn_just_past_each_whole_second() {
+        assert_eq!(until_ages_turn(1_700_000_000_000), 1005);
+        assert_eq!(until_ages_turn(1_700_000_000_400), 605);
+        assert_eq!(until_ages_turn(1_700_000_000_999), 6);
+        // Whatever the phase, the next tick's age of a whole-second time is one more second.
+        let created = 1_700_000_000_000;
+        for now in [created + 3_000, created + 3_250, created + 3_999] {
+            let at = now + until_ages_turn(now);
+            assert_eq!((at - created) / 1000, (now - created) / 1000 + 1, "from {now}");
+        }
     }
 
     #[test]
