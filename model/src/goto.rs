@@ -4,7 +4,7 @@
 //! second word names an object of that type: `deploy web` opens the Deployment `web`.
 
 use crate::view_state::ResourceKey;
-use kube_wire::discovery::{Discovery, ResourceType, Scope};
+use kube_wire::discovery::{Discovery, ResourceType};
 
 /// How many matches the box lists at most.
 pub const SHOWN: usize = 20;
@@ -129,7 +129,7 @@ pub fn matches(
             },
             label: object.name.clone(),
             detail: match &object.namespace {
-                Some(ns) if resource.scope == Scope::Namespaced => format!("{} in {ns}", resource.kind),
+                Some(ns) if resource.is_namespaced() => format!("{} in {ns}", resource.kind),
                 _ => resource.kind.clone(),
             },
             score: base + c,
@@ -184,10 +184,7 @@ pub fn kind_slash_name(discovery: &Discovery, text: &str, namespace: Option<&str
         .preferred_resources()
         .filter(|r| !r.plural.contains('/') && r.kind.eq_ignore_ascii_case(kind))
         .min_by_key(|r| !r.group.is_empty())?;
-    let namespace = match resource.scope {
-        Scope::Namespaced => namespace.map(str::to_owned),
-        Scope::Cluster => None,
-    };
+    let namespace = resource.scoped(namespace).map(str::to_owned);
     Some(Target::Object { key: key_of(resource), namespace, name: name.to_owned() })
 }
 

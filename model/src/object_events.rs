@@ -13,7 +13,7 @@
 
 use crate::i18n::{Localized, Msg, Text};
 use kube_wire::codec::value::Value;
-use kube_wire::discovery::{Discovery, ResourceType, Scope};
+use kube_wire::discovery::{Discovery, ResourceType};
 use kube_wire::reflector::ReflectorConfig;
 use kube_wire::request::{Collection, RequestError};
 
@@ -115,7 +115,7 @@ pub fn plan(discovery: &Discovery, regarding: &Regarding) -> Result<EventsPlan, 
     } else {
         return Err(EventsError::NotServed);
     };
-    let namespace = regarding.namespace.as_deref().filter(|_| resource.scope == Scope::Namespaced);
+    let namespace = resource.scoped(regarding.namespace.as_deref());
     let collection = Collection::new(resource, namespace).map_err(EventsError::Request)?;
     let mut config = ReflectorConfig::new(collection);
     config.field_selector = Some(format!("{label}={}", regarding.uid));

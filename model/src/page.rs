@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::cells::Grid;
+use crate::target::PageShape;
 use kube_wire::body::Decoded;
 use kube_wire::codec::cbor::diagnostic;
 use kube_wire::codec::protobuf::Envelope;
@@ -73,9 +74,9 @@ impl Page {
         })
     }
 
-    /// Interprets a decoded body. `as_grid` asks for rows (the Table and metadata-only views);
-    /// otherwise a list stays a document to read. `now_ms` formats ages.
-    pub fn from_decoded(decoded: &Decoded, as_grid: bool, now_ms: i64) -> Page {
+    /// Interprets a decoded body. [`PageShape::Grid`] asks for rows (the Table and metadata-only
+    /// views); otherwise a list stays a document to read. `now_ms` formats ages.
+    pub fn from_decoded(decoded: &Decoded, shape: PageShape, now_ms: i64) -> Page {
         let document = match decoded {
             Decoded::Envelope(envelope) => {
                 return Page {
@@ -97,7 +98,7 @@ impl Page {
         }
         let list = document.get("metadata").and_then(|_| ListMeta::from_document(document).ok());
         let is_list = kind.as_deref().is_some_and(|k| k.ends_with("List")) || document.get("items").is_some();
-        if as_grid {
+        if shape == PageShape::Grid {
             if kind.as_deref() == Some("Table") {
                 if let Ok(table) = Table::from_document(document) {
                     let grid = Grid::from_table(&table, now_ms);
@@ -274,7 +275,7 @@ mod tests {
 
     #[test]
     fn a_table_becomes_a_grid_with_its_list_metadata() {
-        let page = Page::from_decoded(&decoded("kube/vectors/table.json", MediaType::json()), true, 0);
+        let page = Page::from_decoded(&decoded("kube/vectors/table.json", MediaType::json()), PageShape::Grid, 0);
         assert_eq!(page.kind.as_deref(), Some("Table"));
         assert!(matches!(&page.body, PageBody::Grid(g) if !g.rows.is_empty()));
         assert!(page.list.is_some());
@@ -283,14 +284,14 @@ mod tests {
     #[test]
     fn a_full_list_gets_the_fallback_columns_or_stays_a_document() {
         let list = decoded("kube/vectors/podlist.json", MediaType::json());
-        let grid = Page::from_decoded(&list, true, 0);
+        let grid = Page::from_decoded(&list, PageShape::Grid, 0);
         match &grid.body {
             PageBody::Grid(g) => {
                 assert_eq!(g.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["Name", "Namespace", "Age"])
             }
             other => panic!("expected a grid, got {other:?}"),
         }
-        let document = Page::from_decoded(&list, false, 0);
+        let document = Page::from_decoded(&list, PageShape::Document, 0);
         assert!(matches!(document.body, PageBody::Document(_)));
         assert_eq!(document.item_count, grid.item_count);
     }
@@ -305,7 +306,7 @@ mod tests {
         ] {
             let read = read_list_document(format, Arc::from(shared_file(path))).expect("list");
             let lazy = Page::from_list_document(read).expect("a list");
-            let whole = Page::from_decoded(&decoded(path, media_type), false, 0);
+            let whole = Page::from_decoded(&decoded(path, media_type), PageShape::Document, 0);
             assert_eq!(
                 (&lazy.kind, &lazy.list, lazy.item_count),
                 (&whole.kind, &whole.list, whole.item_count),
@@ -324,21 +325,22 @@ mod tests {
 
     #[test]
     fn a_cbor_list_reads_like_its_json_twin() {
-        let cbor = Page::from_decoded(&decoded("kube/vectors/podlist.cbor", MediaType::cbor()), false, 0);
-        let json = Page::from_decoded(&decoded("kube/vectors/podlist.json", MediaType::json()), false, 0);
+        let cbor = Page::from_decoded(&decoded("kube/vectors/podlist.cbor", MediaType::cbor()), PageShape::Document, 0);
+        let json = Page::from_decoded(&decoded("kube/vectors/podlist.json", MediaType::json()), PageShape::Document, 0);
         assert_eq!(cbor.item_count, json.item_count);
         assert_eq!(cbor.kind, json.kind);
     }
 
     #[test]
     fn a_failure_status_becomes_the_status() {
-        let page = Page::from_decoded(&decoded("kube/vectors/status-410-expired.json", MediaType::json()), true, 0);
+        let page =
+            Page::from_decoded(&decoded("kube/vectors/status-410-expired.json", MediaType::json()), PageShape::Grid, 0);
         assert!(matches!(&page.body, PageBody::Status(s) if s.code == 410));
     }
 
     #[test]
     fn a_protobuf_body_becomes_its_envelope() {
-        let page = Page::from_decoded(&decoded("kube/vectors/pod.pb", MediaType::protobuf()), true, 0);
+        let page = Page::from_decoded(&decoded("kube/vectors/pod.pb", MediaType::protobuf()), PageShape::Grid, 0);
         assert_eq!(page.kind.as_deref(), Some("Pod"));
         assert!(matches!(&page.body, PageBody::Envelope(e) if e.api_version == "v1" && !e.raw.is_empty()));
     }

@@ -19,10 +19,10 @@
 
 use crate::access::{Decision, Question};
 use crate::i18n::{Localized, Msg, Text};
-use crate::view_state::{Representation, ResourceKey, ViewState};
+use crate::view_state::{Fallback, Reading, Representation, ResourceKey, ViewState};
 use kube_wire::body::{decode_body, Decoded};
 use kube_wire::build::RequestBuilder;
-use kube_wire::discovery::{Discovery, ResourceType, Scope};
+use kube_wire::discovery::{Discovery, ResourceType};
 use kube_wire::error::Format;
 use kube_wire::media_type::MediaType;
 use kube_wire::params::{ListOptions, ListParams, ParamsError};
@@ -161,7 +161,9 @@ impl SearchQuery {
             Some(token) => self.first_page.next_page(token),
             None => self.first_page.clone(),
         };
-        RequestBuilder::list(collection, &params, &Representation::Metadata.accept(true)).pretty(false).build()
+        RequestBuilder::list(collection, &params, &Representation::Metadata.accept(Reading::List, Fallback::Json))
+            .pretty(false)
+            .build()
     }
 }
 
@@ -205,12 +207,12 @@ pub fn plan(
     let mut targets = Vec::new();
     let mut skipped = Vec::new();
     for resource in discovery.every_type() {
-        if !resource.supports("list") || (namespace.is_some() && resource.scope != Scope::Namespaced) {
+        if !resource.supports("list") || (namespace.is_some() && !resource.is_namespaced()) {
             continue;
         }
         let question = Question::on("list", resource, namespace);
         if decide(&question) == Decision::Denied {
-            let namespaced = resource.scope == Scope::Namespaced;
+            let namespaced = resource.is_namespaced();
             skipped.push(Skipped {
                 resource: resource.clone(),
                 when: SkipWhen::Known,
@@ -410,7 +412,7 @@ impl SearchRun {
             TypeFailure::Forbidden(message) => {
                 entry.state = TypeState::Forbidden;
                 let question = Question::on("list", &entry.resource, namespace.as_deref());
-                let namespaced = entry.resource.scope == Scope::Namespaced;
+                let namespaced = entry.resource.is_namespaced();
                 self.skipped.push(Skipped {
                     resource: entry.resource.clone(),
                     when: SkipWhen::Answered,

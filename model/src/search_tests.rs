@@ -1,7 +1,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use kube_wire::discovery::ApiGroupDiscoveryList;
+use kube_wire::discovery::{ApiGroupDiscoveryList, Scope};
 use kube_wire::testdata::{discovery_of, resource_type, shared_file};
 use kube_wire::view::list::{List, ListMeta};
 

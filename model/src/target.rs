@@ -15,11 +15,10 @@
 
 use std::num::NonZeroU32;
 
-use crate::view_state::{Representation, ViewState};
+use crate::view_state::{Fallback, Reading, Representation, ViewState};
 use kube_wire::build::RequestBuilder;
 use kube_wire::codec::value::Value;
-use kube_wire::discovery::{ResourceType, Scope};
-use kube_wire::media_type::{Accept, MediaType};
+use kube_wire::discovery::ResourceType;
 use kube_wire::params::{GetParams, IncludeObject, ListParams, LogOptions, ParamsError};
 use kube_wire::reflector::ReflectorConfig;
 use kube_wire::request::{Collection, ObjectRef, Request, RequestError};
@@ -75,7 +74,7 @@ impl ViewState {
         let namespace = self.namespace_for(resource);
         Ok(CollectionTarget {
             collection: Collection::new(resource, namespace)?,
-            across_namespaces: resource.scope == Scope::Namespaced && namespace.is_none(),
+            across_namespaces: resource.is_namespaced() && namespace.is_none(),
         })
     }
 
@@ -92,7 +91,7 @@ impl ViewState {
         rows: RowObjects,
     ) -> Result<PagePlan, ParamsError> {
         let params = self.list_params(token)?;
-        let mut request = RequestBuilder::list(&target.collection, &params, &self.accept(true)).pretty(false);
+        let mut request = RequestBuilder::list(&target.collection, &params, &self.accept(Reading::List)).pretty(false);
         if self.representation == Representation::Table
             && (rows == RowObjects::ColumnsOnly || !target.across_namespaces)
         {
@@ -114,9 +113,13 @@ impl ViewState {
         list_version: Option<ResourceVersion>,
     ) -> Result<Request, ParamsError> {
         let params = self.same_page_params(token, list_version)?;
-        Ok(RequestBuilder::list(&target.collection, &params, &Representation::Metadata.accept(true))
-            .pretty(false)
-            .build())
+        Ok(RequestBuilder::list(
+            &target.collection,
+            &params,
+            &Representation::Metadata.accept(Reading::List, Fallback::Json),
+        )
+        .pretty(false)
+        .build())
     }
 
     /// The request that reads one object in the view's representation (Table means JSON here).
@@ -125,7 +128,7 @@ impl ViewState {
             Representation::Table => Representation::Json,
             other => other,
         };
-        let accept = if self.no_fallback { representation.accept_only(false) } else { representation.accept(false) };
+        let accept = representation.accept(Reading::Object, self.fallback());
         PagePlan {
             request: RequestBuilder::get_object(object, &GetParams::default(), &accept).pretty(false).build(),
             shape: PageShape::Document,
@@ -139,25 +142,21 @@ impl ViewState {
     /// the reflector goes on in JSON, saying why).
     pub fn watch_config(&self, target: &CollectionTarget) -> ReflectorConfig {
         let collection = target.collection.clone();
-        let mut config = match self.representation {
-            Representation::Table => {
-                let mut config = ReflectorConfig::tables(collection, IncludeObject::Object);
-                if self.no_fallback {
-                    config.accept = Representation::Table.accept_only(true);
-                }
-                config
-            }
-            Representation::Cbor => {
-                ReflectorConfig { accept: Accept::only(MediaType::cbor()), ..ReflectorConfig::new(collection) }
-            }
-            Representation::Protobuf if self.no_fallback => ReflectorConfig {
-                accept: Representation::Protobuf.accept_only(true),
-                watch_accept: Some(Accept::only(MediaType::protobuf_watch())),
-                ..ReflectorConfig::new(collection)
-            },
-            Representation::Protobuf => ReflectorConfig::protobuf(collection),
-            _ => ReflectorConfig::new(collection),
+        // A live view reads Tables, CBOR and protobuf as such, and anything else as JSON.
+        let live = match self.representation {
+            live @ (Representation::Table | Representation::Cbor | Representation::Protobuf) => live,
+            _ => Representation::Json,
         };
+        let (accept, watch_accept) =
+            (live.accept(Reading::List, self.fallback()), live.accept(Reading::Watch, self.fallback()));
+        let mut config = ReflectorConfig {
+            watch_accept: (watch_accept != accept).then_some(watch_accept),
+            accept,
+            ..ReflectorConfig::new(collection)
+        };
+        if live == Representation::Table {
+            config.include_object = Some(IncludeObject::Object);
+        }
         let non_empty = |text: &str| (!text.trim().is_empty()).then(|| text.trim().to_owned());
         config.label_selector = non_empty(&self.label_selector);
         config.field_selector = non_empty(&self.field_selector);
@@ -166,10 +165,7 @@ impl ViewState {
 
     /// The namespace a request for `resource` is scoped to: none for a cluster-scoped type.
     fn namespace_for(&self, resource: &ResourceType) -> Option<&str> {
-        match resource.scope {
-            Scope::Namespaced => self.namespace.as_deref(),
-            Scope::Cluster => None,
-        }
+        resource.scoped(self.namespace.as_deref())
     }
 }
 
@@ -183,15 +179,18 @@ pub fn subresource_request(
     subresource: &str,
     log: &LogOptions,
 ) -> Result<Request, RequestError> {
-    let namespace = if resource.scope == Scope::Namespaced { namespace } else { None };
-    let object = Collection::new(resource, namespace)?.object(name)?;
+    let object = Collection::new(resource, resource.scoped(namespace))?.object(name)?;
     if subresource == "log" {
         return RequestBuilder::log(&object, log).map(RequestBuilder::build);
     }
     let object = object.subresource(subresource)?;
-    Ok(RequestBuilder::get_object(&object, &GetParams::default(), &Accept::only(MediaType::json()))
-        .pretty(false)
-        .build())
+    Ok(RequestBuilder::get_object(
+        &object,
+        &GetParams::default(),
+        &Representation::Json.accept(Reading::Object, Fallback::Json),
+    )
+    .pretty(false)
+    .build())
 }
 
 /// How many namespaces the namespace selector offers at most.
@@ -200,7 +199,13 @@ const NAMESPACES_SHOWN: NonZeroU32 = NonZeroU32::MIN.saturating_add(499);
 /// The namespaces the namespace selector offers: one page, as JSON.
 pub fn namespaces_request() -> Request {
     let params = ListParams::first_page(NAMESPACES_SHOWN);
-    RequestBuilder::list(&Collection::namespaces(), &params, &Accept::only(MediaType::json())).pretty(false).build()
+    RequestBuilder::list(
+        &Collection::namespaces(),
+        &params,
+        &Representation::Json.accept(Reading::List, Fallback::Json),
+    )
+    .pretty(false)
+    .build()
 }
 
 /// How many objects the go-to box reads the names of, per type and namespace.
@@ -209,11 +214,14 @@ const NAMES_READ: NonZeroU32 = NonZeroU32::MIN.saturating_add(499);
 /// The names of `resource`'s objects (in `namespace`, or all) the go-to box offers: the first
 /// page of a metadata-only list.
 pub fn names_request(resource: &ResourceType, namespace: Option<&str>) -> Result<Request, RequestError> {
-    let namespace = if resource.scope == Scope::Namespaced { namespace } else { None };
     let params = ListParams::first_page(NAMES_READ);
-    Ok(RequestBuilder::list(&Collection::new(resource, namespace)?, &params, &Representation::Metadata.accept(true))
-        .pretty(false)
-        .build())
+    Ok(RequestBuilder::list(
+        &Collection::new(resource, resource.scoped(namespace))?,
+        &params,
+        &Representation::Metadata.accept(Reading::List, Fallback::Json),
+    )
+    .pretty(false)
+    .build())
 }
 
 /// The names of the items of a list document, in its order.
@@ -229,6 +237,8 @@ pub fn namespace_names(list: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kube_wire::discovery::Scope;
+    use kube_wire::media_type::{Accept, MediaType};
     use kube_wire::testdata::resource_type;
 
     fn state(query: &str) -> ViewState {
@@ -329,7 +339,7 @@ mod tests {
         assert_eq!(table.include_object, Some(IncludeObject::Object));
         assert_eq!(table.label_selector.as_deref(), Some("app=web"));
         let only = state("?fallback=0").watch_config(&target);
-        assert_eq!(only.accept, Representation::Table.accept_only(true));
+        assert_eq!(only.accept, Representation::Table.accept(Reading::List, Fallback::Refused));
         let cbor = state("?as=cbor").watch_config(&target);
         assert_eq!(cbor.accept, Accept::only(MediaType::cbor()));
         assert_eq!(cbor.include_object, None);

@@ -69,36 +69,53 @@ impl Representation {
         Representation::ALL.into_iter().find(|r| r.as_str() == word)
     }
 
-    /// The `Accept` header that asks for this representation and nothing else: no JSON fallback,
-    /// so that a server that cannot give it answers 406 Not Acceptable.
-    pub fn accept_only(self, list: bool) -> Accept {
+    /// The `Accept` header that asks for this representation, for a collection, one object or a
+    /// watch: the one rule from a representation to what a request accepts. With
+    /// [`Fallback::Json`], Table, metadata-only and protobuf fall back to JSON as kubectl does;
+    /// YAML and CBOR are always asked for alone, so that a server that cannot give them answers 406
+    /// rather than something else. With [`Fallback::Refused`] nothing but the representation is
+    /// asked for. A watch reads protobuf as `;stream=watch` (the length-prefixed frames), and
+    /// metadata-only as single `PartialObjectMetadata` events, as client-go's metadata client does.
+    pub fn accept(self, reading: Reading, fallback: Fallback) -> Accept {
+        let alone = fallback == Fallback::Refused;
+        let metadata = match reading {
+            Reading::List => Conversion::partial_object_metadata_list(),
+            Reading::Object | Reading::Watch => Conversion::partial_object_metadata(),
+        };
+        let protobuf = match reading {
+            Reading::Watch => MediaType::protobuf_watch(),
+            Reading::List | Reading::Object => MediaType::protobuf(),
+        };
         match self {
-            Representation::Table => Accept::only(MediaType::json().with_conversion(Conversion::table())),
-            Representation::Metadata if list => {
-                Accept::only(MediaType::json().with_conversion(Conversion::partial_object_metadata_list()))
-            }
-            Representation::Metadata => {
-                Accept::only(MediaType::json().with_conversion(Conversion::partial_object_metadata()))
-            }
-            Representation::Protobuf => Accept::only(MediaType::protobuf()),
-            other => other.accept(list),
-        }
-    }
-
-    /// The `Accept` header that asks for this representation of a collection (`list`) or of one
-    /// object. Table and metadata-only fall back to JSON as kubectl does; YAML and CBOR are asked
-    /// for alone, so that a server that cannot give them answers 406 rather than something else.
-    pub fn accept(self, list: bool) -> Accept {
-        match self {
+            Representation::Table if alone => Accept::only(MediaType::json().with_conversion(Conversion::table())),
             Representation::Table => Accept::table(),
             Representation::Json => Accept::only(MediaType::json()),
             Representation::Yaml => Accept::only(MediaType::yaml()),
             Representation::Cbor => Accept::only(MediaType::cbor()),
-            Representation::Metadata if list => Accept::metadata_only_list(),
+            Representation::Metadata if alone => Accept::only(MediaType::json().with_conversion(metadata)),
+            Representation::Metadata if reading == Reading::List => Accept::metadata_only_list(),
             Representation::Metadata => Accept::metadata_only(),
-            Representation::Protobuf => Accept::protobuf_or_json(),
+            Representation::Protobuf if alone => Accept::only(protobuf),
+            Representation::Protobuf => Accept::only(protobuf).or(MediaType::json()),
         }
     }
+}
+
+/// What a request reads: a collection (a list), one object, or a collection's changes (a watch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    List,
+    Object,
+    Watch,
+}
+
+/// Whether a server that cannot give the representation asked for may answer in JSON instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fallback {
+    /// Table, metadata-only and protobuf fall back to JSON.
+    Json,
+    /// The representation alone: a server that cannot give it answers 406 Not Acceptable.
+    Refused,
 }
 
 impl fmt::Display for Representation {
@@ -386,13 +403,18 @@ impl ViewState {
         }
     }
 
-    /// The `Accept` header for this view's representation, with or without the fallback.
-    pub fn accept(&self, list: bool) -> Accept {
+    /// Whether this view lets the server fall back to JSON (the URL's `fallback=0` refuses it).
+    pub fn fallback(&self) -> Fallback {
         if self.no_fallback {
-            self.representation.accept_only(list)
+            Fallback::Refused
         } else {
-            self.representation.accept(list)
+            Fallback::Json
         }
+    }
+
+    /// The `Accept` header for this view's representation when it reads `reading`.
+    pub fn accept(&self, reading: Reading) -> Accept {
+        self.representation.accept(reading, self.fallback())
     }
 
     /// The query string (`?a=b&c=d`, or empty), percent-encoded.
@@ -554,12 +576,20 @@ mod tests {
     #[test]
     fn without_the_fallback_only_the_representation_is_asked_for() {
         let state = ViewState::from_search("?as=protobuf&fallback=0");
-        assert_eq!(state.accept(true).to_string(), "application/vnd.kubernetes.protobuf");
+        assert_eq!(state.accept(Reading::List).to_string(), "application/vnd.kubernetes.protobuf");
+        assert_eq!(state.accept(Reading::Watch).to_string(), "application/vnd.kubernetes.protobuf;stream=watch");
         assert_eq!(
-            ViewState::from_search("?as=table&fallback=0").accept(true).to_string(),
+            ViewState::from_search("?as=table&fallback=0").accept(Reading::List).to_string(),
             "application/json;as=Table;g=meta.k8s.io;v=v1"
         );
-        assert_eq!(ViewState::from_search("?as=yaml&fallback=0").accept(false).to_string(), "application/yaml");
+        assert_eq!(
+            ViewState::from_search("?as=yaml&fallback=0").accept(Reading::Object).to_string(),
+            "application/yaml"
+        );
+        assert_eq!(
+            ViewState::from_search("?as=metadata&fallback=0").accept(Reading::Object).to_string(),
+            "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
+        );
     }
 
     #[test]
@@ -572,15 +602,26 @@ mod tests {
     #[test]
     fn each_representation_asks_for_its_media_type() {
         assert_eq!(
-            Representation::Table.accept(true).to_string(),
+            Representation::Table.accept(Reading::List, Fallback::Json).to_string(),
             "application/json;as=Table;g=meta.k8s.io;v=v1,application/json;as=Table;g=meta.k8s.io;v=v1beta1,application/json"
         );
-        assert_eq!(Representation::Cbor.accept(true).to_string(), "application/cbor");
-        assert!(Representation::Metadata.accept(true).to_string().contains("as=PartialObjectMetadataList"));
-        assert!(Representation::Metadata.accept(false).to_string().contains("as=PartialObjectMetadata;"));
+        let (list, object, watch) = (Reading::List, Reading::Object, Reading::Watch);
+        for reading in [list, object, watch] {
+            assert_eq!(Representation::Cbor.accept(reading, Fallback::Json).to_string(), "application/cbor");
+            assert_eq!(Representation::Json.accept(reading, Fallback::Refused).to_string(), "application/json");
+        }
+        let metadata = |reading| Representation::Metadata.accept(reading, Fallback::Json).to_string();
+        assert!(metadata(list).contains("as=PartialObjectMetadataList"));
+        assert!(metadata(object).contains("as=PartialObjectMetadata;"));
+        // client-go's metadata client watches single PartialObjectMetadata events.
+        assert!(metadata(watch).contains("as=PartialObjectMetadata;"));
         assert_eq!(
-            Representation::Protobuf.accept(true).to_string(),
+            Representation::Protobuf.accept(list, Fallback::Json).to_string(),
             "application/vnd.kubernetes.protobuf,application/json"
+        );
+        assert_eq!(
+            Representation::Protobuf.accept(watch, Fallback::Json).to_string(),
+            "application/vnd.kubernetes.protobuf;stream=watch,application/json"
         );
         for r in Representation::ALL {
             assert_eq!(Representation::parse(r.as_str()), Some(r));

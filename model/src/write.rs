@@ -15,7 +15,7 @@ use crate::i18n::{Localized, Msg, Text};
 use kube_wire::build::RequestBuilder;
 use kube_wire::codec::value::Value;
 use kube_wire::codec::yaml::decode_yaml;
-use kube_wire::discovery::{Discovery, Scope};
+use kube_wire::discovery::Discovery;
 use kube_wire::error::DecodeError;
 use kube_wire::params::{
     ApplyParams, DeleteParams, DryRun, FieldValidation, Preconditions, PropagationPolicy, WriteParams,
@@ -610,17 +610,15 @@ fn create_request(
         .flat_map(|v| v.resources.iter())
         .find(|r| r.kind == kind)
         .ok_or_else(|| Text::new(Msg::CreateNotServed).with("kind", kind).with("api_version", api_version))?;
-    let namespace = match resource.scope {
-        Scope::Namespaced => Some(
-            object
-                .at(&["metadata", "namespace"])
-                .and_then(Value::as_str)
-                .or(default_namespace)
-                .unwrap_or("default")
-                .to_string(),
-        ),
-        Scope::Cluster => None,
-    };
+    // The object's own namespace, else the view's, else `default` (as kubectl create -f).
+    let namespace = resource.is_namespaced().then(|| {
+        object
+            .at(&["metadata", "namespace"])
+            .and_then(Value::as_str)
+            .or(default_namespace)
+            .unwrap_or("default")
+            .to_string()
+    });
     let collection = Collection::new(resource, namespace.as_deref()).map_err(|e| e.text())?;
     Ok((namespace, RequestBuilder::create(&collection, Body::json(object), params).build()))
 }

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::api::access::RulesReview;
-use crate::api::discovery::{Discovery, ResourceType, Scope};
+use crate::api::discovery::{Discovery, ResourceType};
 use crate::i18n::Msg;
 use crate::model::access::{decide, matrix, Decision, MatrixRow, Question, VERBS};
 use crate::ui::access::{use_access, Rules};
@@ -33,7 +33,7 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
     let identity = use_context::<Identity>();
     let filter = RwSignal::new(String::new());
     let (namespaced, cluster): (Vec<ResourceType>, Vec<ResourceType>) =
-        preferred_types(&discovery).into_iter().partition(|t| t.scope == Scope::Namespaced);
+        preferred_types(&discovery).into_iter().partition(|t| t.is_namespaced());
     let chosen = move || navigation.state.with(|s| s.namespace.clone());
     let namespace = move || chosen().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let rules = move || access.rules(&namespace());

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::discovery::{ResourceType, Scope};
+use crate::api::discovery::ResourceType;
 use crate::api::selector::{FieldSelector, LabelSelector, SelectorError};
 use crate::api::view::list::{ContinueToken, ResourceVersion};
 use crate::api::view::metadata::PartialObjectMetadataList;
@@ -83,7 +83,7 @@ pub fn CollectionView(
     let navigation = use_navigation();
     let state = navigation.state;
     let settings = use_settings();
-    let namespaced = resource.scope == Scope::Namespaced;
+    let namespaced = resource.is_namespaced();
     let live_refused = {
         let resource = resource.clone();
         refusal(
@@ -303,7 +303,7 @@ async fn load_page(
         }
     }
     let mut page = match fetched.decoded() {
-        Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), now_ms() as i64 + epoch_offset_ms()),
+        Ok(decoded) => Page::from_decoded(decoded, plan.shape, now_ms() as i64 + epoch_offset_ms()),
         Err(message) => {
             return Err(Failure::Unreadable(
                 Text::new(Msg::AnsweredWith)

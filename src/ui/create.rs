@@ -27,7 +27,7 @@ pub fn CollectionActions(
 ) -> impl IntoView {
     let navigation = crate::ui::location::use_navigation();
     let open = RwSignal::new(None::<&'static str>);
-    let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+    let namespaced = resource.is_namespaced();
     let question_resource = resource.clone();
     let panel = move || {
         let state = navigation.state.get();

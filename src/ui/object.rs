@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::discovery::{Discovery, ResourceType, Scope};
+use crate::api::discovery::{Discovery, ResourceType};
 use crate::client::fetched::Fetched;
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
@@ -47,7 +47,7 @@ pub fn ObjectView(
             let plan = state.object_plan(&object);
             let fetched = client.send(plan.request).await.map_err(|e| tl(&e))?;
             let page = match fetched.decoded() {
-                Ok(decoded) => Page::from_decoded(decoded, plan.shape.is_grid(), 0),
+                Ok(decoded) => Page::from_decoded(decoded, plan.shape, 0),
                 Err(message) => return Err(tl(message)),
             };
             Ok::<(Arc<Fetched>, Page), String>((fetched, page))
@@ -305,7 +305,7 @@ fn object_link(
         version: target_type.version.clone(),
         plural: target_type.plural.clone(),
     };
-    let cluster_scoped = target_type.scope == Scope::Cluster;
+    let cluster_scoped = !target_type.is_namespaced();
     let change = Arc::new(move |target: &mut ViewState| {
         target.resource = Some(key.clone());
         target.name = Some(name.clone());

@@ -25,7 +25,7 @@ pub fn ObjectActions(
     let navigation = crate::ui::location::use_navigation();
     // `e` on a row opens its object in the editor.
     let open = RwSignal::new(crate::ui::keys::Intents::take(crate::ui::keys::Intent::Edit).then_some("edit"));
-    let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+    let namespaced = resource.is_namespaced();
     let object = {
         let (resource, name) = (resource.clone(), name.clone());
         Memo::new(move |_| {

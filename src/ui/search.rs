@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::api::discovery::{group_version, Discovery, Scope};
+use crate::api::discovery::{group_version, Discovery};
 use crate::api::view::metadata::ObjectHeadList;
 use crate::api::view::status::StatusExt;
 use crate::client::fetch::ClientError;
@@ -504,7 +504,7 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
     };
     let query = run.with_untracked(|r| r.as_ref().map(|r| r.query.clone()));
     let Some(query) = query else { return ().into_any() };
-    let namespaced = entry.resource.scope == Scope::Namespaced;
+    let namespaced = entry.resource.is_namespaced();
     let label = type_label(&entry.resource.group, &entry.resource.version, &entry.resource.plural);
     let list_link = {
         let key = entry.key();

@@ -6,7 +6,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::api::discovery::{Discovery, ResourceType, Scope};
+use crate::api::discovery::{Discovery, ResourceType};
 use crate::i18n::Msg;
 use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
@@ -146,7 +146,7 @@ pub fn Sidebar(
                                             let title = {
                                                 let r = r.clone();
                                                 move || {
-                                                    let scope = tr(if r.scope == Scope::Namespaced {
+                                                    let scope = tr(if r.is_namespaced() {
                                                         Msg::Namespaced
                                                     } else {
                                                         Msg::ClusterScoped
@@ -181,7 +181,7 @@ pub fn Sidebar(
                                                     if list_denied() {
                                                         let namespace = navigation.state.with(|s| s.namespace.clone());
                                                         let q = Question::on("list", &r, namespace.as_deref());
-                                                        let namespaced = r.scope == Scope::Namespaced;
+                                                        let namespaced = r.is_namespaced();
                                                         tf(
                                                             Msg::YouMayNot,
                                                             &[

@@ -15,7 +15,7 @@ use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::model::page::{Page, PageBody};
-use crate::model::target::subresource_request;
+use crate::model::target::{subresource_request, PageShape};
 use crate::model::terminal::opens_terminal;
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
@@ -54,7 +54,7 @@ pub fn SubresourcePanel(
     if subresources.is_empty() {
         return ().into_any();
     }
-    let namespaced = resource.scope == crate::api::discovery::Scope::Namespaced;
+    let namespaced = resource.is_namespaced();
     let (question_resource, question_namespace, question_name) = (resource.clone(), namespace.clone(), name.clone());
     let at_log = open_log && subresources.iter().any(|s| s.name == "log");
     let chosen = RwSignal::new(at_log.then(|| "log".to_owned()));
@@ -81,7 +81,7 @@ pub fn SubresourcePanel(
             let read = match client.send(request).await {
                 Err(e) => Read::Error(tl(&e)),
                 Ok(fetched) => match fetched.decoded() {
-                    Ok(decoded) => match Page::from_decoded(decoded, false, 0).body {
+                    Ok(decoded) => match Page::from_decoded(decoded, PageShape::Document, 0).body {
                         PageBody::Document(document) if fetched.response.is_success() => Read::Document(document),
                         _ => Read::Failed(fetched.clone()),
                     },
@@ -160,7 +160,7 @@ pub fn SubresourcePanel(
                 }
                 Some(Read::Document(document)) => view! { <DocumentView document raw=None /> }.into_any(),
                 Some(Read::Failed(fetched)) => {
-                    match fetched.decoded().as_ref().ok().map(|d| Page::from_decoded(d, false, 0).body) {
+                    match fetched.decoded().as_ref().ok().map(|d| Page::from_decoded(d, PageShape::Document, 0).body) {
                         Some(PageBody::Status(status)) => view! { <StatusView status=*status /> }.into_any(),
                         _ => {
                             view! {

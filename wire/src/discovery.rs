@@ -57,6 +57,18 @@ impl ResourceType {
         group_version(&self.group, &self.version)
     }
 
+    /// Whether objects of this type live in a namespace.
+    pub fn is_namespaced(&self) -> bool {
+        self.scope == Scope::Namespaced
+    }
+
+    /// The namespace a request for this type is scoped to, given the one a view or a person
+    /// chose: that namespace for a namespaced type, none for a cluster-scoped one. The scope
+    /// rule, in one place: every request for a type chosen beside a namespace goes through it.
+    pub fn scoped<'a>(&self, namespace: Option<&'a str>) -> Option<&'a str> {
+        namespace.filter(|_| self.is_namespaced())
+    }
+
     /// Whether the server allows `verb` (`get`, `list`, `watch`, `patch`, ...) on this type.
     pub fn supports(&self, verb: &str) -> bool {
         self.verbs.iter().any(|v| v == verb)
@@ -390,6 +402,26 @@ mod tests {
         let apis: ApiGroupDiscoveryList = serde_json::from_slice(&shared_file("kube/discovery/aggregated_v2.json"))
             .expect("aggregated document decodes");
         Discovery::from_aggregated(&[apis])
+    }
+
+    #[test]
+    fn a_namespace_scopes_only_namespaced_types() {
+        let discovery = aggregated();
+        let find = |plural: &str| {
+            discovery
+                .groups
+                .iter()
+                .flat_map(|g| &g.versions)
+                .flat_map(|v| &v.resources)
+                .find(|r| r.plural == plural)
+                .cloned()
+        };
+        let (namespaced, cluster) =
+            (find("deployments").expect("deployments"), find("apiservices").expect("apiservices"));
+        assert!(namespaced.is_namespaced() && !cluster.is_namespaced());
+        assert_eq!(namespaced.scoped(Some("demo")), Some("demo"));
+        assert_eq!(namespaced.scoped(None), None);
+        assert_eq!(cluster.scoped(Some("demo")), None);
     }
 
     #[test]

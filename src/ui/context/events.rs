@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::discovery::{ResourceType, Scope};
+use crate::api::discovery::ResourceType;
 use crate::client::object_events::use_object_events;
 use crate::i18n::Msg;
 use crate::model::object_events::{EventRow, EventType, EventsApi, Regarding};
@@ -165,7 +165,7 @@ fn link_to(
         version: resource.version.clone(),
         plural: resource.plural.clone(),
     };
-    let namespaced = resource.scope == Scope::Namespaced;
+    let namespaced = resource.is_namespaced();
     Arc::new(move |target: &mut ViewState| {
         target.resource = Some(key.clone());
         target.name = Some(name.clone());
