@@ -161,6 +161,28 @@ pub struct ResourceKey {
     pub plural: String,
 }
 
+/// The fields of a view whose change restarts its watch (a live collection): the collection,
+/// its representation and selectors. Any other field (columns, a page size) leaves it running.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveKey {
+    resource: Option<ResourceKey>,
+    namespace: Option<String>,
+    representation: Representation,
+    label_selector: String,
+    field_selector: String,
+    fallback: Fallback,
+}
+
+/// The fields of a view whose change reads a paged collection again from its first page: those
+/// of [`LiveKey`], the page size and the snapshot the first page is read at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageKey {
+    live: LiveKey,
+    limit: u32,
+    resource_version: String,
+    resource_version_match: Option<VersionMatch>,
+}
+
 /// The whole view, as the URL query carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ViewState {
@@ -403,6 +425,28 @@ impl ViewState {
         }
     }
 
+    /// What restarts this view's watch ([`LiveKey`]).
+    pub fn live_key(&self) -> LiveKey {
+        LiveKey {
+            resource: self.resource.clone(),
+            namespace: self.namespace.clone(),
+            representation: self.representation,
+            label_selector: self.label_selector.clone(),
+            field_selector: self.field_selector.clone(),
+            fallback: self.fallback(),
+        }
+    }
+
+    /// What reads this view's collection again from its first page ([`PageKey`]).
+    pub fn page_key(&self) -> PageKey {
+        PageKey {
+            live: self.live_key(),
+            limit: self.limit,
+            resource_version: self.resource_version.clone(),
+            resource_version_match: self.resource_version_match,
+        }
+    }
+
     /// Whether this view lets the server fall back to JSON (the URL's `fallback=0` refuses it).
     pub fn fallback(&self) -> Fallback {
         if self.no_fallback {
@@ -590,6 +634,48 @@ mod tests {
             ViewState::from_search("?as=metadata&fallback=0").accept(Reading::Object).to_string(),
             "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
         );
+    }
+
+    #[test]
+    fn only_the_fields_that_change_what_is_read_restart_a_watch_or_a_paged_list() {
+        let base = ViewState::from_search("?group=&version=v1&resource=pods&namespace=demo&limit=50");
+        let (live, page) = (base.live_key(), base.page_key());
+        let changed = |change: fn(&mut ViewState)| {
+            let mut other = base.clone();
+            change(&mut other);
+            (other.live_key(), other.page_key())
+        };
+        // Shown differently, read the same: neither key moves.
+        let shown: [fn(&mut ViewState); 3] =
+            [|s| s.wide = true, |s| s.watch = Some(true), |s| s.name = Some("web-1".into())];
+        for (i, change) in shown.into_iter().enumerate() {
+            assert_eq!(changed(change), (live.clone(), page.clone()), "shown #{i}");
+        }
+        // Another page size or snapshot reads the list again, and leaves a watch running.
+        let paged: [fn(&mut ViewState); 3] = [
+            |s| s.limit = 10,
+            |s| s.resource_version = "5".into(),
+            |s| s.resource_version_match = Some(VersionMatch::Exact),
+        ];
+        for (i, change) in paged.into_iter().enumerate() {
+            let (other_live, other_page) = changed(change);
+            assert_eq!(other_live, live, "paged #{i}");
+            assert_ne!(other_page, page, "paged #{i}");
+        }
+        // Another collection, representation, selector or fallback restarts both.
+        let read: [fn(&mut ViewState); 6] = [
+            |s| s.namespace = None,
+            |s| s.resource.as_mut().expect("resource").plural = "configmaps".into(),
+            |s| s.representation = Representation::Yaml,
+            |s| s.label_selector = "app=web".into(),
+            |s| s.field_selector = "a=b".into(),
+            |s| s.no_fallback = true,
+        ];
+        for (i, change) in read.into_iter().enumerate() {
+            let (other_live, other_page) = changed(change);
+            assert_ne!(other_live, live, "read #{i}");
+            assert_ne!(other_page, page, "read #{i}");
+        }
     }
 
     #[test]

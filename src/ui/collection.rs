@@ -108,18 +108,7 @@ pub fn CollectionView(
         }
         state.with(|s| s.is_live(settings.open_live.get()) && (s.watch.is_some() || !refused))
     });
-    let live_key = Memo::new(move |_| {
-        state.with(|s| {
-            (
-                s.resource.clone(),
-                s.namespace.clone(),
-                s.representation,
-                s.label_selector.clone(),
-                s.field_selector.clone(),
-                s.no_fallback,
-            )
-        })
-    });
+    let live_key = Memo::new(move |_| state.with(ViewState::live_key));
     // Bumped when an action changed the collection, so a paged view reads its page again (a live
     // one sees the change in its watch).
     let changed = RwSignal::new(0u64);
@@ -231,21 +220,7 @@ fn PagedCollection(
     let client = use_client();
     // The continue tokens of the pages before this one: a stack, so "previous" pops.
     let tokens = RwSignal::new(Vec::<ContinueToken>::new());
-    let collection_key = move || {
-        state.with(|s| {
-            (
-                s.resource.clone(),
-                s.namespace.clone(),
-                s.representation,
-                s.label_selector.clone(),
-                s.field_selector.clone(),
-                s.limit,
-                s.resource_version.clone(),
-                s.resource_version_match,
-                s.no_fallback,
-            )
-        })
-    };
+    let collection_key = move || state.with(ViewState::page_key);
     // The collection the tokens were read from. Another collection (or page size) starts from its
     // first page: the stack is emptied in the same step that asks for that page, so no second
     // request follows (an effect that emptied it afterwards asked again, and a 429 answered to
