@@ -1,0 +1,61 @@
+// The hostile-server corpus (issue 41, item 4): the explorer pointed, by its `api-base` query, at
+// a server that lies (tests/e2e/hostile-server.js, in front of a kube-sim). For each case a person
+// opens the configmaps of `default` through /h/<case>; the page must say clearly what was wrong,
+// raise no panic or page error, execute nothing the server sent (window.__hostile stays unset),
+// read no more than a stated limit of an endless body, and keep working: the person then opens
+// the namespaces through the same server and sees them. The spec prints every case's outcome.
+const { test, expect } = require('@playwright/test');
+const { saveScreen } = require('./helpers');
+
+// Each case: the query it opens (besides the api-base and the configmaps of `default`), and the
+// words the page must show about it.
+const CASES = [
+  { name: 'lying-content-type', query: 'watch=0', says: /invalid JSON: expected a JSON value, found '<' at byte 0/ },
+  { name: 'invalid-utf8', query: 'watch=0', says: /invalid JSON: .*found byte 0xff at byte 72/ },
+  { name: 'deep-nesting', query: 'watch=0', says: /invalid JSON: expected nesting at most 128 deep, found deeper nesting at byte \d+/ },
+  { name: 'status-html', query: 'watch=0', says: /403 Forbidden[\s\S]*<img src=x onerror="window.__hostile=1"><script>window.__hostile=2<\/script><b>admin<\/b> says no/ },
+  { name: 'empty-200', query: 'watch=0', says: /answered 200: HTTP 200 with an empty body/ },
+];
+
+const outcomes = [];
+
+function hostileUrl() {
+  const url = process.env.EXPLORER_HOSTILE_URL;
+  if (!url) throw new Error('EXPLORER_HOSTILE_URL is not set: run the end-to-end tests through scripts/test or scripts/dev-e2e');
+  return url;
+}
+
+test.afterAll(() => {
+  const passed = outcomes.filter((o) => o.ok).length;
+  console.log(`hostile corpus: ${outcomes.length} cases, ${passed} handled, ${outcomes.length - passed} not`);
+  for (const o of outcomes) console.log(`  ${o.ok ? 'handled' : 'FAILED '} ${o.name}: ${o.detail}`);
+});
+
+for (const hostile of CASES) {
+  test(`hostile server: ${hostile.name} gives a clear error and the app keeps working`, async ({ page }) => {
+    const outcome = { name: hostile.name, ok: false, detail: 'did not finish' };
+    outcomes.push(outcome);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (/panicked/.test(m.text())) problems.push(`console: ${m.text().slice(0, 300)}`);
+    });
+    const base = `/h/${hostile.name}`;
+    await page.goto(`${hostileUrl()}/explorer/?api-base=${base}&group=&version=v1&resource=configmaps&namespace=default&${hostile.query}`);
+    // The page names the server it talks to, and what was wrong with the answer.
+    await expect(page.getByText(`${new URL(hostileUrl()).origin}${base}`, { exact: true })).toBeVisible();
+    const alert = page.getByRole('alert').filter({ hasText: hostile.says });
+    await expect(alert).toBeVisible();
+    const said = (await alert.innerText()).replace(/\s+/g, ' ').trim();
+    await saveScreen(page, `hostile-${hostile.name}`);
+    // Nothing the server sent ran: the HTML of a message is text, not elements.
+    expect(await page.evaluate(() => window.__hostile)).toBeUndefined();
+    await expect(page.locator('main img[src="x"], main script:text("__hostile")')).toHaveCount(0);
+    // The rest of the app works: the namespaces, through the same server, are listed.
+    await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^namespaces/ }).click();
+    await expect(page.getByTestId('grid-row').first()).toBeVisible();
+    expect(problems).toEqual([]);
+    outcome.ok = true;
+    outcome.detail = said.length > 160 ? `…${said.slice(-160)}` : said;
+  });
+}
