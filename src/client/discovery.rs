@@ -3,11 +3,12 @@
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{APIGroupList, APIResourceList, APIVersions};
 
+use crate::api::body::BodyTooLarge;
 use crate::api::discovery::{
     decode_resource_list, decode_root, group_version_path, Discovery, DiscoveryRoot, ServerVersion,
 };
 use crate::api::request::Request;
-use crate::client::fetch::{ClientError, Response};
+use crate::client::fetch::{BodyCut, ClientError, Response};
 use crate::client::handle::Client;
 use crate::i18n::{Localized, Msg, Text};
 use crate::model::requests;
@@ -77,6 +78,10 @@ impl From<ClientError> for LoadError {
             }
             ClientError::ReadOnly { url, .. } => {
                 LoadError::Unreachable { message: Text::new(Msg::ReadOnlyRefusedWrite).with("url", &url), url }
+            }
+            ClientError::TooLarge { url, limit } => {
+                let message = BodyCut::TooLarge(BodyTooLarge { limit }).text();
+                LoadError::Unreachable { url, message }
             }
         }
     }

@@ -10,6 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader, RequestInit};
 
+use crate::api::body::{BodyTooLarge, BoundedBody, MAX_BODY_BYTES};
 use crate::api::request::Request;
 use crate::client::base::ApiBase;
 use crate::client::stream::Permit;
@@ -66,13 +67,30 @@ fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
 }
 
 /// A body that stopped arriving (the connection was cut, or the request aborted), in the
-/// browser's words: what reading an open [`Stream`] fails with.
+/// browser's words, or one the client stopped reading at [`MAX_BODY_BYTES`]: what reading an
+/// open [`Stream`] fails with.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BodyCut(pub String);
+pub enum BodyCut {
+    Cut(String),
+    TooLarge(BodyTooLarge),
+}
 
 impl Localized for BodyCut {
     fn text(&self) -> Text {
-        Text::verbatim(&self.0)
+        match self {
+            BodyCut::Cut(message) => Text::verbatim(message),
+            BodyCut::TooLarge(BodyTooLarge { limit }) => Text::new(Msg::BodyCutAtLimit).with("limit", limit),
+        }
+    }
+}
+
+impl BodyCut {
+    /// The error of the request to `url` whose body this was.
+    fn of(self, url: &str) -> ClientError {
+        match self {
+            BodyCut::Cut(message) => ClientError::Network { url: url.to_owned(), message },
+            BodyCut::TooLarge(BodyTooLarge { limit }) => ClientError::TooLarge { url: url.to_owned(), limit },
+        }
     }
 }
 
@@ -90,6 +108,8 @@ pub enum ClientError {
     InvalidRequest { url: String, message: String },
     /// A write refused because the explorer is in read-only mode; nothing was sent.
     ReadOnly { url: String, method: String },
+    /// The body went on past [`MAX_BODY_BYTES`]: the client stopped reading it there.
+    TooLarge { url: String, limit: usize },
 }
 
 impl Localized for ClientError {
@@ -104,6 +124,9 @@ impl Localized for ClientError {
             ClientError::ReadOnly { url, method } => {
                 Text::new(Msg::ReadOnlyNotSent).with("method", method).with("url", url)
             }
+            ClientError::TooLarge { url, limit } => Text::new(Msg::BodyTooLarge)
+                .with("url", url)
+                .with_text("problem", &BodyCut::TooLarge(BodyTooLarge { limit: *limit })),
         }
     }
 }
@@ -131,7 +154,7 @@ impl Stream {
     /// The next chunk of the body; `Ok(None)` at its end, `Err` when reading fails (the
     /// connection was cut, or the request aborted).
     pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BodyCut> {
-        let cut = |e: JsValue| BodyCut(describe(e));
+        let cut = |e: JsValue| BodyCut::Cut(describe(e));
         let Some(reader) = &self.reader else { return Ok(None) };
         let result = JsFuture::from(reader.read()).await.map_err(cut)?;
         let done = Reflect::get(&result, &JsValue::from_str("done")).map_err(cut)?;
@@ -157,13 +180,19 @@ impl Stream {
         })
     }
 
-    /// The whole remaining body.
+    /// The whole remaining body, at most [`MAX_BODY_BYTES`] of it: past that the body is
+    /// cancelled (the browser stops downloading it) and refused.
     pub async fn read_to_end(&mut self) -> Result<Vec<u8>, BodyCut> {
-        let mut body = Vec::new();
+        let mut body = BoundedBody::new(MAX_BODY_BYTES);
         while let Some(chunk) = self.next_chunk().await? {
-            body.extend_from_slice(&chunk);
+            if let Err(too_large) = body.push(&chunk) {
+                if let Some(reader) = self.reader.take() {
+                    let _ = reader.cancel();
+                }
+                return Err(BodyCut::TooLarge(too_large));
+            }
         }
-        Ok(body)
+        Ok(body.into_bytes())
     }
 }
 
@@ -219,8 +248,7 @@ pub async fn execute(base: &ApiBase, request: &Request, signal: &AbortSignal) ->
     let started = now_ms();
     let mut stream = open(base, request, signal).await.map_err(|error| with_url(error, &url))?;
     let time_to_headers_ms = now_ms() - started;
-    let body =
-        stream.read_to_end().await.map_err(|BodyCut(message)| ClientError::Network { url: url.clone(), message })?;
+    let body = stream.read_to_end().await.map_err(|cut| cut.of(&url))?;
     Ok(Response {
         url,
         status: stream.status,
@@ -238,6 +266,7 @@ fn with_url(error: ClientError, url: &str) -> ClientError {
         ClientError::Network { message, .. } => ClientError::Network { url: url.to_owned(), message },
         ClientError::InvalidRequest { message, .. } => ClientError::InvalidRequest { url: url.to_owned(), message },
         ClientError::ReadOnly { method, .. } => ClientError::ReadOnly { url: url.to_owned(), method },
+        ClientError::TooLarge { limit, .. } => ClientError::TooLarge { url: url.to_owned(), limit },
     }
 }
 

@@ -10,7 +10,7 @@
 //   node tests/e2e/hostile-server.js --listen 127.0.0.1:PORT --upstream http://127.0.0.1:SIMPORT
 //
 // GET /hostile/stats: for each case, the requests it answered and the bytes it wrote before the
-// client closed the connection (the spec's proof that the page cut an endless body at its limit).
+// client closed the connection, and how many are open (the spec's proof that the page cut an endless body at its limit).
 // A Node script rather than a kube-sim mode: the lies are raw bytes on a socket, none of them is
 // Kubernetes behaviour worth simulating, and changing it costs no Rust build.
 'use strict';
@@ -55,9 +55,8 @@ const endless = (contentType, first, next) => (socket, record) => {
   let open = true;
   socket.on('close', () => (open = false));
   socket.on('error', () => (open = false));
+  let c = chunk(first());
   const pump = () => {
-    let c = chunk(first());
-    first = next;
     while (open) {
       record(c.length);
       if (!socket.write(c)) return socket.once('drain', pump);
@@ -181,10 +180,11 @@ const server = http.createServer((req, res) => {
     return res.end(`hostile-server: no case ${name}`);
   }
   if (!hostile.matches(rest, query)) return proxy(req, res, rest + (query ? `?${query}` : ''));
-  const s = (stats[name] = stats[name] || { requests: 0, bytes: 0, closed: false });
+  const s = (stats[name] = stats[name] || { requests: 0, bytes: 0, open: 0 });
   s.requests += 1;
+  s.open += 1;
   const socket = req.socket;
-  socket.on('close', () => (s.closed = true));
+  socket.on('close', () => (s.open -= 1));
   hostile.answer(socket, (n) => (s.bytes += n));
 });
 server.listen(Number(port), host, () => console.log(`hostile-server on http://${host}:${port}, upstream ${upstream.href}`));

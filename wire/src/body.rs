@@ -56,6 +56,56 @@ pub enum BodyError {
     InFullEvent { number: usize, error: InFullError },
 }
 
+/// The most bytes of one whole answer the client reads: 128 MiB, several times a page of 5000
+/// large objects (the largest page size the explorer asks for). A body that goes on past it is
+/// cut there (a server that never ends its body would otherwise fill the page's memory).
+pub const MAX_BODY_BYTES: usize = 128 * 1024 * 1024;
+
+/// A whole body, taken chunk by chunk as it arrives, refused once it passes its limit.
+#[derive(Debug)]
+pub struct BoundedBody {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+/// A body that passed its limit: `limit` bytes were kept, and more came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("expected a body of at most {limit} bytes, found more")]
+pub struct BodyTooLarge {
+    pub limit: usize,
+}
+
+impl BoundedBody {
+    /// An empty body that takes at most `limit` bytes.
+    pub fn new(limit: usize) -> Self {
+        BoundedBody { bytes: Vec::new(), limit }
+    }
+
+    /// Appends `chunk`, or refuses it (keeping nothing of it) when the body would pass the limit.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), BodyTooLarge> {
+        if chunk.len() > self.limit - self.bytes.len() {
+            return Err(BodyTooLarge { limit: self.limit });
+        }
+        self.bytes.extend_from_slice(chunk);
+        Ok(())
+    }
+
+    /// The bytes taken so far.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether nothing was taken.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The whole body.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
 fn format_of(content_type: &MediaType) -> Result<Format, BodyError> {
     content_type.essence.format().ok_or_else(|| BodyError::Unsupported(content_type.to_string()))
 }

@@ -56,3 +56,90 @@ fn a_status_with_html_in_its_message_keeps_the_markup_as_text() {
     let status = kube_wire::view::status::status_from_document(&decoded).expect("a Status");
     assert_eq!(status.message, message);
 }
+
+// The second half: what a server may not make the page hold.
+
+use kube_wire::body::{BodyTooLarge, BoundedBody, MAX_BODY_BYTES};
+use kube_wire::watch::{Framer, JsonFramer, ProtobufFramer, Size, StreamError, MAX_EVENT_BYTES};
+
+/// Feeds `first` and then `next` again and again (as the server writes them) until the framer
+/// refuses; returns the error and the bytes fed.
+fn feed_until_refused<F: Framer>(framer: &mut F, first: &[u8], next: &[u8]) -> (StreamError, usize) {
+    let mut fed = 0;
+    let mut chunk = first;
+    loop {
+        fed += chunk.len();
+        if let Err(error) = framer.push(chunk) {
+            return (error, fed);
+        }
+        assert!(fed <= 2 * MAX_EVENT_BYTES, "still taking an endless event after {fed} bytes");
+        chunk = next;
+    }
+}
+
+#[test]
+fn a_protobuf_frame_announced_as_1_gib_is_refused_at_its_length_prefix() {
+    let mut framer = ProtobufFramer::new();
+    let filler = vec![b'a'; 64 * 1024];
+    let (error, fed) = feed_until_refused(&mut framer, &[0x40, 0, 0, 0], &filler);
+    assert_eq!(fed, 4, "refused as soon as the prefix is read, nothing of the frame waited for");
+    assert_eq!(
+        error,
+        StreamError::TooLarge { event: 1, offset: 0, limit: MAX_EVENT_BYTES, found: Size::Announced(1 << 30) }
+    );
+    assert_eq!(
+        error.to_string(),
+        "event 1 at byte 0: expected at most 16777216 bytes, found 1073741824 bytes announced by its length prefix"
+    );
+    // A failed stream stays failed.
+    assert_eq!(framer.push(&filler), Err(error));
+}
+
+#[test]
+fn a_json_watch_line_that_never_ends_is_cut_past_the_event_limit() {
+    let mut framer = JsonFramer::default();
+    let filler = vec![b'a'; 64 * 1024];
+    let first = br#"{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":""#;
+    let (error, fed) = feed_until_refused(&mut framer, first, &filler);
+    // Refused at the first chunk after the unframed event passed the limit.
+    assert!(fed > MAX_EVENT_BYTES && fed <= MAX_EVENT_BYTES + 2 * filler.len(), "refused after {fed} bytes");
+    let StreamError::TooLarge { event: 1, offset: 0, limit: MAX_EVENT_BYTES, found: Size::MoreThan(held) } = error
+    else {
+        panic!("expected TooLarge, found {error:?}");
+    };
+    assert!(held > MAX_EVENT_BYTES && held <= MAX_EVENT_BYTES + filler.len());
+    assert!(error.to_string().starts_with("event 1 at byte 0: expected at most 16777216 bytes, found more than "));
+}
+
+#[test]
+fn json_events_up_to_the_limit_still_frame_after_an_event_that_ended() {
+    // The limit is on one event, not the stream: many events, each small, frame however many bytes.
+    let event = br#"{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"}}}
+"#;
+    let chunk = event.repeat(4096);
+    let mut framer = JsonFramer::default();
+    let mut events = 0;
+    for _ in 0..((2 * MAX_EVENT_BYTES) / chunk.len() + 1) {
+        events += framer.push(&chunk).expect("small events frame").len();
+    }
+    assert_eq!(events, 4096 * ((2 * MAX_EVENT_BYTES) / chunk.len() + 1));
+}
+
+#[test]
+fn a_body_that_never_ends_is_refused_at_the_body_limit_keeping_at_most_the_limit() {
+    let mut body = BoundedBody::new(MAX_BODY_BYTES);
+    let items = br#"{"metadata":{"name":"x"}},"#.repeat(2048);
+    body.push(br#"{"kind":"ConfigMapList","apiVersion":"v1","items":["#).expect("the start fits");
+    let refused = loop {
+        if let Err(refused) = body.push(&items) {
+            break refused;
+        }
+    };
+    assert_eq!(refused, BodyTooLarge { limit: 128 * 1024 * 1024 });
+    assert!(body.len() <= MAX_BODY_BYTES && body.len() > MAX_BODY_BYTES - items.len());
+    // A body exactly at the limit is taken whole.
+    let mut exact = BoundedBody::new(8);
+    exact.push(b"1234").and_then(|()| exact.push(b"5678")).expect("at the limit");
+    assert_eq!(exact.push(b"9"), Err(BodyTooLarge { limit: 8 }));
+    assert_eq!(exact.into_bytes(), b"12345678");
+}

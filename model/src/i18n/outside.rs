@@ -350,6 +350,12 @@ macro_rules! texts_made_outside_the_views {
             TerminalUnexpectedProbe => "expected the API server's answer to the request; found HTTP {status}: {body}",
             TerminalHandshakeFailed => "the WebSocket closed before it opened (code {code}); the browser does not say why: a proxy in between that does not pass WebSockets on would do this",
             TerminalClosedEarly => "the WebSocket closed (code {code} {reason}) before the server said how the process ended",
+            // The hostile-server corpus (issue 41 item 4): what a server may not make the page hold.
+            StreamTooLarge => "event {event} at byte {offset}: expected at most {limit} bytes, found {found}",
+            SizeAnnounced => "{bytes} bytes announced by its length prefix",
+            SizeMoreThan => "more than {bytes} bytes with no end in sight",
+            BodyCutAtLimit => "the answer was cut at {limit} bytes, the most the explorer reads of one answer, and it had not ended (a server that never ends its body does this)",
+            BodyTooLarge => "{url}: {problem}",
         }
     };
 }

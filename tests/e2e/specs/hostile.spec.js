@@ -15,6 +15,29 @@ const CASES = [
   { name: 'deep-nesting', query: 'watch=0', says: /invalid JSON: expected nesting at most 128 deep, found deeper nesting at byte \d+/ },
   { name: 'status-html', query: 'watch=0', says: /403 Forbidden[\s\S]*<img src=x onerror="window.__hostile=1"><script>window.__hostile=2<\/script><b>admin<\/b> says no/ },
   { name: 'empty-200', query: 'watch=0', says: /answered 200: HTTP 200 with an empty body/ },
+  // What the page may not be made to hold: each is cut at a stated limit (MAX_BODY_BYTES, 128 MiB
+  // of one answer; MAX_EVENT_BYTES, 16 MiB of one watch event), and the connection closed: the
+  // server reports how much it wrote before the page hung up.
+  {
+    name: 'endless-body',
+    query: 'watch=0',
+    says: /the answer was cut at 134217728 bytes, the most the explorer reads of one answer/,
+    atMost: 134217728 + 32 * 1048576,
+  },
+  {
+    name: 'endless-json-line',
+    query: 'watch=1',
+    says: /event 1 at byte 0: expected at most 16777216 bytes, found more than \d+ bytes with no end in sight/,
+    perRequest: true,
+    atMost: 16777216 + 32 * 1048576,
+  },
+  {
+    name: 'huge-protobuf-frame',
+    query: 'watch=1&as=protobuf',
+    says: /event 1 at byte 0: expected at most 16777216 bytes, found 1073741824 bytes announced by its length prefix/,
+    perRequest: true,
+    atMost: 32 * 1048576,
+  },
 ];
 
 const outcomes = [];
@@ -23,6 +46,12 @@ function hostileUrl() {
   const url = process.env.EXPLORER_HOSTILE_URL;
   if (!url) throw new Error('EXPLORER_HOSTILE_URL is not set: run the end-to-end tests through scripts/test or scripts/dev-e2e');
   return url;
+}
+
+/** What the server reports of a case: its requests, the bytes it wrote, the connections open. */
+async function stats(name) {
+  const answer = await (await fetch(`${hostileUrl()}/hostile/stats`)).json();
+  return answer.stats[name] || { requests: 0, bytes: 0, open: 0 };
 }
 
 test.afterAll(() => {
@@ -40,20 +69,35 @@ for (const hostile of CASES) {
     page.on('console', (m) => {
       if (/panicked/.test(m.text())) problems.push(`console: ${m.text().slice(0, 300)}`);
     });
+    const before = await stats(hostile.name);
     const base = `/h/${hostile.name}`;
     await page.goto(`${hostileUrl()}/explorer/?api-base=${base}&group=&version=v1&resource=configmaps&namespace=default&${hostile.query}`);
     // The page names the server it talks to, and what was wrong with the answer.
     await expect(page.getByText(`${new URL(hostileUrl()).origin}${base}`, { exact: true })).toBeVisible();
-    const alert = page.getByRole('alert').filter({ hasText: hostile.says });
+    // A list's failure is an alert; a watch's is the live view's "Last problem" while it retries.
+    const alert = hostile.query.includes('watch=1')
+      ? page.getByTestId('live-problem').filter({ hasText: hostile.says })
+      : page.getByRole('alert').filter({ hasText: hostile.says });
     await expect(alert).toBeVisible();
-    const said = (await alert.innerText()).replace(/\s+/g, ' ').trim();
+    let said = (await alert.innerText()).replace(/\s+/g, ' ').trim();
     await saveScreen(page, `hostile-${hostile.name}`);
+    if (hostile.atMost) {
+      // Memory bounded: the page stopped reading, and hung up, within the limit.
+      await expect.poll(async () => (await stats(hostile.name)).open, { timeout: 15000 }).toBe(0);
+      const after = await stats(hostile.name);
+      const [bytes, requests] = [after.bytes - before.bytes, after.requests - before.requests];
+      // A watch is tried again (with a growing backoff): each attempt is cut at the limit.
+      expect(hostile.perRequest ? bytes / requests : bytes).toBeLessThanOrEqual(hostile.atMost);
+      said += ` [server wrote ${bytes} bytes in ${requests} request(s) before the page closed]`;
+    }
     // Nothing the server sent ran: the HTML of a message is text, not elements.
     expect(await page.evaluate(() => window.__hostile)).toBeUndefined();
     await expect(page.locator('main img[src="x"], main script:text("__hostile")')).toHaveCount(0);
     // The rest of the app works: the namespaces, through the same server, are listed.
     await page.getByRole('navigation', { name: 'Resource types' }).getByRole('button', { name: /^namespaces/ }).click();
-    await expect(page.getByTestId('grid-row').first()).toBeVisible();
+    // (As a Table, rows; as protobuf, the decoded NamespaceList.)
+    const listed = page.getByTestId('grid-row').first().or(page.getByTestId('response-kind').filter({ hasText: 'NamespaceList' }));
+    await expect(listed).toBeVisible();
     expect(problems).toEqual([]);
     outcome.ok = true;
     outcome.detail = said.length > 160 ? `…${said.slice(-160)}` : said;

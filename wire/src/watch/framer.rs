@@ -41,6 +41,11 @@ pub enum StreamError {
     },
     #[error("stream truncated at byte {offset}: expected the rest of event {event}, found end of stream")]
     Truncated { event: usize, offset: usize },
+    /// An event larger than [`MAX_EVENT_BYTES`]: announced so (a protobuf length prefix), or not
+    /// ended after that many bytes (a JSON line or CBOR item that goes on). The stream is cut
+    /// there, so that a server cannot make the page hold an endless event.
+    #[error("event {event} at byte {offset}: expected at most {limit} bytes, found {found}")]
+    TooLarge { event: usize, offset: usize, limit: usize, found: Size },
     /// A protobuf event's object could not be decoded in full (a type without a message, or bytes
     /// that are not its message).
     #[error("event {event}: {source}")]
@@ -49,6 +54,28 @@ pub enum StreamError {
         #[source]
         source: InFullError,
     },
+}
+
+/// The most bytes one watch event may take: 16 MiB, ten times the API server's default limit
+/// on a stored object (etcd's `--max-request-bytes`, 1.5 MiB). Beyond it a stream is cut with
+/// [`StreamError::TooLarge`], so that a framer holds at most this plus one chunk.
+pub const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+
+/// How large an event was found to be: announced by its length prefix, or more than the bytes
+/// read so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Size {
+    Announced(u64),
+    MoreThan(usize),
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Size::Announced(bytes) => write!(f, "{bytes} bytes announced by its length prefix"),
+            Size::MoreThan(bytes) => write!(f, "more than {bytes} bytes with no end in sight"),
+        }
+    }
 }
 
 /// What every framer keeps between chunks: the bytes not framed yet, how many bytes of the stream
@@ -64,13 +91,23 @@ pub(crate) struct Backlog {
 }
 
 impl Backlog {
-    /// Appends `chunk`, unless the stream already failed.
+    /// Appends `chunk`, unless the stream already failed or the event not framed yet (all the
+    /// buffer holds between pushes) has grown past [`MAX_EVENT_BYTES`].
     pub(crate) fn take(&mut self, chunk: &[u8]) -> Result<(), StreamError> {
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
+        if self.buffer.len() > MAX_EVENT_BYTES {
+            let found = Size::MoreThan(self.buffer.len());
+            return self.settle(Err(self.too_large(0, found)));
+        }
         self.buffer.extend_from_slice(chunk);
         Ok(())
+    }
+
+    /// The event starting at `start` of the buffer is larger than [`MAX_EVENT_BYTES`].
+    pub(crate) fn too_large(&self, start: usize, found: Size) -> StreamError {
+        StreamError::TooLarge { event: self.events + 1, offset: self.consumed + start, limit: MAX_EVENT_BYTES, found }
     }
 
     /// Forgets the first `framed` bytes of the buffer.

@@ -36,7 +36,7 @@ mod tests;
 pub use cbor_framer::CborSeqFramer;
 pub use decoder::{UnsupportedStream, WatchDecoder};
 pub use event::{encode_cbor_event, encode_json_event, Bookmark, WatchEvent, INITIAL_EVENTS_END_ANNOTATION};
-pub use framer::{Framer, StreamError};
+pub use framer::{Framer, Size, StreamError, MAX_EVENT_BYTES};
 pub use json_framer::JsonFramer;
 pub use object::{is_table, watched_object};
 pub use protobuf_framer::ProtobufFramer;

@@ -2,7 +2,7 @@
 //! 4-byte big-endian length and a `WatchEvent` message.
 
 use crate::codec::protobuf::{decode_watch_event, ProtobufWatchEvent};
-use crate::watch::framer::{Backlog, Framer, StreamError};
+use crate::watch::framer::{Backlog, Framer, Size, StreamError, MAX_EVENT_BYTES};
 
 /// Frames a protobuf watch (`;stream=watch`) into events.
 #[derive(Debug, Default)]
@@ -29,6 +29,11 @@ impl Framer for ProtobufFramer {
         let mut result = Ok(());
         while let Some(prefix) = self.backlog.buffer.get(start..start + FRAME_PREFIX) {
             let len = prefix.iter().fold(0u64, |a, b| a << 8 | u64::from(*b));
+            if len > MAX_EVENT_BYTES as u64 {
+                // Refused as announced: nothing of a 1 GB frame is waited for or kept.
+                result = Err(self.backlog.too_large(start, Size::Announced(len)));
+                break;
+            }
             // Checked: on wasm32 a 4 GB length would overflow usize arithmetic.
             let end = usize::try_from(len).ok().and_then(|len| (start + FRAME_PREFIX).checked_add(len));
             let Some(payload) = end.and_then(|end| self.backlog.buffer.get(start + FRAME_PREFIX..end)) else { break };

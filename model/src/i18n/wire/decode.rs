@@ -9,7 +9,7 @@ use kube_wire::error::{DecodeError, Token};
 use kube_wire::media_type::MediaTypeError;
 use kube_wire::view::shape::{Expected, Found, ViewError, WATCH_EVENT_TYPES};
 use kube_wire::watch::lazy_list::ListError;
-use kube_wire::watch::{StreamError, UnsupportedStream};
+use kube_wire::watch::{Size, StreamError, UnsupportedStream};
 
 use crate::i18n::{Localized, Msg, Text};
 
@@ -193,6 +193,20 @@ impl Localized for StreamError {
             StreamError::InFull { event, source } => {
                 Text::new(Msg::StreamEventError).with("event", event).with_text("error", source)
             }
+            StreamError::TooLarge { event, offset, limit, found } => Text::new(Msg::StreamTooLarge)
+                .with("event", event)
+                .with("offset", offset)
+                .with("limit", limit)
+                .with_text("found", found),
+        }
+    }
+}
+
+impl Localized for Size {
+    fn text(&self) -> Text {
+        match self {
+            Size::Announced(bytes) => Text::new(Msg::SizeAnnounced).with("bytes", bytes),
+            Size::MoreThan(bytes) => Text::new(Msg::SizeMoreThan).with("bytes", bytes),
         }
     }
 }
@@ -469,6 +483,9 @@ mod tests {
         check(&StreamError::Decode { event: 2, source: decode.clone() });
         check(&StreamError::Event { event: 2, source: view.clone() });
         check(&StreamError::InFull { event: 2, source: in_full.clone() });
+        for found in [Size::Announced(1 << 30), Size::MoreThan(16_777_300)] {
+            check(&StreamError::TooLarge { event: 1, offset: 0, limit: 16_777_216, found });
+        }
         check(&UnsupportedStream("application/yaml".into()));
         check(&BodyError::Unsupported("text/html".into()));
         check(&BodyError::NoWatchFraming("application/yaml".into()));
