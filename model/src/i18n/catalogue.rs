@@ -430,6 +430,7 @@ texts_made_outside_the_views! { catalogue {
     DryRunNothingChanged => "Dry run: HTTP {status} — nothing changed.",
     ScaledTo => "Scaled: spec.replicas is {replicas} (HTTP {status}).",
     Scaled => "Scaled (HTTP {status}).",
+    WriteAnsweredHttp => "The server answered HTTP {status} {text}, without a Status saying why.",
     ScaleTitle => "Scale {title}",
     Replicas => "Replicas",
     ScaleButton => "Scale",
