@@ -231,7 +231,7 @@ pub fn freshness(shown: &Value, versions: &[&Value], deleted: bool) -> Freshness
     if let Ok(steps) = changes(&versions[after.saturating_sub(1)..]) {
         for step in steps.iter() {
             // A manager that only lost fields had them taken by another's write.
-            for moved in step.moved.iter().filter(|m| !(m.gained.is_empty() && !m.lost.is_empty())) {
+            for moved in step.moved.iter().filter(|m| !m.gained.is_empty() || m.lost.is_empty()) {
                 if !by.contains(&moved.manager) {
                     by.push(moved.manager.clone());
                 }

@@ -123,15 +123,15 @@ mod tests {
     fn a_scale_is_the_merge_patch_kubectl_sends_to_the_subresource() {
         let order = ScaleOrder::from_form(" 3 ", false).expect("a number");
         let request = order.request(&scale_of(&web()).expect("scale"), &SendOptions::default()).expect("request");
-        assert_eq!(request.method.as_str(), "PATCH");
+        assert_eq!(request.method().as_str(), "PATCH");
         assert!(request.path_and_query().starts_with("/apis/apps/v1/namespaces/demo/deployments/web/scale?"));
         assert_eq!(request.header_value("content-type"), Some("application/merge-patch+json"));
-        assert_eq!(request.body.as_deref(), Some(br#"{"spec":{"replicas":3}}"#.as_slice()));
+        assert_eq!(request.body(), Some(br#"{"spec":{"replicas":3}}"#.as_slice()));
         assert!(!request.path_and_query().contains("dryRun"));
         let dry = ScaleOrder::from_form("0", true).expect("zero is a number");
         let request = dry.request(&scale_of(&web()).expect("scale"), &SendOptions::default()).expect("request");
         assert!(request.path_and_query().contains("dryRun=All"), "{}", request.path_and_query());
-        assert_eq!(request.body.as_deref(), Some(br#"{"spec":{"replicas":0}}"#.as_slice()));
+        assert_eq!(request.body(), Some(br#"{"spec":{"replicas":0}}"#.as_slice()));
     }
 
     #[test]
