@@ -35,6 +35,7 @@ pub mod operations;
 pub mod page;
 pub mod protobuf;
 pub mod requests;
+pub mod scale;
 pub mod search;
 pub mod segments;
 pub mod sniff;

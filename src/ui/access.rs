@@ -303,18 +303,21 @@ pub fn RefusalList(
 
 /// One entry of an action bar: a button that opens the panel `which` (or closes it), disabled
 /// (the reason in its title, and in the bar's [`RefusalList`]) while the server says the action
-/// is refused.
+/// is refused. A bar's panels are an enum of its own (`W`), matched without a fall-through.
 #[component]
-pub fn ActionEntry(
-    which: &'static str,
+pub fn ActionEntry<W>(
+    which: W,
     label: Msg,
     /// The panel open in this bar.
-    open: RwSignal<Option<&'static str>>,
+    open: RwSignal<Option<W>>,
     refused: Signal<Option<Refusal>>,
     /// A secondary (quiet) button.
     #[prop(optional)]
     quiet: bool,
-) -> impl IntoView {
+) -> impl IntoView
+where
+    W: Copy + PartialEq + Send + Sync + 'static,
+{
     view! {
         <button
             class=if quiet { "button button--quiet" } else { "button" }
@@ -330,7 +333,10 @@ pub fn ActionEntry(
 
 /// Closes the open panel of a bar when its action becomes refused (the rules came in after the
 /// click, or changed on a refresh).
-pub fn close_when_refused(open: RwSignal<Option<&'static str>>, entries: Vec<(&'static str, Signal<Option<Refusal>>)>) {
+pub fn close_when_refused<W>(open: RwSignal<Option<W>>, entries: Vec<(W, Signal<Option<Refusal>>)>)
+where
+    W: Copy + PartialEq + Send + Sync + 'static,
+{
     Effect::new(move |_| {
         let Some(which) = open.get() else { return };
         if entries.iter().any(|(w, refused)| *w == which && refused.with(Option::is_some)) {

@@ -18,6 +18,13 @@ use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
+/// The panels of a collection's action bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Panel {
+    Create,
+    DeleteCollection,
+}
+
 /// The Create and Delete-collection entries of a collection view, and their panels.
 #[component]
 pub fn CollectionActions(
@@ -26,18 +33,18 @@ pub fn CollectionActions(
     on_changed: Callback<()>,
 ) -> impl IntoView {
     let navigation = crate::ui::location::use_navigation();
-    let open = RwSignal::new(None::<&'static str>);
+    let open = RwSignal::new(None::<Panel>);
     let namespaced = resource.is_namespaced();
     let question_resource = resource.clone();
     let panel = move || {
         let state = navigation.state.get();
-        let namespace = if namespaced { state.namespace.clone() } else { None };
+        let namespace = resource.scoped(state.namespace.as_deref()).map(str::to_owned);
         let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
         match open.get()? {
-            "create" => {
+            Panel::Create => {
                 Some(view! { <CreatePanel resource=resource.clone() namespace on_created=on_changed /> }.into_any())
             }
-            _ => Some(
+            Panel::DeleteCollection => Some(
                 view! {
                     <crate::ui::delete::DeleteCollectionPanel
                         resource=resource.clone()
@@ -62,11 +69,11 @@ pub fn CollectionActions(
     };
     let create_refused = refused("create");
     let delete_refused = refused("deletecollection");
-    close_when_refused(open, vec![("create", create_refused), ("delete", delete_refused)]);
+    close_when_refused(open, vec![(Panel::Create, create_refused), (Panel::DeleteCollection, delete_refused)]);
     view! {
         <div class="toolbar">
-            <ActionEntry which="create" label=Msg::CreateEntry open refused=create_refused />
-            <ActionEntry which="delete" label=Msg::DeleteCollectionEntry open refused=delete_refused quiet=true />
+            <ActionEntry which=Panel::Create label=Msg::CreateEntry open refused=create_refused />
+            <ActionEntry which=Panel::DeleteCollection label=Msg::DeleteCollectionEntry open refused=delete_refused quiet=true />
         </div>
         <RefusalList entries=vec![(ts(Msg::Create), create_refused), (ts(Msg::DeleteCollection), delete_refused)] />
         {panel}

@@ -13,6 +13,14 @@ use crate::ui::operations::OperationsBar;
 use crate::ui::scale::ScalePanel;
 use crate::ui::write::EditPanel;
 
+/// The panels of an object's action bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Panel {
+    Edit,
+    Scale,
+    Delete,
+}
+
 /// The Edit, Scale and Delete entries of an object view, and their panels. An entry the server
 /// says the user may not use is disabled, with the reason and the command that checks it.
 #[component]
@@ -24,14 +32,13 @@ pub fn ObjectActions(
 ) -> impl IntoView {
     let navigation = crate::ui::location::use_navigation();
     // `e` on a row opens its object in the editor.
-    let open = RwSignal::new(crate::ui::keys::Intents::take(crate::ui::keys::Intent::Edit).then_some("edit"));
+    let open = RwSignal::new(crate::ui::keys::Intents::take(crate::ui::keys::Intent::Edit).then_some(Panel::Edit));
     let namespaced = resource.is_namespaced();
     let object = {
         let (resource, name) = (resource.clone(), name.clone());
         Memo::new(move |_| {
             let namespace = navigation.state.get().namespace;
-            let namespace = if namespaced { namespace } else { None };
-            crate::api::request::Collection::new(&resource, namespace.as_deref())
+            crate::api::request::Collection::new(&resource, resource.scoped(namespace.as_deref()))
                 .and_then(|c| c.object(&name))
                 .map_err(|e| tl(&e))
         })
@@ -77,13 +84,16 @@ pub fn ObjectActions(
             Err(e) => return Some(view! { <p class="warning" role="alert">{e}</p> }.into_any()),
         };
         let title = title.get();
-        match open.get()? {
-            "edit" => Some(view! { <EditPanel object title on_written /> }.into_any()),
-            "scale" => Some(view! { <ScalePanel object title on_written /> }.into_any()),
-            _ => Some(view! { <DeletePanel object title on_changed=on_written /> }.into_any()),
-        }
+        Some(match open.get()? {
+            Panel::Edit => view! { <EditPanel object title on_written /> }.into_any(),
+            Panel::Scale => view! { <ScalePanel object title on_written /> }.into_any(),
+            Panel::Delete => view! { <DeletePanel object title on_changed=on_written /> }.into_any(),
+        })
     };
-    close_when_refused(open, vec![("edit", edit_refused), ("scale", scale_refused), ("delete", delete_refused)]);
+    close_when_refused(
+        open,
+        vec![(Panel::Edit, edit_refused), (Panel::Scale, scale_refused), (Panel::Delete, delete_refused)],
+    );
     let mut refusals = vec![(ts(Msg::Edit), edit_refused)];
     if scalable {
         refusals.push((ts(Msg::Scale), scale_refused));
@@ -91,9 +101,9 @@ pub fn ObjectActions(
     refusals.push((ts(Msg::Delete), delete_refused));
     view! {
         <div class="toolbar object__actions">
-            <ActionEntry which="edit" label=Msg::EditEntry open refused=edit_refused />
-            {scalable.then(|| view! { <ActionEntry which="scale" label=Msg::ScaleEntry open refused=scale_refused quiet=true /> })}
-            <ActionEntry which="delete" label=Msg::DeleteEntry open refused=delete_refused quiet=true />
+            <ActionEntry which=Panel::Edit label=Msg::EditEntry open refused=edit_refused />
+            {scalable.then(|| view! { <ActionEntry which=Panel::Scale label=Msg::ScaleEntry open refused=scale_refused quiet=true /> })}
+            <ActionEntry which=Panel::Delete label=Msg::DeleteEntry open refused=delete_refused quiet=true />
         </div>
         <RefusalList entries=refusals />
         {panel}
