@@ -126,7 +126,7 @@ impl Localized for ClientError {
             }
             ClientError::TooLarge { url, limit } => Text::new(Msg::BodyTooLarge)
                 .with("url", url)
-                .with_text("problem", &BodyCut::TooLarge(BodyTooLarge { limit: *limit })),
+                .with_text("problem", BodyCut::TooLarge(BodyTooLarge { limit: *limit })),
         }
     }
 }
