@@ -79,7 +79,7 @@ impl Localized for BodyCut {
     fn text(&self) -> Text {
         match self {
             BodyCut::Cut(message) => Text::verbatim(message),
-            BodyCut::TooLarge(BodyTooLarge { limit }) => Text::new(Msg::BodyCutAtLimit).with("limit", limit),
+            BodyCut::TooLarge(too_large) => too_large.text(),
         }
     }
 }

@@ -70,7 +70,7 @@ pub struct BoundedBody {
 
 /// A body that passed its limit: `limit` bytes were kept, and more came.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("expected a body of at most {limit} bytes, found more")]
+#[error("the answer was cut at {limit} bytes, the most the explorer reads of one answer, and it had not ended (a server that never ends its body does this)")]
 pub struct BodyTooLarge {
     pub limit: usize,
 }

@@ -1,7 +1,7 @@
 //! Decoding: what a decoder expected and found ([`Token`]), the decode errors of bodies, watch
 //! streams, lists and typed views, and media types.
 
-use kube_wire::body::BodyError;
+use kube_wire::body::{BodyError, BodyTooLarge};
 use kube_wire::codec::protobuf_full::InFullError;
 use kube_wire::codec::value::ValueKind;
 use kube_wire::codec::yaml::EncodeYamlError;
@@ -199,6 +199,12 @@ impl Localized for StreamError {
                 .with("limit", limit)
                 .with_text("found", found),
         }
+    }
+}
+
+impl Localized for BodyTooLarge {
+    fn text(&self) -> Text {
+        Text::new(Msg::BodyCutAtLimit).with("limit", self.limit)
     }
 }
 
@@ -483,6 +489,7 @@ mod tests {
         check(&StreamError::Decode { event: 2, source: decode.clone() });
         check(&StreamError::Event { event: 2, source: view.clone() });
         check(&StreamError::InFull { event: 2, source: in_full.clone() });
+        check(&BodyTooLarge { limit: 134_217_728 });
         for found in [Size::Announced(1 << 30), Size::MoreThan(16_777_300)] {
             check(&StreamError::TooLarge { event: 1, offset: 0, limit: 16_777_216, found });
         }
