@@ -400,9 +400,20 @@ fn malformed_events_name_their_number_and_offset_and_poison_the_framer() {
 }
 
 #[test]
-fn a_length_prefix_claiming_gigabytes_only_waits_for_bytes() {
+fn a_length_prefix_claiming_gigabytes_is_refused_at_once_or_only_waits_for_bytes() {
+    // A protobuf frame larger than an event may be is refused as announced (the hostile corpus,
+    // wire/tests/hostile.rs); one within the limit only waits for its bytes.
     let mut framer = ProtobufFramer::new();
-    assert_eq!(framer.push(&[0xff, 0xff, 0xff, 0xff, 1, 2, 3]), Ok(vec![]));
+    let too_large = StreamError::TooLarge {
+        event: 1,
+        offset: 0,
+        limit: crate::watch::MAX_EVENT_BYTES,
+        found: crate::watch::Size::Announced(0xffff_ffff),
+    };
+    assert_eq!(framer.push(&[0xff, 0xff, 0xff, 0xff, 1, 2, 3]), Err(too_large.clone()));
+    assert_eq!(framer.finish(), Err(too_large));
+    let mut framer = ProtobufFramer::new();
+    assert_eq!(framer.push(&[0x00, 0xff, 0xff, 0xff, 1, 2, 3]), Ok(vec![]));
     assert_eq!(framer.finish(), Err(StreamError::Truncated { event: 1, offset: 7 }));
     let mut framer = CborSeqFramer::new();
     assert_eq!(framer.push(&[0x5b, 0, 0, 0, 1, 0, 0, 0, 0, 1]), Ok(vec![]));
