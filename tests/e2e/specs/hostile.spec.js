@@ -17,26 +17,27 @@ const CASES = [
   { name: 'empty-200', query: 'watch=0', says: /answered 200: HTTP 200 with an empty body/ },
   // What the page may not be made to hold: each is cut at a stated limit (MAX_BODY_BYTES, 128 MiB
   // of one answer; MAX_EVENT_BYTES, 16 MiB of one watch event), and the connection closed: the
-  // server reports how much it wrote before the page hung up.
+  // server reports how much it wrote before the page hung up, the limit plus what the socket
+  // buffers took (up to 40 MB measured; 64 MiB allowed). Without the limits the page read GBs.
   {
     name: 'endless-body',
     query: 'watch=0',
     says: /the answer was cut at 134217728 bytes, the most the explorer reads of one answer/,
-    atMost: 134217728 + 32 * 1048576,
+    atMost: 134217728 + 64 * 1048576,
   },
   {
     name: 'endless-json-line',
     query: 'watch=1',
     says: /event 1 at byte 0: expected at most 16777216 bytes, found more than \d+ bytes with no end in sight/,
     perRequest: true,
-    atMost: 16777216 + 32 * 1048576,
+    atMost: 16777216 + 64 * 1048576,
   },
   {
     name: 'huge-protobuf-frame',
     query: 'watch=1&as=protobuf',
     says: /event 1 at byte 0: expected at most 16777216 bytes, found 1073741824 bytes announced by its length prefix/,
     perRequest: true,
-    atMost: 32 * 1048576,
+    atMost: 64 * 1048576,
   },
 ];
 
