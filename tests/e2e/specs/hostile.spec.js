@@ -18,7 +18,7 @@ const CASES = [
   // What the page may not be made to hold: each is cut at a stated limit (MAX_BODY_BYTES, 128 MiB
   // of one answer; MAX_EVENT_BYTES, 16 MiB of one watch event), and the connection closed: the
   // server reports how much it wrote before the page hung up, the limit plus what the socket
-  // buffers took (up to 40 MB measured; 64 MiB allowed). Without the limits the page read GBs.
+  // buffers took (up to 26 MB measured; 64 MiB allowed). Without the limits the page read GBs.
   {
     name: 'endless-body',
     query: 'watch=0',
