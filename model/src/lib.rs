@@ -27,6 +27,7 @@ pub mod joined;
 pub mod lines;
 pub mod list_text;
 pub mod live_rows;
+pub mod load_all;
 pub mod log_follow;
 pub mod logs;
 pub mod messages;

@@ -11,6 +11,7 @@
 //! | [`error`] | [`error::ApiError`]: `is_not_found()`, `status()` |
 //! | [`operations`] | an operation's read and write (`model::operations` plans them) |
 //! | [`answer`] | the answer to a write (status line, `Warning`s, object or `Status`, a typed [`answer::WriteFailure`]), and the read before one |
+//! | [`load_all`] | the "Load all" driver: a list's pages followed to its end, the next asked for while one is joined |
 //! | [`scale`] | `use_scale`: a Scale panel's read, form and send (a Leptos `Action` bound to the panel) |
 //! | [`schemas`] | the OpenAPI v3 document of a group version, for the write tools |
 //! | [`base`] | where the API is |
@@ -36,6 +37,7 @@ pub mod fetch;
 pub mod fetched;
 pub mod field_owners;
 pub mod handle;
+pub mod load_all;
 pub mod logs;
 pub mod object_events;
 pub mod operations;

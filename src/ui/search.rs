@@ -21,6 +21,7 @@ use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
 use crate::i18n::{Localized, Msg, Text};
 use crate::model::access::Decision;
+use crate::model::load_all::{status_stop, EXPIRED_EXPLANATION};
 use crate::model::search::{
     plan, read_page, QueryError, SearchQuery, SearchRun, SkipWhen, TypeFailure, TypeState, PAGE_SIZE, PARALLEL_TYPES,
     SHOWN_PER_TYPE,
@@ -29,7 +30,6 @@ use crate::model::view_state::ViewState;
 use crate::ui::access::use_access;
 use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
 use crate::ui::intl;
-use crate::ui::load_all::{status_stop, EXPIRED_EXPLANATION};
 use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::namespaces::NamespaceSelect;
 
