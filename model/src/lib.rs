@@ -13,6 +13,7 @@ pub mod api;
 pub mod cells;
 pub mod commands;
 pub mod completion;
+pub mod delete;
 pub mod edit;
 pub mod exec_channel;
 pub mod explain;

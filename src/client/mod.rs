@@ -31,6 +31,7 @@ pub mod answer;
 pub mod base;
 pub mod bundle_file;
 pub mod clock;
+pub mod delete;
 pub mod discovery;
 pub mod error;
 pub mod fetch;
