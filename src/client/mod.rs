@@ -11,6 +11,9 @@
 //! | [`error`] | [`error::ApiError`]: `is_not_found()`, `status()` |
 //! | [`operations`] | an operation's read and write (`model::operations` plans them) |
 //! | [`answer`] | the answer to a write (status line, `Warning`s, object or `Status`, a typed [`answer::WriteFailure`]), and the read before one |
+//! | [`load_all`] | the "Load all" driver: a list's pages followed to its end, the next asked for while one is joined |
+//! | [`delete`] | `use_delete` (preconditions, the DELETE through an `Action`, the follow while finalizers run) and `use_delete_collection` (counted from a metadata-only list) |
+//! | [`search`] | the Search screen's driver: the types listed a few at a time, their pages followed, the last search kept for the back button |
 //! | [`scale`] | `use_scale`: a Scale panel's read, form and send (a Leptos `Action` bound to the panel) |
 //! | [`schemas`] | the OpenAPI v3 document of a group version, for the write tools |
 //! | [`base`] | where the API is |
@@ -30,18 +33,21 @@ pub mod answer;
 pub mod base;
 pub mod bundle_file;
 pub mod clock;
+pub mod delete;
 pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod fetched;
 pub mod field_owners;
 pub mod handle;
+pub mod load_all;
 pub mod logs;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;
 pub mod scale;
 pub mod schemas;
+pub mod search;
 pub mod stream;
 pub mod task;
 pub mod terminal;

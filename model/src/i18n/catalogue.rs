@@ -474,6 +474,8 @@ texts_made_outside_the_views! { catalogue {
     ObjectsToCreate => "Objects to create",
     CreateCount => "Create {count} object(s)",
     // Delete.
+    CountNotAList => "the answer is not a list (no items array)",
+    DeletedMadeAgain => "An object of this name is there again, not being deleted: it was made again after the delete.",
     DryRunWouldDelete => "Dry run: HTTP {status} — the server would delete it; nothing was deleted.",
     BeingFinalized => "Being finalized since {since} (deletionTimestamp set): it stays until its finalizers are removed. Remaining: {remaining}",
     DeletedGone => "Deleted: the object is gone.",
