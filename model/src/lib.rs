@@ -30,6 +30,8 @@ pub mod live_rows;
 pub mod log_follow;
 pub mod logs;
 pub mod messages;
+pub mod metrics;
+pub mod metrics_quantity;
 pub mod object_events;
 pub mod operations;
 pub mod page;
