@@ -12,10 +12,10 @@ fn json(text: &str) -> Value {
     Value::from_serde_json(&serde_json::from_str(text).expect("fixture is JSON"))
 }
 
-const POD_METRICS: &str = include_str!("metrics_fixtures/kube-sim-podmetrics.json");
-const NODE_METRICS: &str = include_str!("metrics_fixtures/kube-sim-nodemetrics.json");
-const PODS: &str = include_str!("metrics_fixtures/kube-sim-pods.json");
-const NODES: &str = include_str!("metrics_fixtures/kube-sim-nodes.json");
+const POD_METRICS: &str = include_str!("../testdata/metrics/kube-sim-podmetrics.json");
+const NODE_METRICS: &str = include_str!("../testdata/metrics/kube-sim-nodemetrics.json");
+const PODS: &str = include_str!("../testdata/metrics/kube-sim-pods.json");
+const NODES: &str = include_str!("../testdata/metrics/kube-sim-nodes.json");
 
 fn texts(cells: &[Cell]) -> Vec<&str> {
     cells.iter().map(|c| c.text.as_str()).collect()

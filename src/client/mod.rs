@@ -36,6 +36,7 @@ pub mod fetched;
 pub mod field_owners;
 pub mod handle;
 pub mod logs;
+pub mod metrics;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;

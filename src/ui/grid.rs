@@ -38,6 +38,8 @@ pub fn GridView(
     #[prop(optional, into)]
     listing: Option<Signal<bool>>,
 ) -> impl IntoView {
+    // A pods or nodes list gains CPU and memory columns (metrics.k8s.io) and a line about them.
+    let (grid, metrics) = crate::ui::metrics::measured_grid(grid);
     let navigation = use_navigation();
     let clock = use_wall_clock();
     let (filter, set_filter) = signal(String::new());
@@ -321,6 +323,7 @@ pub fn GridView(
                         .then(|| view! { <span class="muted">{worded(move || tf(Msg::HiddenColumns, &[("hidden", &hidden)]))}</span> })
                 }}
             </div>
+            {metrics.map(|metrics| view! { <crate::ui::metrics::MetricsLine metrics /> })}
             {move || {
                 (total() == 0)
                     .then(|| {
