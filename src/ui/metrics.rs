@@ -8,7 +8,9 @@ use leptos::prelude::*;
 use crate::api::discovery::Discovery;
 use crate::client::metrics::{use_metrics, UseMetrics};
 use crate::i18n::Msg;
-use crate::model::cells::{Column, Grid};
+use std::collections::HashMap;
+
+use crate::model::cells::{Cell, Column, Grid, Row};
 use crate::model::metrics::{Measured, MetricColumn, MetricsTable};
 use crate::ui::i18n::{tf, tl, tr};
 use crate::ui::location::use_navigation;
@@ -42,6 +44,35 @@ pub fn measured_grid(grid: Signal<Grid>) -> (Signal<Grid>, Option<UseMetrics>) {
         .unwrap_or_default()
     });
     (merged.into(), Some(metrics))
+}
+
+/// For a measured list, each row's place in `grid` by its identity (`identity`), so that a row's
+/// element, kept while its object's resourceVersion stays, shows the metrics of each round
+/// ([`current_cells`]); `None` for another list, which needs none.
+pub fn row_places(
+    grid: Signal<Grid>,
+    measured: bool,
+    identity: fn(&Row) -> String,
+) -> Option<Memo<HashMap<String, usize>>> {
+    measured.then(|| {
+        Memo::new(move |_| {
+            grid.try_with(|g| g.rows.iter().enumerate().map(|(i, row)| (identity(row), i)).collect()).unwrap_or_default()
+        })
+    })
+}
+
+/// The cells of the row with `identity` as `grid` has them now (tracked), else `cells`, those it
+/// was drawn with.
+pub fn current_cells(
+    grid: Signal<Grid>,
+    places: Option<Memo<HashMap<String, usize>>>,
+    identity: &str,
+    cells: &[Cell],
+) -> Vec<Cell> {
+    places
+        .and_then(|places| places.with(|p| p.get(identity).copied()))
+        .and_then(|i| grid.try_with(|g| g.rows.get(i).map(|r| r.cells.clone())).flatten())
+        .unwrap_or_else(|| cells.to_vec())
 }
 
 /// When the figures were measured and how often they are read again, or why there are none.
