@@ -491,3 +491,40 @@ async fn a_handles_tasks_end_with_the_owner_it_was_made_for_even_when_started_fr
     assert!(!finished.get(), "the task ended with the view, not after its request");
     assert!(handle.tasks().ended());
 }
+
+#[wasm_bindgen_test]
+async fn work_run_for_an_action_resolves_to_nothing_when_its_view_is_cleaned_up() {
+    use kube_api_explorer::client::task::Tasks;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let app = Owner::new();
+    app.set();
+    let view = app.child();
+    let tasks = view.with(Tasks::for_current_owner);
+    // Lives: the output comes through.
+    let (answer, arrives) = futures::channel::oneshot::channel::<u32>();
+    let lived = tasks.run(async move { arrives.await.unwrap_or_default() + 1 });
+    let _ = answer.send(1);
+    assert_eq!(lived.await, Some(2));
+    // The view goes while the work waits: the future resolves to None, and the work stops there.
+    let (answer, arrives) = futures::channel::oneshot::channel::<u32>();
+    let reached = Rc::new(Cell::new(false));
+    let flag = reached.clone();
+    let waiting = tasks.run(async move {
+        let n = arrives.await.unwrap_or_default();
+        flag.set(true);
+        n
+    });
+    let outcome = Rc::new(Cell::new(None::<Option<u32>>));
+    let seen = outcome.clone();
+    wasm_bindgen_futures::spawn_local(async move { seen.set(Some(waiting.await)) });
+    let_tasks_run().await;
+    view.cleanup();
+    let_tasks_run().await;
+    assert_eq!(outcome.get(), Some(None), "resolved to nothing at the cleanup");
+    let _ = answer.send(7);
+    let_tasks_run().await;
+    assert!(!reached.get(), "the late answer was dropped unread");
+    // Run after the end: nothing at once.
+    assert_eq!(tasks.run(async { 5 }).await, None);
+}

@@ -196,6 +196,51 @@ pub fn field_history(versions: &[&Value], path: &str) -> Result<Vec<FieldStep>, 
     Ok(steps)
 }
 
+/// How the version an object's screen shows stands against what its watch has seen since.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Freshness {
+    /// The newest version seen is the one shown (or nothing newer has arrived).
+    Current,
+    /// A newer version arrived: the `resourceVersion` shown and the newest's, and the managers
+    /// whose entries moved on the way (the newest first, each named once), leaving out those that
+    /// only lost fields (another manager's write took them).
+    Changed { shown: String, newest: String, by: Vec<String> },
+    /// The object was deleted on the server after the screen read it.
+    Deleted,
+}
+
+/// How the version `shown` (as the screen read it) stands against `versions` (oldest first, as
+/// the watch saw them) and whether the watch saw the object deleted since. Versions are compared
+/// by `resourceVersion` only for equality, as the API concepts page asks (they are opaque).
+pub fn freshness(shown: &Value, versions: &[&Value], deleted: bool) -> Freshness {
+    if deleted {
+        return Freshness::Deleted;
+    }
+    let rv = |v: &Value| v.at(&["metadata", "resourceVersion"]).and_then(Value::as_str).map(str::to_owned);
+    let (Some(shown_rv), Some(newest)) = (rv(shown), versions.last()) else {
+        return Freshness::Current;
+    };
+    let newest_rv = rv(newest).unwrap_or_default();
+    if newest_rv == shown_rv {
+        return Freshness::Current;
+    }
+    // The versions after the one shown (all of them when it was not seen: it is older than the
+    // first the watch kept, or the watch began after a change).
+    let after = versions.iter().rposition(|v| rv(v).as_deref() == Some(shown_rv.as_str())).map_or(0, |i| i + 1);
+    let mut by: Vec<String> = Vec::new();
+    if let Ok(steps) = changes(&versions[after.saturating_sub(1)..]) {
+        for step in steps.iter() {
+            // A manager that only lost fields had them taken by another's write.
+            for moved in step.moved.iter().filter(|m| !m.gained.is_empty() || m.lost.is_empty()) {
+                if !by.contains(&moved.manager) {
+                    by.push(moved.manager.clone());
+                }
+            }
+        }
+    }
+    Freshness::Changed { shown: shown_rv, newest: newest_rv, by }
+}
+
 #[cfg(test)]
 #[path = "field_owners_history_tests.rs"]
 mod tests;

@@ -213,3 +213,33 @@ fn one_object_is_watched_by_its_name_where_discovery_allows_it() {
         Err(OwnersError::NotWatchable { plural: "configmaps".into() })
     );
 }
+
+#[test]
+fn a_screen_knows_when_its_object_changed_or_went_after_it_read_it() {
+    let all = versions();
+    let refs: Vec<&Value> = all.iter().collect();
+    let (v1, v3) = (&all[0], &all[3]);
+    // Only the version read (twice: read, then listed by the watch): current.
+    assert_eq!(freshness(v1, &refs[..2], false), Freshness::Current);
+    // Nothing seen yet, or a version without a resourceVersion: nothing to say.
+    assert_eq!(freshness(v1, &[], false), Freshness::Current);
+    assert_eq!(freshness(&value(serde_json::json!({"kind": "ConfigMap"})), &refs, false), Freshness::Current);
+    // Read at 100, the watch saw 101..103: changed, by the managers whose entries moved since,
+    // the newest first, each once (the colourist moved at 101 and again at 103).
+    assert_eq!(
+        freshness(v1, &refs, false),
+        Freshness::Changed {
+            shown: "100".into(),
+            newest: "103".into(),
+            by: vec!["e2e-colourist".into(), "e2e-sizer".into()]
+        }
+    );
+    // Read at 102: only the change to 103 counts.
+    assert_eq!(
+        freshness(v3, &refs, false),
+        Freshness::Changed { shown: "102".into(), newest: "103".into(), by: vec!["e2e-colourist".into()] }
+    );
+    // Shown at the newest: current. Deleted since: deleted, whatever the versions.
+    assert_eq!(freshness(&all[4], &refs, false), Freshness::Current);
+    assert_eq!(freshness(v1, &refs[..2], true), Freshness::Deleted);
+}

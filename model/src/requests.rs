@@ -4,6 +4,7 @@
 //! the model may make a request (see [`crate::api`]); each is what the client or the view used to
 //! build itself, unchanged.
 
+use crate::view_state::{Fallback, Reading, Representation};
 use kube_wire::access::ResourceAttributes;
 use kube_wire::build::RequestBuilder;
 use kube_wire::codec::value::Value;
@@ -74,9 +75,10 @@ pub fn delete(object: &ObjectRef, params: &DeleteParams) -> Request {
     RequestBuilder::delete(object, params).build()
 }
 
-/// The JSON list whose items a delete collection would delete, to count them.
+/// The list whose items a delete collection would delete, to count them: metadata only (a
+/// server that cannot convert sends the whole list, which counts the same).
 pub fn count_collection(collection: &Collection, list: &ListParams) -> Request {
-    RequestBuilder::list(collection, list, &Accept::only(MediaType::json())).build()
+    RequestBuilder::list(collection, list, &Representation::Metadata.accept(Reading::List, Fallback::Json)).build()
 }
 
 /// **deletecollection** of what `list` selects in `collection`.
@@ -123,7 +125,13 @@ mod tests {
             Collection::new(&resource_type("", "v1", "pods", Scope::Namespaced), Some("demo")).expect("valid");
         let list = ListParams::default();
         let count = count_collection(&collection, &list);
-        assert_eq!((count.method(), count.header_value("accept")), (Method::Get, Some("application/json")));
+        assert_eq!(
+            (count.method(), count.header_value("accept")),
+            (
+                Method::Get,
+                Some("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;q=0.9")
+            )
+        );
         let delete_all =
             delete_collection(&collection, &list, &DeleteParams { dry_run: true, ..DeleteParams::default() });
         assert_eq!((delete_all.method(), delete_all.path()), (Method::Delete, "/api/v1/namespaces/demo/pods"));

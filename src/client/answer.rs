@@ -6,7 +6,7 @@ use crate::api::request::{ObjectRef, Request};
 use crate::api::view::status::Status;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
-use crate::i18n::{Localized, Text};
+use crate::i18n::{Localized, Msg, Text};
 use crate::model::requests;
 use crate::model::write::parse_warnings;
 
@@ -24,6 +24,35 @@ pub struct Answer {
     /// The request could not be sent, or the answer not read: a catalogue text, shown in the
     /// interface's language.
     pub problem: Option<Text>,
+}
+
+/// Why a write did not succeed, as a view renders it: the server's `Status`, or a problem (not
+/// sent, read-only, an answer that could not be read, a failure without a `Status`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteFailure {
+    Refused(Box<Status>),
+    Problem(Text),
+}
+
+impl Answer {
+    /// Whether the server accepted the write (a 2xx).
+    pub fn succeeded(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// Why the write did not succeed, when it did not.
+    pub fn failure(&self) -> Option<WriteFailure> {
+        if self.succeeded() {
+            return None;
+        }
+        Some(match (&self.status_body, &self.problem) {
+            (Some(status), _) => WriteFailure::Refused(Box::new(status.clone())),
+            (None, Some(problem)) => WriteFailure::Problem(problem.clone()),
+            (None, None) => WriteFailure::Problem(
+                Text::new(Msg::WriteAnsweredHttp).with("status", self.status).with("text", self.status_text.clone()),
+            ),
+        })
+    }
 }
 
 /// Sends `request` through the client (which refuses writes in read-only mode) and reads the

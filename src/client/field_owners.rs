@@ -20,7 +20,9 @@ use crate::api::watch::WatchEvent;
 use crate::client::reflector::{use_reflector, ReflectorObserver, ReflectorStore};
 use crate::i18n::{Localized, Text};
 use crate::model::field_owners::{entries, owned_fields, OwnedField};
-use crate::model::field_owners_history::{changes, field_history, watch_plan, FieldStep, VersionChange};
+use crate::model::field_owners_history::{
+    changes, field_history, freshness, watch_plan, FieldStep, Freshness, VersionChange,
+};
 use crate::model::history::ObjectHistory;
 
 /// How many versions of the object are kept (the oldest goes first).
@@ -37,6 +39,8 @@ pub struct UseFieldOwners {
     pub changes: RwSignal<Vec<VersionChange>>,
     /// The versions seen, oldest first (for a field's history).
     seen: RwSignal<Vec<Arc<Value>>>,
+    /// Whether the watch saw the object deleted (and not made again since).
+    gone: RwSignal<bool>,
     /// Why the versions cannot be read or watched, or the watch's last problem.
     pub problem: Signal<Option<Text>>,
     /// The connection state of the watch, as a status line shows it.
@@ -49,6 +53,16 @@ impl UseFieldOwners {
         self.seen.with(|seen| {
             let versions: Vec<&Value> = seen.iter().map(Arc::as_ref).collect();
             field_history(&versions, path).map_err(|e| e.text())
+        })
+    }
+
+    /// How the version `shown` (as a screen read it) stands against what the watch saw since
+    /// (tracked).
+    pub fn freshness(&self, shown: &Value) -> Freshness {
+        let gone = self.gone.get();
+        self.seen.with(|seen| {
+            let versions: Vec<&Value> = seen.iter().map(Arc::as_ref).collect();
+            freshness(shown, &versions, gone)
         })
     }
 }
@@ -104,6 +118,7 @@ impl Versions {
 struct Observer {
     store: ReflectorStore,
     versions: Rc<Versions>,
+    gone: RwSignal<bool>,
 }
 
 impl Observer {
@@ -129,6 +144,13 @@ impl ReflectorObserver for Observer {
     /// The versions a step brought (the initial list's, or events' not recorded yet), then
     /// what the view shows, derived again.
     fn stepped(&self, changes: Vec<Change>) {
+        for change in &changes {
+            match change {
+                Change::Delete(_) => self.gone.set(true),
+                Change::Upsert(_) => self.gone.set(false),
+                _ => {}
+            }
+        }
         let upserted: Vec<&ObjectKey> = changes
             .iter()
             .filter_map(|change| match change {
@@ -150,12 +172,13 @@ impl ReflectorObserver for Observer {
 }
 
 /// Watches the object `name` of `resource` in `namespace`, starting from `document` (the version
-/// its screen read), for the current owner (stopped when it is cleaned up).
+/// its screen read, when it has read one yet; else from the watch's first list), for the current
+/// owner (stopped when it is cleaned up).
 pub fn use_field_owners(
     resource: &ResourceType,
     namespace: Option<&str>,
     name: &str,
-    document: &Value,
+    document: Option<&Value>,
 ) -> UseFieldOwners {
     let problem = RwSignal::new(None);
     let versions = Rc::new(Versions {
@@ -166,9 +189,12 @@ pub fn use_field_owners(
         seen: RwSignal::new(Vec::new()),
         problem,
     });
-    versions.record(Arc::new(LazyObject::from_value(document.clone())));
-    versions.publish();
+    if let Some(document) = document {
+        versions.record(Arc::new(LazyObject::from_value(document.clone())));
+        versions.publish();
+    }
     let (owned, changes, seen) = (versions.owned, versions.changes, versions.seen);
+    let gone = RwSignal::new(false);
     let config = match watch_plan(resource, namespace, name) {
         Ok(config) => config,
         Err(error) => {
@@ -177,17 +203,19 @@ pub fn use_field_owners(
                 owned,
                 changes,
                 seen,
+                gone,
                 problem: Signal::derive(move || problem.get().or_else(|| Some(text.clone()))),
                 state: Signal::derive(|| None),
             };
         }
     };
-    let watch = use_reflector(config, None, |store| Observer { store, versions });
+    let watch = use_reflector(config, None, |store| Observer { store, versions, gone });
     let (watch_problem, state) = (watch.problem, watch.state);
     UseFieldOwners {
         owned,
         changes,
         seen,
+        gone,
         problem: Signal::derive(move || problem.get().or_else(|| watch_problem.get())),
         state: Signal::derive(move || Some(state.get())),
     }

@@ -10,14 +10,18 @@
 //! | [`fetched`] | a response decoded by `api`, read as a document or a typed error |
 //! | [`error`] | [`error::ApiError`]: `is_not_found()`, `status()` |
 //! | [`operations`] | an operation's read and write (`model::operations` plans them) |
-//! | [`answer`] | the answer to a write (status line, `Warning`s, object or `Status`), and the read before one |
+//! | [`answer`] | the answer to a write (status line, `Warning`s, object or `Status`, a typed [`answer::WriteFailure`]), and the read before one |
+//! | [`load_all`] | the "Load all" driver: a list's pages followed to its end, the next asked for while one is joined |
+//! | [`delete`] | `use_delete` (preconditions, the DELETE through an `Action`, the follow while finalizers run) and `use_delete_collection` (counted from a metadata-only list) |
+//! | [`search`] | the Search screen's driver: the types listed a few at a time, their pages followed, the last search kept for the back button |
+//! | [`scale`] | `use_scale`: a Scale panel's read, form and send (a Leptos `Action` bound to the panel) |
 //! | [`schemas`] | the OpenAPI v3 document of a group version, for the write tools |
 //! | [`base`] | where the API is |
 //! | [`bundle_file`] | files shipped beside the app (the language files), fetched on demand |
 //! | [`stream`] | the page's budget of open streams |
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
 //! | [`discovery`] | the server version and discovery, read once |
-//! | [`clock`] | `use_wall_clock`: the time, ticking once a second, for ages that stay true |
+//! | [`clock`] | `use_wall_clock`: the time, ticking just past each whole second, for ages that stay true |
 //! | [`terminal`] | `use_terminal`: a container's terminal, the probe over fetch and the session over a WebSocket |
 //! | [`task`] | [`task::Tasks`]: work that may outlive its view (answers, streams, timers), dropped when the view's owner is cleaned up |
 //!
@@ -29,18 +33,22 @@ pub mod answer;
 pub mod base;
 pub mod bundle_file;
 pub mod clock;
+pub mod delete;
 pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod fetched;
 pub mod field_owners;
 pub mod handle;
+pub mod load_all;
 pub mod logs;
 pub mod metrics;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;
+pub mod scale;
 pub mod schemas;
+pub mod search;
 pub mod stream;
 pub mod task;
 pub mod terminal;

@@ -73,6 +73,31 @@ impl Tasks {
         });
     }
 
+    /// `work` as a future that these tasks drop when they end: it resolves to `None` then (at
+    /// once when they have ended already), else to `work`'s output. For work whose output a
+    /// Leptos `Action` keeps (the action spawns the future; these tasks bound it to the owner).
+    pub fn run<T: 'static>(
+        &self,
+        work: impl Future<Output = T> + 'static,
+    ) -> impl Future<Output = Option<T>> + 'static {
+        let (handle, registration) = AbortHandle::new_pair();
+        let id = self.inner.next.get();
+        self.inner.next.set(id + 1);
+        if self.inner.ended.get() {
+            handle.abort();
+        } else {
+            self.inner.running.borrow_mut().insert(id, handle);
+        }
+        let inner = Rc::downgrade(&self.inner);
+        async move {
+            let output = Abortable::new(work, registration).await.ok();
+            if let Some(inner) = inner.upgrade() {
+                inner.running.borrow_mut().remove(&id);
+            }
+            output
+        }
+    }
+
     /// Whether these tasks have ended (the owner is gone): what arrives now belongs to no view.
     pub fn ended(&self) -> bool {
         self.inner.ended.get()

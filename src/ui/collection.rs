@@ -15,10 +15,12 @@ use crate::client::error::ApiError;
 use crate::client::fetch::now_ms;
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
+use crate::client::load_all::{read_lazy_page, Following, PageRead};
 use crate::i18n::{Localized, Msg, Text};
 use crate::model::access::Question;
 use crate::model::cells::Grid;
 use crate::model::joined::{lazy_list, JoinedList};
+use crate::model::load_all::{status_stop, LoadAllProgress, EXPIRED_EXPLANATION};
 use crate::model::page::{LazyPage, Page, PageBody};
 use crate::model::protobuf::ProtobufBody;
 use crate::model::target::RowObjects;
@@ -31,9 +33,7 @@ use crate::ui::i18n::{rich, t, tf, tl, tr, ts, worded};
 use crate::ui::intl;
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
-use crate::ui::load_all::{
-    read_lazy_page, status_stop, Following, LoadAllBar, LoadAllProgress, PageRead, EXPIRED_EXPLANATION,
-};
+use crate::ui::load_all::LoadAllBar;
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
 use crate::ui::protobuf::ProtobufOnDemand;

@@ -3,38 +3,20 @@
 //! deletecollection of the filtered collection, with the count and a confirmation naming it.
 //! Every destructive action asks for a confirmation naming what it deletes.
 
-use std::time::Duration;
-
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
 use crate::api::params::{ListOptions, ListParams};
 use crate::api::request::{Collection, ObjectRef};
-use crate::client::answer::{read_object, send_write, Answer};
-use crate::client::fetch::sleep;
-use crate::client::handle::use_client;
-use crate::i18n::{Msg, Text};
+use crate::client::answer::WriteFailure;
+use crate::client::delete::{use_delete, use_delete_collection, UseDelete, UseDeleteCollection};
+use crate::i18n::{Localized, Msg};
 use crate::model::requests;
-use crate::model::write::{delete_params, finalizing, DeleteChoice};
+use crate::model::write::{delete_params, DeleteChoice};
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
-
-/// Where a deleted object stands.
-#[derive(Debug, Clone, PartialEq)]
-enum Progress {
-    /// Nothing sent yet.
-    Idle,
-    /// The server refused or failed.
-    Failed(Answer),
-    /// Dry run accepted: nothing deleted.
-    DryRun(Answer),
-    /// Deletion started; finalizers still to run (since, finalizers).
-    Finalizing(String, Vec<String>),
-    /// The object is gone.
-    Gone,
-}
 
 /// The delete form of one object.
 #[component]
@@ -45,7 +27,6 @@ pub fn DeletePanel(
     /// Called when the object changed or went.
     on_changed: Callback<()>,
 ) -> impl IntoView {
-    let client = use_client();
     let policy = use_write_policy();
     let propagation = RwSignal::new(String::new());
     let grace = RwSignal::new(String::new());
@@ -53,17 +34,7 @@ pub fn DeletePanel(
     let with_rv = RwSignal::new(false);
     let dry_run = RwSignal::new(false);
     let confirming = RwSignal::new(false);
-    let progress = RwSignal::new(Progress::Idle);
-    // The object as read now, for the preconditions.
-    let current = RwSignal::new(None::<Value>);
-    {
-        let (client, object) = (client.clone(), object.clone());
-        client.tasks().spawn(async move {
-            if let Ok(value) = read_object(&client, &object).await {
-                current.set(Some(value));
-            }
-        });
-    }
+    let UseDelete { current, send: deleting, progress } = use_delete(&object, on_changed);
     let field = move |path: [&'static str; 2]| {
         current.with(|c| c.as_ref().and_then(|c| c.at(&path)).and_then(Value::as_str).map(str::to_string))
     };
@@ -78,88 +49,22 @@ pub fn DeletePanel(
     };
     let request_object = object.clone();
     let request = Memo::new(move |_| delete_params(&choice()).map(|p| requests::delete(&request_object, &p)));
-
-    // Follows a deleting object until it is gone.
-    let poll = {
-        let (client, object) = (client.clone(), object.clone());
-        move || {
-            let (client, object) = (client.clone(), object.clone());
-            client.tasks().spawn(async move {
-                loop {
-                    let Progress::Finalizing(..) = progress.get_untracked() else { return };
-                    sleep(Duration::from_millis(1000)).await;
-                    match read_object(&client, &object).await {
-                        Ok(value) => match finalizing(&value) {
-                            Some((since, left)) => progress.set(Progress::Finalizing(since, left)),
-                            None => return,
-                        },
-                        Err(e) if e.is_not_found() => {
-                            progress.set(Progress::Gone);
-                            on_changed.run(());
-                            return;
-                        }
-                        Err(_) => {}
-                    }
-                }
-            });
-        }
-    };
     let send = move |_: leptos::ev::MouseEvent| {
         let Ok(request) = request.get_untracked() else { return };
         if !policy.allows_writes() {
             return;
         }
         confirming.set(false);
-        let client = client.clone();
-        let is_dry = dry_run.get_untracked();
-        let poll = poll.clone();
-        client.tasks().spawn(async move {
-            let answer = send_write(&client, request).await;
-            if !(200..300).contains(&answer.status) {
-                progress.set(Progress::Failed(answer));
-                return;
-            }
-            if is_dry {
-                progress.set(Progress::DryRun(answer));
-                return;
-            }
-            match answer.object.as_ref().and_then(finalizing) {
-                Some((since, left)) => {
-                    progress.set(Progress::Finalizing(since, left));
-                    on_changed.run(());
-                    poll();
-                }
-                None => {
-                    progress.set(Progress::Gone);
-                    on_changed.run(());
-                }
-            }
-        });
+        deleting.dispatch_local((request, dry_run.get_untracked()));
     };
     let state = move || match progress.get() {
-        Progress::Idle => ().into_any(),
-        Progress::Failed(answer) => match answer.status_body {
-            Some(status) => view! { <StatusView status /> }.into_any(),
-            None => view! { <p class="warning" role="alert">{answer.problem.map(|p| worded(move || tl(&p)))}</p> }
-                .into_any(),
-        },
-        Progress::DryRun(answer) => view! {
-            <p class="notice" data-testid="delete-state">
-                {worded(move || tf(Msg::DryRunWouldDelete, &[("status", &answer.status)]))}
-            </p>
+        None => ().into_any(),
+        Some(Err(WriteFailure::Refused(status))) => view! { <StatusView status=*status /> }.into_any(),
+        Some(Err(WriteFailure::Problem(problem))) => {
+            view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
         }
-        .into_any(),
-        Progress::Finalizing(since, left) => view! {
-            <p class="notice" data-testid="delete-state" aria-live="polite">
-                {
-                    let remaining = left.join(", ");
-                    worded(move || tf(Msg::BeingFinalized, &[("since", &since), ("remaining", &remaining)]))
-                }
-            </p>
-        }
-        .into_any(),
-        Progress::Gone => view! {
-            <p class="notice" data-testid="delete-state" aria-live="polite">{t(Msg::DeletedGone)}</p>
+        Some(Ok(now)) => view! {
+            <p class="notice" data-testid="delete-state" aria-live="polite">{worded(move || tl(&now))}</p>
         }
         .into_any(),
     };
@@ -231,7 +136,6 @@ pub fn DeletePanel(
             </div>
             {move || {
                 let title = confirm_title.clone();
-                let send = send.clone();
                 confirming.get().then(move || {
                     view! {
                         <div class="confirm" role="alertdialog" aria-label=t(Msg::ConfirmDelete)>
@@ -250,6 +154,7 @@ pub fn DeletePanel(
             {state}
         </section>
     }
+    .into_any()
 }
 
 /// deletecollection of `resource` in `namespace` with the view's selectors: counts first, then
@@ -263,19 +168,16 @@ pub fn DeleteCollectionPanel(
     /// Called after the collection changed.
     on_changed: Callback<()>,
 ) -> impl IntoView {
-    let client = use_client();
     let policy = use_write_policy();
     let dry_run = RwSignal::new(false);
-    let count = RwSignal::new(None::<Result<usize, Text>>);
-    let result = RwSignal::new(None::<Answer>);
     let confirming = RwSignal::new(false);
-    let collection = Collection::new(&resource, namespace.as_deref()).map_err(|e| tl(&e));
+    let collection = Collection::new(&resource, namespace.as_deref()).map_err(|e| e.text());
     let list_params = ListParams::new(ListOptions {
         label_selector: label_selector.clone(),
         field_selector: field_selector.clone(),
         ..ListOptions::default()
     })
-    .map_err(|e| tl(&e));
+    .map_err(|e| e.text());
     let what = format!(
         "{}{}{}{}",
         resource.plural,
@@ -286,48 +188,19 @@ pub fn DeleteCollectionPanel(
         label_selector.as_ref().map(|l| tf(Msg::WithLabels, &[("labels", l)])).unwrap_or_default(),
         field_selector.as_ref().map(|f| tf(Msg::WithFields, &[("fields", f)])).unwrap_or_default(),
     );
-    let targets = match (collection, list_params) {
-        (Ok(c), Ok(p)) => Ok((c, p)),
-        (Err(e), _) | (_, Err(e)) => Err(e),
-    };
-    let count_targets = targets.clone();
-    let count_api = client.clone();
-    let recount = move || {
-        let Ok((collection, params)) = count_targets.clone() else { return };
-        let client = count_api.clone();
-        client.tasks().spawn(async move {
-            let request = requests::count_collection(&collection, &params);
-            let answer = send_write(&client, request).await;
-            count.set(Some(match answer.object {
-                Some(list) => Ok(list.get("items").and_then(Value::as_array).map_or(0, <[Value]>::len)),
-                None => Err(answer
-                    .problem
-                    .or(answer.status_body.map(|s| Text::verbatim(s.message)))
-                    .unwrap_or_else(|| Text::verbatim(format!("HTTP {}", answer.status)))),
-            }));
-        });
-    };
-    recount();
-    let send_targets = targets.clone();
-    let send = {
-        let recount = recount.clone();
-        move |_: leptos::ev::MouseEvent| {
-            let Ok((collection, params)) = send_targets.clone() else { return };
-            if !policy.allows_writes() {
-                return;
-            }
-            confirming.set(false);
-            let client = client.clone();
-            let recount = recount.clone();
-            let options = crate::api::params::DeleteParams { dry_run: dry_run.get_untracked(), ..Default::default() };
-            client.tasks().spawn(async move {
-                let request = requests::delete_collection(&collection, &params, &options);
-                let answer = send_write(&client, request).await;
-                result.set(Some(answer));
-                recount();
-                on_changed.run(());
-            });
+    let (collection, list_params) = match (collection, list_params) {
+        (Ok(c), Ok(p)) => (c, p),
+        (Err(e), _) | (_, Err(e)) => {
+            return view! { <p class="warning" role="alert">{worded(move || tl(&e))}</p> }.into_any();
         }
+    };
+    let UseDeleteCollection { count, send: deleting } = use_delete_collection(collection, list_params, on_changed);
+    let send = move |_: leptos::ev::MouseEvent| {
+        if !policy.allows_writes() {
+            return;
+        }
+        confirming.set(false);
+        deleting.dispatch_local(dry_run.get_untracked());
     };
     let what_confirm = what.clone();
     view! {
@@ -360,7 +233,6 @@ pub fn DeleteCollectionPanel(
                 </button>
             </div>
             {move || {
-                let send = send.clone();
                 let what = what_confirm.clone();
                 confirming.get().then(move || {
                     let n = count.get().and_then(Result::ok).unwrap_or(0);
@@ -376,23 +248,18 @@ pub fn DeleteCollectionPanel(
                 })
             }}
             {move || {
-                result.get().map(|a| match a.status_body.clone().filter(|_| !(200..300).contains(&a.status)) {
-                    Some(status) => view! { <StatusView status /> }.into_any(),
-                    None => view! {
-                        <p class="notice" data-testid="deletecollection-result">
-                            {worded(move || {
-                                format!(
-                                    "HTTP {} {}{}",
-                                    a.status,
-                                    a.status_text,
-                                    a.problem.as_ref().map(|p| format!(": {}", tl(p))).unwrap_or_default()
-                                )
-                            })}
-                        </p>
+                deleting.value().get().flatten().map(|result| match result {
+                    Ok((status, status_text)) => view! {
+                        <p class="notice" data-testid="deletecollection-result">{format!("HTTP {status} {status_text}")}</p>
                     }
                     .into_any(),
+                    Err(WriteFailure::Refused(status)) => view! { <StatusView status=*status /> }.into_any(),
+                    Err(WriteFailure::Problem(problem)) => {
+                        view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
+                    }
                 })
             }}
         </section>
     }
+    .into_any()
 }

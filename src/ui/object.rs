@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::api::codec::value::Value;
 use crate::api::discovery::{Discovery, ResourceType};
 use crate::client::fetched::Fetched;
+use crate::client::field_owners::use_field_owners;
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::messages::Selected;
@@ -71,6 +72,13 @@ pub fn ObjectView(
     // `l` on a row opens its pod at the log. Taken here, once: the panel below is built again
     // whenever the object is read again.
     let open_log = crate::ui::keys::Intents::take(crate::ui::keys::Intent::Log);
+    // The object's watch (its field managers, and whether the version shown is still the
+    // newest), held here so that reading the object again keeps what it saw.
+    let owners = {
+        let namespace = navigation.state.with_untracked(|s| resource.scoped(s.namespace.as_deref()).map(str::to_owned));
+        use_field_owners(&resource, namespace.as_deref(), &name, None)
+    };
+    let owners_open = RwSignal::new(false);
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -115,15 +123,15 @@ pub fn ObjectView(
                                         host.select(Selected::of(&key, &document, &selected_name));
                                     }
                                     view! {
+                                        <crate::ui::context::owners::Freshness
+                                            owners
+                                            shown=document.clone()
+                                            on_read=Callback::new(move |_| loaded.refetch())
+                                        />
                                         <MetadataSummary document=document.clone() />
                                         <Conditions document=document.clone() />
                                         <crate::ui::context::events::ObjectEvents document=document.clone() />
-                                        <crate::ui::context::owners::FieldOwners
-                                            resource=panel_resource.clone()
-                                            namespace=namespace.clone()
-                                            name=panel_name.clone()
-                                            document=document.clone()
-                                        />
+                                        <crate::ui::context::owners::FieldOwners owners open=owners_open />
                                         <SubresourcePanel
                                             resource=panel_resource.clone()
                                             namespace

@@ -1,15 +1,15 @@
 //! Scale: an object's `scale` subresource (autoscaling/v1 Scale) read, and its `spec.replicas`
-//! changed with a merge patch to the subresource, as `kubectl scale` does; with dry run.
+//! changed with a merge patch to the subresource, as `kubectl scale` does; with dry run. It
+//! renders what `use_scale` hands it.
 
 use leptos::prelude::*;
 
-use crate::api::codec::value::Value;
 use crate::api::request::ObjectRef;
-use crate::client::answer::{read_object, send_write, Answer};
-use crate::client::handle::use_client;
-use crate::i18n::{Localized, Msg, Text};
-use crate::model::requests;
-use crate::model::write::{parse_replicas, SendOptions};
+use crate::client::answer::WriteFailure;
+use crate::client::scale::{use_scale, ScaleResult, UseScale};
+use crate::i18n::Msg;
+use crate::model::scale::ScaleFacts;
+use crate::model::write::SendOptions;
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::write::use_write_settings;
@@ -24,118 +24,23 @@ pub fn ScalePanel(
     /// Called after the replicas changed.
     on_written: Callback<()>,
 ) -> impl IntoView {
-    let client = use_client();
     let policy = use_write_policy();
     let settings = use_write_settings();
-    let scale = match object.clone().subresource("scale") {
+    let options = Signal::derive(move || SendOptions {
+        field_manager: settings.field_manager.get(),
+        field_validation: settings.field_validation.get(),
+        ..SendOptions::default()
+    });
+    let scale = match use_scale(&object, options, on_written) {
         Ok(scale) => scale,
         Err(e) => return view! { <p class="warning" role="alert">{worded(move || tl(&e))}</p> }.into_any(),
     };
-    let current = RwSignal::new(None::<Result<Value, Text>>);
-    let replicas = RwSignal::new(String::new());
-    let answer = RwSignal::new(None::<(bool, Answer)>);
-    let sending = RwSignal::new(false);
-    let load = {
-        let (client, scale) = (client.clone(), scale.clone());
-        move || {
-            let (client, scale) = (client.clone(), scale.clone());
-            client.tasks().spawn(async move {
-                let read = read_object(&client, &scale).await.map_err(|e| e.text());
-                if let Ok(value) = &read {
-                    if let Some(n) = value.at(&["spec", "replicas"]).and_then(Value::as_i64) {
-                        replicas.set(n.to_string());
-                    }
-                }
-                current.set(Some(read));
-            });
-        }
-    };
-    load();
-    let wanted = Memo::new(move |_| parse_replicas(&replicas.get()));
-    let send = {
-        let client = client.clone();
-        move |dry_run: bool| {
-            let Ok(n) = wanted.get_untracked() else { return };
-            let options = SendOptions {
-                field_manager: settings.field_manager.get_untracked(),
-                field_validation: settings.field_validation.get_untracked(),
-                dry_run,
-                ..SendOptions::default()
-            };
-            let request = match requests::scale(&scale, n, &options.write_params()) {
-                Ok(request) => request,
-                Err(e) => {
-                    current.set(Some(Err(e.text())));
-                    return;
-                }
-            };
-            let (client, load) = (client.clone(), load.clone());
-            sending.set(true);
-            client.tasks().spawn(async move {
-                let result = send_write(&client, request).await;
-                let ok = (200..300).contains(&result.status);
-                sending.set(false);
-                answer.set(Some((dry_run, result)));
-                if ok && !dry_run {
-                    on_written.run(());
-                    load();
-                }
-            });
-        }
-    };
-    let send_dry = send.clone();
-    let can_send = move || policy.allows_writes() && wanted.with(Result::is_ok) && !sending.get();
-    let facts = move || {
-        match current.get() {
-        None => view! { <p class="loading" aria-busy="true">{t(Msg::ReadingScale)}</p> }.into_any(),
-        Some(Err(e)) => {
-            view! { <p class="warning" role="alert">{worded(move || tf(Msg::ScaleUnreadable, &[("error", &tl(&e))]))}</p> }
-                .into_any()
-        }
-        Some(Ok(value)) => {
-            let number = |path: [&str; 2]| {
-                value.at(&path).and_then(Value::as_i64).map_or_else(|| tr(Msg::Unset2), |n| n.to_string())
-            };
-            let selector = value.at(&["status", "selector"]).and_then(Value::as_str).unwrap_or("").to_owned();
-            view! {
-                <p class="muted" data-testid="scale-current">
-                    {format!(
-                        "spec.replicas {}, status.replicas {}{}",
-                        number(["spec", "replicas"]),
-                        number(["status", "replicas"]),
-                        if selector.is_empty() { String::new() } else { tf(Msg::ScaleSelector, &[("selector", &selector)]) },
-                    )}
-                </p>
-            }
-            .into_any()
-        }
-    }
-    };
-    let outcome = move || {
-        answer.get().map(|(dry_run, a)| {
-            if (200..300).contains(&a.status) {
-                let n = a.object.as_ref().and_then(|o| o.at(&["spec", "replicas"])).and_then(Value::as_i64);
-                let status = a.status;
-                let text = move || match (dry_run, n) {
-                    (true, Some(n)) => tf(Msg::DryRunWouldSet, &[("status", &status), ("replicas", &n)]),
-                    (true, None) => tf(Msg::DryRunNothingChanged, &[("status", &status)]),
-                    (false, Some(n)) => tf(Msg::ScaledTo, &[("replicas", &n), ("status", &status)]),
-                    (false, None) => tf(Msg::Scaled, &[("status", &status)]),
-                };
-                view! { <p class="notice" data-testid="scale-state" aria-live="polite">{text}</p> }.into_any()
-            } else {
-                match a.status_body {
-                    Some(status) => view! { <StatusView status /> }.into_any(),
-                    None => view! { <p class="warning" role="alert">{a.problem.map(|p| worded(move || tl(&p)))}</p> }
-                        .into_any(),
-                }
-            }
-        })
-    };
+    let UseScale { replicas, wanted, send, .. } = scale;
+    let can_send = move || policy.allows_writes() && wanted.with(Result::is_ok) && !send.pending().get();
     view! {
         <section class="panel write" aria-label=t(Msg::Scale)>
             <h3>{worded(move || tf(Msg::ScaleTitle, &[("title", &title)]))}</h3>
-            {facts}
+            <Facts scale />
             <div class="toolbar">
                 <label class="toolbar__field">
                     {t(Msg::Replicas)}
@@ -148,17 +53,58 @@ pub fn ScalePanel(
                         on:input=move |e| replicas.set(event_target_value(&e))
                     />
                 </label>
-                <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>
+                <button class="button" disabled=move || !can_send() on:click=move |_| scale.submit(true)>
                     {t(Msg::DryRun)}
                 </button>
-                <button class="button" disabled=move || !can_send() on:click=move |_| send(false)>
+                <button class="button" disabled=move || !can_send() on:click=move |_| scale.submit(false)>
                     {t(Msg::ScaleButton)}
                 </button>
                 {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
             {move || wanted.get().err().filter(|_| !replicas.get().is_empty()).map(|e| view! { <p class="warning" role="alert">{tl(&e)}</p> })}
-            {outcome}
+            {move || send.value().get().flatten().map(|result| view! { <Outcome result /> })}
         </section>
     }
     .into_any()
+}
+
+/// The Scale as read: wanted and observed replicas, and the selector.
+#[component]
+fn Facts(scale: UseScale) -> impl IntoView {
+    move || {
+        match scale.facts.get() {
+        None => view! { <p class="loading" aria-busy="true">{t(Msg::ReadingScale)}</p> }.into_any(),
+        Some(Err(e)) => {
+            view! { <p class="warning" role="alert">{worded(move || tf(Msg::ScaleUnreadable, &[("error", &tl(&e))]))}</p> }
+                .into_any()
+        }
+        Some(Ok(ScaleFacts { spec_replicas, status_replicas, selector })) => {
+            let number = move |n: Option<i64>| n.map_or_else(|| tr(Msg::Unset2), |n| n.to_string());
+            let text = move || {
+                format!(
+                    "spec.replicas {}, status.replicas {}{}",
+                    number(spec_replicas),
+                    number(status_replicas),
+                    selector.as_ref().map(|s| tf(Msg::ScaleSelector, &[("selector", s)])).unwrap_or_default(),
+                )
+            };
+            view! { <p class="muted" data-testid="scale-current">{text}</p> }.into_any()
+        }
+    }
+    }
+}
+
+/// What came of the last order.
+#[component]
+fn Outcome(result: ScaleResult) -> impl IntoView {
+    match result {
+        Ok(outcome) => {
+            view! { <p class="notice" data-testid="scale-state" aria-live="polite">{worded(move || tl(&outcome))}</p> }
+                .into_any()
+        }
+        Err(WriteFailure::Refused(status)) => view! { <StatusView status=*status /> }.into_any(),
+        Err(WriteFailure::Problem(problem)) => {
+            view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
+        }
+    }
 }

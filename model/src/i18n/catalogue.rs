@@ -430,6 +430,7 @@ texts_made_outside_the_views! { catalogue {
     DryRunNothingChanged => "Dry run: HTTP {status} — nothing changed.",
     ScaledTo => "Scaled: spec.replicas is {replicas} (HTTP {status}).",
     Scaled => "Scaled (HTTP {status}).",
+    WriteAnsweredHttp => "The server answered HTTP {status} {text}, without a Status saying why.",
     ScaleTitle => "Scale {title}",
     Replicas => "Replicas",
     ScaleButton => "Scale",
@@ -473,6 +474,8 @@ texts_made_outside_the_views! { catalogue {
     ObjectsToCreate => "Objects to create",
     CreateCount => "Create {count} object(s)",
     // Delete.
+    CountNotAList => "the answer is not a list (no items array)",
+    DeletedMadeAgain => "An object of this name is there again, not being deleted: it was made again after the delete.",
     DryRunWouldDelete => "Dry run: HTTP {status} — the server would delete it; nothing was deleted.",
     BeingFinalized => "Being finalized since {since} (deletionTimestamp set): it stays until its finalizers are removed. Remaining: {remaining}",
     DeletedGone => "Deleted: the object is gone.",
@@ -794,6 +797,16 @@ texts_made_outside_the_views! { catalogue {
     OwnersChangeAt => "resourceVersion {rv}",
     OwnersMoved => "{manager} ({operation}{subresource}) at {time}: +{gained} −{lost}",
     OwnersChangedField => "{path}: {before} → {after}, by {manager}",
+    // The folded Field managers panel's count.
+    OwnersFieldsOne => "{count} field with a manager",
+    OwnersFieldsFew => "{count} fields with a manager",
+    OwnersFieldsMany => "{count} fields with a manager",
+    OwnersFieldsOther => "{count} fields with a manager",
+    // An object's screen after the object changed or went on the server.
+    ObjectChangedSinceRead => "This object changed on the server since it was read: resourceVersion {shown} → {newest}.",
+    ObjectChangedSinceReadBy => "This object changed on the server since it was read: resourceVersion {shown} → {newest}, by {managers}.",
+    ObjectReadAgain => "Show the newest version",
+    ObjectDeletedSinceRead => "This object was deleted on the server after it was read: what is shown is the last version read.",
     // The terminal in a container (ui::terminal; model::terminal, model::exec_channel).
     PartTerminal => "terminal",
     TerminalHeading => "Terminal",

@@ -6,32 +6,39 @@
 use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
-use crate::api::discovery::ResourceType;
 use crate::api::write::diff::ChangeKind;
-use crate::client::field_owners::{use_field_owners, UseFieldOwners};
+use crate::client::field_owners::UseFieldOwners;
 use crate::i18n::Msg;
 use crate::model::field_owners::OwnedField;
+use crate::model::field_owners_history as model;
 use crate::model::field_owners_history::{ChangedField, VersionChange};
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 
-/// The field managers of the object `document` (as read) of `resource`, followed live.
+/// The field managers of an object, followed live (its screen holds the `use_field_owners`
+/// watch, so that reading the object again keeps what was seen).
 #[component]
 pub fn FieldOwners(
-    /// The object's resource type.
-    resource: ResourceType,
-    /// The object's namespace (`None` when cluster-scoped).
-    namespace: Option<String>,
-    /// The object's name.
-    name: String,
-    /// The object, as read.
-    document: Value,
+    owners: UseFieldOwners,
+    /// Whether the panel is unfolded (held by the screen: reading the object again keeps it).
+    open: RwSignal<bool>,
 ) -> impl IntoView {
-    let owners = use_field_owners(&resource, namespace.as_deref(), &name, &document);
     let selected = RwSignal::new(None::<String>);
+    // Folded at first: a pod's managers own a hundred paths or more, which would push the
+    // object's document far down; the summary says how many before it is opened.
+    let forms = [Msg::OwnersFieldsOne, Msg::OwnersFieldsFew, Msg::OwnersFieldsMany, Msg::OwnersFieldsOther];
+    let count = worded(move || intl::plural(owners.owned.with(Vec::len), forms));
     view! {
         <section class="panel field-owners" aria-label=t(Msg::OwnersTitle) data-testid="field-owners">
-            <h3>{t(Msg::OwnersTitle)}</h3>
+            <details
+                prop:open=move || open.get()
+                on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())
+            >
+            <summary class="field-owners__summary" data-testid="field-owners-summary">
+                <h3>{t(Msg::OwnersTitle)}</h3>
+                " "
+                <span class="field-owners__count">{count}</span>
+            </summary>
             <p class="field-owners__state" role="status">
                 {t(Msg::OwnersSummary)}
                 " "
@@ -40,7 +47,46 @@ pub fn FieldOwners(
             <OwnedTable owners selected />
             <FieldHistory owners selected />
             <Changes owners />
+            </details>
         </section>
+    }
+}
+
+/// Whether the version `shown` is still the object's newest, as the watch of `owners` sees it: a
+/// line saying it changed (and by whom) with a button that reads it again (`on_read`), or that it
+/// was deleted; nothing while it is current.
+#[component]
+pub fn Freshness(owners: UseFieldOwners, shown: Value, on_read: Callback<()>) -> impl IntoView {
+    move || {
+        match owners.freshness(&shown) {
+        model::Freshness::Current => None,
+        model::Freshness::Deleted => Some(
+            view! {
+                <p class="freshness warning" role="status" data-testid="object-freshness">{t(Msg::ObjectDeletedSinceRead)}</p>
+            }
+            .into_any(),
+        ),
+        model::Freshness::Changed { shown, newest, by } => {
+            let line = if by.is_empty() {
+                tf(Msg::ObjectChangedSinceRead, &[("shown", &shown), ("newest", &newest)])
+            } else {
+                let by = by.join(", ");
+                tf(Msg::ObjectChangedSinceReadBy, &[("shown", &shown), ("newest", &newest), ("managers", &by)])
+            };
+            Some(
+                view! {
+                    <p class="freshness" role="status" data-testid="object-freshness">
+                        {line}
+                        " "
+                        <button class="button button--quiet" data-testid="object-read-again" on:click=move |_| on_read.run(())>
+                            {t(Msg::ObjectReadAgain)}
+                        </button>
+                    </p>
+                }
+                .into_any(),
+            )
+        }
+    }
     }
 }
 

@@ -23,7 +23,7 @@ test('a pod\'s screen shows its Events as they happen, each a link to the Event'
     await page.goto(`./?group=&version=v1&resource=pods&namespace=demo&name=${name}`);
     await expect(page.getByTestId('object-title')).toHaveText(`Pod ${name}`);
     const events = page.getByTestId('object-events');
-    const region = page.getByRole('region', { name: 'Events' });
+    const region = page.getByRole('region', { name: 'Events', exact: true });
     await expect(region.getByRole('status').first()).toContainText('watched through events.k8s.io/v1');
     // The scheduler's and the kubelet's Events arrive while the screen is open.
     for (const reason of ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started']) {

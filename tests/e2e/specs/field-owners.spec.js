@@ -30,9 +30,17 @@ test('a ConfigMap patched by a named field manager shows that manager on the cha
   try {
     await page.goto(`./?group=&version=v1&resource=configmaps&namespace=demo&name=${name}`);
     await expect(page.getByTestId('object-title')).toHaveText(`ConfigMap ${name}`);
-    await expect(page.getByRole('region', { name: 'Events' }).getByRole('status').first())
+    await expect(page.getByRole('region', { name: 'Events', exact: true }).getByRole('status').first())
       .toContainText('1 Event, watched through events.k8s.io/v1');
     const panel = page.getByRole('region', { name: 'Field managers' });
+    // Folded at first, its summary counting the owned fields; opened, it lists that many.
+    const summary = panel.getByTestId('field-owners-summary');
+    await expect(summary).toContainText(/\d+ fields with a manager/);
+    await expect(page.getByTestId('owned-fields')).toBeHidden();
+    await summary.click();
+    await expect(page.getByTestId('owned-fields')).toBeVisible();
+    const counted = parseInt((await summary.locator('.field-owners__count').textContent()).trim(), 10);
+    await expect(page.getByTestId('owned-fields').locator('tbody tr')).toHaveCount(counted);
     await expect(managerOf(page, '.data.colour')).toHaveText('e2e-creator');
     await expect(managerOf(page, '.data.shape')).toHaveText('e2e-creator');
     await expect(panel.getByTestId('field-changes').getByTestId('field-change')).toHaveCount(0);
@@ -47,6 +55,13 @@ test('a ConfigMap patched by a named field manager shows that manager on the cha
     expect(patched.status()).toBe(200);
     await expect(managerOf(page, '.data.colour')).toHaveText('e2e-colourist');
     await expect(managerOf(page, '.data.shape')).toHaveText('e2e-creator');
+    // The document shown is still the version read, and the screen says so.
+    const readRv = (await created.json()).metadata.resourceVersion;
+    const patchedRv = (await patched.json()).metadata.resourceVersion;
+    await expect(page.getByTestId('document-text')).toContainText(/colour"?: ["']?red/);
+    await expect(page.getByTestId('object-freshness')).toHaveText(
+      `This object changed on the server since it was read: resourceVersion ${readRv} → ${patchedRv}, by e2e-colourist. Show the newest version`,
+    );
     const colourChange = panel.getByTestId('field-change').first();
     await expect(colourChange.getByTestId('changed-field'))
       .toHaveText('.data.colour: "red" → "blue", by e2e-colourist');
@@ -61,6 +76,12 @@ test('a ConfigMap patched by a named field manager shows that manager on the cha
     expect(applied.status()).toBe(200);
     await expect(managerOf(page, '.data.size')).toHaveText('e2e-sizer');
     await expect(page.getByTestId('owned-fields').locator('tr[data-path=".data.size"]')).toContainText('Apply');
+    await expect(panel.getByTestId('field-change')).toHaveCount(2);
+    // Read again: the newest version is shown, the line goes, and what the watch saw is kept.
+    await page.getByTestId('object-read-again').click();
+    await expect(page.getByTestId('document-text')).toContainText(/colour"?: ["']?blue/);
+    await expect(page.getByTestId('document-text')).toContainText(/size"?: ["']?3/);
+    await expect(page.getByTestId('object-freshness')).toHaveCount(0);
     await expect(panel.getByTestId('field-change')).toHaveCount(2);
     await expect(panel.getByTestId('field-change').first().getByTestId('changed-field'))
       .toHaveText('.data.size: (absent) → "3", by e2e-sizer');
@@ -77,6 +98,12 @@ test('a ConfigMap patched by a named field manager shows that manager on the cha
     expect(await page.evaluate(() => window.__ownersNoReload)).toBe(true);
     await panel.scrollIntoViewIfNeeded();
     await saveScreen(page, 'field-owners');
+    // Deleted behind the screen: it says so, and keeps the last version read.
+    expect((await request.delete(`${base}/${name}`)).status()).toBe(200);
+    await expect(page.getByTestId('object-freshness')).toHaveText(
+      'This object was deleted on the server after it was read: what is shown is the last version read.',
+    );
+    await expect(page.getByTestId('document-text')).toContainText(/colour"?: ["']?blue/);
   } finally {
     await request.delete(`${base}/${name}`);
     await request.delete(`${simUrl()}/api/v1/namespaces/demo/events/${name}.painted`);
