@@ -142,7 +142,7 @@ impl Localized for MetricsError {
                 Text::new(Msg::MetricsUnexpected).with("at", at).with("expected", expected)
             }
             MetricsError::Quantity { at, error } => {
-                Text::new(Msg::MetricsBadQuantity).with("at", at).with("error", error)
+                Text::new(Msg::MetricsBadQuantity).with("at", at).with_text("error", error.clone())
             }
         }
     }
@@ -217,7 +217,8 @@ fn items<'a>(document: &'a Value) -> Result<&'a [Value], MetricsError> {
 
 fn key_of(item: &Value, at: &str) -> Result<Key, MetricsError> {
     let name = item.at(&["metadata", "name"]).and_then(Value::as_str).filter(|n| !n.is_empty());
-    let name = name.ok_or_else(|| MetricsError::Unexpected { at: format!("{at}.metadata.name"), expected: "a name" })?;
+    let name =
+        name.ok_or_else(|| MetricsError::Unexpected { at: format!("{at}.metadata.name"), expected: "a name" })?;
     let namespace = item.at(&["metadata", "namespace"]).and_then(Value::as_str).filter(|n| !n.is_empty());
     Ok((namespace.map(str::to_owned), name.to_owned()))
 }
@@ -230,7 +231,8 @@ fn quantity(
 ) -> Result<Option<i128>, MetricsError> {
     let Some(value) = map.and_then(|m| m.get(resource)) else { return Ok(None) };
     let at = format!("{at}.{resource}");
-    let text = value.as_str().ok_or_else(|| MetricsError::Unexpected { at: at.clone(), expected: "a quantity as text" })?;
+    let text =
+        value.as_str().ok_or_else(|| MetricsError::Unexpected { at: at.clone(), expected: "a quantity as text" })?;
     read(text).map(Some).map_err(|error| MetricsError::Quantity { at, error })
 }
 

@@ -4,6 +4,8 @@
 //! nanocores, memory in bytes. No float: a pod's request of `100m` and a usage of `100000000n`
 //! must compare equal.
 
+use crate::i18n::{Localized, Msg, Text};
+
 /// A quantity that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QuantityError {
@@ -13,14 +15,18 @@ pub enum QuantityError {
     TooLarge(String),
 }
 
-impl std::fmt::Display for QuantityError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Localized for QuantityError {
+    fn text(&self) -> Text {
         match self {
-            QuantityError::Malformed(text) => write!(f, "expected a quantity such as 250m or 128Mi, found {text:?}"),
-            QuantityError::TooLarge(text) => write!(f, "the quantity {text:?} is too large"),
+            QuantityError::Malformed(text) => {
+                Text::new(Msg::MetricsQuantityMalformed).with("text", format!("{text:?}"))
+            }
+            QuantityError::TooLarge(text) => Text::new(Msg::MetricsQuantityTooLarge).with("text", format!("{text:?}")),
         }
     }
 }
+
+crate::localized_display!(QuantityError);
 
 /// The value of a suffix: a power of 1024 (binary) or of 10 (decimal and exponent).
 enum Suffix {

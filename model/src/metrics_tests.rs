@@ -52,10 +52,7 @@ fn pod_metrics_merge_into_rows_as_kubectl_top_prints_them() {
     };
     let merged = table.merge(&grid, Measured::Pods, Some("demo"), heading);
     let names: Vec<_> = merged.columns.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(
-        names,
-        ["Name", "Cpu", "CpuOfRequest", "CpuOfLimit", "Memory", "MemoryOfRequest", "MemoryOfLimit"]
-    );
+    assert_eq!(names, ["Name", "Cpu", "CpuOfRequest", "CpuOfLimit", "Memory", "MemoryOfRequest", "MemoryOfLimit"]);
     // 37564780n is 38m (MilliValue rounds up), 103084Ki is 100Mi (Value()/2^20 rounds down);
     // of 100m and 128Mi requested: 38 % and 78 % (103084/131072 = 0.786); no limit set.
     assert_eq!(texts(&merged.rows[0].cells), ["api-5g9cblvg68-jb5bp", "38m", "38%", "", "100Mi", "78%", ""]);

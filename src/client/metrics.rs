@@ -13,7 +13,9 @@ use crate::client::error::ApiError;
 use crate::client::handle::{use_client, Client};
 use crate::client::task::sleep;
 use crate::i18n::{Localized, Msg, Text};
-use crate::model::metrics::{plan, poll_ms, read_capacities, read_scrape, Measured, MetricsError, MetricsPlan, MetricsTable};
+use crate::model::metrics::{
+    plan, poll_ms, read_capacities, read_scrape, Measured, MetricsError, MetricsPlan, MetricsTable,
+};
 
 /// Why the metrics are not shown.
 #[derive(Debug, Clone)]

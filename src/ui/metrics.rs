@@ -37,9 +37,7 @@ pub fn measured_grid(grid: Signal<Grid>) -> (Signal<Grid>, Option<UseMetrics>) {
             if !served {
                 return g.clone();
             }
-            metrics.table.with(|table| {
-                table.as_ref().unwrap_or(&empty).merge(g, measured, namespace.as_deref(), name)
-            })
+            metrics.table.with(|table| table.as_ref().unwrap_or(&empty).merge(g, measured, namespace.as_deref(), name))
         })
         .unwrap_or_default()
     });
@@ -56,7 +54,8 @@ pub fn row_places(
 ) -> Option<Memo<HashMap<String, usize>>> {
     measured.then(|| {
         Memo::new(move |_| {
-            grid.try_with(|g| g.rows.iter().enumerate().map(|(i, row)| (identity(row), i)).collect()).unwrap_or_default()
+            grid.try_with(|g| g.rows.iter().enumerate().map(|(i, row)| (identity(row), i)).collect())
+                .unwrap_or_default()
         })
     })
 }

@@ -869,4 +869,6 @@ texts_made_outside_the_views! { catalogue {
     MetricsReading => "Reading CPU and memory from metrics.k8s.io…",
     MetricsMeasured => "CPU and memory from metrics.k8s.io, measured at {timestamp} over {window}; read again every {every}.",
     MetricsFailed => "CPU and memory could not be read: {why}",
+    MetricsQuantityMalformed => "expected a quantity such as 250m or 128Mi, found {text}",
+    MetricsQuantityTooLarge => "the quantity {text} is too large",
 } }
