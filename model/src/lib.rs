@@ -32,6 +32,8 @@ pub mod load_all;
 pub mod log_follow;
 pub mod logs;
 pub mod messages;
+pub mod metrics;
+pub mod metrics_quantity;
 pub mod object_events;
 pub mod operations;
 pub mod page;

@@ -42,6 +42,7 @@ pub mod field_owners;
 pub mod handle;
 pub mod load_all;
 pub mod logs;
+pub mod metrics;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;

@@ -38,6 +38,10 @@ pub fn GridView(
     #[prop(optional, into)]
     listing: Option<Signal<bool>>,
 ) -> impl IntoView {
+    // A pods or nodes list gains CPU and memory columns (metrics.k8s.io) and a line about them.
+    let (grid, metrics) = crate::ui::metrics::measured_grid(grid);
+    // A measured list's metrics change without a new resourceVersion: a row finds its cells anew.
+    let row_places = crate::ui::metrics::row_places(grid, metrics.is_some(), row_identity);
     let navigation = use_navigation();
     let clock = use_wall_clock();
     let (filter, set_filter) = signal(String::new());
@@ -196,6 +200,7 @@ pub fn GridView(
     let row_view = move |(_, row): (String, Row)| {
         let identity = row_identity(&row);
         let (on_focus, at_cursor) = (identity.clone(), identity.clone());
+        let place_identity = identity.clone();
         let open_row_data = row.clone();
         let open = move || open_row(navigation, &open_row_data);
         let open_on_key = open.clone();
@@ -220,6 +225,7 @@ pub fn GridView(
                 }
             >
                 {move || {
+                    let cells = crate::ui::metrics::current_cells(grid, row_places, &place_identity, &cells);
                     columns
                         .get()
                         .into_iter()
@@ -321,6 +327,7 @@ pub fn GridView(
                         .then(|| view! { <span class="muted">{worded(move || tf(Msg::HiddenColumns, &[("hidden", &hidden)]))}</span> })
                 }}
             </div>
+            {metrics.map(|metrics| view! { <crate::ui::metrics::MetricsLine metrics /> })}
             {move || {
                 (total() == 0)
                     .then(|| {

@@ -39,6 +39,7 @@ mod live;
 mod load_all;
 mod location;
 mod logs;
+mod metrics;
 pub mod mount_api;
 mod namespaces;
 mod object;

@@ -5,6 +5,7 @@
 //   EXPLORER_WWW_URL    the /explorer/ bundle served by kube-sim --www
 //   EXPLORER_LEGACY_DISCOVERY_URL  that bundle served by a kube-sim --legacy-discovery-only
 //   EXPLORER_HOSTILE_URL  tests/e2e/hostile-server.js (a server that lies) in front of kube-sim --www (hostile.spec.js)
+//   EXPLORER_NO_METRICS_URL  that bundle served by a kube-sim --no-metrics (no metrics-server)
 //   EXPLORER_PROXY_URL  the /explorer/ bundle served by the real `kubectl proxy --www`, in front of a
 //                       kube-sim of its own (KUBECTL_PROXY_SIM_URL): the production path
 //   EXPLORER_PROXY_EXEC_URL  the same bundle behind another kubectl proxy, started with --reject-paths='^$'
@@ -42,6 +43,7 @@ const projects = [
       simUrl: process.env.KUBE_SIM_URL,
       wwwUrl: process.env.EXPLORER_WWW_URL,
       legacyDiscoveryUrl: process.env.EXPLORER_LEGACY_DISCOVERY_URL,
+      noMetricsUrl: process.env.EXPLORER_NO_METRICS_URL,
     },
   },
 ];

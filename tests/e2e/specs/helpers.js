@@ -41,6 +41,13 @@ function legacyDiscoveryUrl() {
   return url;
 }
 
+/** The /explorer/ bundle served by a kube-sim started with --no-metrics (no metrics-server). */
+function noMetricsUrl() {
+  const url = project().metadata.noMetricsUrl;
+  if (!url) throw new Error('no no-metrics bundle URL for this project (EXPLORER_NO_METRICS_URL): run the end-to-end tests through scripts/test');
+  return url;
+}
+
 /** Whether the page is served by the real kubectl proxy (the production path). */
 function behindKubectlProxy() {
   return Boolean(project().metadata.kubectlProxy);
@@ -96,4 +103,4 @@ async function webPod(request) {
   return pod.metadata.name;
 }
 
-module.exports = { saveScreen, simUrl, wwwUrl, legacyDiscoveryUrl, behindKubectlProxy, asUser, openEditor, clickPastDisabled, webPod, TOKENS };
+module.exports = { saveScreen, simUrl, wwwUrl, legacyDiscoveryUrl, noMetricsUrl, behindKubectlProxy, asUser, openEditor, clickPastDisabled, webPod, TOKENS };
