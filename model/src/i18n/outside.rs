@@ -350,6 +350,10 @@ macro_rules! texts_made_outside_the_views {
             TerminalUnexpectedProbe => "expected the API server's answer to the request; found HTTP {status}: {body}",
             TerminalHandshakeFailed => "the WebSocket closed before it opened (code {code}); the browser does not say why: a proxy in between that does not pass WebSockets on would do this",
             TerminalClosedEarly => "the WebSocket closed (code {code} {reason}) before the server said how the process ended",
+            // Why an object's dependents cannot be looked for (model::relations).
+            RelationsNoUid => "The object has no kind, name or metadata.uid: its dependents cannot be found",
+            RelationsBadSelector => "expected a label selector; {what}",
+            RelationsNotServed => "The server does not serve {what} to list: the dependents of this kind cannot be found",
         }
     };
 }
