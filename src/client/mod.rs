@@ -45,6 +45,7 @@ pub mod logs;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;
+pub mod relations;
 pub mod scale;
 pub mod schemas;
 pub mod search;
