@@ -38,6 +38,7 @@ pub mod object_events;
 pub mod operations;
 pub mod page;
 pub mod protobuf;
+pub mod relations;
 pub mod requests;
 pub mod scale;
 pub mod search;

@@ -46,6 +46,7 @@ pub mod metrics;
 pub mod object_events;
 pub mod operations;
 pub mod reflector;
+pub mod relations;
 pub mod scale;
 pub mod schemas;
 pub mod search;

@@ -131,6 +131,7 @@ pub fn ObjectView(
                                         <MetadataSummary document=document.clone() />
                                         <Conditions document=document.clone() />
                                         <crate::ui::context::events::ObjectEvents document=document.clone() />
+                                        <crate::ui::context::relations::Relations document=document.clone() />
                                         <crate::ui::context::owners::FieldOwners owners open=owners_open />
                                         <SubresourcePanel
                                             resource=panel_resource.clone()

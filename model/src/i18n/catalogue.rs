@@ -723,6 +723,13 @@ texts_made_outside_the_views! { catalogue {
     EventsFrom => "From",
     EventsMessage => "Message",
     EventsWatched => "{events}, watched through {api}",
+    // An object's relations (#36 item 2, ui::context::relations).
+    RelationsTitle => "Relations",
+    RelationsOwners => "Owned by",
+    RelationsDependents => "Dependents",
+    RelationsReading => "Reading the dependents…",
+    RelationsNone => "Nothing here is owned by this object.",
+    RelationsRefresh => "Read again",
     // Operations on an object (ui::operations, model::operations): kubectl's rollout, cordon and cronjob commands.
     OpBarLabel => "Operations",
     OpRestart => "Restart",

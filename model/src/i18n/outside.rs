@@ -356,6 +356,10 @@ macro_rules! texts_made_outside_the_views {
             SizeMoreThan => "more than {bytes} bytes with no end in sight",
             BodyCutAtLimit => "the answer was cut at {limit} bytes, the most the explorer reads of one answer, and it had not ended (a server that never ends its body does this)",
             BodyTooLarge => "{url}: {problem}",
+            // Why an object's dependents cannot be looked for (model::relations).
+            RelationsNoUid => "The object has no kind, name or metadata.uid: its dependents cannot be found",
+            RelationsBadSelector => "expected a label selector; {what}",
+            RelationsNotServed => "The server does not serve {what} to list: the dependents of this kind cannot be found",
         }
     };
 }

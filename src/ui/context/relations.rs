@@ -1,0 +1,112 @@
+//! The Relations panel of an object's screen (#36 item 2): its owners up and its dependents down
+//! as a tree, each a link to its object with its status word. It renders what `use_relations`
+//! hands it.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::api::codec::value::Value;
+use crate::client::relations::use_relations;
+use crate::i18n::Msg;
+use crate::model::relations::{Node, Related, Status};
+use crate::model::view_state::{ResourceKey, ViewState};
+use crate::ui::discovered::use_discovery;
+use crate::ui::i18n::{t, tl};
+use crate::ui::location::ViewLink;
+
+/// The owners and dependents of the object `document` describes.
+#[component]
+pub fn Relations(
+    /// The object, as read.
+    document: Value,
+) -> impl IntoView {
+    let discovery = use_discovery();
+    let relations = use_relations(&discovery, &document);
+    let owners = relations.owners.get_value();
+    let has_owners = !owners.is_empty();
+    let owner_links = owners
+        .into_iter()
+        .map(|owner| view! { <li><RelatedLink object=owner status=Status::Unknown /></li> })
+        .collect_view();
+    let looks_down = relations.looks_down.get_value();
+    let down = looks_down.then(|| {
+        view! {
+            <h4>{t(Msg::RelationsDependents)}</h4>
+            <p role="status" class="relations__state">
+                {move || relations.problem.get().map(|p| tl(&p))}
+                {move || relations.tree.with(Option::is_none).then(|| t(Msg::RelationsReading))}
+                {move || relations.tree.with(|tree| matches!(tree, Some(t) if t.is_empty())).then(|| t(Msg::RelationsNone))}
+            </p>
+            <button type="button" data-testid="relations-refresh" on:click=move |_| relations.refresh.run(())>
+                {t(Msg::RelationsRefresh)}
+            </button>
+            <div data-testid="relations-dependents">{move || relations.tree.get().map(|nodes| view! { <Tree nodes /> })}</div>
+        }
+    });
+    view! {
+        <section class="panel relations" aria-label=t(Msg::RelationsTitle) data-testid="relations">
+            <h3>{t(Msg::RelationsTitle)}</h3>
+            <Show when=move || has_owners>
+                <h4>{t(Msg::RelationsOwners)}</h4>
+            </Show>
+            <ul class="relations__owners" data-testid="relations-owners">{owner_links}</ul>
+            {down}
+        </section>
+    }
+}
+
+/// One level of the tree, and the levels under it.
+#[component]
+fn Tree(nodes: Vec<Node>) -> AnyView {
+    view! {
+        <ul class="relations__tree">
+            {nodes
+                .into_iter()
+                .map(|node| {
+                    let children = (!node.children.is_empty()).then(|| view! { <Tree nodes=node.children /> });
+                    view! { <li><RelatedLink object=node.object status=node.status />{children}</li> }
+                })
+                .collect_view()}
+        </ul>
+    }
+    .into_any()
+}
+
+/// A link to a related object, `Kind name`, with its status word after it.
+#[component]
+fn RelatedLink(object: Related, status: Status) -> impl IntoView {
+    let discovery = use_discovery();
+    let label = format!("{} {}", object.kind, object.name);
+    let status = match status {
+        Status::Word(word) => word,
+        Status::Ready { ready, desired } => format!("{ready}/{desired}"),
+        Status::Unknown => String::new(),
+    };
+    let link = discovery.find_kind(&object.api_version, &object.kind).map(|resource| {
+        let key = ResourceKey {
+            group: resource.group.clone(),
+            version: resource.version.clone(),
+            plural: resource.plural.clone(),
+        };
+        let (name, namespace, namespaced) = (object.name.clone(), object.namespace.clone(), resource.is_namespaced());
+        let change: Arc<dyn Fn(&mut ViewState) + Send + Sync> = Arc::new(move |target: &mut ViewState| {
+            target.resource = Some(key.clone());
+            target.name = Some(name.clone());
+            target.watch = None;
+            if namespaced {
+                target.namespace = namespace.clone();
+            }
+        });
+        change
+    });
+    let text = label.clone();
+    view! {
+        {match link {
+            Some(change) => view! { <ViewLink change testid="relation-link">{text}</ViewLink> }.into_any(),
+            None => text.into_any(),
+        }}
+        " "
+        <span class="relations__status">{status}</span>
+    }
+}
