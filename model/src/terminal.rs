@@ -208,8 +208,9 @@ pub enum TerminalError {
     Refused { code: u16, reason: String, message: String },
     /// An answer to the probe that is neither the API's nor the proxy's.
     UnexpectedProbe { status: u16, body: String },
-    /// The request could not be made (a name the path cannot hold) or sent.
-    NotSent(String),
+    /// The request could not be made (a name the path cannot hold) or sent: why, in the
+    /// catalogue's words (shown in the reader's language).
+    NotSent(Text),
     /// The socket closed before it opened: the browser does not say why.
     HandshakeFailed { code: u16 },
     /// The server chose no subprotocol or one not offered, or wrote what the protocol forbids.
@@ -228,7 +229,7 @@ impl Localized for TerminalError {
             TerminalError::UnexpectedProbe { status, body } => {
                 Text::new(Msg::TerminalUnexpectedProbe).with("status", status).with("body", body)
             }
-            TerminalError::NotSent(error) => Text::new(Msg::NotSentError).with("error", error),
+            TerminalError::NotSent(error) => Text::new(Msg::NotSentError).with_text("error", error.clone()),
             TerminalError::HandshakeFailed { code } => Text::new(Msg::TerminalHandshakeFailed).with("code", code),
             TerminalError::Protocol(error) => error.text(),
             TerminalError::ClosedEarly { code, reason } => {
@@ -294,7 +295,7 @@ pub enum Input {
     /// Connect (or connect again).
     Start,
     /// The probe's answer, or why it was not sent (`Err`: a network failure).
-    Probed(Result<ProbeAnswer, String>),
+    Probed(Result<ProbeAnswer, Text>),
     /// The socket opened; the subprotocol the server chose.
     Opened { protocol: String },
     /// A binary message from the server.
@@ -388,15 +389,15 @@ impl Session {
                 self.phase = Phase::Checking;
                 vec![Action::Probe(request)]
             }
-            Err(e) => self.fail(TerminalError::NotSent(e.to_string())),
+            Err(e) => self.fail(TerminalError::NotSent(e.text())),
         }
     }
 
-    fn probed(&mut self, answer: Result<ProbeAnswer, String>) -> Vec<Action> {
+    fn probed(&mut self, answer: Result<ProbeAnswer, Text>) -> Vec<Action> {
         let ready = answer.map_err(TerminalError::NotSent).and_then(|a| read_probe(&a));
         let url = match (ready, self.url.clone()) {
             (Err(e), _) => return self.fail(e),
-            (Ok(()), Err(e)) => return self.fail(TerminalError::NotSent(e.to_string())),
+            (Ok(()), Err(e)) => return self.fail(TerminalError::NotSent(e.text())),
             (Ok(()), Ok(url)) => url,
         };
         self.phase = Phase::Connecting;

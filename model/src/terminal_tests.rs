@@ -154,8 +154,18 @@ fn the_proxys_refusal_and_the_apis_are_told_apart() {
     // Nothing typed reaches a failed session, and it can be started again.
     assert_eq!(session.step(Input::Typed(b"x".to_vec())), vec![]);
     assert!(matches!(session.step(Input::Start).as_slice(), [Action::Probe(_)]));
-    session.step(Input::Probed(Err("Failed to fetch".into())));
-    assert_eq!(session.phase(), &Phase::Failed(TerminalError::NotSent("Failed to fetch".into())));
+    // The client's reason, as a catalogue text (shown in the reader's language).
+    let network = Text::new(Msg::NetworkFailureWith).with("error", "Failed to fetch");
+    session.step(Input::Probed(Err(network.clone())));
+    assert_eq!(session.phase(), &Phase::Failed(TerminalError::NotSent(network.clone())));
+    let shown = TerminalError::NotSent(network).text();
+    assert_eq!(
+        (shown.msg, &shown.args[0].1),
+        (
+            Msg::NotSentError,
+            &crate::i18n::Arg::Text(Text::new(Msg::NetworkFailureWith).with("error", "Failed to fetch"))
+        )
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{BinaryType, CloseEvent, MessageEvent, WebSocket};
 
+use crate::i18n::Localized;
 use crate::client::handle::{use_client, Client};
 use crate::client::task::Tasks;
 use crate::model::terminal::{Action, Input, Phase, ProbeAnswer, Session, SessionPlan};
@@ -128,7 +129,7 @@ fn perform(driver: &Shared, number: u64, action: Action) {
             };
             let driver = driver.clone();
             tasks.spawn(async move {
-                let answer = client.send_undecoded(request).await.map_err(|e| e.to_string()).map(|fetched| {
+                let answer = client.send_undecoded(request).await.map_err(|e| e.text()).map(|fetched| {
                     let response = &fetched.response;
                     ProbeAnswer {
                         status: response.status,
