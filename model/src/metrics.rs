@@ -208,7 +208,7 @@ pub fn duration_ms(text: &str) -> Option<f64> {
     Some(total)
 }
 
-fn items<'a>(document: &'a Value) -> Result<&'a [Value], MetricsError> {
+fn items(document: &Value) -> Result<&[Value], MetricsError> {
     document
         .get("items")
         .and_then(Value::as_array)
