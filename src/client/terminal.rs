@@ -15,9 +15,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{BinaryType, CloseEvent, MessageEvent, WebSocket};
 
-use crate::i18n::Localized;
 use crate::client::handle::{use_client, Client};
 use crate::client::task::Tasks;
+use crate::i18n::Localized;
 use crate::model::terminal::{Action, Input, Phase, ProbeAnswer, Session, SessionPlan};
 
 /// A browser WebSocket speaking binary messages, with its handlers.
