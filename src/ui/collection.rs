@@ -12,7 +12,7 @@ use crate::api::view::list::{ContinueToken, ResourceVersion};
 use crate::api::view::metadata::PartialObjectMetadataList;
 use crate::api::view::status::StatusExt;
 use crate::client::error::ApiError;
-use crate::client::fetch::now_ms;
+use crate::client::fetch::{now_ms, ClientError};
 use crate::client::fetched::Fetched;
 use crate::client::handle::{use_client, Client};
 use crate::client::load_all::{read_lazy_page, Following, PageRead};
@@ -268,7 +268,11 @@ async fn load_page(
 ) -> Loaded {
     let target = state.collection_target(resource).map_err(|e| Failure::NotSent(e.text()))?;
     let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(e.text()))?;
-    let fetched = client.send_undecoded(plan.request).await.map_err(|e| Failure::Network(e.text()))?;
+    let fetched = client.send_undecoded(plan.request).await.map_err(|e| match e {
+        // An answer came, too long to read: not the network's failure.
+        ClientError::TooLarge { .. } => Failure::Unreadable(e.text()),
+        _ => Failure::Network(e.text()),
+    })?;
     // A list to read as JSON or CBOR text is read lazily: its items stay bytes of the body, and
     // the document view writes (and so decodes) only those it shows. Anything else, or a body
     // the lazy reader does not take, is decoded whole.
