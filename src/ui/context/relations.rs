@@ -38,7 +38,7 @@ pub fn Relations(
                 {move || relations.tree.with(Option::is_none).then(|| t(Msg::RelationsReading))}
                 {move || relations.tree.with(|tree| matches!(tree, Some(t) if t.is_empty())).then(|| t(Msg::RelationsNone))}
             </p>
-            <button type="button" data-testid="relations-refresh" on:click=move |_| relations.refresh.run(())>
+            <button type="button" class="button button--quiet" data-testid="relations-refresh" on:click=move |_| relations.refresh.run(())>
                 {t(Msg::RelationsRefresh)}
             </button>
             <div data-testid="relations-dependents">{move || relations.tree.get().map(|nodes| view! { <Tree nodes /> })}</div>
