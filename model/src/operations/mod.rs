@@ -21,8 +21,10 @@ mod plan;
 mod rollback;
 
 pub use operation::{default_job_name, Choices, Operation, OperationError, Target, Workload};
-pub use plan::{plan, plan_with, read, related_request, Plan, Step, StepRole};
-pub use rollback::{revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION};
+pub use plan::{plan, read, Plan, Step, StepRole};
+pub use rollback::{
+    plan_with, related_request, revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION,
+};
 
 #[cfg(test)]
 mod drain_tests;

@@ -64,39 +64,6 @@ pub fn read(target: &Target) -> Request {
     RequestBuilder::get_object(&target.object, &GetParams::default(), &Accept::only(MediaType::json())).build()
 }
 
-/// What `operation` reads beside the object, when it needs more than the object to plan: a
-/// Deployment's ReplicaSets for [`Operation::Undo`] (kubectl's second GET). `None` for the others.
-pub fn related_request(
-    operation: Operation,
-    target: &Target,
-    object: &Value,
-) -> Option<Result<Request, OperationError>> {
-    match operation {
-        Operation::Undo => Some(crate::operations::revisions_request(target, object)),
-        _ => None,
-    }
-}
-
-/// Plans `operation` from the object and what [`related_request`] read beside it (`related`,
-/// `None` when it asks for nothing): [`Operation::Undo`] through `rollback::undo`, every other
-/// operation through [`plan`].
-pub fn plan_with(
-    operation: Operation,
-    target: &Target,
-    object: &Value,
-    related: Option<&Value>,
-    choices: &Choices,
-    now_seconds: i64,
-) -> Result<Plan, OperationError> {
-    match operation {
-        Operation::Undo => {
-            let list = related.ok_or(OperationError::Missing("the Deployment's ReplicaSets"))?;
-            crate::operations::undo(target, object, list, choices.to_revision, choices.dry_run)
-        }
-        _ => plan(operation, target, object, choices, now_seconds),
-    }
-}
-
 /// Plans `operation` on `target`, whose current state is `object`; `now_seconds` (since the
 /// epoch) stamps a restart as kubectl's `time.Now()` does.
 pub fn plan(
