@@ -54,8 +54,8 @@ test('a Deployment\'s revisions are listed and diffed, and undo to revision 1 pu
     await expect(rows.nth(1)).toContainText('nginx:1.26');
     // The last two revisions' templates compared, without the pod-template-hash label.
     const diff = panel.getByTestId('revision-diff');
-    await expect(diff).toContainText('-    image: nginx:1.26');
-    await expect(diff).toContainText('+    image: nginx:1.27');
+    await expect(diff).toContainText(/-\s+- image: nginx:1\.26/);
+    await expect(diff).toContainText(/\+\s+- image: nginx:1\.27/);
     await expect(diff).not.toContainText('pod-template-hash');
 
     // Undo to revision 1: kubectl's three requests, and its command.
