@@ -847,6 +847,15 @@ texts_made_outside_the_views! { catalogue {
     TerminalNoContainers => "This pod names no container.",
     // Rollout undo (model::operations::rollback): kubectl rollout undo's texts.
     OpUndo => "Undo rollout",
+    // Rollout history on the undo panel.
+    OpRevision => "Revision",
+    OpChangeCause => "Change-cause",
+    OpImages => "Images",
+    OpUndoTo => "Undo to",
+    OpUndoToRevision => "Undo to revision {revision}",
+    OpUndoToPrevious => "The revision before the newest (kubectl's default, --to-revision=0)",
+    OpCompareFrom => "Compare revision",
+    OpCompareTo => "with revision",
     OpUndoWhat => "Puts a revision's pod template back on the Deployment, with that ReplicaSet's annotations, as kubectl rollout undo does: one JSON patch; the Deployment then rolls out as for any change.",
     OpPausedRollback => "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
     OpRevisionNotFound => "unable to find specified revision {revision} in history",

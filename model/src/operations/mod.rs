@@ -22,7 +22,9 @@ mod rollback;
 
 pub use operation::{default_job_name, Choices, Operation, OperationError, Target, Workload};
 pub use plan::{plan, read, Plan, Step, StepRole};
-pub use rollback::{revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION};
+pub use rollback::{
+    plan_with, related_request, revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION,
+};
 
 #[cfg(test)]
 mod drain_tests;

@@ -33,7 +33,7 @@ impl Workload {
     /// The operations offered on this kind, in the order of the action bar.
     pub fn operations(self) -> &'static [Operation] {
         match self {
-            Workload::Deployment => &[Operation::Restart, Operation::Pause, Operation::Resume],
+            Workload::Deployment => &[Operation::Restart, Operation::Pause, Operation::Resume, Operation::Undo],
             Workload::StatefulSet | Workload::DaemonSet => &[Operation::Restart],
             Workload::Node => &[Operation::Cordon, Operation::Uncordon],
             Workload::CronJob => &[Operation::RunNow, Operation::Suspend, Operation::Unsuspend],
@@ -141,6 +141,9 @@ pub struct Choices {
     pub dry_run: bool,
     /// The Job's name, for [`Operation::RunNow`].
     pub job_name: String,
+    /// `--to-revision`, for [`Operation::Undo`]: `None` is kubectl's 0, the revision before the
+    /// newest.
+    pub to_revision: Option<i64>,
 }
 
 /// Why an operation plans no write.

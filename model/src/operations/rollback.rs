@@ -19,8 +19,8 @@
 //! is left out, as kubectl's `deploymentutil.Revision` error skips it; what kubectl refuses or
 //! skips is an [`OperationError`] and plans no write.
 
-use super::operation::{Operation, OperationError, Target, Workload};
-use super::plan::{read, sorted, with_query, Plan, Step, StepRole};
+use super::operation::{Choices, Operation, OperationError, Target, Workload};
+use super::plan::{plan, read, sorted, with_query, Plan, Step, StepRole};
 use kube_wire::build::RequestBuilder;
 use kube_wire::codec::value::{Map, Value};
 use kube_wire::media_type::{Accept, MediaType, PatchType};
@@ -296,5 +296,37 @@ fn is_zero(value: &Value) -> bool {
         Value::Object(map) => map.is_empty(),
         Value::Array(items) => items.is_empty(),
         _ => false,
+    }
+}
+/// What `operation` reads beside the object, when it needs more than the object to plan: a
+/// Deployment's ReplicaSets for [`Operation::Undo`] (kubectl's second GET). `None` for the others.
+pub fn related_request(
+    operation: Operation,
+    target: &Target,
+    object: &Value,
+) -> Option<Result<Request, OperationError>> {
+    match operation {
+        Operation::Undo => Some(revisions_request(target, object)),
+        _ => None,
+    }
+}
+
+/// Plans `operation` from the object and what [`related_request`] read beside it (`related`,
+/// `None` when it asks for nothing): [`Operation::Undo`] through `rollback::undo`, every other
+/// operation through [`plan`].
+pub fn plan_with(
+    operation: Operation,
+    target: &Target,
+    object: &Value,
+    related: Option<&Value>,
+    choices: &Choices,
+    now_seconds: i64,
+) -> Result<Plan, OperationError> {
+    match operation {
+        Operation::Undo => {
+            let list = related.ok_or(OperationError::Missing("the Deployment's ReplicaSets"))?;
+            undo(target, object, list, choices.to_revision, choices.dry_run)
+        }
+        _ => plan(operation, target, object, choices, now_seconds),
     }
 }

@@ -131,3 +131,29 @@ fn undo_sends_the_bytes_the_real_kubectl_sent() {
         "/apis/apps/v1/namespaces/demo/replicasets?labelSelector=app%3Dapi"
     );
 }
+
+#[test]
+fn undo_is_offered_on_a_deployment_and_planned_from_its_replica_sets() {
+    let web = target("apps", "deployments", Some("demo"), "web");
+    assert!(Workload::Deployment.operations().contains(&Operation::Undo));
+    assert!(!Workload::StatefulSet.operations().contains(&Operation::Undo));
+    // Undo reads the ReplicaSets beside the Deployment; the other operations read nothing more.
+    let related = related_request(Operation::Undo, &web, &json(WEB)).expect("undo reads more").unwrap();
+    assert_eq!(related, revisions_request(&web, &json(WEB)).unwrap());
+    assert!(related_request(Operation::Restart, &web, &json(WEB)).is_none());
+    // Planned from both, to the revision chosen, as rollback::undo plans it.
+    let choices = Choices { to_revision: Some(1), dry_run: true, ..Choices::default() };
+    let planned = plan_with(Operation::Undo, &web, &json(WEB), Some(&list()), &choices, 0).unwrap();
+    assert_eq!(planned, undo(&web, &json(WEB), &list(), Some(1), true).unwrap());
+    // Without the list it plans nothing, and says what is missing.
+    assert_eq!(
+        plan_with(Operation::Undo, &web, &json(WEB), None, &choices, 0),
+        Err(OperationError::Missing("the Deployment's ReplicaSets"))
+    );
+    // The other operations plan as before.
+    let restart = Choices::default();
+    assert_eq!(
+        plan_with(Operation::Restart, &web, &json(WEB), None, &restart, 1_700_000_000),
+        plan(Operation::Restart, &web, &json(WEB), &restart, 1_700_000_000)
+    );
+}

@@ -189,7 +189,7 @@ fn run_now_posts_the_job_kubectl_create_job_from_makes() {
     // pkg/cmd/create/create_job.go, createJobFromCronJob: labels and annotations sorted as Go
     // writes a map, the controller owner reference without blockOwnerDeletion, "status":{}.
     let nightly = target("batch", "cronjobs", Some("demo"), "nightly");
-    let choices = Choices { dry_run: true, job_name: "nightly-manual-1".into() };
+    let choices = Choices { dry_run: true, job_name: "nightly-manual-1".into(), ..Choices::default() };
     check(
         Operation::RunNow,
         &nightly,
@@ -247,7 +247,11 @@ $ kubectl patch cronjob/nightly -p '{"spec":{"suspend":true}}' -n demo --dry-run
 
 #[test]
 fn each_kind_offers_its_operations_and_only_the_rollout_commands_lack_dry_run() {
-    assert_eq!(Workload::Deployment.operations(), &[Operation::Restart, Operation::Pause, Operation::Resume]);
+    assert_eq!(
+        Workload::Deployment.operations(),
+        &[Operation::Restart, Operation::Pause, Operation::Resume, Operation::Undo]
+    );
+    assert!(Operation::Undo.offers_dry_run());
     assert_eq!(Workload::DaemonSet.operations(), &[Operation::Restart]);
     assert!(!Operation::Restart.offers_dry_run() && Operation::Cordon.offers_dry_run());
     let other = resource_type("apps", "v1", "replicasets", Scope::Namespaced);

@@ -118,6 +118,7 @@ fn reconcile_in(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Vec<
                     REVISION: (others_max + 1).to_string()},
                 "ownerReferences": [owner_ref("apps/v1", "Deployment", &dep)]},
             "spec": {"replicas": desired, "selector": selector, "template": t}, "status": {"replicas": 0}});
+        copy_annotations(&dep, &mut rs);
         stamp_new(&rs_rt, &mut rs, "kube-controller-manager");
         let rs = txn.put(REPLICASETS, rs);
         let message = format!("Scaled up replica set {} from 0 to {desired}", object::name(&rs));
@@ -242,6 +243,26 @@ fn record_event(app: &App, txn: &mut Txn<'_>, about: &Value, reason: &str, messa
         component,
     };
     crate::controllers::control::record(app, txn, &recorded, object::now());
+}
+
+/// The Deployment's annotations a ReplicaSet it makes carries, as the real controller copies them
+/// (`SetNewReplicaSetAnnotations` and `skipCopyAnnotation` in kubernetes
+/// `pkg/controller/deployment/util/deployment_util.go`): all but kubectl's last applied
+/// configuration and the controller's own bookkeeping. So `kubernetes.io/change-cause` reaches
+/// the revision it describes, as `kubectl rollout history` shows it.
+fn copy_annotations(dep: &Value, rs: &mut Value) {
+    const SKIP: [&str; 6] = [
+        "kubectl.kubernetes.io/last-applied-configuration",
+        REVISION,
+        "deployment.kubernetes.io/revision-history",
+        "deployment.kubernetes.io/desired-replicas",
+        "deployment.kubernetes.io/max-replicas",
+        "deprecated.deployment.rollback.to",
+    ];
+    let Some(annotations) = dep["metadata"]["annotations"].as_object() else { return };
+    for (key, value) in annotations.iter().filter(|(k, _)| !SKIP.contains(&k.as_str())) {
+        object::set_at(rs, &["metadata", "annotations", key.as_str()], value.clone());
+    }
 }
 
 fn revision(rs: &Value) -> i64 {

@@ -5,6 +5,7 @@
 //! are `model::operations`'; this module only renders.
 
 mod panel;
+mod revisions;
 mod state;
 
 use leptos::prelude::*;

@@ -66,6 +66,7 @@ pub fn OperationPanel(
             <h3>{move || tf(Msg::OpTitle, &[("operation", &tr(operation.label())), ("title", &title.get())])}</h3>
             <p class="muted">{t(operation.explanation())}</p>
             <div class="toolbar">{options} {name_field}</div>
+            {(operation == Operation::Undo).then(|| view! { <super::revisions::Revisions state /> })}
             <PlanView state />
             <div class="toolbar">
                 <button class="button" disabled=move || !can_send() on:click=move |_| state.send.run(())>

@@ -9,8 +9,10 @@ use crate::api::codec::value::Value;
 use crate::client::answer::Answer;
 use crate::client::error::ApiError;
 use crate::client::handle::use_client;
-use crate::client::operations::{read_target, send_plan};
-use crate::model::operations::{default_job_name, plan, Choices, Operation, OperationError, Plan, Target};
+use crate::client::operations::{read_for, send_plan};
+use crate::model::operations::{
+    default_job_name, plan_with, revisions, Choices, Operation, OperationError, Plan, Revision, Target,
+};
 
 /// What the panel shows before anything is written.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +57,8 @@ pub struct OperationState {
     pub read_again: Callback<()>,
     /// Sends the write of the plan shown.
     pub send: Callback<()>,
+    /// A Deployment's revisions, oldest first, when the operation read them (undo).
+    pub revisions: Signal<Vec<Revision>>,
 }
 
 /// Seconds since the epoch, from the browser's clock (`Instant` panics on wasm32).
@@ -66,10 +70,10 @@ fn now_seconds() -> i64 {
 /// succeeded.
 pub fn use_operation(target: Target, operation: Operation, on_written: Callback<()>) -> OperationState {
     let client = use_client();
-    let object = RwSignal::new(None::<(Result<Value, ApiError>, i64)>);
+    let object = RwSignal::new(None::<(Result<(Value, Option<Value>), ApiError>, i64)>);
     let job_name =
         if operation.takes_name() { default_job_name(&target.object.name, now_seconds()) } else { String::new() };
-    let choices = RwSignal::new(Choices { dry_run: false, job_name });
+    let choices = RwSignal::new(Choices { dry_run: false, job_name, ..Choices::default() });
     let sending = RwSignal::new(false);
     let sent = RwSignal::new(None::<Sent>);
     let read_again = {
@@ -78,7 +82,7 @@ pub fn use_operation(target: Target, operation: Operation, on_written: Callback<
             let (client, target) = (client.clone(), target.clone());
             object.set(None);
             client.tasks().spawn(async move {
-                let read = read_target(&client, &target).await;
+                let read = read_for(&client, &target, operation).await;
                 object.try_set(Some((read, now_seconds())));
             });
         })
@@ -87,10 +91,12 @@ pub fn use_operation(target: Target, operation: Operation, on_written: Callback<
     let preview = Memo::new(move |_| match object.get() {
         None => Preview::Reading,
         Some((Err(error), _)) => Preview::Unreadable(error),
-        Some((Ok(value), now)) => match choices.with(|c| plan(operation, &target, &value, c, now)) {
-            Ok(plan) => Preview::Ready(plan),
-            Err(refused) => Preview::Refused(refused),
-        },
+        Some((Ok((value, related)), now)) => {
+            match choices.with(|c| plan_with(operation, &target, &value, related.as_ref(), c, now)) {
+                Ok(plan) => Preview::Ready(plan),
+                Err(refused) => Preview::Refused(refused),
+            }
+        }
     });
     let send = Callback::new(move |_| {
         let Preview::Ready(plan) = preview.get_untracked() else { return };
@@ -110,5 +116,19 @@ pub fn use_operation(target: Target, operation: Operation, on_written: Callback<
             }
         });
     });
-    OperationState { preview: preview.into(), choices, sending: sending.into(), sent: sent.into(), read_again, send }
+    let revisions = Memo::new(move |_| {
+        object.with(|read| match read {
+            Some((Ok((deployment, Some(list))), _)) => revisions(deployment, list).unwrap_or_default(),
+            _ => Vec::new(),
+        })
+    });
+    OperationState {
+        preview: preview.into(),
+        choices,
+        sending: sending.into(),
+        sent: sent.into(),
+        read_again,
+        send,
+        revisions: revisions.into(),
+    }
 }
