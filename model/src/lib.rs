@@ -33,6 +33,7 @@ pub mod log_follow;
 pub mod logs;
 pub mod messages;
 pub mod metrics;
+pub mod metrics_chart;
 pub mod metrics_quantity;
 pub mod object_events;
 pub mod operations;

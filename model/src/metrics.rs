@@ -47,7 +47,7 @@ impl Measured {
         }
     }
 
-    fn plural(self) -> &'static str {
+    pub(crate) fn plural(self) -> &'static str {
         match self {
             Measured::Pods => "pods",
             Measured::Nodes => "nodes",

@@ -3,12 +3,16 @@
 //! with the pods' requests and limits or the nodes' allocatable, again each time a metrics window
 //! has passed ([`poll_ms`]): metrics-server keeps only its last scrape. The rounds are tasks of
 //! the current owner, so they stop when the list's view goes.
+//!
+//! `use_metrics_history`: one pod's or node's metrics, read every window while its screen is
+//! open and kept as a [`MetricsHistory`] (the charts of `ui::metrics_chart`).
 
 use std::time::Duration;
 
 use leptos::prelude::*;
 
 use crate::api::discovery::Discovery;
+use crate::api::request::Request;
 use crate::client::error::ApiError;
 use crate::client::handle::{use_client, Client};
 use crate::client::task::sleep;
@@ -16,6 +20,7 @@ use crate::i18n::{Localized, Msg, Text};
 use crate::model::metrics::{
     plan, poll_ms, read_capacities, read_scrape, Measured, MetricsError, MetricsPlan, MetricsTable,
 };
+use crate::model::metrics_chart::{plan_object, MetricsHistory};
 
 /// Why the metrics are not shown.
 #[derive(Debug, Clone)]
@@ -26,12 +31,15 @@ pub enum MetricsProblem {
     Request(ApiError),
     /// A list came back but did not read.
     Read(MetricsError),
+    /// metrics-server has no metrics for the object (404): a pod that is not running, or one
+    /// not scraped yet. Asked again next window.
+    Absent,
 }
 
 impl MetricsProblem {
     /// Whether this is the cluster's normal state rather than a failure.
     pub fn is_calm(&self) -> bool {
-        matches!(self, MetricsProblem::NotServed)
+        matches!(self, MetricsProblem::NotServed | MetricsProblem::Absent)
     }
 }
 
@@ -41,6 +49,7 @@ impl Localized for MetricsProblem {
             MetricsProblem::NotServed => MetricsError::NotServed.text(),
             MetricsProblem::Request(error) => Text::new(Msg::MetricsFailed).with_text("why", error.clone()),
             MetricsProblem::Read(error) => error.text(),
+            MetricsProblem::Absent => Text::new(Msg::MetricsAbsent),
         }
     }
 }
@@ -111,4 +120,65 @@ async fn round(client: &Client, plan: &MetricsPlan) -> Result<MetricsTable, Metr
         scrape: read_scrape(&metrics, plan.measured).map_err(MetricsProblem::Read)?,
         capacities: read_capacities(&objects, plan.measured).map_err(MetricsProblem::Read)?,
     })
+}
+
+/// What [`use_metrics_history`] gives the view.
+#[derive(Clone, Copy)]
+pub struct UseMetricsHistory {
+    pub measured: Measured,
+    /// Every scrape read since the screen opened, oldest first.
+    pub history: RwSignal<MetricsHistory>,
+    /// Why the last reading failed, that metrics are not served, or that there are none yet.
+    pub problem: RwSignal<Option<MetricsProblem>>,
+    /// Milliseconds between readings (the window), once one has read.
+    pub every_ms: RwSignal<Option<f64>>,
+}
+
+/// Reads the metrics of the `measured` object `name` (in `namespace` for a pod) once a window
+/// until the current owner is cleaned up, keeping every new scrape.
+pub fn use_metrics_history(
+    discovery: &Discovery,
+    measured: Measured,
+    namespace: Option<&str>,
+    name: &str,
+) -> UseMetricsHistory {
+    let metrics = UseMetricsHistory {
+        measured,
+        history: RwSignal::new(MetricsHistory::default()),
+        problem: RwSignal::new(None),
+        every_ms: RwSignal::new(None),
+    };
+    match plan_object(discovery, measured, namespace, name) {
+        Ok(request) => {
+            let client = use_client().for_current_owner();
+            client.tasks().spawn(poll_object(client.clone(), request, metrics));
+        }
+        Err(MetricsError::NotServed) => metrics.problem.set(Some(MetricsProblem::NotServed)),
+        Err(error) => metrics.problem.set(Some(MetricsProblem::Read(error))),
+    }
+    metrics
+}
+
+async fn poll_object(client: Client, request: Request, metrics: UseMetricsHistory) {
+    loop {
+        let read = client.document(request.clone()).await;
+        let problem = match read {
+            Ok((_, document)) => {
+                let recorded = metrics.history.try_update(|h| h.record(&document, metrics.measured));
+                match recorded {
+                    Some(Ok(recorded)) => {
+                        metrics.every_ms.try_set(Some(poll_ms(recorded.window_ms)));
+                        None
+                    }
+                    Some(Err(error)) => Some(MetricsProblem::Read(error)),
+                    None => return,
+                }
+            }
+            Err(error) if error.code() == Some(404) => Some(MetricsProblem::Absent),
+            Err(error) => Some(MetricsProblem::Request(error)),
+        };
+        metrics.problem.try_set(problem);
+        let every = metrics.every_ms.try_get_untracked().flatten();
+        sleep(Duration::from_millis(poll_ms(every) as u64)).await;
+    }
 }

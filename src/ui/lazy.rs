@@ -7,8 +7,9 @@
 //!
 //! The modules (the first argument of `wasm_split`):
 //! - `browse`: the collection and object screens (`ui::routes`), the decode tool's decoders
-//!   (`ui::decode`), and what only they open: a pod's log view, a live view's history diff, a
-//!   field's docs on hover, a 403's explanation (`ui::forbidden`). These are one module, not
+//!   (`ui::decode`), and what only they open: a pod's log view, a pod's or a node's CPU and
+//!   memory charts (`ui::metrics_chart`), a live view's history diff, a field's docs on hover,
+//!   a 403's explanation (`ui::forbidden`). These are one module, not
 //!   five: every module adds chunk files for the code it shares with the others (the collection
 //!   screen alone, a module of its own, took 133 files), and an object is opened from a
 //!   collection anyway.

@@ -40,6 +40,7 @@ mod load_all;
 mod location;
 mod logs;
 mod metrics;
+mod metrics_chart;
 pub mod mount_api;
 mod namespaces;
 mod object;

@@ -10,8 +10,10 @@ use crate::api::discovery::{Discovery, ResourceType};
 use crate::client::fetched::Fetched;
 use crate::client::field_owners::use_field_owners;
 use crate::client::handle::use_client;
+use crate::client::metrics::use_metrics_history;
 use crate::i18n::Msg;
 use crate::model::messages::Selected;
+use crate::model::metrics::Measured;
 use crate::model::page::{Page, PageBody};
 use crate::model::protobuf::ProtobufBody;
 use crate::model::view_state::{ResourceKey, ViewState};
@@ -23,6 +25,7 @@ use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::{use_navigation, ViewLink};
+use crate::ui::metrics_chart::MetricsCharts;
 use crate::ui::protobuf::ProtobufOnDemand;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
@@ -79,6 +82,12 @@ pub fn ObjectView(
         use_field_owners(&resource, namespace.as_deref(), &name, None)
     };
     let owners_open = RwSignal::new(false);
+    // A pod's or a node's CPU and memory, read every window since the screen opened (held here:
+    // reading the object again keeps the history).
+    let metrics = Measured::of(&resource).zip(use_context::<Arc<Discovery>>()).map(|(measured, discovery)| {
+        let namespace = navigation.state.with_untracked(|s| resource.scoped(s.namespace.as_deref()).map(str::to_owned));
+        use_metrics_history(&discovery, measured, namespace.as_deref(), &name)
+    });
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -132,6 +141,7 @@ pub fn ObjectView(
                                         <Conditions document=document.clone() />
                                         <crate::ui::context::events::ObjectEvents document=document.clone() />
                                         <crate::ui::context::relations::Relations document=document.clone() />
+                                        {metrics.map(|metrics| view! { <MetricsCharts metrics /> })}
                                         <crate::ui::context::owners::FieldOwners owners open=owners_open />
                                         <SubresourcePanel
                                             resource=panel_resource.clone()

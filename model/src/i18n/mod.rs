@@ -8,6 +8,8 @@
 
 #[macro_use]
 mod outside;
+#[macro_use]
+mod tools;
 pub mod catalogue;
 mod wire;
 
