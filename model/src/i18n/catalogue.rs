@@ -654,6 +654,7 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     OpUndo => "Undo rollout",
     // Rollout history on the undo panel.
     OpRevision => "Revision",
+    OpRevisionReplicaSet => "ReplicaSet",
     OpChangeCause => "Change-cause",
     OpImages => "Images",
     OpUndoTo => "Undo to",

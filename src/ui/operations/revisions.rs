@@ -103,7 +103,7 @@ pub fn Revisions(state: OperationState) -> impl IntoView {
             <thead>
                 <tr>
                     <th>{t(Msg::OpRevision)}</th>
-                    <th>"ReplicaSet"</th>
+                    <th>{t(Msg::OpRevisionReplicaSet)}</th>
                     <th>{t(Msg::OpChangeCause)}</th>
                     <th>{t(Msg::OpImages)}</th>
                     <th>{t(Msg::OpUndoTo)}</th>
