@@ -6,6 +6,52 @@ import { Terminal } from './xterm.mjs';
 import { FitAddon } from './addon-fit.mjs';
 
 let styled = false;
+let routed = false;
+
+// xterm.js writes its theme, its scrollbar colours and its cells' dimensions as the text of
+// <style> elements it adds. Under the Content-Security-Policy of docs/security.md (`style-src
+// 'self'`, no 'unsafe-inline') the browser refuses that text: the rows lose their height and the
+// colours their values (xterm.js issue 4445; it takes no nonce, and a static page has none to
+// give). So the text of a <style> element goes instead to a constructable stylesheet of its own,
+// adopted by the document (the CSSOM, which the policy allows, as the app's accent colour does),
+// and the element stays empty. The app itself makes no <style> element (docs/security.md): the
+// only ones are xterm's, so this is installed once, when the terminal first opens.
+const sheets = new Map(); // <style> element -> { sheet, text }
+
+function routeStyleText() {
+  if (routed) return;
+  routed = true;
+  const node = Object.getOwnPropertyDescriptor(Node.prototype, 'textContent');
+  Object.defineProperty(HTMLStyleElement.prototype, 'textContent', {
+    configurable: true,
+    get() {
+      const routedText = sheets.get(this);
+      return routedText ? routedText.text : node.get.call(this);
+    },
+    set(text) {
+      let routedText = sheets.get(this);
+      if (!routedText) {
+        routedText = { sheet: new CSSStyleSheet(), text: '' };
+        sheets.set(this, routedText);
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, routedText.sheet];
+      }
+      routedText.text = String(text ?? '');
+      routedText.sheet.replaceSync(routedText.text);
+    },
+  });
+}
+
+// Drops the sheets of <style> elements no longer in the document (a terminal disposed).
+function dropDetachedSheets() {
+  const gone = new Set();
+  for (const [element, routedText] of sheets) {
+    if (!element.isConnected) {
+      gone.add(routedText.sheet);
+      sheets.delete(element);
+    }
+  }
+  if (gone.size) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => !gone.has(s));
+}
 
 // xterm.css, once per page: a stylesheet of the bundle ('self' under the documented CSP).
 function addStylesheet() {
@@ -21,6 +67,7 @@ function addStylesheet() {
 // rows)` every new size, the first one included.
 export function open(element, onData, onResize) {
   addStylesheet();
+  routeStyleText();
   const style = getComputedStyle(element);
   const terminal = new Terminal({
     cursorBlink: true,
@@ -52,6 +99,7 @@ export function open(element, onData, onResize) {
     dispose: () => {
       observer.disconnect();
       terminal.dispose();
+      dropDetachedSheets();
     },
   };
 }

@@ -25,6 +25,7 @@ pub mod history;
 pub mod host;
 pub mod i18n;
 pub mod joined;
+pub mod line_chart;
 pub mod lines;
 pub mod list_text;
 pub mod live_rows;

@@ -4,17 +4,10 @@
 //! lines and texts, no inline style: the README's Content-Security-Policy allows no inline
 //! style), with a table of the same samples for screen readers.
 //!
-//! Why geometry by hand rather than a chart library: the one chart needed is a line over time
-//! with a zero-based y axis. plotters (the well-kept Rust chart crate) draws through a backend
-//! into an SVG string or a canvas; its SVG string would have to be set as `innerHTML`, its text
-//! placement needs a font layer, and what it draws cannot be checked natively except as that
-//! string. Here the geometry is a pure function, checked number by number in
-//! `metrics_chart_tests.rs`, and the view renders it as Leptos elements. The bundle figures of
-//! both are printed by `scripts/bench chart-library`.
+//! The chart's geometry is [`crate::line_chart`]'s (why not a chart library: there).
 //!
 //! Invariants: a scrape is recorded once (the same or an older `timestamp` is not a new sample);
-//! at most [`KEPT`] samples are kept, the oldest dropped first; the chart's y axis starts at 0
-//! and ends at four round steps (1, 2 or 5 × 10^k) above the highest value.
+//! at most [`KEPT`] samples are kept, the oldest dropped first.
 
 use std::collections::VecDeque;
 
@@ -26,7 +19,10 @@ use kube_wire::media_type::{Accept, MediaType};
 use kube_wire::params::GetParams;
 use kube_wire::request::{Collection, Request};
 
+use crate::line_chart::{line_chart, Point};
 use crate::metrics::{read_scrape, Measured, MetricsError, Usage, GROUP, VERSION};
+
+pub use crate::line_chart::{Chart, Tick};
 
 /// How many samples are kept: an hour at metrics-server's 15 s resolution.
 pub const KEPT: usize = 240;
@@ -143,82 +139,17 @@ impl Figure {
     }
 }
 
-/// A mark on an axis: where, and its text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Tick {
-    pub at: f64,
-    pub label: String,
-}
-
-/// A chart's geometry in a `width` × `height` box, the plot inside [`MARGIN`]s.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Chart {
-    pub width: f64,
-    pub height: f64,
-    /// The plot's box: left, top, right, bottom.
-    pub plot: (f64, f64, f64, f64),
-    /// The line's SVG path (`M x y L x y …`), empty with no sample.
-    pub path: String,
-    /// Each sample's point (a lone sample is drawn as a point).
-    pub points: Vec<(f64, f64)>,
-    pub y_ticks: Vec<Tick>,
-    pub x_ticks: Vec<Tick>,
-}
-
-/// Left, top, right and bottom margins around the plot (room for the axes' labels).
-pub const MARGIN: (f64, f64, f64, f64) = (56.0, 8.0, 8.0, 24.0);
-
-/// The smallest of 1, 2, 5 × 10^k at least `value` (at least 1).
-fn nice_ceiling(value: f64) -> f64 {
-    let value = value.max(1.0);
-    let power = 10f64.powf(value.log10().floor());
-    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * power).find(|v| *v >= value).unwrap_or(10.0 * power)
-}
-
 /// The time of day a sample's timestamp names (`16:18:30` of `2026-11-28T16:18:30Z`), in UTC
 /// as the server wrote it.
 pub fn time_of_day(sample: &Sample) -> &str {
     sample.timestamp.get(11..19).unwrap_or(&sample.timestamp)
 }
 
-/// The line chart of `figure` over `samples` in a `width` × `height` box: the y axis from 0 to
-/// a round top with four steps, the x axis from the first sample's time to the last's.
+/// The line chart of `figure` over `samples` in a `width` × `height` box ([`line_chart`]).
 pub fn chart<'a>(samples: impl Iterator<Item = &'a Sample>, figure: Figure, width: f64, height: f64) -> Chart {
-    let samples: Vec<&Sample> = samples.collect();
-    let (left, top, right, bottom) = (MARGIN.0, MARGIN.1, width - MARGIN.2, height - MARGIN.3);
-    let highest = samples.iter().map(|s| figure.value(s)).max().unwrap_or(0);
-    let step = nice_ceiling(highest as f64 / 4.0);
-    let ceiling = step * 4.0;
-    let y = |value: f64| bottom - (bottom - top) * value / ceiling;
-    let (first, last) = match (samples.first(), samples.last()) {
-        (Some(first), Some(last)) => (first.at_ms, last.at_ms),
-        _ => (0, 0),
-    };
-    let span = (last - first).max(1) as f64;
-    let x = |at_ms: i64| {
-        if last == first {
-            (left + right) / 2.0
-        } else {
-            left + (right - left) * (at_ms - first) as f64 / span
-        }
-    };
-    let points: Vec<(f64, f64)> = samples.iter().map(|s| (x(s.at_ms), y(figure.value(s) as f64))).collect();
-    let path = points
-        .iter()
-        .enumerate()
-        .map(|(i, (px, py))| format!("{}{px:.1} {py:.1}", if i == 0 { "M" } else { " L" }))
-        .collect();
-    let y_ticks =
-        (0..=4).map(|i| Tick { at: y(step * i as f64), label: figure.label((step * i as f64) as i128) }).collect();
-    let x_ticks = match (samples.first(), samples.last()) {
-        (Some(a), Some(b)) if a.at_ms != b.at_ms => vec![
-            Tick { at: x(a.at_ms), label: time_of_day(a).to_owned() },
-            Tick { at: x(b.at_ms), label: time_of_day(b).to_owned() },
-        ],
-        (Some(a), _) => vec![Tick { at: x(a.at_ms), label: time_of_day(a).to_owned() }],
-        _ => Vec::new(),
-    };
-    Chart { width, height, plot: (left, top, right, bottom), path, points, y_ticks, x_ticks }
+    let points: Vec<Point> =
+        samples.map(|s| Point { at_ms: s.at_ms, value: figure.value(s), time: time_of_day(s) }).collect();
+    line_chart(&points, |value| figure.label(value), width, height)
 }
 
 #[cfg(test)]

@@ -110,15 +110,6 @@ fn the_chart_spans_the_samples_under_a_round_top() {
 }
 
 #[test]
-fn the_steps_are_one_two_or_five_times_a_power_of_ten() {
-    let steps: Vec<f64> = [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 5.0, 7.0, 10.0, 11.0, 99.0, 101.0, 2001.0]
-        .iter()
-        .map(|v| nice_ceiling(*v))
-        .collect();
-    assert_eq!(steps, [1.0, 1.0, 1.0, 2.0, 2.0, 5.0, 5.0, 10.0, 10.0, 20.0, 100.0, 200.0, 5000.0]);
-}
-
-#[test]
 fn an_objects_metrics_are_got_where_discovery_lists_them() {
     let mut pods = resource_type(GROUP, VERSION, "pods", Scope::Namespaced);
     pods.verbs = vec!["get".into(), "list".into()];

@@ -30,7 +30,7 @@ function hostPolicy(explorerOrigin, apiOrigin) {
   return [
     "default-src 'none'",
     `script-src 'self' ${explorerOrigin} 'wasm-unsafe-eval'`,
-    `style-src 'self' ${explorerOrigin}`,
+    `style-src 'self' ${explorerOrigin} 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='`,
     `connect-src 'self' ${explorerOrigin} ${apiOrigin}`,
     `frame-src ${explorerOrigin}`,
     "img-src 'self'",

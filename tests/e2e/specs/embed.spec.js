@@ -349,3 +349,51 @@ test('behind the security headers scripts/csp prints, it runs, and only the name
   await expect(page.getByTestId('host-status')).toHaveText('waiting for ready');
   await saveScreen(page, 'embed-frame-ancestors-refused');
 });
+
+test('a terminal behind the security headers is drawn with its theme and cell sizes, and nothing is refused', async ({ page, request }) => {
+  // xterm.js writes its theme and its cells' dimensions as <style> text, which this policy refuses
+  // (no 'unsafe-inline' for styles): assets/terminal/glue.js routes that text to constructable
+  // stylesheets instead. Without it, the console shows "Refused to apply inline style" and the
+  // rows take the page's colours and no height of their own.
+  const headers = {};
+  const proxy = await startHeaderProxy({ target: wwwOrigin(), headers });
+  hosts.push(proxy);
+  const explorerUrl = `${proxy.origin}${new URL(wwwUrl()).pathname}`;
+  const bundle = fs.mkdtempSync(path.join(os.tmpdir(), 'kae-csp-'));
+  fs.writeFileSync(path.join(bundle, 'index.html'), await (await request.get(wwwUrl())).text());
+  const csp = execFileSync('python3', [path.join(__dirname, '..', '..', '..', 'scripts', 'csp'), bundle]).toString().trim();
+  fs.rmSync(bundle, { recursive: true });
+  // 'self' and the hash of the empty text only: no 'unsafe-inline'.
+  expect(csp).toContain("style-src 'self' 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';");
+  Object.assign(headers, { 'Content-Security-Policy': csp });
+  const violations = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
+  });
+  const pods = await serverJson(request, `${wwwOrigin()}/api/v1/namespaces/demo/pods`);
+  const pod = pods.items.find((p) => p.status.phase === 'Running' && p.spec.containers.some((c) => c.name === 'web'));
+  await page.goto(`${explorerUrl}?group=&version=v1&resource=pods&namespace=demo&name=${pod.metadata.name}`);
+  await page.getByRole('region', { name: 'Subresources' }).getByRole('button', { name: 'exec', exact: true }).click();
+  const terminal = page.getByTestId('terminal');
+  await expect(terminal.locator('.xterm-rows')).toBeAttached();
+  // xterm's theme rule (the rows' font size and white-space: pre) and its dimensions rule (each
+  // row's height) both apply.
+  const drawn = () => terminal.evaluate((panel) => {
+    const screen = panel.querySelector('[data-testid="terminal-screen"]');
+    const rows = panel.querySelector('.xterm-rows');
+    const row = rows.firstElementChild;
+    return {
+      themed: getComputedStyle(rows).whiteSpace === 'pre' && getComputedStyle(rows).fontSize === '14px' && !!screen,
+      rowHeight: row ? parseFloat(getComputedStyle(row).height) : 0,
+      adopted: document.adoptedStyleSheets.length,
+      styleText: [...panel.querySelectorAll('style')].map((s) => s.childNodes.length).reduce((a, b) => a + b, 0),
+    };
+  });
+  await expect.poll(async () => (await drawn()).rowHeight).toBeGreaterThan(10);
+  const state = await drawn();
+  expect(state.themed).toBe(true);
+  expect(state.adopted).toBeGreaterThan(0);
+  expect(state.styleText, 'no <style> element carries text the policy would refuse').toBe(0);
+  expect(violations).toEqual([]);
+  await saveScreen(page, 'terminal-under-csp');
+});
