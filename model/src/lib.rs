@@ -35,6 +35,7 @@ pub mod logs;
 pub mod messages;
 pub mod metrics;
 pub mod metrics_chart;
+pub mod metrics_overview;
 pub mod metrics_quantity;
 pub mod object_events;
 pub mod operations;

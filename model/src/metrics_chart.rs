@@ -62,18 +62,25 @@ impl MetricsHistory {
         list.insert("items", Value::Array(vec![document.clone()]));
         let scrape = read_scrape(&Value::Object(list), measured).map_err(unlisted)?;
         let usage = scrape.usage.values().next().copied().unwrap_or_default();
+        let timestamp = scrape.timestamp.unwrap_or_default();
+        let new = self.record_usage(&timestamp, usage)?;
+        Ok(Recorded { new, window_ms: scrape.window_ms })
+    }
+
+    /// Records `usage` measured at `timestamp` (RFC 3339, as metrics-server writes it): a
+    /// namespace's pods summed, or one object's. Returns whether it was new; the same or an
+    /// older time is not.
+    pub fn record_usage(&mut self, timestamp: &str, usage: Usage) -> Result<bool, MetricsError> {
         let unexpected = || MetricsError::Unexpected { at: "timestamp".into(), expected: "a time" };
-        let timestamp = scrape.timestamp.ok_or_else(unexpected)?;
         let at_ms = timestamp.parse::<Timestamp>().map_err(|_| unexpected())?.as_millisecond();
-        let window_ms = scrape.window_ms;
         if self.samples.back().is_some_and(|last| last.at_ms >= at_ms) {
-            return Ok(Recorded { new: false, window_ms });
+            return Ok(false);
         }
         if self.samples.len() == KEPT {
             self.samples.pop_front();
         }
-        self.samples.push_back(Sample { timestamp, at_ms, usage });
-        Ok(Recorded { new: true, window_ms })
+        self.samples.push_back(Sample { timestamp: timestamp.to_owned(), at_ms, usage });
+        Ok(true)
     }
 
     /// The samples, oldest first.
@@ -121,13 +128,28 @@ pub enum Figure {
 impl Figure {
     /// The sample's value in the figure's unit.
     pub fn value(self, sample: &Sample) -> i128 {
+        self.unit(self.amount(&sample.usage))
+    }
+
+    /// The figure's raw amount in a usage: nanocores of CPU, bytes of memory.
+    pub fn amount(self, usage: &Usage) -> i128 {
         match self {
-            Figure::Cpu => {
-                let cpu = sample.usage.cpu;
-                cpu.div_euclid(1_000_000) + i128::from(cpu.rem_euclid(1_000_000) != 0)
-            }
-            Figure::Memory => sample.usage.memory.div_euclid(1024 * 1024),
+            Figure::Cpu => usage.cpu,
+            Figure::Memory => usage.memory,
         }
+    }
+
+    /// A raw amount in the figure's unit: millicores rounded up, MiB rounded down.
+    pub fn unit(self, raw: i128) -> i128 {
+        match self {
+            Figure::Cpu => raw.div_euclid(1_000_000) + i128::from(raw.rem_euclid(1_000_000) != 0),
+            Figure::Memory => raw.div_euclid(1024 * 1024),
+        }
+    }
+
+    /// A raw amount as shown (`38m`, `100Mi`).
+    pub fn show(self, raw: i128) -> String {
+        self.label(self.unit(raw))
     }
 
     /// A value as shown (`38m`, `100Mi`), as `kubectl top` writes it.

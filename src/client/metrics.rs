@@ -21,6 +21,7 @@ use crate::model::metrics::{
     plan, poll_ms, read_capacities, read_scrape, Measured, MetricsError, MetricsPlan, MetricsTable,
 };
 use crate::model::metrics_chart::{plan_object, MetricsHistory};
+use crate::model::metrics_overview::{overview, Overview};
 
 /// Why the metrics are not shown.
 #[derive(Debug, Clone)]
@@ -181,4 +182,32 @@ async fn poll_object(client: Client, request: Request, metrics: UseMetricsHistor
         let every = metrics.every_ms.try_get_untracked().flatten();
         sleep(Duration::from_millis(poll_ms(every) as u64)).await;
     }
+}
+
+/// What [`use_namespace_metrics`] gives the view.
+#[derive(Clone, Copy)]
+pub struct UseNamespaceMetrics {
+    /// The namespace's pods' rounds (their metrics and their requests and limits).
+    pub rounds: UseMetrics,
+    /// The last round summed up, `None` before the first.
+    pub overview: Memo<Option<Overview>>,
+    /// The pods' usage summed, one sample a scrape, since the screen opened.
+    pub history: RwSignal<MetricsHistory>,
+}
+
+/// Reads the metrics of `namespace`'s pods every window (as [`use_metrics`]) and keeps their sum
+/// over time, until the current owner is cleaned up.
+pub fn use_namespace_metrics(discovery: &Discovery, namespace: &str) -> UseNamespaceMetrics {
+    let rounds = use_metrics(discovery, Measured::Pods, Some(namespace));
+    let history = RwSignal::new(MetricsHistory::default());
+    let overview = Memo::new(move |_| rounds.table.with(|table| table.as_ref().map(overview)));
+    Effect::new(move |_| {
+        let Some(total) = overview.with(|o| o.as_ref().map(|o| o.usage)) else { return };
+        let timestamp = rounds.table.with_untracked(|t| t.as_ref().and_then(|t| t.scrape.timestamp.clone()));
+        let Some(timestamp) = timestamp else { return };
+        if let Some(Err(error)) = history.try_update(|h| h.record_usage(&timestamp, total)) {
+            rounds.problem.try_set(Some(MetricsProblem::Read(error)));
+        }
+    });
+    UseNamespaceMetrics { rounds, overview, history }
 }

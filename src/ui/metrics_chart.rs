@@ -46,7 +46,7 @@ pub fn MetricsCharts(metrics: UseMetricsHistory) -> impl IntoView {
 
 /// One figure's chart, with its title and its description in words.
 #[component]
-fn LineChart(history: RwSignal<MetricsHistory>, figure: Figure) -> impl IntoView {
+pub(crate) fn LineChart(history: RwSignal<MetricsHistory>, figure: Figure) -> impl IntoView {
     let title = match figure {
         Figure::Cpu => Msg::MetricsChartCpu,
         Figure::Memory => Msg::MetricsChartMemory,

@@ -41,6 +41,7 @@ mod location;
 mod logs;
 mod metrics;
 mod metrics_chart;
+mod metrics_overview;
 pub mod mount_api;
 mod namespaces;
 mod object;

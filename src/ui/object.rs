@@ -10,7 +10,7 @@ use crate::api::discovery::{Discovery, ResourceType};
 use crate::client::fetched::Fetched;
 use crate::client::field_owners::use_field_owners;
 use crate::client::handle::use_client;
-use crate::client::metrics::use_metrics_history;
+use crate::client::metrics::{use_metrics_history, use_namespace_metrics};
 use crate::i18n::Msg;
 use crate::model::messages::Selected;
 use crate::model::metrics::Measured;
@@ -26,6 +26,7 @@ use crate::ui::intl;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::metrics_chart::MetricsCharts;
+use crate::ui::metrics_overview::NamespaceMetrics;
 use crate::ui::protobuf::ProtobufOnDemand;
 use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
@@ -88,6 +89,12 @@ pub fn ObjectView(
         let namespace = navigation.state.with_untracked(|s| resource.scoped(s.namespace.as_deref()).map(str::to_owned));
         use_metrics_history(&discovery, measured, namespace.as_deref(), &name)
     });
+    // A namespace's pods' CPU and memory, summed, likewise kept since the screen opened.
+    let namespace_metrics = (resource.group.is_empty() && resource.plural == "namespaces")
+        .then(use_context::<Arc<Discovery>>)
+        .flatten()
+        .map(|discovery| use_namespace_metrics(&discovery, &name));
+    let overview_namespace = name.clone();
     view! {
         <section class="object" aria-label=format!("{} {}", resource.kind, name)>
             <header class="collection__header">
@@ -105,6 +112,7 @@ pub fn ObjectView(
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">{t(Msg::Loading)}</p> }>
                 {move || {
                     let (panel_resource, panel_name) = (panel_resource.clone(), panel_name.clone());
+                    let overview_namespace = overview_namespace.clone();
                     let (key, selected_name, kind) = (key.clone(), selected_name.clone(), kind.clone());
                     Suspend::new(async move {
                     match loaded.await {
@@ -142,6 +150,7 @@ pub fn ObjectView(
                                         <crate::ui::context::events::ObjectEvents document=document.clone() />
                                         <crate::ui::context::relations::Relations document=document.clone() />
                                         {metrics.map(|metrics| view! { <MetricsCharts metrics /> })}
+                                        {namespace_metrics.map(|metrics| view! { <NamespaceMetrics metrics namespace=overview_namespace.clone() /> })}
                                         <crate::ui::context::owners::FieldOwners owners open=owners_open />
                                         <SubresourcePanel
                                             resource=panel_resource.clone()

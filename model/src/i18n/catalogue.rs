@@ -703,4 +703,14 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     MetricsChartEmpty => "No sample yet.",
     MetricsChartTable => "The samples as a table",
     MetricsChartTime => "Measured at (UTC)",
+    // A namespace's CPU and memory on its screen (ui::metrics_overview).
+    NsMetricsTitle => "CPU and memory of the pods in this namespace",
+    NsMetricsInUse => "In use (pods measured: {measured} of {pods})",
+    NsMetricsRequested => "Requested",
+    NsMetricsLimits => "Limits",
+    NsMetricsBound => "{total}, {share}% in use (pods that set it: {pods})",
+    NsMetricsUnset => "set by no pod",
+    NsMetricsTopCpu => "Using the most CPU",
+    NsMetricsTopMemory => "Using the most memory",
+    NsMetricsOverTime => "Summed over time since this screen opened",
 } }

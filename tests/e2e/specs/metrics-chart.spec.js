@@ -102,3 +102,69 @@ test('without metrics-server a pod\'s screen says so calmly and asks nothing', a
   await expect(page.getByRole('alert')).toHaveCount(0);
   expect(asked).toEqual([]);
 });
+
+test('a namespace\'s screen sums its pods\' CPU and memory against their requests and limits, and names the heaviest', async ({ page }) => {
+  const last = {};
+  page.on('response', async (response) => {
+    const path = new URL(response.url()).pathname;
+    const name = { '/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods': 'metrics', '/api/v1/namespaces/demo/pods': 'pods' }[path];
+    if (!name || !response.ok()) return;
+    try {
+      last[name] = await response.json();
+    } catch {
+      // An answer the page aborted: the next round brings another.
+    }
+  });
+  await page.goto('./?group=&version=v1&resource=namespaces&name=demo');
+  const panel = page.getByRole('region', { name: 'CPU and memory of the pods in this namespace' });
+  await expect(panel.getByTestId('namespace-metrics-totals')).toBeVisible({ timeout: 20_000 });
+  // Computed here from the answers, as the model's invariants say: a bound sets the usage of the
+  // pods that set it (every container) against their sum.
+  const expected = () => {
+    const used = {};
+    for (const item of last.metrics.items) {
+      used[item.metadata.name] = {
+        cpu: item.containers.reduce((s, c) => s + nanocores(c.usage.cpu), 0),
+        memory: item.containers.reduce((s, c) => s + bytesOf(c.usage.memory), 0),
+      };
+    }
+    const milli = (n) => `${Math.ceil(n / 1e6)}m`;
+    const mib = (b) => `${Math.floor(b / 2 ** 20)}Mi`;
+    const bound = (kind, resource, read, show) => {
+      let total = 0;
+      let pods = 0;
+      let usedByThem = 0;
+      for (const pod of last.pods.items) {
+        const u = used[pod.metadata.name];
+        if (!u) continue;
+        const values = pod.spec.containers.map((c) => c.resources && c.resources[kind] && c.resources[kind][resource]);
+        if (values.some((v) => v === undefined)) continue;
+        total += values.reduce((s, v) => s + read(v), 0);
+        pods += 1;
+        usedByThem += u[resource];
+      }
+      return pods ? `${show(total)}, ${Math.trunc((usedByThem / total) * 100)}% in use (pods that set it: ${pods})` : 'set by no pod';
+    };
+    const cpuQ = (q) => (/^\d+m$/.test(q) ? Number(q.slice(0, -1)) * 1e6 : nanocores(q));
+    const sum = (key) => Object.values(used).reduce((s, u) => s + u[key], 0);
+    return [
+      [`In use (pods measured: ${Object.keys(used).length} of ${last.pods.items.length})`, milli(sum('cpu')), mib(sum('memory'))],
+      ['Requested', bound('requests', 'cpu', cpuQ, milli), bound('requests', 'memory', bytesOf, mib)],
+      ['Limits', bound('limits', 'cpu', cpuQ, milli), bound('limits', 'memory', bytesOf, mib)],
+    ];
+  };
+  const shown = () => panel.getByTestId('namespace-metrics-totals').locator('tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+  await expect.poll(async () => JSON.stringify(await shown()) === JSON.stringify(expected()) || [await shown(), expected()], { timeout: 20_000 }).toBe(true);
+  const heaviest = Object.entries(Object.fromEntries(last.metrics.items.map((i) => [i.metadata.name, i.containers.reduce((s, c) => s + nanocores(c.usage.cpu), 0)])))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([name]) => name);
+  const top = panel.getByTestId('namespace-top-cpu').getByRole('link');
+  await expect.poll(async () => (await top.allTextContents()).join(',')).toBe(heaviest.join(','));
+  await expect(page.getByTestId('metrics-chart-cpu').getByTestId('metrics-chart-path')).toHaveAttribute('d', /^M/);
+  const results = await new AxeBuilder({ page }).include('[data-testid="namespace-metrics"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await panel.scrollIntoViewIfNeeded();
+  await saveScreen(page, 'metrics-namespace');
+  await top.first().click();
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${heaviest[0]}`);
+});
