@@ -19,6 +19,7 @@ pub mod exec_channel;
 pub mod explain;
 pub mod field_owners;
 pub mod field_owners_history;
+pub mod glance;
 pub mod goto;
 pub mod highlight;
 pub mod history;

@@ -22,6 +22,7 @@ mod explain_link;
 mod field_docs;
 mod field_hover;
 mod forbidden;
+mod glance;
 mod goto;
 mod goto_key;
 mod grid;

@@ -20,6 +20,7 @@ use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
+use crate::ui::glance::Glance;
 use crate::ui::host::Host;
 use crate::ui::i18n::{t, tf, tl, tr, worded};
 use crate::ui::intl;
@@ -146,6 +147,7 @@ pub fn ObjectView(
                                             on_read=Callback::new(move |_| loaded.refetch())
                                         />
                                         <MetadataSummary document=document.clone() />
+                                        <Glance group=panel_resource.group.clone() kind=panel_resource.kind.clone() document=document.clone() />
                                         <Conditions document=document.clone() />
                                         <crate::ui::context::events::ObjectEvents document=document.clone() />
                                         <crate::ui::context::relations::Relations document=document.clone() />

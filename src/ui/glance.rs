@@ -1,0 +1,59 @@
+//! An object at a glance (`model::glance`): the facts `kubectl describe` prints for a pod, a
+//! Deployment, a Service or a Node, with its labels, as a description list; a pod's containers
+//! each with their own.
+
+use leptos::prelude::*;
+
+use crate::api::codec::value::Value;
+use crate::i18n::Msg;
+use crate::model::glance::{glance, Fact};
+use crate::ui::i18n::t;
+
+fn facts(facts: Vec<Fact>) -> impl IntoView {
+    let rows = facts
+        .into_iter()
+        .map(|fact| {
+            let lines = fact.lines.into_iter().map(|line| view! { <div>{line}</div> }).collect_view();
+            view! {
+                <div class="glance__fact" data-testid="glance-fact">
+                    <dt>{t(fact.label)}</dt>
+                    <dd>{lines}</dd>
+                </div>
+            }
+        })
+        .collect_view();
+    view! { <dl class="glance__facts">{rows}</dl> }
+}
+
+/// The panel, for the kinds `model::glance` knows; nothing for the others.
+#[component]
+pub fn Glance(group: String, kind: String, document: Value) -> impl IntoView {
+    let glance = glance(&group, &kind, &document)?;
+    let containers = (!glance.containers.is_empty()).then(|| {
+        let each = glance
+            .containers
+            .into_iter()
+            .map(|container| {
+                let name = container.name.clone();
+                view! {
+                    <div class="glance__container" data-testid="glance-container" data-name=name>
+                        <h5>{container.name}</h5>
+                        {facts(container.facts)}
+                    </div>
+                }
+            })
+            .collect_view();
+        view! {
+            <h4>{t(Msg::GlanceContainers)}</h4>
+            {each}
+        }
+    });
+    Some(view! {
+        <section class="panel glance" aria-label=t(Msg::GlanceTitle) data-testid="glance">
+            <h3>{t(Msg::GlanceTitle)}</h3>
+            <p class="muted">{t(Msg::GlanceNote)}</p>
+            {facts(glance.facts)}
+            {containers}
+        </section>
+    })
+}

@@ -1,0 +1,130 @@
+// An object at a glance (issue 36 part 5): the facts the screen shows for a pod, a Deployment, a
+// Service and a Node are the ones the real `kubectl describe` prints for the same kube-sim
+// object, label for label (kubectl's labels are the English texts), value for value.
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { test, expect } = require('@playwright/test');
+const { saveScreen, simUrl, webPod } = require('./helpers');
+
+/** `kubectl describe ARGS…` against this project's kube-sim. */
+function describe(...args) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kae-describe-'));
+  const config = path.join(dir, 'config');
+  fs.writeFileSync(config, [
+    'apiVersion: v1', 'kind: Config',
+    `clusters: [{name: sim, cluster: {server: "${simUrl()}"}}]`,
+    'contexts: [{name: sim, context: {cluster: sim}}]', 'current-context: sim', '',
+  ].join('\n'));
+  try {
+    return execFileSync('kubectl', ['describe', ...args], { env: { ...process.env, KUBECONFIG: config } }).toString();
+  } finally {
+    fs.rmSync(dir, { recursive: true });
+  }
+}
+
+const squeeze = (line) => line.trim().replace(/:\s+/, ': ');
+
+/**
+ * kubectl's output as { facts: { LABEL: [values…] }, blocks: { LABEL: [lines…] },
+ * containers: { NAME: { LABEL: [values…] } } }: top-level `Label:  value` lines, the indented
+ * `Label:  value` lines of System Info, the lines under a label with no value, and the
+ * containers' own lines (with the lines indented under each, such as a state's reason).
+ */
+function parse(text) {
+  const out = { facts: {}, blocks: {}, containers: {} };
+  const add = (map, label, value) => (map[label] = map[label] || []).push(value);
+  let block = null;
+  let container = null;
+  let containerLabel = null;
+  for (const line of text.split('\n')) {
+    const top = /^([A-Za-z][A-Za-z -]*):\s*(.*)$/.exec(line);
+    if (top) {
+      block = top[2] === '' || top[2].startsWith('(') ? top[1] : null;
+      if (top[2] !== '') add(out.facts, top[1], top[2].trimEnd());
+      container = null;
+      continue;
+    }
+    if (block === 'Containers') {
+      const name = /^ {2}([a-z0-9-]+):$/.exec(line);
+      if (name) {
+        container = out.containers[name[1]] = {};
+        continue;
+      }
+      const fact = /^ {4}([A-Za-z][A-Za-z ]*):\s*(.*)$/.exec(line);
+      if (container && fact) {
+        containerLabel = fact[1];
+        add(container, fact[1], fact[2].trimEnd());
+        continue;
+      }
+      if (container && /^ {6}\S/.test(line) && containerLabel) add(container, containerLabel, squeeze(line));
+      continue;
+    }
+    if (block && /^ {2}\S/.test(line)) {
+      add(out.blocks, block, squeeze(line));
+      const sub = /^ {2}([A-Za-z][A-Za-z -]*):\s+(.*)$/.exec(line);
+      if (block === 'System Info' && sub) add(out.facts, sub[1], sub[2].trimEnd());
+    }
+  }
+  return out;
+}
+
+/** The page's facts as [[label, [lines…]]…], the top-level ones or one container's. */
+async function pageFacts(scope) {
+  return scope.locator(':scope > dl > [data-testid="glance-fact"]').evaluateAll((facts) =>
+    facts.map((f) => [f.querySelector('dt').textContent, [...f.querySelectorAll('dd > div')].map((d) => d.textContent)]));
+}
+
+/** Every page fact against kubectl's: the same values, in order, for each label. */
+function compare(facts, described, where) {
+  const byLabel = {};
+  for (const [label, lines] of facts) (byLabel[label] = byLabel[label] || []).push(lines);
+  for (const [label, values] of Object.entries(byLabel)) {
+    if (['Addresses', 'Capacity', 'Allocatable'].includes(label)) {
+      expect(values[0], `${where} ${label}`).toEqual(described.blocks[label]);
+    } else if (label === 'Start Time') {
+      expect(Date.parse(values[0][0]), `${where} ${label}`).toBe(Date.parse(described.facts[label][0]));
+    } else if (label === 'State' || label === 'Last State') {
+      // The state's word and its reason and exit code; kubectl writes times as RFC 1123.
+      const keep = (lines) => lines.filter((l) => !/^(Started|Finished):/.test(l));
+      expect(keep(values[0]), `${where} ${label}`).toEqual(keep(described.facts[label]));
+    } else {
+      expect(values.map((v) => v[0]), `${where} ${label}`).toEqual(described.facts[label]);
+    }
+  }
+}
+
+async function check(page, url, args) {
+  await page.goto(url);
+  const panel = page.getByRole('region', { name: 'At a glance' });
+  await expect(panel).toBeVisible();
+  const described = parse(describe(...args));
+  const facts = await pageFacts(panel);
+  expect(facts.length).toBeGreaterThan(3);
+  compare(facts, described, args.join(' '));
+  return { panel, described };
+}
+
+test('a pod at a glance says what kubectl describe pod says, container by container', async ({ page, request }) => {
+  const name = await webPod(request);
+  const { panel, described } = await check(page, `./?group=&version=v1&resource=pods&namespace=demo&name=${name}`, ['pod', '-n', 'demo', name]);
+  const containers = panel.getByTestId('glance-container');
+  await expect(containers).toHaveCount(Object.keys(described.containers).length);
+  for (const container of await containers.all()) {
+    const containerName = await container.getAttribute('data-name');
+    const facts = await pageFacts(container);
+    expect(facts.map(([label]) => label)).toEqual(['Image', 'State', 'Ready', 'Restart Count']);
+    compare(facts, { facts: described.containers[containerName], blocks: {} }, `container ${containerName}`);
+  }
+  await panel.scrollIntoViewIfNeeded();
+  await saveScreen(page, 'glance-pod');
+});
+
+test('a Deployment, a Service and a Node at a glance say what kubectl describe says', async ({ page }) => {
+  await check(page, './?group=apps&version=v1&resource=deployments&namespace=demo&name=web', ['deployment', '-n', 'demo', 'web']);
+  await check(page, './?group=&version=v1&resource=services&namespace=demo&name=api', ['service', '-n', 'demo', 'api']);
+  const { panel } = await check(page, './?group=&version=v1&resource=nodes&name=node-1', ['node', 'node-1']);
+  await panel.scrollIntoViewIfNeeded();
+  await saveScreen(page, 'glance-node');
+});
