@@ -35,6 +35,7 @@ pub mod bundle_file;
 pub mod clock;
 pub mod delete;
 pub mod discovery;
+pub mod drain;
 pub mod error;
 pub mod fetch;
 pub mod fetched;

@@ -309,6 +309,68 @@ impl PodEviction {
     }
 }
 
+/// `kubectl drain NODE` with the flags `options` stand for, as the user would type it.
+pub fn command(node: &str, options: &DrainOptions) -> String {
+    let mut command = format!("kubectl drain {node}");
+    for (set, flag) in [
+        (options.ignore_daemonsets, " --ignore-daemonsets"),
+        (options.delete_emptydir_data, " --delete-emptydir-data"),
+        (options.force, " --force"),
+        (options.dry_run, " --dry-run=server"),
+    ] {
+        if set {
+            command.push_str(flag);
+        }
+    }
+    if let Some(timeout) = options.timeout_ms {
+        command.push_str(&format!(" --timeout={}s", timeout.div_ceil(1000)));
+    }
+    command
+}
+
+/// How many of a drain's evictions are where: what its progress line says.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub evicting: usize,
+    pub blocked: usize,
+    pub following: usize,
+    pub done: usize,
+    pub failed: usize,
+    pub timed_out: usize,
+}
+
+impl Tally {
+    pub fn of(evictions: &[PodEviction]) -> Tally {
+        let mut tally = Tally::default();
+        for eviction in evictions {
+            match eviction.phase {
+                Phase::Evicting { .. } => tally.evicting += 1,
+                Phase::Blocked { .. } => tally.blocked += 1,
+                Phase::Following => tally.following += 1,
+                Phase::Done => tally.done += 1,
+                Phase::Failed { .. } => tally.failed += 1,
+                Phase::TimedOut => tally.timed_out += 1,
+            }
+        }
+        tally
+    }
+
+    /// Whether every eviction has ended (done, failed or out of time).
+    pub fn finished(&self) -> bool {
+        self.evicting + self.blocked + self.following == 0
+    }
+
+    /// Whether the drain succeeded: every pod gone, none failed.
+    pub fn succeeded(&self) -> bool {
+        self.finished() && self.failed + self.timed_out == 0
+    }
+}
+
+/// The pods a drain evicts (the filters' `Evict`), in the order listed.
+pub fn evicted(pods: &[NodePod]) -> Vec<&NodePod> {
+    pods.iter().filter(|p| matches!(p.decision, Decision::Evict(_))).collect()
+}
+
 /// The PodDisruptionBudget a 429 names: its cause `DisruptionBudget` says "The disruption budget
 /// NAME needs …" (the eviction REST handler's wording).
 fn budget_name(status: &Value) -> Option<String> {

@@ -159,3 +159,53 @@ fn the_eviction_is_the_bytes_the_real_kubectl_sent() {
         "{\"kind\":\"Eviction\",\"apiVersion\":\"policy/v1\",\"metadata\":{\"name\":\"cart-tpjlj9762d-tdl45\",\"namespace\":\"shop\",\"creationTimestamp\":null},\"deleteOptions\":{\"dryRun\":[\"All\"]}}\n"
     );
 }
+
+#[test]
+fn the_command_names_the_flags_chosen_and_the_tally_says_when_it_is_over() {
+    let mut options = DrainOptions::default();
+    assert_eq!(command("node-2", &options), "kubectl drain node-2");
+    options.ignore_daemonsets = true;
+    options.force = true;
+    options.dry_run = true;
+    options.timeout_ms = Some(12_500);
+    assert_eq!(
+        command("node-2", &options),
+        "kubectl drain node-2 --ignore-daemonsets --force --dry-run=server --timeout=13s"
+    );
+    options.delete_emptydir_data = true;
+    options.dry_run = false;
+    options.timeout_ms = None;
+    assert_eq!(command("n", &options), "kubectl drain n --ignore-daemonsets --delete-emptydir-data --force");
+
+    let pod = |name: &str, decision| NodePod {
+        namespace: "demo".into(),
+        name: name.into(),
+        uid: format!("uid-{name}"),
+        decision,
+    };
+    let pods = [
+        pod("a", Decision::Evict(None)),
+        pod("b", Decision::Skip(Skip::DaemonSet)),
+        pod("c", Decision::Evict(Some(Refusal::Unmanaged))),
+    ];
+    let names: Vec<&str> = evicted(&pods).iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["a", "c"]);
+    let (mut a, _) = PodEviction::start(pods[0].clone(), DrainOptions::default(), 0).unwrap();
+    let (mut c, _) = PodEviction::start(pods[2].clone(), DrainOptions::default(), 0).unwrap();
+    let tally = Tally::of(&[a.clone(), c.clone()]);
+    assert_eq!((tally.evicting, tally.finished(), tally.succeeded()), (2, false, false));
+    a.evicted(404, None, 10).unwrap();
+    c.evicted(429, None, 10).unwrap();
+    let tally = Tally::of(&[a.clone(), c.clone()]);
+    assert_eq!((tally.done, tally.blocked, tally.finished()), (1, 1, false));
+    c.evicted(500, None, 20).unwrap();
+    assert_eq!(
+        c.phase,
+        Phase::Blocked { attempt: 1, budget: None, retry_at_ms: 5_010 },
+        "an answer to another phase is ignored"
+    );
+    c.retrying();
+    c.evicted(500, None, 5_020).unwrap();
+    let tally = Tally::of(&[a, c]);
+    assert_eq!((tally.done, tally.failed, tally.finished(), tally.succeeded()), (1, 1, true, false));
+}

@@ -21,7 +21,7 @@ mod plan;
 mod rollback;
 
 pub use operation::{default_job_name, Choices, Operation, OperationError, Target, Workload};
-pub use plan::{plan, read, Plan, Step, StepRole};
+pub use plan::{cordon_patch, plan, read, Plan, Step, StepRole};
 pub use rollback::{
     plan_with, related_request, revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION,
 };

@@ -35,7 +35,7 @@ impl Workload {
         match self {
             Workload::Deployment => &[Operation::Restart, Operation::Pause, Operation::Resume, Operation::Undo],
             Workload::StatefulSet | Workload::DaemonSet => &[Operation::Restart],
-            Workload::Node => &[Operation::Cordon, Operation::Uncordon],
+            Workload::Node => &[Operation::Cordon, Operation::Uncordon, Operation::Drain],
             Workload::CronJob => &[Operation::RunNow, Operation::Suspend, Operation::Unsuspend],
         }
     }
@@ -74,6 +74,8 @@ pub enum Operation {
     /// `kubectl rollout undo`: a Deployment's template back to a revision's (planned by
     /// `rollback::undo`, which needs the ReplicaSets as well as the object).
     Undo,
+    /// `kubectl drain`: cordon, then evict the node's pods (`drain`'s pieces; the panel runs it).
+    Drain,
 }
 
 impl Operation {
@@ -89,6 +91,7 @@ impl Operation {
             Operation::Suspend => Msg::OpSuspend,
             Operation::Unsuspend => Msg::OpUnsuspend,
             Operation::Undo => Msg::OpUndo,
+            Operation::Drain => Msg::OpDrain,
         }
     }
 
@@ -104,6 +107,7 @@ impl Operation {
             Operation::Suspend => Msg::OpSuspendWhat,
             Operation::Unsuspend => Msg::OpUnsuspendWhat,
             Operation::Undo => Msg::OpUndoWhat,
+            Operation::Drain => Msg::OpDrainWhat,
         }
     }
 

@@ -88,7 +88,7 @@ pub fn plan(
         }
         Operation::RunNow => (true, run_now(target, object, &choices.job_name, dry_run)?),
         // Undo needs the ReplicaSets as well: `rollback::undo` plans it.
-        Operation::Undo => return Err(OperationError::NotOffered(operation, target.workload)),
+        Operation::Undo | Operation::Drain => return Err(OperationError::NotOffered(operation, target.workload)),
     };
     let role = if kubectl_reads { StepRole::KubectlRead } else { StepRole::ExplorerRead };
     Ok(Plan {
@@ -153,6 +153,12 @@ fn cordon(target: &Target, object: &Value, cordon: bool, dry_run: bool) -> Resul
         (false, false) => return Err(OperationError::AlreadyUncordoned),
         _ => {}
     }
+    cordon_patch(target, cordon, dry_run)
+}
+
+/// The PATCH of `kubectl cordon` (`cordon`) or `uncordon`, whatever the node's state: the first
+/// request of a drain, shown before the node is read again.
+pub fn cordon_patch(target: &Target, cordon: bool, dry_run: bool) -> Result<Request, OperationError> {
     let value = if cordon { Value::Bool(true) } else { Value::Null };
     let body = nested(&["spec", "unschedulable"], value);
     let request = RequestBuilder::patch(&target.object, PatchType::StrategicMerge, &body, &WriteParams::default())?;
@@ -281,6 +287,7 @@ fn kubectl_command(operation: Operation, target: &Target, choices: &Choices, dry
         Operation::Uncordon => format!("kubectl uncordon {}", target.object.name),
         Operation::RunNow => format!("kubectl create job {} --from={object}", choices.job_name),
         Operation::Undo => format!("kubectl rollout undo {object}"),
+        Operation::Drain => format!("kubectl drain {}", target.object.name),
         Operation::Suspend | Operation::Unsuspend => format!(
             "kubectl patch {object} -p {}",
             shell_quote(&suspend_body(operation == Operation::Suspend).to_json())

@@ -4,6 +4,7 @@
 //! sent, copies them as kubectl and as curl, and sends them (`state::use_operation`). The plans
 //! are `model::operations`'; this module only renders.
 
+mod drain;
 mod panel;
 mod revisions;
 mod state;
@@ -59,7 +60,10 @@ pub fn OperationsBar(
         let operation = open.get()?;
         let object = object.get().ok()?;
         let target = Target { workload, object };
-        Some(view! { <OperationPanel target operation title on_written /> })
+        Some(match operation {
+            Operation::Drain => view! { <drain::DrainPanel target title on_written /> }.into_any(),
+            _ => view! { <OperationPanel target operation title on_written /> }.into_any(),
+        })
     };
     view! {
         <div class="toolbar object__operations" role="group" aria-label=t(Msg::OpBarLabel)>
