@@ -7,6 +7,9 @@
 //! (a Service's endpoints, a Deployment's ReplicaSets, a node's pods, Events) is shown by the
 //! screen's other panels, not here.
 //!
+//! Jobs too (`describeJob`): a Job's screen shows its pods' counts as they change, since the
+//! screen draws the facts from the newest version its watch has seen.
+//!
 //! Invariants: pure; a fact whose field is absent is what kubectl prints for it (`<none>`,
 //! `<unset>`) or left out where kubectl leaves it out; numbers and quantities as the server
 //! wrote them.
@@ -65,6 +68,7 @@ pub fn glance(group: &str, kind: &str, document: &Value) -> Option<Glance> {
         ("apps", "Deployment") => Some(Glance { facts: deployment(document), containers: Vec::new() }),
         ("", "Service") => Some(Glance { facts: service(document), containers: Vec::new() }),
         ("", "Node") => Some(Glance { facts: node(document), containers: Vec::new() }),
+        ("batch", "Job") => Some(Glance { facts: job(document), containers: Vec::new() }),
         _ => None,
     }
 }
@@ -300,6 +304,44 @@ fn node(document: &Value) -> Vec<Fact> {
     if let Some(cidr) = at(document, &["spec", "podCIDR"]) {
         facts.push(fact(Msg::GlancePodCidr, cidr));
     }
+    facts
+}
+
+/// `describeJob`: its controller, parallelism, completions, mode, suspension, backoff limit, when
+/// it started and completed, and its pods by state.
+fn job(document: &Value) -> Vec<Fact> {
+    let spec = |key: &str| at(document, &["spec", key]);
+    let status = |key: &str| at(document, &["status", key]).unwrap_or_else(|| "0".into());
+    let mut facts = Vec::new();
+    if let Some(owner) = document
+        .at(&["metadata", "ownerReferences"])
+        .and_then(Value::as_array)
+        .and_then(|owners| owners.iter().find(|o| o.get("controller").and_then(Value::as_bool) == Some(true)))
+    {
+        let (kind, name) = (at(owner, &["kind"]).unwrap_or_default(), at(owner, &["name"]).unwrap_or_default());
+        facts.push(fact(Msg::GlanceControlledBy, format!("{kind}/{name}")));
+    }
+    facts.push(fact(Msg::GlanceParallelism, spec("parallelism").unwrap_or_else(|| "1".into())));
+    facts.push(fact(Msg::GlanceCompletions, spec("completions").unwrap_or_else(|| "<unset>".into())));
+    facts.push(fact(Msg::GlanceCompletionMode, spec("completionMode").unwrap_or_else(|| "NonIndexed".into())));
+    facts.push(fact(Msg::GlanceSuspend, spec("suspend").unwrap_or_else(|| "false".into())));
+    facts.push(fact(Msg::GlanceBackoffLimit, spec("backoffLimit").unwrap_or_else(|| "6".into())));
+    if let Some(started) = at(document, &["status", "startTime"]) {
+        facts.push(fact(Msg::GlanceStartTime, started));
+    }
+    if let Some(completed) = at(document, &["status", "completionTime"]) {
+        facts.push(fact(Msg::GlanceCompletedAt, completed));
+    }
+    facts.push(fact(
+        Msg::GlancePodsStatuses,
+        format!(
+            "{} Active ({} Ready) / {} Succeeded / {} Failed",
+            status("active"),
+            status("ready"),
+            status("succeeded"),
+            status("failed")
+        ),
+    ));
     facts
 }
 

@@ -165,3 +165,30 @@ fn a_services_ports_and_a_nodes_resources() {
     assert_eq!(facts[7], one("PodCIDR", "10.244.0.0/24"));
     assert_eq!(glance("", "ConfigMap", &node), None);
 }
+
+#[test]
+fn a_jobs_pods_by_state_as_describe_job_prints_them() {
+    let job = json(serde_json::json!({"kind": "Job",
+        "metadata": {"ownerReferences": [{"kind": "CronJob", "name": "report", "controller": true}]},
+        "spec": {"parallelism": 1, "completions": 1, "completionMode": "NonIndexed", "suspend": false, "backoffLimit": 6},
+        "status": {"startTime": "2026-11-28T20:43:10Z", "active": 1, "ready": 0}}));
+    assert_eq!(
+        lines(&glance("batch", "Job", &job).unwrap()),
+        [
+            one("Controlled By", "CronJob/report"),
+            one("Parallelism", "1"),
+            one("Completions", "1"),
+            one("Completion Mode", "NonIndexed"),
+            one("Suspend", "false"),
+            one("Backoff Limit", "6"),
+            one("Start Time", "2026-11-28T20:43:10Z"),
+            one("Pods Statuses", "1 Active (0 Ready) / 0 Succeeded / 0 Failed"),
+        ]
+    );
+    let done = json(serde_json::json!({"spec": {},
+        "status": {"startTime": "2026-11-28T20:43:10Z", "completionTime": "2026-11-28T20:43:15Z", "succeeded": 1, "ready": 0}}));
+    let facts = lines(&glance("batch", "Job", &done).unwrap());
+    assert_eq!(facts[1], one("Completions", "<unset>"));
+    assert_eq!(facts[6], one("Completed At", "2026-11-28T20:43:15Z"));
+    assert_eq!(facts[7], one("Pods Statuses", "0 Active (0 Ready) / 1 Succeeded / 0 Failed"));
+}

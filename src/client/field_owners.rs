@@ -48,6 +48,11 @@ pub struct UseFieldOwners {
 }
 
 impl UseFieldOwners {
+    /// The newest version the watch has seen, if any (tracked).
+    pub fn newest(&self) -> Option<Arc<Value>> {
+        self.seen.with(|seen| seen.last().cloned())
+    }
+
     /// The history of the owned path `path` across the versions seen, oldest first (tracked).
     pub fn field_history(&self, path: &str) -> Result<Vec<FieldStep>, Text> {
         self.seen.with(|seen| {

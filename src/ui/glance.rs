@@ -1,6 +1,7 @@
 //! An object at a glance (`model::glance`): the facts `kubectl describe` prints for a pod, a
 //! Deployment, a Service or a Node, with its labels, as a description list; a pod's containers
-//! each with their own.
+//! each with their own; a Job's pods by state. Drawn from the newest version the screen's watch
+//! has seen, so the facts follow the object live.
 
 use leptos::prelude::*;
 
@@ -25,10 +26,14 @@ fn facts(facts: Vec<Fact>) -> impl IntoView {
     view! { <dl class="glance__facts">{rows}</dl> }
 }
 
-/// The panel, for the kinds `model::glance` knows; nothing for the others.
+/// The panel, for the kinds `model::glance` knows; nothing for the others. Drawn again whenever
+/// `document` changes (the screen passes the newest version its watch has seen).
 #[component]
-pub fn Glance(group: String, kind: String, document: Value) -> impl IntoView {
-    let glance = glance(&group, &kind, &document)?;
+pub fn Glance(group: String, kind: String, document: Signal<Value>) -> impl IntoView {
+    move || document.with(|document| glance(&group, &kind, document)).map(panel)
+}
+
+fn panel(glance: crate::model::glance::Glance) -> impl IntoView {
     let containers = (!glance.containers.is_empty()).then(|| {
         let each = glance
             .containers
@@ -48,12 +53,12 @@ pub fn Glance(group: String, kind: String, document: Value) -> impl IntoView {
             {each}
         }
     });
-    Some(view! {
+    view! {
         <section class="panel glance" aria-label=t(Msg::GlanceTitle) data-testid="glance">
             <h3>{t(Msg::GlanceTitle)}</h3>
             <p class="muted">{t(Msg::GlanceNote)}</p>
             {facts(glance.facts)}
             {containers}
         </section>
-    })
+    }
 }

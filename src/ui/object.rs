@@ -33,6 +33,19 @@ use crate::ui::response_info::ResponseInfo;
 use crate::ui::status_view::StatusView;
 use crate::ui::subresource::SubresourcePanel;
 
+/// The newest version of `shown` the screen's watch has seen (the same object: the same uid),
+/// else `shown` as read.
+fn live(owners: crate::client::field_owners::UseFieldOwners, shown: Value) -> Signal<Value> {
+    let uid = shown.at(&["metadata", "uid"]).cloned();
+    Signal::derive(move || {
+        owners
+            .newest()
+            .filter(|newest| newest.at(&["metadata", "uid"]) == uid.as_ref())
+            .map(|newest| (*newest).clone())
+            .unwrap_or_else(|| shown.clone())
+    })
+}
+
 /// The object named in the view state.
 #[component]
 pub fn ObjectView(
@@ -147,7 +160,7 @@ pub fn ObjectView(
                                             on_read=Callback::new(move |_| loaded.refetch())
                                         />
                                         <MetadataSummary document=document.clone() />
-                                        <Glance group=panel_resource.group.clone() kind=panel_resource.kind.clone() document=document.clone() />
+                                        <Glance group=panel_resource.group.clone() kind=panel_resource.kind.clone() document=live(owners, document.clone()) />
                                         <Conditions document=document.clone() />
                                         <crate::ui::context::events::ObjectEvents document=document.clone() />
                                         <crate::ui::context::relations::Relations document=document.clone() />

@@ -755,7 +755,7 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     NsMetricsOverTime => "Summed over time since this screen opened",
     // An object at a glance, with kubectl describe's labels (model::glance, ui::glance).
     GlanceTitle => "At a glance",
-    GlanceNote => "The facts kubectl describe prints, with its labels, read from the version shown.",
+    GlanceNote => "The facts kubectl describe prints, with its labels, from the newest version this screen's watch has seen.",
     GlanceContainers => "Containers",
     GlanceServiceAccount => "Service Account",
     GlanceNode => "Node",
@@ -789,4 +789,11 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     GlanceRuntime => "Container Runtime Version",
     GlanceKubelet => "Kubelet Version",
     GlancePodCidr => "PodCIDR",
+    GlanceParallelism => "Parallelism",
+    GlanceCompletions => "Completions",
+    GlanceCompletionMode => "Completion Mode",
+    GlanceSuspend => "Suspend",
+    GlanceBackoffLimit => "Backoff Limit",
+    GlanceCompletedAt => "Completed At",
+    GlancePodsStatuses => "Pods Statuses",
 } }

@@ -1,6 +1,7 @@
 // An object at a glance (issue 36 part 5): the facts the screen shows for a pod, a Deployment, a
-// Service and a Node are the ones the real `kubectl describe` prints for the same kube-sim
-// object, label for label (kubectl's labels are the English texts), value for value.
+// Service, a Node and a Job are the ones the real `kubectl describe` prints for the same kube-sim
+// object, label for label (kubectl's labels are the English texts), value for value; and they
+// follow the object live (a Job's pods by state, as it runs to completion).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -83,7 +84,7 @@ function compare(facts, described, where) {
   for (const [label, values] of Object.entries(byLabel)) {
     if (['Addresses', 'Capacity', 'Allocatable'].includes(label)) {
       expect(values[0], `${where} ${label}`).toEqual(described.blocks[label]);
-    } else if (label === 'Start Time') {
+    } else if (label === 'Start Time' || label === 'Completed At') {
       expect(Date.parse(values[0][0]), `${where} ${label}`).toBe(Date.parse(described.facts[label][0]));
     } else if (label === 'State' || label === 'Last State') {
       // The state's word and its reason and exit code; kubectl writes times as RFC 1123.
@@ -127,4 +128,28 @@ test('a Deployment, a Service and a Node at a glance say what kubectl describe s
   const { panel } = await check(page, './?group=&version=v1&resource=nodes&name=node-1', ['node', 'node-1']);
   await panel.scrollIntoViewIfNeeded();
   await saveScreen(page, 'glance-node');
+});
+
+test('a Job made by Run now shows its pods\' states as they change, and kubectl describe job agrees at the end', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('./?group=batch&version=v1&resource=cronjobs&namespace=shop&name=report');
+  await page.getByRole('group', { name: 'Operations' }).getByRole('button', { name: 'Run now', exact: true }).click();
+  const name = await page.getByTestId('operation-panel').getByRole('textbox', { name: 'Job name' }).inputValue();
+  await page.getByTestId('operation-panel').getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByTestId('operation-sent')).toContainText('Sent: 201');
+  await page.getByTestId('operation-job').click();
+  await expect(page.getByTestId('object-title')).toHaveText(`Job ${name}`);
+  const statuses = page.getByRole('region', { name: 'At a glance' }).getByTestId('glance-fact').filter({ hasText: 'Pods Statuses' }).locator('dd');
+  const seen = [];
+  await expect.poll(async () => {
+    const text = await statuses.textContent();
+    if (seen[seen.length - 1] !== text) seen.push(text);
+    return text;
+  }, { timeout: 45_000, intervals: [250] }).toBe('0 Active (0 Ready) / 1 Succeeded / 0 Failed');
+  // The same screen, never read again by hand: the facts changed as the watch saw the Job run.
+  expect(seen.length, `the states seen: ${seen.join(' | ')}`).toBeGreaterThan(1);
+  const panel = page.getByRole('region', { name: 'At a glance' });
+  compare(await pageFacts(panel), parse(describe('job', '-n', 'shop', name)), `job ${name}`);
+  await panel.scrollIntoViewIfNeeded();
+  await saveScreen(page, 'glance-job');
 });
