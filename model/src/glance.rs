@@ -126,14 +126,7 @@ fn pod(document: &Value) -> Glance {
         facts.push(fact(Msg::GlanceReason, reason));
     }
     facts.push(fact(Msg::GlanceIp, at(document, &["status", "podIP"]).unwrap_or_default()));
-    if let Some(owner) = document
-        .at(&["metadata", "ownerReferences"])
-        .and_then(Value::as_array)
-        .and_then(|owners| owners.iter().find(|o| o.get("controller").and_then(Value::as_bool) == Some(true)))
-    {
-        let (kind, name) = (at(owner, &["kind"]).unwrap_or_default(), at(owner, &["name"]).unwrap_or_default());
-        facts.push(fact(Msg::GlanceControlledBy, format!("{kind}/{name}")));
-    }
+    facts.extend(controlled_by(document));
     let containers: Vec<Value> =
         document.at(&["spec", "containers"]).and_then(Value::as_array).unwrap_or_default().to_vec();
     facts.push(fact(Msg::GlanceQos, at(document, &["status", "qosClass"]).unwrap_or_else(|| qos(&containers).into())));
@@ -157,6 +150,14 @@ fn pod(document: &Value) -> Glance {
         })
         .collect();
     Glance { facts, containers }
+}
+
+/// "Controlled By: Kind/name", when an owner reference is the object's controller.
+fn controlled_by(document: &Value) -> Option<Fact> {
+    let owners = document.at(&["metadata", "ownerReferences"]).and_then(Value::as_array)?;
+    let owner = owners.iter().find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))?;
+    let (kind, name) = (at(owner, &["kind"]).unwrap_or_default(), at(owner, &["name"]).unwrap_or_default());
+    Some(fact(Msg::GlanceControlledBy, format!("{kind}/{name}")))
 }
 
 /// `describeContainerState`: the state's word, then its reason, exit code and times.
@@ -313,14 +314,7 @@ fn job(document: &Value) -> Vec<Fact> {
     let spec = |key: &str| at(document, &["spec", key]);
     let status = |key: &str| at(document, &["status", key]).unwrap_or_else(|| "0".into());
     let mut facts = Vec::new();
-    if let Some(owner) = document
-        .at(&["metadata", "ownerReferences"])
-        .and_then(Value::as_array)
-        .and_then(|owners| owners.iter().find(|o| o.get("controller").and_then(Value::as_bool) == Some(true)))
-    {
-        let (kind, name) = (at(owner, &["kind"]).unwrap_or_default(), at(owner, &["name"]).unwrap_or_default());
-        facts.push(fact(Msg::GlanceControlledBy, format!("{kind}/{name}")));
-    }
+    facts.extend(controlled_by(document));
     facts.push(fact(Msg::GlanceParallelism, spec("parallelism").unwrap_or_else(|| "1".into())));
     facts.push(fact(Msg::GlanceCompletions, spec("completions").unwrap_or_else(|| "<unset>".into())));
     facts.push(fact(Msg::GlanceCompletionMode, spec("completionMode").unwrap_or_else(|| "NonIndexed".into())));
