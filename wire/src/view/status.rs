@@ -52,6 +52,22 @@ pub fn retry_after_header(value: &str) -> Option<u32> {
     value.trim().parse::<u32>().ok()
 }
 
+/// A text a server sent (a `Warning` header's), with every control character (C0, DEL, C1)
+/// written out as its code, `\u{1b}` for ESC: what is shown is what was sent, readable in any
+/// font (the Unicode control pictures are missing from common ones), and nothing in it can move a
+/// cursor, ring, erase or start an escape sequence in a terminal or a log it is copied to.
+pub fn visible_controls(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            shown.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
