@@ -30,6 +30,12 @@ pub trait StatusExt {
     fn retry_after_seconds(&self) -> Option<u32>;
     /// The field-level causes of a 422 Invalid (or 400 Strict validation) answer.
     fn causes(&self) -> &[StatusCause];
+    /// 504 "Too large resource version": the server does not know the resource version it was
+    /// asked for (it is newer than the server's own: a restarted or replaced server, or one
+    /// behind the others). Read as client-go's reflector reads it (`isTooLargeResourceVersionError`
+    /// in `client-go/tools/cache/reflector.go`): a cause `ResourceVersionTooLarge`, or, from
+    /// servers before 1.17, the cause message alone.
+    fn is_version_too_large(&self) -> bool;
 }
 
 impl StatusExt for Status {
@@ -43,6 +49,14 @@ impl StatusExt for Status {
 
     fn causes(&self) -> &[StatusCause] {
         self.details.as_ref().map_or(&[], |d| d.causes.as_slice())
+    }
+
+    fn is_version_too_large(&self) -> bool {
+        self.code == 504
+            && self
+                .causes()
+                .iter()
+                .any(|c| c.reason == "ResourceVersionTooLarge" || c.message == "Too large resource version")
     }
 }
 
