@@ -3,7 +3,7 @@
 
 use crate::api::codec::value::Value;
 use crate::api::request::{ObjectRef, Request};
-use crate::api::view::status::Status;
+use crate::api::view::status::{visible_controls, Status};
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
 use crate::i18n::{Localized, Msg, Text};
@@ -71,7 +71,12 @@ pub async fn send_write(client: &Client, request: Request) -> Answer {
             }
         }
     };
-    let warnings = fetched.response.header("warning").map(parse_warnings).unwrap_or_default();
+    // Shown as sent, with any control character a hostile server put in made visible.
+    let warnings = fetched
+        .response
+        .header("warning")
+        .map(|header| parse_warnings(header).iter().map(|w| visible_controls(w)).collect())
+        .unwrap_or_default();
     let (object, status_body, problem) = match fetched.status_body() {
         Some(Ok(status)) => (None, Some(status), None),
         Some(Err(error)) => (None, None, Some(error.text())),

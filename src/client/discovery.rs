@@ -83,6 +83,9 @@ impl From<ClientError> for LoadError {
                 let message = BodyCut::TooLarge(BodyTooLarge { limit }).text();
                 LoadError::Unreachable { url, message }
             }
+            ClientError::Redirected { url } => {
+                LoadError::Unreachable { message: Text::new(Msg::Redirected).with("url", &url), url }
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, ReadableStreamDefaultReader, RequestInit};
+use web_sys::{AbortSignal, ReadableStreamDefaultReader, RequestInit, RequestRedirect, ResponseType};
 
 use crate::api::body::{BodyTooLarge, BoundedBody, MAX_BODY_BYTES};
 use crate::api::request::Request;
@@ -110,6 +110,10 @@ pub enum ClientError {
     ReadOnly { url: String, method: String },
     /// The body went on past [`MAX_BODY_BYTES`]: the client stopped reading it there.
     TooLarge { url: String, limit: usize },
+    /// The server answered with a redirect (3xx), which the client does not follow: an API server
+    /// answers API requests itself, and a redirect could lead to another origin. The browser
+    /// hides where it led (an opaque redirect).
+    Redirected { url: String },
 }
 
 impl Localized for ClientError {
@@ -127,6 +131,7 @@ impl Localized for ClientError {
             ClientError::TooLarge { url, limit } => Text::new(Msg::BodyTooLarge)
                 .with("url", url)
                 .with_text("problem", BodyCut::TooLarge(BodyTooLarge { limit: *limit })),
+            ClientError::Redirected { url } => Text::new(Msg::Redirected).with("url", url),
         }
     }
 }
@@ -204,6 +209,8 @@ pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Re
     let init = RequestInit::new();
     init.set_method(request.method().as_str());
     init.set_signal(Some(signal));
+    // Never followed: the browser hands back an opaque redirect, refused below.
+    init.set_redirect(RequestRedirect::Manual);
     let headers = web_sys::Headers::new().map_err(network)?;
     for (name, value) in request.headers() {
         headers
@@ -222,6 +229,9 @@ pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Re
         .map_err(network)?
         .dyn_into()
         .map_err(network)?;
+    if response.type_() == ResponseType::Opaqueredirect {
+        return Err(ClientError::Redirected { url });
+    }
     let mut header_pairs = Vec::new();
     if let Ok(Some(iterator)) = js_sys::try_iter(&response.headers()) {
         for entry in iterator.flatten() {
@@ -267,6 +277,7 @@ fn with_url(error: ClientError, url: &str) -> ClientError {
         ClientError::InvalidRequest { message, .. } => ClientError::InvalidRequest { url: url.to_owned(), message },
         ClientError::ReadOnly { method, .. } => ClientError::ReadOnly { url: url.to_owned(), method },
         ClientError::TooLarge { limit, .. } => ClientError::TooLarge { url: url.to_owned(), limit },
+        ClientError::Redirected { .. } => ClientError::Redirected { url: url.to_owned() },
     }
 }
 

@@ -27,8 +27,10 @@ const upstream = new URL(arg('--upstream'));
 
 const TARGET = '/api/v1/namespaces/default/configmaps';
 const isWatch = (query) => /(^|&)watch=(1|true)(&|$)/.test(query);
-const list = (path, query) => path === TARGET && !isWatch(query);
-const watch = (path, query) => path === TARGET && isWatch(query);
+const list = (path, query, method) => path === TARGET && !isWatch(query) && method === 'GET';
+const watch = (path, query, method) => path === TARGET && isWatch(query) && method === 'GET';
+// A write to one configmap of `default` (an update, a patch, a dry run of either).
+const write = (path, query, method) => path.startsWith(`${TARGET}/`) && method !== 'GET';
 
 const stats = {};
 
@@ -125,6 +127,8 @@ const CASES = {
       }),
     ),
   },
+  // 127.0.0.2 is another origin (the page is on 127.0.0.1); /steal answers like the list asked
+  // for, so a client that followed the redirect would show it as if it came from the API.
   'redirect-other-origin': {
     matches: list,
     answer: (socket, record) => {
@@ -132,6 +136,30 @@ const CASES = {
       record(out.length);
       socket.end(out);
     },
+  },
+  // A 307 to the same list on the same origin, outside /h/ (kube-sim's real answer, had it been
+  // followed): not followed either, and said so (an API server never redirects the requests the
+  // explorer sends).
+  'redirect-same-origin': {
+    matches: list,
+    answer: (socket, record) => {
+      const out = head(307, 'Temporary Redirect', [['Location', TARGET], ['Content-Length', '0']]);
+      record(out.length);
+      socket.end(out);
+    },
+  },
+  // The write goes through to kube-sim; its answer comes back with a Warning header holding
+  // control characters (an ANSI colour, a bell, backspaces, DEL, the C1 CSI 0x9b and a tab),
+  // written as raw bytes (Node's response object refuses them).
+  'warning-controls': {
+    matches: write,
+    answer: 'upstream',
+    warning: Buffer.concat([
+      Buffer.from('299 - "'),
+      Buffer.from('\x1b[31mdeprecated\x1b[0m\x07 field\x08\x08 \x7f', 'latin1'),
+      Buffer.from([0x9b]),
+      Buffer.from('2J\tend"'),
+    ]),
   },
   'endless-body': {
     matches: list,
@@ -147,6 +175,29 @@ const CASES = {
     answer: endless('application/vnd.kubernetes.protobuf;stream=watch', () => Buffer.from([0x40, 0, 0, 0]), () => filler),
   },
 };
+
+// Passes the request on and writes kube-sim's answer back as raw bytes, with the case's
+// `warning` header added.
+function proxyWithWarning(req, socket, path, warning, record) {
+  const forward = http.request(
+    { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
+    (answer) => {
+      const parts = [];
+      answer.on('data', (b) => parts.push(b));
+      answer.on('end', () => {
+        const body = Buffer.concat(parts);
+        const keep = Object.entries(answer.headers).filter(([n]) => !['content-length', 'transfer-encoding', 'connection', 'warning'].includes(n));
+        const top = head(answer.statusCode, answer.statusMessage, [...keep, ['Content-Length', String(body.length)]]);
+        // The header as bytes: `head` writes Latin-1, and the Warning goes in before the blank line.
+        const out = Buffer.concat([top.subarray(0, top.length - 2), Buffer.from('Warning: '), warning, Buffer.from('\r\n\r\n'), body]);
+        record(out.length);
+        socket.end(out);
+      });
+    },
+  );
+  forward.on('error', () => socket.destroy());
+  req.pipe(forward);
+}
 
 function proxy(req, res, path) {
   const forward = http.request(
@@ -179,12 +230,14 @@ const server = http.createServer((req, res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain' });
     return res.end(`hostile-server: no case ${name}`);
   }
-  if (!hostile.matches(rest, query)) return proxy(req, res, rest + (query ? `?${query}` : ''));
+  if (!hostile.matches(rest, query, req.method)) return proxy(req, res, rest + (query ? `?${query}` : ''));
   const s = (stats[name] = stats[name] || { requests: 0, bytes: 0, open: 0 });
   s.requests += 1;
   s.open += 1;
   const socket = req.socket;
   socket.on('close', () => (s.open -= 1));
-  hostile.answer(socket, (n) => (s.bytes += n));
+  const record = (n) => (s.bytes += n);
+  if (hostile.answer === 'upstream') return proxyWithWarning(req, socket, rest + (query ? `?${query}` : ''), hostile.warning, record);
+  hostile.answer(socket, record);
 });
 server.listen(Number(port), host, () => console.log(`hostile-server on http://${host}:${port}, upstream ${upstream.href}`));

@@ -13,6 +13,7 @@ use crate::codec::value::Value;
 use crate::codec::yaml::decode_yaml;
 use crate::error::{DecodeError, Format};
 use crate::media_type::MediaType;
+use crate::view::table::{check_row_widths, RowWidth};
 use crate::watch::Framer;
 use crate::watch::{CborSeqFramer, JsonFramer, ProtobufFramer, StreamError};
 
@@ -54,6 +55,9 @@ pub enum BodyError {
     /// Event `number` (from 1) of a protobuf watch could not be decoded in full.
     #[error("watch event {number}: {error}")]
     InFullEvent { number: usize, error: InFullError },
+    /// A Table whose rows do not match its columns.
+    #[error(transparent)]
+    TableRows(#[from] RowWidth),
 }
 
 /// The most bytes of one whole answer the client reads: 128 MiB, several times a page of 5000
@@ -122,8 +126,9 @@ pub type YamlDecoder = fn(&[u8]) -> Result<Value, BodyError>;
 /// one of its parts (the explorer's page load: the parser is a good part of it, and only the
 /// screens that ask for YAML need it) passes one that refuses with [`BodyError::YamlNotLoaded`]
 /// until that part is loaded.
+/// A Table whose rows do not match its columns is refused ([`BodyError::TableRows`]).
 pub fn decode_body_with(content_type: &MediaType, body: &[u8], yaml: YamlDecoder) -> Result<Decoded, BodyError> {
-    Ok(match format_of(content_type)? {
+    let decoded = match format_of(content_type)? {
         Format::Json => Decoded::Document(decode_json(body)?),
         Format::Yaml => Decoded::Document(yaml(body)?),
         Format::Cbor => Decoded::Document(decode_cbor(body)?),
@@ -134,7 +139,11 @@ pub fn decode_body_with(content_type: &MediaType, body: &[u8], yaml: YamlDecoder
                 None => Decoded::Envelope(envelope),
             }
         }
-    })
+    };
+    if let Decoded::Document(document) = &decoded {
+        check_row_widths(document)?;
+    }
+    Ok(decoded)
 }
 
 /// Frames and decodes a complete watch body into event documents (`{"type","object"}`; for

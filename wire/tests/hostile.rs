@@ -143,3 +143,86 @@ fn a_body_that_never_ends_is_refused_at_the_body_limit_keeping_at_most_the_limit
     assert_eq!(exact.push(b"9"), Err(BodyTooLarge { limit: 8 }));
     assert_eq!(exact.into_bytes(), b"12345678");
 }
+
+// The third part (`faults`, session 7): a Table that does not add up, control characters in a
+// Warning header. (The redirect to another origin is refused by the browser driver,
+// `client::fetch::open`, before any byte reaches the decoders: its test is the browser spec.)
+
+/// The Table tests/e2e/hostile-server.js sends for `table-mismatch`, with `rows` given.
+fn table_with_rows(rows: serde_json::Value) -> Vec<u8> {
+    serde_json::json!({
+        "kind": "Table",
+        "apiVersion": "meta.k8s.io/v1",
+        "metadata": {"resourceVersion": "1"},
+        "columnDefinitions": [
+            {"name": "Name", "type": "string", "format": "name"},
+            {"name": "Data", "type": "integer", "format": ""},
+            {"name": "Age", "type": "string", "format": ""},
+        ],
+        "rows": rows,
+    })
+    .to_string()
+    .into_bytes()
+}
+
+fn table_type() -> MediaType {
+    "application/json;as=Table;g=meta.k8s.io;v=v1".parse().expect("media type")
+}
+
+fn row(cells: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"cells": cells, "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": {"name": "x"}}})
+}
+
+#[test]
+fn a_table_row_with_fewer_or_more_cells_than_columns_is_refused_naming_the_row_and_the_counts() {
+    let hostile = table_with_rows(serde_json::json!([
+        row(serde_json::json!(["short-row"])),
+        row(serde_json::json!(["long-row", 1, "1s", "extra", "more"]))
+    ]));
+    let refused = |body: &[u8]| decode_body(&table_type(), body).expect_err("a Table that does not add up").to_string();
+    assert_eq!(refused(&hostile), "expected 3 cells at $.rows[0].cells (one per column of columnDefinitions), found 1");
+    let long_second = table_with_rows(serde_json::json!([
+        row(serde_json::json!(["a", 1, "1s"])),
+        row(serde_json::json!(["long-row", 1, "1s", "extra", "more"]))
+    ]));
+    assert_eq!(
+        refused(&long_second),
+        "expected 3 cells at $.rows[1].cells (one per column of columnDefinitions), found 5"
+    );
+    let no_cells = table_with_rows(serde_json::json!([{"object": null}]));
+    assert_eq!(
+        refused(&no_cells),
+        "expected 3 cells at $.rows[0].cells (one per column of columnDefinitions), found 0"
+    );
+}
+
+#[test]
+fn a_table_that_adds_up_and_a_watch_table_without_columns_still_decode() {
+    let fine = table_with_rows(serde_json::json!([
+        row(serde_json::json!(["a", 1, "1s"])),
+        row(serde_json::json!(["b", 2, "2s"]))
+    ]));
+    assert!(decode_body(&table_type(), &fine).is_ok());
+    // A later event of a Table watch: `columnDefinitions: null`, nothing to compare the rows with.
+    let later = br#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"2"},"columnDefinitions":null,"rows":[{"cells":["a"]}]}"#;
+    assert!(decode_body(&table_type(), later).is_ok());
+    // Not a Table: `rows` and `columnDefinitions` mean nothing.
+    let other = br#"{"kind":"ConfigMap","columnDefinitions":[1,2],"rows":[{"cells":[]}]}"#;
+    assert!(decode_body(&json(), other).is_ok());
+}
+
+#[test]
+fn a_warning_with_control_characters_is_shown_with_them_made_visible() {
+    // The text of the header tests/e2e/hostile-server.js sends for `warning-controls` (as the
+    // browser hands it over, its bytes read as Latin-1, so byte 0x9b is U+009B), as
+    // `model::write::parse_warnings` takes it out of its quotes.
+    let text = "\u{1b}[31mdeprecated\u{1b}[0m\u{7} field\u{8}\u{8} \u{7f}\u{9b}2J\tend";
+    let shown = vec![kube_wire::view::status::visible_controls(text)];
+    assert_eq!(shown, vec![r"\u{1b}[31mdeprecated\u{1b}[0m\u{7} field\u{8}\u{8} \u{7f}\u{9b}2J\u{9}end".to_owned()]);
+    assert!(shown[0].chars().all(|c| !c.is_control()));
+    // Text without control characters is left as it is.
+    assert_eq!(
+        kube_wire::view::status::visible_controls("unknown field \"spec.x\" — ок"),
+        "unknown field \"spec.x\" — ок"
+    );
+}

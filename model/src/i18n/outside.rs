@@ -356,6 +356,13 @@ macro_rules! texts_made_outside_the_views {
             SizeMoreThan => "more than {bytes} bytes with no end in sight",
             BodyCutAtLimit => "the answer was cut at {limit} bytes, the most the explorer reads of one answer, and it had not ended (a server that never ends its body does this)",
             BodyTooLarge => "{url}: {problem}",
+            // The hostile-server corpus, continued (issue 41 item 4, `faults`): a Table that does
+            // not add up, a redirect, control characters in a Warning.
+            TableRowWidth => "expected {columns} cells at $.rows[{row}].cells (one per column of columnDefinitions), found {cells}",
+            // A replaced server (issue 41 item 2, `faults`): the resume point it does not know.
+            StateRelistingUnknownVersion => "relisting: the server does not know the resource version",
+            ProblemVersionTooLarge => "the server does not know the resource version asked for (504 Too large resource version: a restarted or replaced server): relisting from scratch",
+            Redirected => "{url}: the server answered with a redirect, which the explorer does not follow: an API server answers API requests itself, and a redirect could lead to another origin",
             // Why an object's dependents cannot be looked for (model::relations).
             RelationsNoUid => "The object has no kind, name or metadata.uid: its dependents cannot be found",
             RelationsBadSelector => "expected a label selector; {what}",

@@ -15,6 +15,23 @@ const CASES = [
   { name: 'deep-nesting', query: 'watch=0', says: /invalid JSON: expected nesting at most 128 deep, found deeper nesting at byte \d+/ },
   { name: 'status-html', query: 'watch=0', says: /403 Forbidden[\s\S]*<img src=x onerror="window.__hostile=1"><script>window.__hostile=2<\/script><b>admin<\/b> says no/ },
   { name: 'empty-200', query: 'watch=0', says: /answered 200: HTTP 200 with an empty body/ },
+  // A row of 1 cell and one of 5 for 3 columns: refused, naming the first row and the counts.
+  {
+    name: 'table-mismatch',
+    query: 'watch=0',
+    says: /expected 3 cells at \$\.rows\[0\]\.cells \(one per column of columnDefinitions\), found 1/,
+  },
+  // A 302 to another origin, and a 307 to the real list on the same origin: neither followed.
+  {
+    name: 'redirect-other-origin',
+    query: 'watch=0',
+    says: /\/h\/redirect-other-origin\/api\/v1\/namespaces\/default\/configmaps[^:]*: the server answered with a redirect, which the explorer does not follow/,
+  },
+  {
+    name: 'redirect-same-origin',
+    query: 'watch=0',
+    says: /\/h\/redirect-same-origin\/api\/v1\/namespaces\/default\/configmaps[^:]*: the server answered with a redirect, which the explorer does not follow/,
+  },
   // What the page may not be made to hold: each is cut at a stated limit (MAX_BODY_BYTES, 128 MiB
   // of one answer; MAX_EVENT_BYTES, 16 MiB of one watch event), and the connection closed: the
   // server reports how much it wrote before the page hung up, the limit plus what the socket
@@ -105,3 +122,42 @@ for (const hostile of CASES) {
     outcome.detail = said.length > 160 ? `…${said.slice(-160)}` : said;
   });
 }
+
+// A write's answer with a Warning header holding control characters (hostile-server.js's
+// `warning-controls`): the warning is shown as text, every control character written out as its
+// code (\u{1b} for ESC), nothing interpreted.
+test('hostile server: warning-controls shows a Warning with its control characters made visible', async ({ page }) => {
+  const outcome = { name: 'warning-controls', ok: false, detail: 'did not finish' };
+  outcomes.push(outcome);
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (/panicked/.test(m.text())) problems.push(`console: ${m.text().slice(0, 300)}`);
+  });
+  // A ConfigMap of `default` to write to, made through the server's pass-through (not /h/).
+  const made = await fetch(`${hostileUrl()}/api/v1/namespaces/default/configmaps`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'hostile-warning' }, data: { k: 'v' } }),
+  });
+  expect([201, 409]).toContain(made.status);
+  const before = await stats('warning-controls');
+  await page.goto(`${hostileUrl()}/explorer/?api-base=/h/warning-controls&group=&version=v1&resource=configmaps&namespace=default&name=hostile-warning`);
+  await expect(page.getByTestId('object-title')).toHaveText('ConfigMap hostile-warning');
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const editor = page.getByRole('textbox', { name: 'Object editor' });
+  await expect(editor).toHaveValue(/kind: ConfigMap/);
+  await editor.fill((await editor.inputValue()).replace(/^ {2}k: v$/m, '  k: w'));
+  await page.getByRole('button', { name: 'Dry run' }).click();
+  await expect(page.getByTestId('write-status')).toContainText('HTTP 200');
+  const warnings = page.getByTestId('write-warnings');
+  await expect(warnings).toContainText(String.raw`\u{1b}[31mdeprecated\u{1b}[0m\u{7} field\u{8}\u{8} \u{7f}\u{9b}2J\u{9}end`);
+  const shown = await warnings.locator('li').first().innerText();
+  // No control character reached the page's text.
+  expect([...shown].filter((c) => /[\u0000-\u001f\u007f-\u009f]/.test(c))).toEqual([]);
+  expect((await stats('warning-controls')).requests - before.requests).toBe(1);
+  await saveScreen(page, 'hostile-warning-controls');
+  expect(problems).toEqual([]);
+  outcome.ok = true;
+  outcome.detail = shown;
+});

@@ -91,6 +91,9 @@ pub enum SyncReason {
     Initial,
     /// A 410 Gone: the resume point or continue token expired, the cache is stale.
     Expired,
+    /// A 504 "Too large resource version": the server does not know the resume point (it was
+    /// restarted or replaced, its resourceVersions went back), the cache may be another server's.
+    VersionUnknown,
 }
 
 /// The reflector's connection, as a status line shows it.
@@ -126,6 +129,7 @@ impl fmt::Display for SyncReason {
         f.write_str(match self {
             SyncReason::Initial => "listing",
             SyncReason::Expired => "relisting after 410 Gone",
+            SyncReason::VersionUnknown => "relisting: the server does not know the resource version",
         })
     }
 }

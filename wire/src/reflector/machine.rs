@@ -11,7 +11,7 @@ use crate::reflector::config::{Jitter, Mode, ReflectorConfig};
 use crate::reflector::input::{
     Action, ConnectionState, Failure, Input, OpId, RequestKind, SyncReason, WaitReason, WatchEnd,
 };
-use crate::reflector::outcome::{Change, Expiry, Fallback, ReflectorError, Step};
+use crate::reflector::outcome::{expiry_of, Change, Expiry, Fallback, ReflectorError, Step};
 use crate::reflector::recent::RecentVersions;
 use crate::reflector::store::{CachedObject, Counters, ObjectKey, Store};
 use crate::request::Request;
@@ -265,9 +265,8 @@ impl Reflector {
                 if self.protobuf_refused(&failure) {
                     return self.send_page(continue_token, snapshot, out);
                 }
-                if failure.is_expired() {
-                    out.problem(ReflectorError::Expired(Expiry::ContinueToken));
-                    return self.expired(jitter, out);
+                if let Some(expiry) = failure.expiry(Expiry::ContinueToken) {
+                    return self.expired(expiry, jitter, out);
                 }
                 let retry_after = failure.retry_after_seconds();
                 out.problem(ReflectorError::List(failure));
@@ -300,9 +299,8 @@ impl Reflector {
                 if failure.refuses_parameters() {
                     return self.fall_back(Fallback::Refused(failure), snapshot.reason, out);
                 }
-                if failure.is_expired() {
-                    out.problem(ReflectorError::Expired(Expiry::StreamingListVersion));
-                    return self.expired(jitter, out);
+                if let Some(expiry) = failure.expiry(Expiry::StreamingListVersion) {
+                    return self.expired(expiry, jitter, out);
                 }
                 let retry_after = failure.retry_after_seconds();
                 out.problem(ReflectorError::Watch(failure));
@@ -332,9 +330,8 @@ impl Reflector {
                 if self.protobuf_refused(&failure) {
                     return self.begin(Next::Watch, out);
                 }
-                if failure.is_expired() {
-                    out.problem(ReflectorError::Expired(Expiry::WatchVersion));
-                    return self.expired(jitter, out);
+                if let Some(expiry) = failure.expiry(Expiry::WatchVersion) {
+                    return self.expired(expiry, jitter, out);
                 }
                 let retry_after = failure.retry_after_seconds();
                 out.problem(ReflectorError::Watch(failure));
@@ -497,27 +494,28 @@ impl Reflector {
 
     /// An in-stream ERROR: 410 relists; anything else retries `next` after a backoff.
     fn on_error_event(&mut self, status: Box<Status>, next: Next, jitter: Jitter, out: &mut Step) -> Phase {
-        if status.is_expired() {
-            out.problem(ReflectorError::Expired(Expiry::WatchVersion));
-            return self.expired(jitter, out);
+        if let Some(expiry) = expiry_of(&status, Expiry::WatchVersion) {
+            return self.expired(expiry, jitter, out);
         }
         let retry_after = status.retry_after_seconds();
         out.problem(ReflectorError::WatchError(status));
         self.backoff(next, WaitReason::WatchError, retry_after, jitter, out)
     }
 
-    /// 410 Gone: the resume point is worthless. A 410 relists at once; another one before any
-    /// watch event of the relist succeeded waits, so a server that keeps answering 410 is not
-    /// hammered.
-    fn expired(&mut self, jitter: Jitter, out: &mut Step) -> Phase {
+    /// 410 Gone, or 504 "Too large resource version": the resume point is worthless (said as
+    /// `expiry`). It relists at once, from scratch; another one before any watch event of the
+    /// relist succeeded waits, so a server that keeps answering so is not hammered.
+    fn expired(&mut self, expiry: Expiry, jitter: Jitter, out: &mut Step) -> Phase {
+        out.problem(ReflectorError::Expired(expiry));
         self.counters.expired += 1;
         self.synced = false;
         self.resource_version = None;
+        let reason = if expiry == Expiry::VersionTooLarge { SyncReason::VersionUnknown } else { SyncReason::Expired };
         if !self.relisting_after_expiry {
             self.relisting_after_expiry = true;
-            return self.begin(Next::Sync(SyncReason::Expired), out);
+            return self.begin(Next::Sync(reason), out);
         }
-        self.backoff(Next::Sync(SyncReason::Expired), WaitReason::Expired, None, jitter, out)
+        self.backoff(Next::Sync(reason), WaitReason::Expired, None, jitter, out)
     }
 
     /// A watch event went through: the connection works.

@@ -7,7 +7,7 @@ use crate::params::ParamsError;
 use crate::reflector::input::{status_text, Action, ConnectionState, Failure, StreamCut};
 use crate::reflector::store::ObjectKey;
 use crate::view::shape::ViewError;
-use crate::view::status::Status;
+use crate::view::status::{Status, StatusExt};
 use crate::watch::StreamError;
 
 /// What changed, for the UI.
@@ -65,12 +65,15 @@ pub enum ReflectorError {
     Columns(ViewError),
 }
 
-/// What a 410 Gone said was too old.
+/// What a 410 Gone said was too old, or a 504 that the server does not know the resource version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expiry {
     ContinueToken,
     StreamingListVersion,
     WatchVersion,
+    /// 504 "Too large resource version": newer than the server's own (a restarted or replaced
+    /// server).
+    VersionTooLarge,
 }
 
 impl fmt::Display for Expiry {
@@ -79,6 +82,7 @@ impl fmt::Display for Expiry {
             Expiry::ContinueToken => "the continue token expired (410 Gone): relisting",
             Expiry::StreamingListVersion => "the streaming list's resource version expired (410 Gone): relisting",
             Expiry::WatchVersion => "the watch's resource version expired (410 Gone): relisting",
+            Expiry::VersionTooLarge => "the server does not know the resource version asked for (504 Too large resource version: a restarted or replaced server): relisting from scratch",
         })
     }
 }
@@ -94,6 +98,32 @@ pub enum Fallback {
     /// The server refused `sendInitialEvents` (400 or 422).
     #[error(transparent)]
     Refused(Failure),
+}
+
+impl Failure {
+    /// Whether the resume point is worthless, and why: a 410 Gone says `what` expired; a 504 "Too
+    /// large resource version" says the server does not know it ([`Expiry::VersionTooLarge`]).
+    /// Either way client-go relists from scratch (`client-go/tools/cache/reflector.go`:
+    /// `isExpiredError(err) || isTooLargeResourceVersionError(err)`), and so does the reflector.
+    pub fn expiry(&self, what: Expiry) -> Option<Expiry> {
+        match self {
+            _ if self.is_expired() => Some(what),
+            Failure::Http { status: Some(status), .. } => expiry_of(status, what),
+            _ => None,
+        }
+    }
+}
+
+/// What a Status (an answer's, or an in-stream ERROR's) says of the resume point: see
+/// [`Failure::expiry`].
+pub(crate) fn expiry_of(status: &Status, what: Expiry) -> Option<Expiry> {
+    if status.is_expired() {
+        Some(what)
+    } else if status.is_version_too_large() {
+        Some(Expiry::VersionTooLarge)
+    } else {
+        None
+    }
 }
 
 impl ReflectorError {

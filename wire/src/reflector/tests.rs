@@ -606,6 +606,96 @@ fn an_http_410_on_the_watch_relists() {
     );
 }
 
+/// The Status a server answers for a resourceVersion newer than its own (kube-sim's
+/// `rules::list::too_large_rv`, as the apiserver's watch cache: `storage.NewTooLargeResourceVersionError`).
+fn too_large() -> Value {
+    status(
+        504,
+        "Timeout",
+        r#","details":{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}"#,
+    )
+}
+
+/// A pod of another server: the same name, another uid.
+fn pod_of_new_server(name: &str, rv: &str) -> Value {
+    json(&format!(
+        r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"name":"{name}","namespace":"default","uid":"new-{name}","resourceVersion":"{rv}"}}}}"#
+    ))
+}
+
+#[test]
+fn a_replaced_server_that_does_not_know_the_watchs_version_is_relisted_from_scratch_and_followed() {
+    // Synced at 10 with a and b, watching; the server is replaced by one whose versions went
+    // back (it is at 3, with a new a and a c): the watch is cut, and resuming at 10 gets 504.
+    let mut h = watching();
+    h.check(
+        Feed::Ended(WatchEnd::Cut(StreamCut::Connection("network error".into()))),
+        &[
+            "wait 500 ms: the watch stream broke",
+            "problem: the watch stream broke: network error",
+            "state: reconnecting in 0.5 s (attempt 1): the watch stream broke",
+        ],
+    );
+    h.check(
+        Feed::Timer,
+        &[
+            &format!("watch {PODS}?watch=true&resourceVersion=10&allowWatchBookmarks=true"),
+            "state: connecting the watch",
+        ],
+    );
+    let body = too_large().to_json();
+    let failure = Failure::from_response(504, None, Some(&MediaType::json()), body.as_bytes());
+    h.check(
+        Feed::WatchFailed(failure),
+        &[
+            &format!("list {PODS}?limit=2"),
+            "problem: the server does not know the resource version asked for (504 Too large resource version: a restarted or replaced server): relisting from scratch",
+            "state: relisting: the server does not know the resource version (page 1)",
+        ],
+    );
+    assert_eq!(h.resume_point(), None, "the old server's version is not sent again");
+    h.check(
+        page("3", "", &[pod_of_new_server("a", "2"), pod_of_new_server("c", "3")]),
+        &[
+            &format!("watch {PODS}?watch=true&resourceVersion=3&allowWatchBookmarks=true"),
+            "upsert new-a",
+            "upsert new-c",
+            "delete u-a",
+            "delete u-b",
+            "synced",
+            "state: connecting the watch",
+        ],
+    );
+    assert_eq!(h.cache(), ["new-a@2", "new-c@3"], "the cache equals the new server: nothing of the old one is left");
+    assert_eq!(h.reflector.counters().expired, 1);
+}
+
+#[test]
+fn an_in_stream_too_large_error_relists_and_a_504_without_the_cause_only_retries() {
+    // The same Status as an ERROR event (how a watch cache answers a streaming list from a
+    // version it does not have).
+    let mut h = watching();
+    h.check(
+        event("ERROR", too_large()),
+        &[
+            "cancel request",
+            &format!("list {PODS}?limit=2"),
+            "problem: the server does not know the resource version asked for (504 Too large resource version: a restarted or replaced server): relisting from scratch",
+            "state: relisting: the server does not know the resource version (page 1)",
+        ],
+    );
+    // A plain 504 (a gateway's timeout) says nothing of the version: the watch is retried.
+    let mut h = watching();
+    h.check(
+        Feed::WatchFailed(http(504, None)),
+        &[
+            "wait 500 ms: the watch request failed",
+            "problem: watch failed: HTTP 504 Failed: Failed happened",
+            "state: reconnecting in 0.5 s (attempt 1): the watch request failed",
+        ],
+    );
+}
+
 #[test]
 fn a_410_relists_at_once_and_another_before_any_watch_event_backs_off() {
     let mut h = watching();

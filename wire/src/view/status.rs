@@ -30,6 +30,12 @@ pub trait StatusExt {
     fn retry_after_seconds(&self) -> Option<u32>;
     /// The field-level causes of a 422 Invalid (or 400 Strict validation) answer.
     fn causes(&self) -> &[StatusCause];
+    /// 504 "Too large resource version": the server does not know the resource version it was
+    /// asked for (it is newer than the server's own: a restarted or replaced server, or one
+    /// behind the others). Read as client-go's reflector reads it (`isTooLargeResourceVersionError`
+    /// in `client-go/tools/cache/reflector.go`): a cause `ResourceVersionTooLarge`, or, from
+    /// servers before 1.17, the cause message alone.
+    fn is_version_too_large(&self) -> bool;
 }
 
 impl StatusExt for Status {
@@ -44,12 +50,36 @@ impl StatusExt for Status {
     fn causes(&self) -> &[StatusCause] {
         self.details.as_ref().map_or(&[], |d| d.causes.as_slice())
     }
+
+    fn is_version_too_large(&self) -> bool {
+        self.code == 504
+            && self
+                .causes()
+                .iter()
+                .any(|c| c.reason == "ResourceVersionTooLarge" || c.message == "Too large resource version")
+    }
 }
 
 /// The seconds of a `Retry-After` header in its delay-seconds form (the HTTP-date form needs a
 /// clock and is not read).
 pub fn retry_after_header(value: &str) -> Option<u32> {
     value.trim().parse::<u32>().ok()
+}
+
+/// A text a server sent (a `Warning` header's), with every control character (C0, DEL, C1)
+/// written out as its code, `\u{1b}` for ESC: what is shown is what was sent, readable in any
+/// font (the Unicode control pictures are missing from common ones), and nothing in it can move a
+/// cursor, ring, erase or start an escape sequence in a terminal or a log it is copied to.
+pub fn visible_controls(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            shown.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 #[cfg(test)]

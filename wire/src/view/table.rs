@@ -9,7 +9,7 @@
 use crate::codec::value::{Value, ValueKind};
 use crate::view::list::ListMeta;
 use crate::view::metadata::PartialObjectMetadata;
-use crate::view::shape::{expect_kind, opt_array, opt_int, opt_str, shape, ViewError};
+use crate::view::shape::{expect_kind, kind_of, opt_array, opt_int, opt_str, shape, ViewError};
 
 /// A server-rendered table.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +76,35 @@ impl Table {
             .map(|(i, _)| i)
             .collect()
     }
+}
+
+/// A Table row whose cells do not match its columns (a cell per column of `columnDefinitions` is
+/// what the API server's table convertor writes, and what kubectl's printer insists on): the row
+/// (from 0), the cells it has and the columns there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("expected {columns} cells at $.rows[{row}].cells (one per column of columnDefinitions), found {cells}")]
+pub struct RowWidth {
+    pub row: usize,
+    pub cells: usize,
+    pub columns: usize,
+}
+
+/// Checks that every row of a Table document has a cell per column. A document that is not a
+/// Table, or has no `columnDefinitions` (the later events of a Table watch), passes: there is
+/// nothing to compare its rows with.
+pub fn check_row_widths(document: &Value) -> Result<(), RowWidth> {
+    if kind_of(document) != Some("Table") {
+        return Ok(());
+    }
+    let Some(columns) = document.get("columnDefinitions").and_then(Value::as_array) else { return Ok(()) };
+    let rows = document.get("rows").and_then(Value::as_array).unwrap_or_default();
+    for (row, value) in rows.iter().enumerate() {
+        let cells = value.get("cells").and_then(Value::as_array).map_or(0, <[Value]>::len);
+        if cells != columns.len() {
+            return Err(RowWidth { row, cells, columns: columns.len() });
+        }
+    }
+    Ok(())
 }
 
 /// A Table's `columnDefinitions` (what [`Table::from_document`] reads of them).

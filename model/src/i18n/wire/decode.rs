@@ -8,6 +8,7 @@ use kube_wire::codec::yaml::EncodeYamlError;
 use kube_wire::error::{DecodeError, Token};
 use kube_wire::media_type::MediaTypeError;
 use kube_wire::view::shape::{Expected, Found, ViewError, WATCH_EVENT_TYPES};
+use kube_wire::view::table::RowWidth;
 use kube_wire::watch::lazy_list::ListError;
 use kube_wire::watch::{Size, StreamError, UnsupportedStream};
 
@@ -174,6 +175,7 @@ impl Localized for BodyError {
             BodyError::InFullEvent { number, error } => {
                 Text::new(Msg::BodyWatchEventInFull).with("number", number).with_text("problem", error)
             }
+            BodyError::TableRows(row_width) => row_width.text(),
         }
     }
 }
@@ -199,6 +201,12 @@ impl Localized for StreamError {
                 .with("limit", limit)
                 .with_text("found", found),
         }
+    }
+}
+
+impl Localized for RowWidth {
+    fn text(&self) -> Text {
+        Text::new(Msg::TableRowWidth).with("row", self.row).with("cells", self.cells).with("columns", self.columns)
     }
 }
 
@@ -490,6 +498,8 @@ mod tests {
         check(&StreamError::Event { event: 2, source: view.clone() });
         check(&StreamError::InFull { event: 2, source: in_full.clone() });
         check(&BodyTooLarge { limit: 134_217_728 });
+        check(&RowWidth { row: 1, cells: 5, columns: 3 });
+        check(&BodyError::TableRows(RowWidth { row: 0, cells: 1, columns: 3 }));
         for found in [Size::Announced(1 << 30), Size::MoreThan(16_777_300)] {
             check(&StreamError::TooLarge { event: 1, offset: 0, limit: 16_777_216, found });
         }

@@ -27,6 +27,7 @@ impl Localized for SyncReason {
         Text::new(match self {
             SyncReason::Initial => Msg::StateListing,
             SyncReason::Expired => Msg::StateRelisting,
+            SyncReason::VersionUnknown => Msg::StateRelistingUnknownVersion,
         })
     }
 }
@@ -140,6 +141,7 @@ impl Localized for Expiry {
             Expiry::ContinueToken => Msg::ProblemContinueTokenExpired,
             Expiry::StreamingListVersion => Msg::ProblemStreamingListVersionExpired,
             Expiry::WatchVersion => Msg::ProblemWatchVersionExpired,
+            Expiry::VersionTooLarge => Msg::ProblemVersionTooLarge,
         })
     }
 }
@@ -177,7 +179,7 @@ mod tests {
             ConnectionState::Paused,
             ConnectionState::Stopped,
         ];
-        for reason in [SyncReason::Initial, SyncReason::Expired] {
+        for reason in [SyncReason::Initial, SyncReason::Expired, SyncReason::VersionUnknown] {
             states.push(ConnectionState::Listing { page: 2, remaining: Some(40), reason });
             states.push(ConnectionState::Listing { page: 1, remaining: None, reason });
             states.push(ConnectionState::StreamingInitial { open: true, reason });
@@ -228,6 +230,7 @@ mod tests {
             ReflectorError::Expired(Expiry::ContinueToken),
             ReflectorError::Expired(Expiry::StreamingListVersion),
             ReflectorError::Expired(Expiry::WatchVersion),
+            ReflectorError::Expired(Expiry::VersionTooLarge),
             ReflectorError::StreamingListUnsupported(Fallback::StreamEnded),
             ReflectorError::StreamingListUnsupported(Fallback::EventBeforeBookmark("MODIFIED")),
             ReflectorError::StreamingListUnsupported(Fallback::Refused(http)),
