@@ -372,6 +372,19 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn without_the_old_values_guard_a_replace_or_remove_carries_no_test() {
+        let old = json(r#"{"metadata":{"resourceVersion":"7"},"spec":{"size":"large","gone":1}}"#);
+        let new = json(r#"{"metadata":{"resourceVersion":"7"},"spec":{"size":"medium"}}"#);
+        let ops = json_patch_ops(&old, &new, TestGuards { resource_version: true, old_values: false });
+        assert_eq!(
+            ops_to_value(&ops).to_json(),
+            r#"[{"op":"test","path":"/metadata/resourceVersion","value":"7"},{"op":"replace","path":"/spec/size","value":"medium"},{"op":"remove","path":"/spec/gone"}]"#
+        );
+        let bare = json_patch_ops(&old, &new, TestGuards::default());
+        assert!(bare.iter().all(|op| op.op_name() != "test"), "{}", ops_to_value(&bare));
+    }
+
+    #[test]
     fn the_recorded_test_operation_reads_into_the_model() {
         let ops = ops_from_value(&json(r#"[{"op": "test", "path": "/spec/size", "value": "large"}, {"op": "replace", "path": "/spec/size", "value": "medium"}, {"op":"move","from":"/a","path":"/b"}, {"op":"copy","from":"/a","path":"/c"}, {"op":"add","path":"/d","value":1}]"#)).expect("ops");
         assert_eq!(ops[0], PatchOp::Test { path: "/spec/size".into(), value: Value::String("large".into()) });

@@ -836,4 +836,111 @@ mod tests {
             assert!(applied.equivalent(&edited), "{content_type}");
         }
     }
+
+    /// A schema of one built-in-named kind `Thing` (core group, v1) whose `spec` map is patched
+    /// whole (`x-kubernetes-patch-strategy: replace`): no shipped schema has that strategy.
+    fn replace_schemas() -> OpenApiSchemas {
+        let document = serde_json::json!({"openapi": "3.0.0", "components": {"schemas": {
+            "io.k8s.api.core.v1.Thing": {
+                "type": "object",
+                "x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "Thing"}],
+                "properties": {"spec": {"type": "object", "x-kubernetes-patch-strategy": "replace"}}
+            }
+        }}});
+        OpenApiSchemas::from_json(document.to_string().as_bytes()).expect("document")
+    }
+
+    #[test]
+    fn a_map_with_the_replace_strategy_is_sent_whole_and_only_when_it_changed() {
+        let schemas = replace_schemas();
+        let thing = |spec: &str| json(&format!(r#"{{"apiVersion":"v1","kind":"Thing","spec":{spec}}}"#));
+        let (old, new) = (thing(r#"{"a":1,"b":2}"#), thing(r#"{"a":1,"c":3}"#));
+        let patcher = StrategicMerge::for_object(&schemas, &old).expect("built-in name");
+        let patch = patcher.diff(&old, &new).expect("diff");
+        assert!(patch.equivalent(&json(r#"{"spec":{"$patch":"replace","a":1,"c":3}}"#)), "{patch}");
+        assert!(patcher.apply(&old, &patch).expect("apply").equivalent(&new));
+        let same = patcher.diff(&old, &thing(r#"{"b":2,"a":1}"#)).expect("diff");
+        assert!(same.equivalent(&json("{}")), "{same}");
+    }
+
+    #[test]
+    fn a_scalar_list_grown_or_reordered_carries_its_element_order() {
+        let old = pod(r#"{"containers":[]}"#);
+        let mut grown = old.to_serde_json();
+        grown["metadata"]["finalizers"] = serde_json::json!(["a", "b", "c"]);
+        check(
+            &old,
+            &Value::from_serde_json(&grown),
+            &json(r#"{"metadata":{"$setElementOrder/finalizers":["a","b","c"],"finalizers":["c"]}}"#),
+        );
+        let mut swapped = old.to_serde_json();
+        swapped["metadata"]["finalizers"] = serde_json::json!(["b", "a"]);
+        check(
+            &old,
+            &Value::from_serde_json(&swapped),
+            &json(r#"{"metadata":{"$setElementOrder/finalizers":["b","a"]}}"#),
+        );
+    }
+
+    #[test]
+    fn a_merged_list_mixing_objects_and_scalars_is_refused_as_unmergeable() {
+        let patcher = patcher(&pod("{}"));
+        let error = patcher
+            .diff(&pod(r#"{"containers":[{"name":"a"}]}"#), &pod(r#"{"containers":[{"name":"a"},"b"]}"#))
+            .expect_err("mixed list");
+        assert_eq!(error, StrategicError::UnmergeableList("spec.containers".into()));
+    }
+
+    #[test]
+    fn a_bad_directive_at_the_root_names_the_object() {
+        let error = patcher(&pod("{}")).apply(&pod("{}"), &json(r#"{"$patch":"explode"}"#)).expect_err("bad");
+        assert_eq!(
+            error.to_string(),
+            "invalid strategic merge patch at the object: unknown $patch directive \"explode\""
+        );
+    }
+
+    #[test]
+    fn applying_a_delete_directive_empties_the_map() {
+        let patcher = patcher(&pod("{}"));
+        let original = pod(r#"{"nodeSelector":{"k":"v"},"hostname":"h"}"#);
+        let applied =
+            patcher.apply(&original, &json(r#"{"spec":{"nodeSelector":{"$patch":"delete"}}}"#)).expect("apply");
+        assert_eq!(applied.at(&["spec"]).map(Value::to_json).as_deref(), Some(r#"{"nodeSelector":{},"hostname":"h"}"#));
+    }
+
+    #[test]
+    fn retain_keys_drops_the_members_it_does_not_name() {
+        let deployment = |strategy: &str| {
+            json(&format!(
+                r#"{{"apiVersion":"apps/v1","kind":"Deployment","metadata":{{"name":"d"}},"spec":{{"strategy":{strategy}}}}}"#
+            ))
+        };
+        let old = deployment(r#"{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1}}"#);
+        let patch = json(r#"{"spec":{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}}"#);
+        let applied = patcher(&old).apply(&old, &patch).expect("apply");
+        assert!(applied.equivalent(&deployment(r#"{"type":"Recreate"}"#)), "{applied}");
+    }
+
+    #[test]
+    fn a_member_new_to_the_object_is_patched_not_copied() {
+        let patcher = patcher(&pod("{}"));
+        let patch = json(
+            r#"{"spec":{"nodeSelector":{"a":null,"b":"c"},"containers":[{"name":"x","image":"i","args":["1","1"]},{"$patch":"delete","name":"y"}]}}"#,
+        );
+        let applied = patcher.apply(&pod("{}"), &patch).expect("apply");
+        assert_eq!(
+            applied.at(&["spec"]).map(Value::to_json).as_deref(),
+            Some(r#"{"nodeSelector":{"b":"c"},"containers":[{"name":"x","image":"i","args":["1","1"]}]}"#)
+        );
+    }
+
+    #[test]
+    fn scalars_patched_into_a_list_merged_by_key_are_merged_as_a_set() {
+        // As strategicpatch's mergeSlice does for elements that are not maps: appended, deduplicated.
+        let applied = patcher(&pod("{}"))
+            .apply(&pod(r#"{"containers":[]}"#), &json(r#"{"spec":{"containers":["x","x"]}}"#))
+            .expect("apply");
+        assert_eq!(applied.at(&["spec", "containers"]).map(Value::to_json).as_deref(), Some(r#"["x"]"#));
+    }
 }
