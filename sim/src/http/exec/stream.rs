@@ -234,7 +234,23 @@ impl Link {
         // A normal closure (1000), as golang.org/x/net/websocket closes: client-go takes any
         // other close as a failed stream.
         let close = CloseFrame { code: close_code::NORMAL, reason: Default::default() };
-        let _ = self.socket.send(Message::Close(Some(close))).await;
+        if self.socket.send(Message::Close(Some(close))).await.is_err() {
+            return;
+        }
+        // The closing handshake (RFC 6455 section 7.1.1): read until the client's Close, so that
+        // no message it sent is left unread. A TCP socket closed with unread bytes is reset, and a
+        // reset can reach the browser before the frames sent just before it, which then sees the
+        // stream end with 1006 and no exit status (a command that exits at once, while the
+        // terminal's resize messages are still arriving). At most two seconds for a silent client.
+        let socket = &mut self.socket;
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while let Some(Ok(message)) = socket.recv().await {
+                if matches!(message, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
     }
 }
 
