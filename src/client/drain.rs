@@ -71,8 +71,11 @@ pub enum Stage {
 #[derive(Clone, Copy)]
 pub struct UseDrain {
     pub options: RwSignal<DrainOptions>,
-    /// The node's pods as listed before Start (and again at Start), with the filters' decisions.
-    pub pods: RwSignal<Option<Result<Vec<NodePod>, DrainProblem>>>,
+    /// The pages of the node's pods as listed before Start (and again at Start).
+    pages: RwSignal<Option<Result<Vec<Value>, DrainProblem>>>,
+    /// Those pods with the filters' decisions under the options (decided again, not listed
+    /// again, when an option changes).
+    pub pods: Memo<Option<Result<Vec<NodePod>, DrainProblem>>>,
     pub stage: RwSignal<Stage>,
     /// Whether this drain cordoned the node (or found it cordoned): what Cancel leaves behind.
     pub cordoned: RwSignal<bool>,
@@ -85,9 +88,20 @@ pub struct UseDrain {
 /// The drain of `target` (a Node); `on_written` runs after the cordon changed it.
 pub fn use_drain(target: Target, on_written: Callback<()>) -> UseDrain {
     let client = use_client();
+    let options = RwSignal::new(DrainOptions::default());
+    let pages = RwSignal::new(None::<Result<Vec<Value>, DrainProblem>>);
+    let pods = Memo::new(move |_| {
+        pages.with(|pages| {
+            pages.as_ref().map(|pages| match pages {
+                Ok(pages) => options.with(|o| decide_pages(pages, o)),
+                Err(problem) => Err(problem.clone()),
+            })
+        })
+    });
     let drain = UseDrain {
-        options: RwSignal::new(DrainOptions::default()),
-        pods: RwSignal::new(None),
+        options,
+        pages,
+        pods,
         stage: RwSignal::new(Stage::Preview),
         cordoned: RwSignal::new(false),
         evictions: RwSignal::new(Vec::new()),
@@ -107,21 +121,14 @@ pub fn use_drain(target: Target, on_written: Callback<()>) -> UseDrain {
         let (client, node) = (client.clone(), node.clone());
         Callback::new(move |_| {
             let (client, node) = (client.clone(), node.clone());
-            let options = drain.options.get_untracked();
-            drain.pods.set(None);
+            drain.pages.set(None);
             client.tasks().spawn(async move {
-                let pods = list_pods(&client, &node, &options).await;
-                drain.pods.try_set(Some(pods));
+                let pages = list_pages(&client, &node).await;
+                drain.pages.try_set(Some(pages));
             });
         })
     };
-    // The decisions change with the options: list again when they do.
-    Effect::new(move |_| {
-        drain.options.track();
-        if drain.stage.with_untracked(|s| *s == Stage::Preview) {
-            read_again.run(());
-        }
-    });
+    read_again.run(());
     let start = {
         let client = client.clone();
         Callback::new(move |_| {
@@ -145,19 +152,28 @@ pub fn use_drain(target: Target, on_written: Callback<()>) -> UseDrain {
     UseDrain { start, cancel, read_again, ..drain }
 }
 
-/// Every page of the node's pods, decided.
-async fn list_pods(client: &Client, node: &str, options: &DrainOptions) -> Result<Vec<NodePod>, DrainProblem> {
-    let mut pods = Vec::new();
+/// Every page of the node's pods.
+async fn list_pages(client: &Client, node: &str) -> Result<Vec<Value>, DrainProblem> {
+    let mut pages = Vec::new();
     let mut next: Option<String> = None;
     loop {
         let (_, page) = client.document(pods_page(node, next.as_deref())).await.map_err(DrainProblem::Read)?;
-        let (more, token) = read_page(&page, options).map_err(DrainProblem::Page)?;
-        pods.extend(more);
+        let (_, token) = read_page(&page, &DrainOptions::default()).map_err(DrainProblem::Page)?;
+        pages.push(page);
         match token {
             Some(token) => next = Some(token),
-            None => return Ok(pods),
+            None => return Ok(pages),
         }
     }
+}
+
+/// The pods of `pages`, decided under `options`.
+fn decide_pages(pages: &[Value], options: &DrainOptions) -> Result<Vec<NodePod>, DrainProblem> {
+    let mut pods = Vec::new();
+    for page in pages {
+        pods.extend(read_page(page, options).map_err(DrainProblem::Page)?.0);
+    }
+    Ok(pods)
 }
 
 fn now_ms() -> u64 {
@@ -196,11 +212,17 @@ async fn drive(
         Err(error) => return Stage::Stopped(DrainProblem::Plan(error)),
     }
     drain.stage.try_set(Stage::Listing);
-    let pods = match list_pods(client, &target.object.name, &options).await {
-        Ok(pods) => pods,
+    let pods = match list_pages(client, &target.object.name).await {
+        Ok(pages) => {
+            let pods = decide_pages(&pages, &options);
+            drain.pages.try_set(Some(Ok(pages)));
+            match pods {
+                Ok(pods) => pods,
+                Err(problem) => return Stage::Stopped(problem),
+            }
+        }
         Err(problem) => return Stage::Stopped(problem),
     };
-    drain.pods.try_set(Some(Ok(pods.clone())));
     let refused = refusals(&pods);
     if !refused.is_empty() {
         return Stage::Refused(
