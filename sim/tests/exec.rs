@@ -314,3 +314,68 @@ async fn a_websocket_get_needs_get_and_create_on_pods_exec() {
     assert_eq!(body["message"], format!("pods \"{cart}\" is forbidden: "));
     assert_eq!(body["details"], json!({"name": cart, "kind": "pods"}));
 }
+
+/// Creates a pod in `default` whose container runs `script` with `sh -c`, and waits until it runs.
+async fn running_script(sim: &Sim, name: &str, script: &str) {
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+        "spec": {"containers": [{"name": "main", "image": "busybox", "command": ["sh", "-c", script]}]}});
+    let (code, body) =
+        common::json_of(sim.send("POST", "/api/v1/namespaces/default/pods", "application/json", pod.to_string()).await)
+            .await;
+    assert_eq!(code, 201, "{body}");
+    for _ in 0..150 {
+        let (_, p) = sim.get_json(&format!("/api/v1/namespaces/default/pods/{name}")).await;
+        if p["status"]["phase"] == "Running" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("{name} never ran");
+}
+
+#[tokio::test]
+async fn a_containers_command_runs_its_output_is_the_log_and_its_files_are_there_for_exec() {
+    // lightkube's test_pod_apis reads the first line of a busybox loop's log; client-node's
+    // cpFromPod copies a file the pod's command wrote (`tar cf - -C /tmp test.txt`).
+    let sim = Sim::start(&["--dataset", "demo"]);
+    let script = "echo \"test content\" > /tmp/test.txt && while true;do echo 'this is a test';sleep 1; done";
+    running_script(&sim, "looping", script).await;
+    let log = sim.get("/api/v1/namespaces/default/pods/looping/log").await.text().await.unwrap();
+    assert!(log.starts_with("this is a test\n"), "{log}");
+    assert!(log.lines().all(|l| l == "this is a test"), "{log}");
+    // A follow writes each line when the loop's sleep ends, stamped with its second.
+    let resp = sim.get("/api/v1/namespaces/default/pods/looping/log?follow=true&timestamps=true&tailLines=0").await;
+    let mut body = resp.bytes_stream();
+    let mut followed = String::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while followed.lines().count() < 2 {
+        match tokio::time::timeout_at(deadline, body.next()).await {
+            Ok(Some(Ok(chunk))) => followed.push_str(&String::from_utf8_lossy(&chunk)),
+            other => panic!("the follow stopped: {other:?} after {followed:?}"),
+        }
+    }
+    let stamps: Vec<&str> = followed.lines().map(|l| l.split_once(' ').expect("stamped").0).collect();
+    assert!(followed.lines().all(|l| l.ends_with(" this is a test")), "{followed}");
+    assert!(stamps[0] < stamps[1], "{followed}");
+
+    let path = exec_path("default", "looping", "command=cat&command=%2Ftmp%2Ftest.txt&stdout=true&stderr=true");
+    let (mut socket, _) = open(&sim, &path, "v5.channel.k8s.io", None).await.expect("upgraded");
+    assert_eq!(transcript(&mut socket, 10).await, ["1:", "1:test content\n", SUCCESS, "close"]);
+    let path = exec_path(
+        "default",
+        "looping",
+        "command=tar&command=cf&command=-&command=-C&command=%2Ftmp&command=test.txt&stdout=true&stderr=true",
+    );
+    let (mut socket, _) = open(&sim, &path, "v4.channel.k8s.io", None).await.expect("upgraded");
+    let t = transcript(&mut socket, 10).await;
+    let archive: String = t.iter().filter_map(|m| m.strip_prefix("1:")).collect();
+    assert!(archive.starts_with("test.txt\0"), "a member named as given: {t:?}");
+    assert!(archive.contains("test content\n"), "{t:?}");
+    assert!(!t.iter().any(|m| m.starts_with("2:")), "nothing on stderr: {t:?}");
+
+    // A command that is done: its log is what it wrote, and a follow of it ends.
+    running_script(&sim, "once", "echo done; exit 0").await;
+    let log = sim.get("/api/v1/namespaces/default/pods/once/log?follow=true").await;
+    let text = tokio::time::timeout(Duration::from_secs(10), log.text()).await.expect("the follow ends").unwrap();
+    assert_eq!(text, "done\n");
+}

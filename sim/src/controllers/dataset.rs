@@ -22,7 +22,8 @@ pub fn add(txn: &mut Txn<'_>, registry: &Registry, key: &str, mut obj: Value, ma
 }
 
 /// Loads `dataset`; with `metrics`, also what installing metrics-server adds (its APIService and
-/// the ClusterRole that aggregates metrics into `view`).
+/// the ClusterRole that aggregates metrics into `view`, and with a dataset its Deployment, pod
+/// and Service in kube-system).
 pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset, metrics: bool) {
     for ns in SYSTEM_NAMESPACES {
         add(txn, registry, "/namespaces", namespace(ns), "kube-apiserver");
@@ -46,6 +47,15 @@ pub fn load(txn: &mut Txn<'_>, registry: &Registry, dataset: Dataset, metrics: b
     }
     if metrics {
         rbac.extend(crate::controllers::metrics::seeds(&crate::store::object::now_string()));
+        if dataset != Dataset::Empty {
+            // The Service the APIService names, and the Deployment behind it, as metrics-server's
+            // release manifest (components.yaml, v0.8.0) installs them: port 443 to the pod's 10250.
+            let image = "registry.k8s.io/metrics-server/metrics-server:v0.8.0";
+            deployment_with_pods(txn, registry, "kube-system", "metrics-server", image, 1, 10250);
+            let selector = json!({"app": "metrics-server"});
+            let svc = service("kube-system", "metrics-server", "10.96.14.243", selector, 443, 10250);
+            add(txn, registry, "/services", svc, "kubectl-client-side-apply");
+        }
     }
     for (key, obj, manager) in rbac {
         add(txn, registry, key, obj, manager);

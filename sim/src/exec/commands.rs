@@ -68,9 +68,7 @@ impl Env<'_> {
     }
 
     fn is_dir(&self, path: &str) -> bool {
-        path == "/"
-            || BASE_DIRS.contains(&path)
-            || self.container.files.keys().any(|f| f.strip_prefix(path).is_some_and(|rest| rest.starts_with('/')))
+        is_dir(self.container, path)
     }
 
     /// The names in a folder, sorted.
@@ -88,6 +86,32 @@ impl Env<'_> {
         names.dedup();
         names
     }
+}
+
+/// Whether the absolute `path` is a folder of `container`.
+fn is_dir(container: &Container, path: &str) -> bool {
+    path == "/"
+        || BASE_DIRS.contains(&path)
+        || container.files.keys().any(|f| f.strip_prefix(path).is_some_and(|rest| rest.starts_with('/')))
+}
+
+/// Whether a process may write the file at the absolute `path`, or why not (the message of the
+/// system call's error). The container's own file system is writable, as an image's is; the
+/// volumes it mounts (ConfigMaps, Secrets, the downward API, as the kubelet mounts them) and the
+/// kernel's `/proc` and `/sys` are read-only. A file written lives as long as the process.
+pub fn writable(container: &Container, path: &str) -> Result<(), &'static str> {
+    if is_dir(container, path) {
+        return Err("Is a directory");
+    }
+    let parent = path.rsplit_once('/').map_or("/", |(p, _)| if p.is_empty() { "/" } else { p });
+    if !is_dir(container, parent) {
+        return Err("No such file or directory");
+    }
+    let under = |root: &str| path.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+    if container.read_only.iter().any(|m| under(m)) || under("/proc") || under("/sys") {
+        return Err("Read-only file system");
+    }
+    Ok(())
 }
 
 /// An absolute, normalized path for `path` as given in the folder `cwd`.
@@ -292,29 +316,48 @@ fn cat(env: &mut Env<'_>, args: &[String]) -> Run {
     Run::Done(status)
 }
 
-/// `tar cf - PATH…` (what `kubectl cp POD:PATH …` runs); extracting (`tar xmf -`, `kubectl cp
-/// … POD:PATH`) fails: the container's files are read-only mounts.
+/// `tar cf - [-C DIR] PATH…` (what `kubectl cp POD:PATH …` runs); extracting (`tar xmf -`,
+/// `kubectl cp … POD:PATH`) is not simulated and says so.
 fn tar(env: &mut Env<'_>, args: &[String]) -> Run {
     let mode = args.first().map(|a| a.trim_start_matches('-')).unwrap_or_default();
     if mode.contains('x') {
-        env.err(
-            "tar: .: Cannot open: Read-only file system\ntar: Exiting with failure status due to previous errors\n",
-        );
+        env.err("tar: extracting is not simulated: kube-sim's tar writes an archive only (tar cf - PATH...)\n");
         return Run::Done(2);
     }
     if !(mode.contains('c') && mode.contains('f') && args.get(1).is_some_and(|f| f == "-")) {
         env.err("tar: kube-sim's tar writes an archive to stdout only: tar cf - PATH...\n");
         return Run::Done(2);
     }
-    let paths: Vec<String> = args[2..].iter().map(|p| env.resolve(p)).collect();
-    if paths.is_empty() {
+    // `-C DIR` changes the folder the paths after it are read from, as GNU tar's does.
+    let mut members = Vec::new();
+    let mut dir = env.cwd.clone();
+    let mut rest = args[2..].iter();
+    while let Some(arg) = rest.next() {
+        if arg == "-C" {
+            let Some(to) = rest.next() else {
+                env.err("tar: option requires an argument -- 'C'\n");
+                return Run::Done(2);
+            };
+            dir = resolve(&dir, to);
+            if !env.is_dir(&dir) {
+                env.err(&format!(
+                    "tar: {to}: Cannot chdir: No such file or directory\ntar: Error is not recoverable: exiting now\n"
+                ));
+                return Run::Done(2);
+            }
+            continue;
+        }
+        let name = resolve("/", arg).trim_start_matches('/').to_string();
+        members.push(super::tar::Member { path: resolve(&dir, arg), name, given: arg.clone() });
+    }
+    if members.is_empty() {
         env.err("tar: Cowardly refusing to create an empty archive\n");
         return Run::Done(2);
     }
-    if args[2..].iter().any(|p| p.starts_with('/')) {
+    if members.iter().any(|m| m.given.starts_with('/')) {
         env.err("tar: Removing leading `/' from member names\n");
     }
-    let (archive, errors) = super::tar::create(&env.container.files, &paths, env.now.timestamp());
+    let (archive, errors) = super::tar::create(&env.container.files, &members, env.now.timestamp());
     env.stdout.extend_from_slice(&archive);
     for e in &errors {
         env.err(&format!("{e}\n"));

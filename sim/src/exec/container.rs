@@ -26,8 +26,15 @@ pub struct Container {
     pub env: Vec<(String, String)>,
     /// Absolute path → content.
     pub files: BTreeMap<String, Vec<u8>>,
+    /// Where its read-only volumes are mounted (absolute paths): what is under them cannot be
+    /// written.
+    pub read_only: Vec<String>,
     /// The pod's `status.startTime` (RFC 3339): `uptime` counts from it.
     pub started: Option<String>,
+    /// What the container runs: its `command` and `args`, `$(VAR)` expanded as the kubelet
+    /// expands them; `args` alone for an image known to have no ENTRYPOINT (busybox, alpine…);
+    /// else `None`: the image's own entrypoint, which kube-sim does not know.
+    pub command: Option<Vec<String>>,
 }
 
 impl Container {
@@ -62,13 +69,33 @@ impl Container {
         env.extend(defined);
         env.push(("HOME".into(), "/root".into()));
         let files = mounted_files(pod, &c, &namespace, lookup);
+        let read_only = read_only_mounts(pod, &c);
         let started = pod["status"]["startTime"].as_str().map(str::to_string);
-        Container { image: text(&c["image"]), hostname, env, files, started }
+        let words = |key: &str| -> Vec<String> {
+            c[key].as_array().into_iter().flatten().map(|w| expand(w.as_str().unwrap_or_default(), &env)).collect()
+        };
+        let image = text(&c["image"]);
+        let command = match (words("command"), words("args")) {
+            (command, args) if !command.is_empty() => Some([command, args].concat()),
+            // An image without an ENTRYPOINT runs its arguments as the command.
+            (_, args) if !args.is_empty() && without_entrypoint(&image) => Some(args),
+            _ => None,
+        };
+        Container { image, hostname, env, files, read_only, started, command }
     }
 
     pub fn var(&self, name: &str) -> Option<&str> {
         self.env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
+}
+
+/// Whether the image is one of the base images whose manifest has no ENTRYPOINT (only a CMD,
+/// which `args` replaces), so that `args` are the whole command line.
+fn without_entrypoint(image: &str) -> bool {
+    // The last path segment without its tag or digest (`host:5000/library/busybox:1.36`).
+    let last = image.rsplit('/').next().unwrap_or(image);
+    let name = last.split([':', '@']).next().unwrap_or(last);
+    matches!(name, "busybox" | "alpine" | "debian" | "ubuntu" | "fedora" | "python")
 }
 
 fn text(v: &Value) -> String {
@@ -268,6 +295,22 @@ fn mounted_files(pod: &Value, c: &Value, namespace: &str, lookup: &dyn Lookup) -
     files
 }
 
+/// The mount paths of the container's read-only volumes: those the kubelet always mounts
+/// read-only (ConfigMap, Secret, downward API, projected) and any mounted with `readOnly`.
+fn read_only_mounts(pod: &Value, c: &Value) -> Vec<String> {
+    let volumes = pod["spec"]["volumes"].as_array().cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    for mount in c["volumeMounts"].as_array().into_iter().flatten() {
+        let volume = volumes.iter().find(|v| v["name"] == mount["name"]);
+        let always = volume
+            .is_some_and(|v| ["configMap", "secret", "downwardAPI", "projected"].iter().any(|k| v.get(*k).is_some()));
+        if always || mount["readOnly"] == true {
+            out.push(text(&mount["mountPath"]).trim_end_matches('/').to_string());
+        }
+    }
+    out
+}
+
 /// The files of one volume, by their path inside it.
 fn volume_files(pod: &Value, volume: &Value, namespace: &str, lookup: &dyn Lookup) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
@@ -353,6 +396,27 @@ mod tests {
                     {"name": "api", "projected": {"sources": [{"serviceAccountToken": {"path": "token"}},
                         {"configMap": {"name": "web-config", "items": [{"key": "LOG_LEVEL", "path": "level"}]}},
                         {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"fieldPath": "metadata.namespace"}}]}}]}}]}})
+    }
+
+    #[test]
+    fn the_command_is_command_and_args_or_args_alone_where_the_image_has_no_entrypoint() {
+        let of = |c: Value| {
+            let pod = json!({"metadata": {"name": "p", "namespace": "demo"}, "spec": {"containers": [c]}});
+            Container::of(&pod, "main", false, &Cluster).command
+        };
+        let words = |w: &[&str]| Some(w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            of(json!({"name": "main", "image": "nginx", "command": ["sh", "-c"], "args": ["echo hi"]})),
+            words(&["sh", "-c", "echo hi"])
+        );
+        // lightkube's busybox pods give only args; busybox has no ENTRYPOINT.
+        assert_eq!(
+            of(json!({"name": "main", "image": "docker.io/library/busybox:1.36", "args": ["/bin/sh", "-c", "x"]})),
+            words(&["/bin/sh", "-c", "x"])
+        );
+        assert_eq!(of(json!({"name": "main", "image": "host:5000/busybox", "args": ["sh"]})), words(&["sh"]));
+        assert_eq!(of(json!({"name": "main", "image": "nginx:1.27", "args": ["-g", "daemon off;"]})), None);
+        assert_eq!(of(json!({"name": "main", "image": "busybox"})), None, "the image's own CMD");
     }
 
     #[test]

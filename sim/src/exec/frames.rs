@@ -1,10 +1,12 @@
 //! The levels of the simulated shell's process ([`super::shell::Process`]): each frame runs a
-//! list, a `for` loop or a pipeline, with its own file descriptors (where fd 1 and fd 2 go, what
+//! list, a `for`, `while` or `until` loop or a pipeline, with its own file descriptors (where fd 1 and fd 2 go, what
 //! fd 0 reads) and what happens when it ends (a command substitution hands its output to the
 //! command waiting for it, a pipeline stage hands its output to the next stage).
 
 use std::collections::VecDeque;
 
+use super::commands;
+use super::container::Container;
 use super::expand::Piece;
 use super::words::{Command, Item, Redirect, Script};
 
@@ -17,6 +19,8 @@ pub enum Sink {
     Null,
     /// Kept in the frame (a command substitution, a pipeline stage but the last).
     Capture,
+    /// Written to the frame's file number N ([`Frame::files`]).
+    File(u8),
 }
 
 #[derive(Debug)]
@@ -25,6 +29,9 @@ pub enum Kind {
     Script { queue: VecDeque<Item>, interactive: bool },
     /// A `for` loop: the values left, each running the body with VAR set.
     Loop { var: String, values: VecDeque<String>, body: Script },
+    /// A `while` (or `until`) loop: `testing` while its condition runs; `last` the status of
+    /// the body's last run (the loop's own status).
+    While { condition: Script, body: Script, until: bool, testing: bool, last: i32 },
     /// A pipeline: the stages not started yet, and the output of the one before.
     Pipe { stages: VecDeque<Command>, carry: Option<Vec<u8>> },
 }
@@ -39,6 +46,8 @@ pub enum OnEnd {
     },
     /// Its output is the next stage's stdin.
     NextStage,
+    /// Its last status is the status of the loop below (a `while` body).
+    Status,
 }
 
 /// A command whose words wait for a command substitution: the pieces expanded so far, in order.
@@ -56,6 +65,8 @@ pub struct Frame {
     /// What its commands read on stdin (`None`: the frame below's).
     pub input: Option<VecDeque<u8>>,
     pub captured: Vec<u8>,
+    /// The files its redirections opened for writing (absolute paths).
+    pub files: Vec<String>,
     /// `exit` leaves the frames down to and including this one (a shell or a subshell).
     pub boundary: bool,
     pub on_end: OnEnd,
@@ -70,6 +81,7 @@ impl Frame {
             err: Sink::Down(2),
             input: None,
             captured: Vec::new(),
+            files: Vec::new(),
             boundary: false,
             on_end: OnEnd::Nothing,
             pending: None,
@@ -108,13 +120,14 @@ impl Frame {
     }
 
     /// The frame a command's redirections make (applied in order, as bash applies them), or the
-    /// message of the one that fails. Files other than `/dev/null`, `/dev/stdout` and
-    /// `/dev/stderr` are read with `read` (the container's mounts) and cannot be written (they are
-    /// read-only).
+    /// message of the one that fails. A file written is opened in `container` (created, or
+    /// emptied unless appended to), where [`commands::writable`] allows it; `/dev/null`,
+    /// `/dev/stdout` and `/dev/stderr` are the devices.
     pub fn redirected(
         redirects: &[Redirect],
         targets: &[Vec<String>],
-        read: &dyn Fn(&str) -> Option<Vec<u8>>,
+        cwd: &str,
+        container: &mut Container,
     ) -> Result<Frame, String> {
         let mut frame = Frame::script(Vec::new());
         let mut targets = targets.iter();
@@ -134,17 +147,28 @@ impl Frame {
                     1 | 2 => frame.set_sink(fd as u8, frame.sink(*to as u8)),
                     _ => return Err(format!("sh: {to}: Bad file descriptor\n")),
                 },
-                (Redirect::Write { .. }, 1 | 2) => {
+                (Redirect::Write { append, .. }, 1 | 2) => {
                     let sink = match path.as_str() {
                         "/dev/null" => Sink::Null,
                         "/dev/stdout" => frame.sink(1),
                         "/dev/stderr" => frame.sink(2),
-                        _ => return Err(format!("sh: {path}: Read-only file system\n")),
+                        _ => {
+                            let resolved = commands::resolve(cwd, &path);
+                            commands::writable(container, &resolved).map_err(|why| format!("sh: {path}: {why}\n"))?;
+                            let file = container.files.entry(resolved.clone()).or_default();
+                            if !append {
+                                file.clear();
+                            }
+                            frame.files.push(resolved);
+                            Sink::File(frame.files.len() as u8 - 1)
+                        }
                     };
                     frame.set_sink(fd as u8, sink);
                 }
                 (Redirect::Read { .. }, 0) => {
-                    let Some(content) = read(&path) else {
+                    let resolved = commands::resolve(cwd, &path);
+                    let content = container.files.get(&resolved).cloned().or((resolved == "/dev/null").then(Vec::new));
+                    let Some(content) = content else {
                         return Err(format!("sh: {path}: No such file or directory\n"));
                     };
                     frame.input = Some(content.into());

@@ -2,14 +2,16 @@
 //! WebSocket channel protocols (`protocol`), what the process sees of its container
 //! (`container`: environment and mounted files), the shell's grammar (`words`), its commands
 //! (`commands`, `printf`, `coreutils`), word expansion (`expand`) and the process itself (`shell`,
-//! its levels in `frames`). `http::exec` drives them over a
-//! WebSocket.
+//! its levels in `frames`), and the container's own process (`main`: its `command` run from
+//! its start, the source of its log and of the files it writes). `http::exec` drives them over a
+//! WebSocket, `http::logs` reads the log.
 
 pub mod commands;
 pub mod container;
 pub mod coreutils;
 pub mod expand;
 pub mod frames;
+pub mod main;
 pub mod page;
 pub mod printf;
 pub mod protocol;

@@ -25,6 +25,9 @@ use super::expand::{self, Piece};
 use super::frames::{Frame, Kind, OnEnd, Pending, Sink};
 use super::words::{self, Command, Item, Join, Part, Pipeline, Redirect, Word};
 
+/// Steps (commands, loop turns) a process takes before it pauses for a [`Effect::Sleep`] of zero.
+const STEPS: u32 = 10_000;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     Stdout(Vec<u8>),
@@ -38,6 +41,9 @@ pub enum Effect {
 enum Busy {
     No,
     Sleeping,
+    /// Paused after [`STEPS`] steps without waiting, so that a busy loop cannot hold the thread
+    /// that drives it: it goes on at the next [`Process::wake`].
+    Paused,
     /// A command reading the process's stdin until it closes (`cat`, `gzip`).
     Reading(Filter),
 }
@@ -60,6 +66,8 @@ pub struct Process {
     stdin_open: bool,
     prompted: bool,
     exited: bool,
+    /// Steps since the process last waited.
+    steps: u32,
     clock: Box<dyn Fn() -> DateTime<Utc> + Send>,
     effects: Vec<Effect>,
 }
@@ -87,6 +95,7 @@ impl Process {
             stdin_open: true,
             prompted: false,
             exited: false,
+            steps: 0,
             clock,
             effects: Vec::new(),
         };
@@ -98,6 +107,7 @@ impl Process {
 
     /// The effects so far, consecutive output on one stream joined into one write.
     fn take(&mut self) -> Vec<Effect> {
+        self.steps = 0;
         let mut out: Vec<Effect> = Vec::new();
         for effect in std::mem::take(&mut self.effects) {
             match (out.last_mut(), effect) {
@@ -110,9 +120,14 @@ impl Process {
         out
     }
 
+    /// The container as the process has left it (the files it wrote).
+    pub fn container(&self) -> &Container {
+        &self.container
+    }
+
     /// Whether it waits for a [`wake`](Process::wake).
     pub fn sleeping(&self) -> bool {
-        self.busy == Busy::Sleeping
+        matches!(self.busy, Busy::Sleeping | Busy::Paused)
     }
 
     /// Bytes from stdin.
@@ -218,9 +233,13 @@ impl Process {
 
     /// The sleep asked for has passed.
     pub fn wake(&mut self) -> Vec<Effect> {
-        if self.busy == Busy::Sleeping {
-            self.busy = Busy::No;
-            self.status = 0;
+        match self.busy {
+            Busy::Sleeping => {
+                self.busy = Busy::No;
+                self.status = 0;
+            }
+            Busy::Paused => self.busy = Busy::No,
+            _ => {}
         }
         self.run();
         self.take()
@@ -253,6 +272,12 @@ impl Process {
                 Sink::Down(n) => fd = n,
                 Sink::Null => return,
                 Sink::Capture => return frame.captured.extend_from_slice(bytes),
+                Sink::File(n) => {
+                    if let Some(path) = frame.files.get(n as usize) {
+                        self.container.files.entry(path.clone()).or_default().extend_from_slice(bytes);
+                    }
+                    return;
+                }
             }
         }
         if fd == 2 {
@@ -268,7 +293,7 @@ impl Process {
         for frame in self.frames.iter().rev() {
             match frame.sink(fd) {
                 Sink::Down(n) => fd = n,
-                Sink::Null | Sink::Capture => return false,
+                Sink::Null | Sink::Capture | Sink::File(_) => return false,
             }
         }
         self.tty
@@ -284,6 +309,12 @@ impl Process {
     /// Runs commands until it has to wait (a sleep, stdin) or the process ends.
     fn run(&mut self) {
         while !self.exited && self.busy == Busy::No {
+            self.steps += 1;
+            if self.steps > STEPS {
+                self.busy = Busy::Paused;
+                self.effects.push(Effect::Sleep(Duration::ZERO));
+                return;
+            }
             let Some(frame) = self.frames.last_mut() else { return self.exit(self.status) };
             if let Some(pending) = frame.pending.take() {
                 self.execute(pending.command, pending.values);
@@ -309,6 +340,21 @@ impl Process {
                     }
                     None => self.pop_frame(),
                 },
+                Kind::While { condition, body, until, testing, last } => {
+                    if !*testing {
+                        *testing = true;
+                        let condition = condition.clone();
+                        self.frames.push(Frame::script(condition));
+                    } else if (self.status == 0) != *until {
+                        *testing = false;
+                        let body = body.clone();
+                        // The body's last status is the loop's, read when the body is done.
+                        self.frames.push(Frame { on_end: OnEnd::Status, ..Frame::script(body) });
+                    } else {
+                        self.status = *last;
+                        self.pop_frame();
+                    }
+                }
                 Kind::Pipe { stages, carry } => match stages.pop_front() {
                     Some(command) => {
                         let last = stages.is_empty();
@@ -368,6 +414,7 @@ impl Process {
                 }
             }
             (OnEnd::NextStage, Some(Frame { kind: Kind::Pipe { carry, .. }, .. })) => *carry = Some(frame.captured),
+            (OnEnd::Status, Some(Frame { kind: Kind::While { last, .. }, .. })) => *last = self.status,
             _ => {}
         }
         if self.frames.is_empty() {
@@ -413,6 +460,7 @@ impl Process {
         let mut words: Vec<&Word> = match &command {
             Command::Simple { words, .. } => words.iter().collect(),
             Command::For { items, .. } => items.iter().flatten().collect(),
+            Command::While { .. } => Vec::new(),
         };
         let count = words.len();
         words.extend(command.redirects().iter().filter_map(|r| match r {
@@ -434,11 +482,7 @@ impl Process {
         let substituted = words.iter().flat_map(|w| w.iter()).any(|p| matches!(p, Part::Command { .. }));
         let (fields, targets) = expanded.split_at(count);
         if !command.redirects().is_empty() {
-            let read = |path: &str| {
-                let resolved = commands::resolve(&self.cwd, path);
-                self.container.files.get(&resolved).cloned().or((resolved == "/dev/null").then(Vec::new))
-            };
-            match Frame::redirected(command.redirects(), targets, &read) {
+            match Frame::redirected(command.redirects(), targets, &self.cwd, &mut self.container) {
                 Ok(frame) => self.frames.push(frame),
                 Err(message) => {
                     self.write_fd(2, message.as_bytes());
@@ -463,6 +507,10 @@ impl Process {
                 let values = if items.is_some() { fields.concat().into() } else { VecDeque::new() };
                 self.status = 0;
                 self.frames.push(Frame::new(Kind::Loop { var, values, body }));
+            }
+            Command::While { condition, body, until, .. } => {
+                self.status = 0;
+                self.frames.push(Frame::new(Kind::While { condition, body, until, testing: false, last: 0 }));
             }
         }
     }

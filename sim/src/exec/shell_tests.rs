@@ -104,7 +104,7 @@ fn parse_errors_are_reported_not_run() {
     let (mut p, _) = start(&["sh"], false);
     assert_eq!(
         transcript(&p.input(b"echo a &\n")),
-        ["err:sh: `&' (a background job) is not simulated (kube-sim's shell runs pipelines, for loops and redirections)\n"]
+        ["err:sh: `&' (a background job) is not simulated (kube-sim's shell runs pipelines, for, while and until loops and redirections)\n"]
     );
     assert_eq!(transcript(&p.close_stdin()), ["exit:2"]);
 }
@@ -192,14 +192,72 @@ fn redirections_send_output_where_bash_sends_it() {
     assert_eq!(script("nope &>/dev/null || echo $?"), ("127\n".into(), String::new(), 0));
     assert_eq!(script("cat < /etc/hostname"), ("web-1\n".into(), String::new(), 0));
     assert_eq!(
-        script("echo hi > /tmp/x; echo $?"),
-        ("1\n".into(), "sh: /tmp/x: Read-only file system\n".into(), 0),
+        script("echo hi > /proc/x; echo $?"),
+        ("1\n".into(), "sh: /proc/x: Read-only file system\n".into(), 0),
         "the command does not run"
     );
+    assert_eq!(script("echo > /nope/x"), (String::new(), "sh: /nope/x: No such file or directory\n".into(), 1));
+    assert_eq!(script("echo > /tmp"), (String::new(), "sh: /tmp: Is a directory\n".into(), 1));
     assert_eq!(script("cat < /nope"), (String::new(), "sh: /nope: No such file or directory\n".into(), 1));
     assert_eq!(script("echo a >&3"), (String::new(), "sh: 3: Bad file descriptor\n".into(), 1));
-    assert_eq!(script("echo > $MODE$MODE"), (String::new(), "sh: demodemo: Read-only file system\n".into(), 1));
+    assert_eq!(script("cd /etc; echo > $MODE$MODE; ls"), ("demodemo\nhostname\n".into(), String::new(), 0));
     assert_eq!(script("echo > $(echo a b)"), (String::new(), "sh: ambiguous redirect\n".into(), 1));
+}
+
+#[test]
+fn a_file_written_is_there_for_the_commands_after_it() {
+    assert_eq!(
+        script("echo hi > /tmp/x; cat /tmp/x; echo b >> /tmp/x; cat /tmp/x; echo new > /tmp/x; cat < /tmp/x"),
+        ("hi\nhi\nb\nnew\n".into(), String::new(), 0)
+    );
+    assert_eq!(script("cd /tmp && nope 2> err; cat err"), ("sh: nope: command not found\n".into(), String::new(), 0));
+    assert_eq!(
+        script("echo a > /tmp/f 2>&1; ls /tmp; tar cf - -C /tmp f | cat > /dev/null"),
+        ("f\n".into(), String::new(), 0)
+    );
+    // A mounted ConfigMap is read-only, as the kubelet mounts it.
+    let mut c = container();
+    c.files.insert("/etc/config/mode".into(), b"demo\n".to_vec());
+    c.read_only.push("/etc/config".into());
+    let argv =
+        ["sh", "-c", "echo x > /etc/config/mode; echo y > /etc/config/new; cat /etc/config/mode"].map(String::from);
+    let (_, effects) = Process::start(c, &argv, false, clock());
+    assert_eq!(
+        transcript(&effects),
+        [
+            "err:sh: /etc/config/mode: Read-only file system\nsh: /etc/config/new: Read-only file system\n",
+            "out:demo\n",
+            "exit:0"
+        ]
+    );
+}
+
+#[test]
+fn while_and_until_loops_run_their_body_while_the_condition_holds() {
+    assert_eq!(script("while false; do echo never; done; echo $?"), ("0\n".into(), String::new(), 0));
+    // The condition's output is the loop's; the loop's status is its body's last.
+    assert_eq!(
+        script("until cat /tmp/done 2>/dev/null; do echo turn > /tmp/done; nope 2>/dev/null; done; echo $?"),
+        ("turn\n127\n".into(), String::new(), 0)
+    );
+    let (mut p, effects) = start(&["sh", "-c", "while true;do echo 'this is a test';sleep 5; done"], false);
+    assert_eq!(transcript(&effects), ["out:this is a test\n", "sleep:5000"]);
+    assert_eq!(transcript(&p.wake()), ["out:this is a test\n", "sleep:5000"]);
+    assert_eq!(words::parse("while; do :; done").unwrap_err().0, "syntax error near unexpected token `;'");
+    assert_eq!(words::parse("while true; do done").unwrap_err().0, "syntax error near unexpected token `done'");
+    assert_eq!(words::parse("while true; do echo").unwrap_err().0, "syntax error: unexpected end of file");
+}
+
+#[test]
+fn a_busy_loop_pauses_so_that_it_cannot_hold_its_thread() {
+    let (mut p, effects) = start(&["sh", "-c", "while true; do true; done"], false);
+    assert_eq!(transcript(&effects), ["sleep:0"]);
+    assert!(p.sleeping());
+    assert_eq!(transcript(&p.wake()), ["sleep:0"], "it goes on where it paused");
+    let (mut p, _) = start(&["sh"], true);
+    assert_eq!(transcript(&p.input(b"while true; do true; done\r")).last().map(String::as_str), Some("sleep:0"));
+    assert_eq!(transcript(&p.input(b"\x03")), ["out:^C\r\n/ # "], "Ctrl-C stops it");
+    assert!(transcript(&p.input(b"echo $?\r")).concat().ends_with("130\r\n/ # "));
 }
 
 #[test]

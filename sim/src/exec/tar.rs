@@ -1,9 +1,9 @@
 //! `tar cf - PATH…` in the simulated container, for `kubectl cp POD:PATH LOCAL` (kubectl runs
 //! exactly that and reads the archive from stdout, kubectl/pkg/cmd/cp/cp.go `copyFromPod`):
 //! a POSIX ustar archive of the files under each path, named without the leading `/` as GNU
-//! tar names them (and says so on stderr). The container's files are its mounts, read-only:
-//! extracting into it (`kubectl cp LOCAL POD:PATH`, `tar xmf -`) fails as on a read-only file
-//! system.
+//! tar names them (and says so on stderr), a relative path named as given (`tar cf - -C /tmp
+//! x`, what `@kubernetes/client-node`'s `cpFromPod` runs, archives `x`). Extracting into the
+//! container (`kubectl cp LOCAL POD:PATH`, `tar xmf -`) is not simulated.
 
 use std::collections::BTreeMap;
 
@@ -41,25 +41,42 @@ fn header(name: &str, size: usize, dir: bool, mtime: i64) -> [u8; 512] {
     h
 }
 
-/// The archive of `paths` (absolute) from `files`: each path a file, or a folder whose files
-/// under it go in with their folders; and GNU tar's words for each path that is neither.
-pub fn create(files: &BTreeMap<String, Vec<u8>>, paths: &[String], mtime: i64) -> (Vec<u8>, Vec<String>) {
+/// A path to archive: where it is (absolute) and the name its members take (the path as given,
+/// relative to the folder tar runs in or `-C` names, without a leading `/`).
+pub struct Member {
+    pub path: String,
+    pub name: String,
+    /// As given on the command line.
+    pub given: String,
+}
+
+/// The archive of `members` from `files`: each a file, or a folder whose files under it go in
+/// with their folders; and GNU tar's words for each path that is neither.
+pub fn create(files: &BTreeMap<String, Vec<u8>>, members: &[Member], mtime: i64) -> (Vec<u8>, Vec<String>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    for path in paths {
+    for Member { path, name, .. } in members {
         let root = path.trim_end_matches('/');
         let under: Vec<(&String, &Vec<u8>)> =
             files.iter().filter(|(p, _)| *p == root || p.starts_with(&format!("{root}/")) || root.is_empty()).collect();
         if under.is_empty() {
-            errors.push(format!("tar: {path}: Cannot stat: No such file or directory"));
+            errors.push(format!("tar: {name}: Cannot stat: No such file or directory"));
             continue;
         }
         let mut dirs_written = std::collections::BTreeSet::new();
+        let shown = name.trim_end_matches('/');
         for (p, content) in under {
-            let relative = p.trim_start_matches('/');
+            // The member's name: the name asked for, and the file's path below it.
+            let below = p.strip_prefix(root).unwrap_or(p).trim_start_matches('/');
+            let relative = match (shown.is_empty(), below.is_empty()) {
+                (_, true) => shown.to_string(),
+                (true, false) => below.to_string(),
+                (false, false) => format!("{shown}/{below}"),
+            };
+            let relative = relative.as_str();
             // The folders from the asked path down to the file, each once.
             let parts: Vec<&str> = relative.split('/').collect();
-            let root_depth = root.trim_start_matches('/').split('/').filter(|s| !s.is_empty()).count();
+            let root_depth = shown.split('/').filter(|s| !s.is_empty()).count();
             for depth in root_depth.max(1)..parts.len() {
                 let dir = format!("{}/", parts[..depth].join("/"));
                 if dirs_written.insert(dir.clone()) {
@@ -104,13 +121,17 @@ mod tests {
         out
     }
 
+    fn member(path: &str, name: &str) -> Member {
+        Member { path: path.into(), name: name.into(), given: name.into() }
+    }
+
     #[test]
     fn a_file_and_a_folder_archive_without_the_leading_slash() {
-        let (archive, errors) = create(&files(), &["/etc/hostname".into()], 0);
+        let (archive, errors) = create(&files(), &[member("/etc/hostname", "etc/hostname")], 0);
         assert!(errors.is_empty());
         assert_eq!(archive.len() % 512, 0);
         assert_eq!(entries(&archive), [("etc/hostname".to_string(), b'0', b"web-1\n".to_vec())]);
-        let (archive, _) = create(&files(), &["/etc/config".into()], 0);
+        let (archive, _) = create(&files(), &[member("/etc/config", "etc/config")], 0);
         assert_eq!(
             entries(&archive),
             [
@@ -118,7 +139,19 @@ mod tests {
                 ("etc/config/app.conf".to_string(), b'0', b"mode=demo\n".to_vec())
             ]
         );
-        let (_, errors) = create(&files(), &["/nope".into()], 0);
-        assert_eq!(errors, ["tar: /nope: Cannot stat: No such file or directory"]);
+        let (_, errors) = create(&files(), &[member("/nope", "nope")], 0);
+        assert_eq!(errors, ["tar: nope: Cannot stat: No such file or directory"]);
+    }
+
+    #[test]
+    fn a_path_given_relative_to_a_folder_keeps_its_relative_name() {
+        // `tar cf - -C /etc config` (client-node's cpFromPod): members named from `config`.
+        let (archive, _) = create(&files(), &[member("/etc/config", "config")], 0);
+        assert_eq!(
+            entries(&archive),
+            [("config/".to_string(), b'5', Vec::new()), ("config/app.conf".to_string(), b'0', b"mode=demo\n".to_vec())]
+        );
+        let (archive, _) = create(&files(), &[member("/etc/hostname", "hostname")], 0);
+        assert_eq!(entries(&archive), [("hostname".to_string(), b'0', b"web-1\n".to_vec())]);
     }
 }

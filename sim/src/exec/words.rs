@@ -70,12 +70,22 @@ pub enum Command {
         body: Script,
         redirects: Vec<Redirect>,
     },
+    /// `while LIST; do BODY; done`, and with `until` set `until LIST; do BODY; done`: BODY runs
+    /// as long as LIST's status is zero (`until`: not zero).
+    While {
+        condition: Script,
+        body: Script,
+        until: bool,
+        redirects: Vec<Redirect>,
+    },
 }
 
 impl Command {
     pub fn redirects(&self) -> &[Redirect] {
         match self {
-            Command::Simple { redirects, .. } | Command::For { redirects, .. } => redirects,
+            Command::Simple { redirects, .. } | Command::For { redirects, .. } | Command::While { redirects, .. } => {
+                redirects
+            }
         }
     }
 }
@@ -121,7 +131,9 @@ fn end_of_file() -> ParseError {
 }
 
 fn not_simulated(what: &str) -> ParseError {
-    ParseError(format!("{what} is not simulated (kube-sim's shell runs pipelines, for loops and redirections)"))
+    ParseError(format!(
+        "{what} is not simulated (kube-sim's shell runs pipelines, for, while and until loops and redirections)"
+    ))
 }
 
 /// Where a list ends.
@@ -255,12 +267,18 @@ impl Parser {
         if self.keyword("for") {
             return self.for_loop();
         }
+        for (word, until) in [("while", false), ("until", true)] {
+            if self.keyword(word) {
+                self.at += word.len();
+                return self.while_loop(until);
+            }
+        }
         for word in ["do", "done", "in", "then", "fi", "esac"] {
             if self.keyword(word) {
                 return Err(unexpected(word));
             }
         }
-        for word in ["while", "until", "if", "case", "function", "select"] {
+        for word in ["if", "case", "function", "select"] {
             if self.keyword(word) {
                 return Err(not_simulated(&format!("`{word}'")));
             }
@@ -402,6 +420,35 @@ impl Parser {
             return Err(unexpected(&word_text(word)));
         }
         Ok(Command::For { var, items, body, redirects })
+    }
+
+    /// `while LIST; do LIST; done` (after `while` or `until`).
+    fn while_loop(&mut self, until: bool) -> Result<Command, ParseError> {
+        self.skip_blanks();
+        if let Some(c @ (';' | '&' | '|' | ')')) = self.peek() {
+            return Err(unexpected(&c.to_string()));
+        }
+        let condition = self.list(Until::Word("do"))?;
+        if !self.keyword("do") {
+            return Err(end_of_file());
+        }
+        if condition.is_empty() {
+            return Err(unexpected("do"));
+        }
+        self.at += 2;
+        let body = self.list(Until::Word("done"))?;
+        if !self.keyword("done") {
+            return Err(end_of_file());
+        }
+        if body.is_empty() {
+            return Err(unexpected("done"));
+        }
+        self.at += 4;
+        let (words, redirects) = self.simple(Until::End)?;
+        if let Some(word) = words.first() {
+            return Err(unexpected(&word_text(word)));
+        }
+        Ok(Command::While { condition, body, until, redirects })
     }
 
     /// One word, up to a blank or an operator.

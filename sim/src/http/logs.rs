@@ -7,6 +7,11 @@
 //! that `lastState.terminated` of the container's status describes), `limitBytes`, and
 //! `follow=true`, which keeps the response open and writes each line when its time comes, until
 //! the client goes away or the streams are cut.
+//!
+//! A container whose `command` kube-sim can run (a shell script, `echo`, `sleep`…: see
+//! [`crate::exec::main`]) logs what that process writes instead, each line stamped with the time
+//! its process's clock says (a busybox `while true; do echo hi; sleep 5; done` logs `hi` at its
+//! start and every five seconds after), and a follow of it ends when the process exits.
 
 use std::sync::Arc;
 
@@ -17,7 +22,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::Value;
 
 use crate::app::App;
-use crate::http::{Ctx, ResourcePath};
+use crate::http::{exec, Ctx, ResourcePath};
 use crate::rules::status::{bad_request, not_found, ApiResult};
 use crate::store::object;
 
@@ -156,19 +161,46 @@ pub fn log(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str) -> ApiRes
             t.parse::<i64>().map_err(|_| bad_request(format!("strconv.ParseInt: parsing \"{t}\": invalid syntax")))
         })
         .transpose()?;
-    let end = last_line(run.started, run.finished.unwrap_or(now).min(now));
-    let first_kept = end.map_or(0, |e| (e - KEPT + 1).max(0));
-    let mut numbers: Vec<i64> = match end {
-        Some(end) => (first_kept..=end).filter(|&n| since.is_none_or(|s| line_time(run.started, n) >= s)).collect(),
-        None => Vec::new(),
+    let until = run.finished.unwrap_or(now).min(now);
+    // What the log holds: the container's own process's lines when kube-sim runs its command,
+    // else the fake kubelet's numbered lines.
+    let main = exec::main_process(app, &pod, &container.0, run.started);
+    let (mut entries, main, end) = match main {
+        Some((mut main, first)) => {
+            let mut lines = first;
+            lines.extend(main.advance(until, KEPT as usize));
+            lines.drain(..lines.len().saturating_sub(KEPT as usize));
+            let entries: Vec<(DateTime<Utc>, String)> = lines.into_iter().map(|l| (l.at, l.text)).collect();
+            (entries, Some(main), None)
+        }
+        None => {
+            let end = last_line(run.started, until);
+            let first_kept = end.map_or(0, |e| (e - KEPT + 1).max(0));
+            let entries = end
+                .map(|end| {
+                    (first_kept..=end)
+                        .map(|n| {
+                            let at = line_time(run.started, n);
+                            (at, line(name, &container.0, &container.1, n, at, false))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            (entries, None, end)
+        }
     };
+    entries.retain(|(at, _)| since.is_none_or(|s| *at >= s));
     if let Some(tail) = tail {
         let keep = tail.max(0) as usize;
-        numbers.drain(..numbers.len().saturating_sub(keep));
+        entries.drain(..entries.len().saturating_sub(keep));
     }
     let mut text = String::new();
-    for &n in &numbers {
-        text.push_str(&line(name, &container.0, &container.1, n, line_time(run.started, n), timestamps));
+    for (at, line) in &entries {
+        if timestamps {
+            text.push_str(&stamp(*at));
+            text.push(' ');
+        }
+        text.push_str(line);
     }
     if let (Some(finished), Some(_)) = (run.finished, end) {
         if since.is_none_or(|s| finished >= s) {
@@ -183,23 +215,44 @@ pub fn log(app: &Arc<App>, ctx: &Ctx, path: &ResourcePath, name: &str) -> ApiRes
         }
         text.truncate(cut);
     }
-    // A terminated run has nothing more to write: a follow of it ends with what it has.
-    let follow = follow && run.finished.is_none();
+    // A terminated run has nothing more to write: a follow of it ends with what it has; so has a
+    // process that exited (or was left after its sleeps).
+    let follow = follow && run.finished.is_none() && main.as_ref().is_none_or(|m| m.next().is_some());
     let mut resp = if follow {
-        let name = name.to_string();
-        let started = run.started;
         let first = futures::stream::once(async move { Ok::<Bytes, std::io::Error>(Bytes::from(text)) });
-        let next = end.map_or(0, |e| e + 1);
-        let rest = futures::stream::unfold(next, move |n| {
-            let (name, container) = (name.clone(), container.clone());
-            async move {
-                let at = line_time(started, n);
+        let rest: futures::stream::BoxStream<'static, Result<Bytes, std::io::Error>> = match main {
+            Some(main) => Box::pin(futures::stream::unfold(main, move |mut main| async move {
+                // Each time the process wakes, what it wrote; the stream ends when it has no
+                // next time (it exited).
+                let at = main.next()?;
                 let wait = (at - object::now()).to_std().unwrap_or_default();
                 tokio::time::sleep(wait).await;
-                let l = line(&name, &container.0, &container.1, n, at, timestamps);
-                Some((Ok(Bytes::from(l)), n + 1))
+                let mut text = String::new();
+                for l in main.advance(at, usize::MAX) {
+                    if timestamps {
+                        text.push_str(&stamp(l.at));
+                        text.push(' ');
+                    }
+                    text.push_str(&l.text);
+                }
+                Some((Ok(Bytes::from(text)), main))
+            })),
+            None => {
+                let name = name.to_string();
+                let started = run.started;
+                let next = end.map_or(0, |e| e + 1);
+                Box::pin(futures::stream::unfold(next, move |n| {
+                    let (name, container) = (name.clone(), container.clone());
+                    async move {
+                        let at = line_time(started, n);
+                        let wait = (at - object::now()).to_std().unwrap_or_default();
+                        tokio::time::sleep(wait).await;
+                        let l = line(&name, &container.0, &container.1, n, at, timestamps);
+                        Some((Ok(Bytes::from(l)), n + 1))
+                    }
+                }))
             }
-        });
+        };
         let mut cut = app.faults.watch_cuts();
         let stop = async move {
             // A closed channel means the server is going away: stop as well.

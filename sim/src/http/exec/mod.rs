@@ -31,6 +31,8 @@ use serde_json::Value;
 use crate::app::App;
 use crate::auth::rbac::{self, Decision};
 use crate::auth::request_info;
+use crate::exec::container::{Container, Lookup};
+use crate::exec::main::{Line, Main};
 use crate::exec::protocol;
 use crate::http::{bytes_response, error_response, Ctx};
 use crate::rules::status::{bad_request, resource_details, ApiError, Status};
@@ -223,6 +225,30 @@ fn spdy() -> ApiError {
          this client asked for a SPDY/3.1 upgrade, which kube-sim does not simulate; kubectl speaks WebSocket \
          from 1.30 on",
     )
+}
+
+/// The ConfigMaps, Secrets and Services a container reads, from the store.
+pub(crate) struct StoreLookup<'a>(&'a App);
+
+impl Lookup for StoreLookup<'_> {
+    fn object(&self, plural: &str, namespace: &str, name: &str) -> Option<Value> {
+        self.0.store.read().get(&format!("/{plural}"), namespace, name).map(|o| (*o).clone())
+    }
+
+    fn services(&self, namespace: &str) -> Vec<Value> {
+        self.0.store.read().list("/services", Some(namespace)).into_iter().map(|o| (*o).clone()).collect()
+    }
+}
+
+/// The container's own process ([`Main`]: its `command`, when kube-sim can run it) started at
+/// `started`, and the lines it wrote at once.
+pub(crate) fn main_process(
+    app: &App,
+    pod: &Value,
+    container: &str,
+    started: chrono::DateTime<chrono::Utc>,
+) -> Option<(Main, Vec<Line>)> {
+    Main::start(Container::of(pod, container, false, &StoreLookup(app)), started)
 }
 
 #[cfg(test)]

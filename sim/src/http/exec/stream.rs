@@ -17,10 +17,11 @@ use axum::response::Response;
 use serde_json::Value;
 use tokio::time::Instant;
 
+use super::StoreLookup;
 use super::{Kind, Options};
 use crate::app::App;
 use crate::exec::commands;
-use crate::exec::container::{Container, Lookup};
+use crate::exec::container::Container;
 use crate::exec::protocol::{self, Ending, Frame, Incoming, Protocol, ERROR, STDERR, STDOUT};
 use crate::exec::shell::{Effect, Process};
 use crate::http::bytes_response;
@@ -90,8 +91,17 @@ impl Session {
         }
     }
 
+    /// The container the command runs in: with the files its own process has written by now.
     fn container(&self) -> Container {
-        Container::of(&self.pod, &self.container, self.options.tty, &StoreLookup(&self.app))
+        let mut container = Container::of(&self.pod, &self.container, self.options.tty, &StoreLookup(&self.app));
+        let started = logs::container_run(&self.pod, &self.container, false).map(|r| r.started);
+        if let Some((mut main, _)) =
+            started.ok().and_then(|s| super::main_process(&self.app, &self.pod, &self.container, s))
+        {
+            main.advance(object::now(), 0);
+            container.files = main.container().files.clone();
+        }
+        container
     }
 
     /// Runs the command; `None` when the client went away or the streams were cut.
@@ -143,24 +153,44 @@ impl Session {
         }
     }
 
-    /// Streams the container's log lines from now on, and echoes stdin, until the client goes.
+    /// Streams the container's log lines from now on (its own process's when kube-sim runs its
+    /// command), and echoes stdin, until the client goes.
     async fn attach(&self, link: &mut Link, cut: &mut tokio::sync::watch::Receiver<u64>) {
         let image = self.container().image;
         let started =
             logs::container_run(&self.pod, &self.container, false).map(|r| r.started).unwrap_or_else(|_| object::now());
+        let mut main = super::main_process(&self.app, &self.pod, &self.container, started).map(|(mut main, _)| {
+            main.advance(object::now(), 0);
+            main
+        });
         let mut next = logs::last_line(started, object::now()).map_or(0, |n| n + 1);
         let pod_name = self.pod["metadata"]["name"].as_str().unwrap_or_default().to_string();
         loop {
-            let at = logs::line_time(started, next);
-            let wait = (at - object::now()).to_std().unwrap_or(Duration::ZERO);
+            // When the next output comes: the process's next wake, or the fake kubelet's next line.
+            let at = match &main {
+                Some(m) => m.next(),
+                None => Some(logs::line_time(started, next)),
+            };
+            let wait = async {
+                match at {
+                    Some(at) => tokio::time::sleep((at - object::now()).to_std().unwrap_or(Duration::ZERO)).await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
-                _ = tokio::time::sleep(wait) => {
-                    let line = logs::line(&pod_name, &self.container, &image, next, at, false);
-                    let line = if self.options.tty { line.replace('\n', "\r\n") } else { line };
-                    if link.send(STDOUT, line.as_bytes()).await.is_err() {
+                _ = wait => {
+                    let Some(at) = at else { continue };
+                    let text = match main.as_mut() {
+                        Some(m) => m.advance(at, usize::MAX).into_iter().map(|l| l.text).collect::<String>(),
+                        None => {
+                            next += 1;
+                            logs::line(&pod_name, &self.container, &image, next - 1, at, false)
+                        }
+                    };
+                    let text = if self.options.tty { text.replace('\n', "\r\n") } else { text };
+                    if !text.is_empty() && link.send(STDOUT, text.as_bytes()).await.is_err() {
                         return;
                     }
-                    next += 1;
                 }
                 incoming = link.recv() => match incoming {
                     Some(Incoming::Stdin(bytes)) if self.options.stdin => {
@@ -251,18 +281,5 @@ impl Link {
             }
         })
         .await;
-    }
-}
-
-/// The ConfigMaps, Secrets and Services a container reads, from the store.
-struct StoreLookup<'a>(&'a App);
-
-impl Lookup for StoreLookup<'_> {
-    fn object(&self, plural: &str, namespace: &str, name: &str) -> Option<Value> {
-        self.0.store.read().get(&format!("/{plural}"), namespace, name).map(|o| (*o).clone())
-    }
-
-    fn services(&self, namespace: &str) -> Vec<Value> {
-        self.0.store.read().list("/services", Some(namespace)).into_iter().map(|o| (*o).clone()).collect()
     }
 }
