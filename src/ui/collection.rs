@@ -269,9 +269,10 @@ async fn load_page(
     let target = state.collection_target(resource).map_err(|e| Failure::NotSent(e.text()))?;
     let plan = state.page_plan(&target, token, rows).map_err(|e| Failure::NotSent(e.text()))?;
     let fetched = client.send_undecoded(plan.request).await.map_err(|e| match e {
-        // An answer came, too long to read: not the network's failure.
-        ClientError::TooLarge { .. } => Failure::Unreadable(e.text()),
-        _ => Failure::Network(e.text()),
+        // An answer came (too long to read, or a redirect not followed): not the network's failure.
+        ClientError::TooLarge { .. } | ClientError::Redirected { .. } => Failure::Unreadable(e.text()),
+        ClientError::InvalidRequest { .. } | ClientError::ReadOnly { .. } => Failure::NotSent(e.text()),
+        ClientError::Network { .. } => Failure::Network(e.text()),
     })?;
     // A list to read as JSON or CBOR text is read lazily: its items stay bytes of the body, and
     // the document view writes (and so decodes) only those it shows. Anything else, or a body
