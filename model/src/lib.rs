@@ -49,6 +49,7 @@ pub mod search;
 pub mod segments;
 pub mod sniff;
 pub mod streams;
+pub mod subresource;
 pub mod target;
 pub mod terminal;
 pub mod validation;

@@ -52,5 +52,6 @@ pub mod scale;
 pub mod schemas;
 pub mod search;
 pub mod stream;
+pub mod subresource;
 pub mod task;
 pub mod terminal;
