@@ -245,6 +245,7 @@ fn while_and_until_loops_run_their_body_while_the_condition_holds() {
     assert_eq!(transcript(&p.wake()), ["out:this is a test\n", "sleep:5000"]);
     assert_eq!(words::parse("while; do :; done").unwrap_err().0, "syntax error near unexpected token `;'");
     assert_eq!(words::parse("while true; do done").unwrap_err().0, "syntax error near unexpected token `done'");
+    assert_eq!(words::parse("for i in a; do done").unwrap_err().0, "syntax error near unexpected token `done'");
     assert_eq!(words::parse("while true; do echo").unwrap_err().0, "syntax error: unexpected end of file");
 }
 

@@ -409,17 +409,26 @@ impl Parser {
                 }
             });
         }
+        let (body, redirects) = self.loop_body()?;
+        Ok(Command::For { var, items, body, redirects })
+    }
+
+    /// A loop's `do LIST; done` (at `do`), and the redirections after `done`.
+    fn loop_body(&mut self) -> Result<(Script, Vec<Redirect>), ParseError> {
         self.at += 2;
         let body = self.list(Until::Word("done"))?;
         if !self.keyword("done") {
             return Err(end_of_file());
+        }
+        if body.is_empty() {
+            return Err(unexpected("done"));
         }
         self.at += 4;
         let (words, redirects) = self.simple(Until::End)?;
         if let Some(word) = words.first() {
             return Err(unexpected(&word_text(word)));
         }
-        Ok(Command::For { var, items, body, redirects })
+        Ok((body, redirects))
     }
 
     /// `while LIST; do LIST; done` (after `while` or `until`).
@@ -435,19 +444,7 @@ impl Parser {
         if condition.is_empty() {
             return Err(unexpected("do"));
         }
-        self.at += 2;
-        let body = self.list(Until::Word("done"))?;
-        if !self.keyword("done") {
-            return Err(end_of_file());
-        }
-        if body.is_empty() {
-            return Err(unexpected("done"));
-        }
-        self.at += 4;
-        let (words, redirects) = self.simple(Until::End)?;
-        if let Some(word) = words.first() {
-            return Err(unexpected(&word_text(word)));
-        }
+        let (body, redirects) = self.loop_body()?;
         Ok(Command::While { condition, body, until, redirects })
     }
 
