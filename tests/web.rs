@@ -2,12 +2,12 @@
 //! `wasm-bindgen-test-runner` (`cargo test --target wasm32-unknown-unknown`).
 #![cfg(target_arch = "wasm32")]
 
-use kube_api_explorer::client::base::ApiBase;
 use kube_api_explorer::client::discovery::LoadError;
 use kube_api_explorer::client::error::ApiError;
 use kube_api_explorer::client::fetch::{execute, now_ms, ClientError, Response};
 use kube_api_explorer::client::fetched::{decode_response, Fetched};
 use kube_api_explorer::client::handle::{Client, Exchange};
+use kube_api_explorer::model::host::ApiBase;
 use kube_api_explorer::model::requests;
 use kube_api_explorer::ui::ErrorState;
 use leptos::prelude::*;
@@ -289,8 +289,7 @@ fn kube_sim() -> ApiBase {
     let Some(url) = option_env!("KUBE_SIM_URL") else {
         panic!("KUBE_SIM_URL names no kube-sim: scripts/test starts one for the browser tests and sets it")
     };
-    let base = kube_api_explorer::model::host::ApiBase::parse(url).expect("KUBE_SIM_URL is an http URL");
-    ApiBase::configured(base)
+    ApiBase::parse(url).expect("KUBE_SIM_URL is an http URL")
 }
 
 /// Waits (in macrotask turns) until `done` holds, for at most `seconds`.

@@ -11,6 +11,7 @@
 use std::fmt;
 
 use crate::i18n::{Localized, Msg, Text};
+use kube_wire::request::Request;
 
 /// `<meta name="kube-api-explorer-api-base" content="...">` in the page names the API base.
 pub const API_BASE_META: &str = "kube-api-explorer-api-base";
@@ -153,6 +154,17 @@ impl ApiBase {
         } else {
             self.prefix.clone()
         }
+    }
+
+    /// The URL `fetch` is given for `request`: relative to the page when the base is the page's
+    /// own origin.
+    pub fn url(&self, request: &Request) -> String {
+        format!("{}{}", self.prefix, request.path_and_query())
+    }
+
+    /// The absolute URL of `request`, as a person should read it in errors and the inspector.
+    pub fn absolute_url(&self, request: &Request, page_origin: &str) -> String {
+        format!("{}{}", self.display(page_origin), request.path_and_query())
     }
 }
 

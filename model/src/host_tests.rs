@@ -18,6 +18,23 @@ fn api_base_accepts_same_origin_paths_and_http_urls() {
 }
 
 #[test]
+fn a_requests_url_is_the_base_and_its_path_and_query() {
+    let request = kube_wire::build::RequestBuilder::get("/api/v1/namespaces/demo/pods").param("limit", "5").build();
+    let page = "http://localhost:8080";
+    assert_eq!(ApiBase::same_origin().url(&request), "/api/v1/namespaces/demo/pods?limit=5");
+    assert_eq!(
+        ApiBase::same_origin().absolute_url(&request, page),
+        "http://localhost:8080/api/v1/namespaces/demo/pods?limit=5"
+    );
+    let path = ApiBase::parse("/k8s/").unwrap();
+    assert_eq!(path.url(&request), "/k8s/api/v1/namespaces/demo/pods?limit=5");
+    assert_eq!(path.absolute_url(&request, page), "http://localhost:8080/k8s/api/v1/namespaces/demo/pods?limit=5");
+    let other = ApiBase::parse("https://api.example.com:6443").unwrap();
+    assert_eq!(other.url(&request), "https://api.example.com:6443/api/v1/namespaces/demo/pods?limit=5");
+    assert_eq!(other.absolute_url(&request, page), other.url(&request));
+}
+
+#[test]
 fn api_base_refuses_other_schemes_and_odd_urls_and_says_why() {
     for (raw, why) in [
         ("javascript:alert(1)", "expected an http:// or https:// URL"),

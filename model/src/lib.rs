@@ -42,6 +42,7 @@ pub mod object_events;
 pub mod operations;
 pub mod page;
 pub mod protobuf;
+pub mod references;
 pub mod relations;
 pub mod requests;
 pub mod scale;

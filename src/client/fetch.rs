@@ -12,9 +12,9 @@ use web_sys::{AbortSignal, ReadableStreamDefaultReader, RequestInit, RequestRedi
 
 use crate::api::body::{BodyTooLarge, BoundedBody, MAX_BODY_BYTES};
 use crate::api::request::Request;
-use crate::client::base::ApiBase;
 use crate::client::stream::Permit;
 use crate::i18n::{Localized, Msg, Text};
+use crate::model::host::ApiBase;
 
 /// A complete response: status, headers, the whole body, and when each part arrived.
 #[derive(Debug, Clone, PartialEq)]
@@ -201,6 +201,11 @@ impl Stream {
     }
 }
 
+/// The page's origin (`http://host:port`), which a same-origin [`ApiBase`] is relative to.
+pub fn page_origin() -> String {
+    web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
+}
+
 /// Sends `request` with `signal` and returns as soon as the headers arrive. Knows nothing of the
 /// write gate: [`crate::client::handle::Client`] is the way in.
 pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Result<Stream, ClientError> {
@@ -254,7 +259,7 @@ pub async fn open(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Re
 /// Sends `request` with `signal` and reads the whole body: [`open`], then the body to its end.
 pub async fn execute(base: &ApiBase, request: &Request, signal: &AbortSignal) -> Result<Response, ClientError> {
     let fetch_url = base.url(request);
-    let url = if request.path().starts_with('/') { base.absolute_url(request) } else { fetch_url };
+    let url = if request.path().starts_with('/') { base.absolute_url(request, &page_origin()) } else { fetch_url };
     let started = now_ms();
     let mut stream = open(base, request, signal).await.map_err(|error| with_url(error, &url))?;
     let time_to_headers_ms = now_ms() - started;

@@ -19,12 +19,12 @@ use send_wrapper::SendWrapper;
 use web_sys::{AbortController, AbortSignal};
 
 use crate::api::request::Request;
-use crate::client::base::ApiBase;
 use crate::client::error::ApiError;
 use crate::client::fetch::{execute, open, ClientError, Response, Stream};
 use crate::client::fetched::{decode_response, Fetched};
 use crate::client::stream::Permit;
 use crate::client::task::Tasks;
+use crate::model::host::ApiBase;
 
 /// One exchange as the observers see it: what was sent, where, and what came back (or why
 /// nothing did).
@@ -69,6 +69,8 @@ impl Scope {
 #[derive(Clone)]
 pub struct Client {
     base: ApiBase,
+    /// The page's origin, which a same-origin base is relative to.
+    origin: Arc<str>,
     /// Whether writes may leave the app now.
     writes_allowed: Signal<bool>,
     observers: StoredValue<Vec<Callback<Exchange>>>,
@@ -79,7 +81,8 @@ pub struct Client {
 impl Client {
     /// A client of the API at `base` that sends writes only while `writes_allowed` is true.
     pub fn new(base: ApiBase, writes_allowed: Signal<bool>) -> Client {
-        Client { base, writes_allowed, observers: StoredValue::new(Vec::new()), scope: None }
+        let origin = crate::client::fetch::page_origin().into();
+        Client { base, origin, writes_allowed, observers: StoredValue::new(Vec::new()), scope: None }
     }
 
     /// Provides this client to the components below.
@@ -87,9 +90,15 @@ impl Client {
         provide_context(Client { scope: None, ..self.clone() });
     }
 
-    /// Where the API is.
-    pub fn base(&self) -> &ApiBase {
-        &self.base
+    /// Where the API is, as a person should read it (with the page's origin when it is on the
+    /// same origin).
+    pub fn base_display(&self) -> String {
+        self.base.display(&self.origin)
+    }
+
+    /// The absolute URL of `request`, as errors and the inspector show it.
+    pub fn absolute_url(&self, request: &Request) -> String {
+        self.base.absolute_url(request, &self.origin)
     }
 
     /// Whether a write may be sent now (tracks the gate).
@@ -191,7 +200,7 @@ impl Client {
     fn check_gate(&self, request: &Request) -> Result<(), ClientError> {
         if request.changes_state() && !self.writes_allowed.get_untracked() {
             return Err(ClientError::ReadOnly {
-                url: self.base.absolute_url(request),
+                url: self.absolute_url(request),
                 method: request.method().to_string(),
             });
         }
@@ -208,7 +217,7 @@ impl Client {
             }
             None => {
                 let controller = AbortController::new().map_err(|_| ClientError::InvalidRequest {
-                    url: self.base.absolute_url(request),
+                    url: self.absolute_url(request),
                     message: "the browser could not make an AbortController".to_owned(),
                 })?;
                 execute(&self.base, request, &controller.signal()).await
@@ -217,7 +226,7 @@ impl Client {
     }
 
     fn notify(&self, request: &Request, outcome: Result<Arc<Fetched>, ClientError>) {
-        let exchange = Exchange { request: request.clone(), url: self.base.absolute_url(request), outcome };
+        let exchange = Exchange { request: request.clone(), url: self.absolute_url(request), outcome };
         let observers = self.observers.try_get_value().unwrap_or_default();
         for observer in observers {
             observer.run(exchange.clone());

@@ -146,7 +146,7 @@ impl Driver {
             Some(Ok(stream)) => stream,
         };
         if !(200..300).contains(&stream.status) {
-            let url = self.client.base().absolute_url(&request);
+            let url = self.client.absolute_url(&request);
             let error = match stream.into_response(url).await {
                 Ok(response) => Fetched::new(request, response).error().map(failure),
                 Err(cut) => Some(LogFailure::Unanswered(cut.text())),

@@ -16,7 +16,6 @@
 //! | [`search`] | the Search screen's driver: the types listed a few at a time, their pages followed, the last search kept for the back button |
 //! | [`scale`] | `use_scale`: a Scale panel's read, form and send (a Leptos `Action` bound to the panel) |
 //! | [`schemas`] | the OpenAPI v3 document of a group version, for the write tools |
-//! | [`base`] | where the API is |
 //! | [`bundle_file`] | files shipped beside the app (the language files), fetched on demand |
 //! | [`stream`] | the page's budget of open streams |
 //! | [`reflector`] | `use_reflector`: the list-then-watch driver of `api`'s reflector over streamed `fetch` |
@@ -30,7 +29,6 @@
 
 pub mod access;
 pub mod answer;
-pub mod base;
 pub mod bundle_file;
 pub mod clock;
 pub mod delete;

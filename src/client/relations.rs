@@ -17,6 +17,8 @@ use crate::model::relations::{items, plan, tree, Node, Related};
 pub struct UseRelations {
     /// The owners named by `ownerReferences`, the controller first.
     pub owners: StoredValue<Vec<Related>>,
+    /// What the object names in its spec ([`crate::model::references`]): read from it, no request.
+    pub uses: StoredValue<Vec<Related>>,
     /// The dependents' tree; `None` until the lists have been read.
     pub tree: RwSignal<Option<Vec<Node>>>,
     /// Whether this kind has dependents to look for at all.
@@ -67,6 +69,7 @@ pub fn use_relations(discovery: &Discovery, document: &Value) -> UseRelations {
     read();
     UseRelations {
         owners: StoredValue::new(owners),
+        uses: StoredValue::new(crate::model::references::references(document)),
         tree: tree_signal,
         looks_down,
         problem,

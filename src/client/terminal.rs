@@ -208,7 +208,7 @@ pub fn use_terminal(plan: Signal<Option<SessionPlan>>, output: Rc<dyn Fn(Vec<u8>
         d.number += 1;
         d.socket = None;
     });
-    let base = client.base().display();
+    let base = client.base_display();
     let shared = SendWrapper::new(driver);
     let start = {
         let shared = shared.clone();

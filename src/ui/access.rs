@@ -19,7 +19,7 @@ use crate::client::access::{can_i, rules_of};
 use crate::client::handle::Client;
 use crate::i18n::Msg;
 use crate::model::access::{decide, decide_cluster_scope, Decision, Forbidden, Question};
-use crate::ui::i18n::{t, tf, tl};
+use crate::ui::i18n::{filled_text, live_text, localized};
 
 /// Precise questions in flight at once: enough to fill a sidebar quickly, few enough to leave
 /// the browser's six connections per host to the views' own requests.
@@ -188,7 +188,7 @@ impl Access {
         client.tasks().spawn(async move {
             let rules = match rules_of(&client, &namespace).await {
                 Ok(review) => Rules::Known(review),
-                Err(error) => Rules::Unavailable(tl(&error)),
+                Err(error) => Rules::Unavailable(localized(&error)),
             };
             if self.generation.try_get_value() == Some(generation) {
                 self.rules.try_update(|known| known.insert(namespace, rules));
@@ -218,7 +218,7 @@ impl Access {
                 let answer = match can_i(&client, &question).await {
                     Ok((true, reason)) => (Decision::Allowed, reason),
                     Ok((false, reason)) => (Decision::Denied, reason),
-                    Err(error) => (Decision::Unknown, Some(tl(&error))),
+                    Err(error) => (Decision::Unknown, Some(localized(&error))),
                 };
                 if self.running.try_update_value(|n| *n = n.saturating_sub(1)).is_none() {
                     return;
@@ -261,7 +261,7 @@ pub fn refusal(
             let mut asked = first.clone();
             asked.verb = verbs.join(" or ");
             Refusal {
-                words: tf(Msg::YouMayNotAction, &[("action", &tl(&asked.words(namespaced)))]),
+                words: filled_text(Msg::YouMayNotAction, &[("action", &localized(&asked.words(namespaced)))]),
                 command: first.kubectl(namespaced),
             }
         })
@@ -280,7 +280,7 @@ pub fn RefusalList(
             entries.iter().filter_map(|(label, refusal)| refusal.get().map(|r| (label.get(), r))).collect();
         (!refused.is_empty()).then(|| {
             view! {
-                <ul class="refusals" aria-label=t(Msg::ActionsNotAllowed)>
+                <ul class="refusals" aria-label=live_text(Msg::ActionsNotAllowed)>
                     {refused
                         .into_iter()
                         .map(|(label, r)| {
@@ -289,7 +289,7 @@ pub fn RefusalList(
                                     <strong>{label}</strong>
                                     ": "
                                     <span class="refusal__words">{r.words}</span>
-                                    {t(Msg::Check)}
+                                    {live_text(Msg::Check)}
                                     <code class="refusal__command" dir="ltr">{r.command}</code>
                                 </li>
                             }
@@ -323,10 +323,10 @@ where
             class=if quiet { "button button--quiet" } else { "button" }
             aria-expanded=move || (open.get() == Some(which)).to_string()
             disabled=move || refused.with(Option::is_some)
-            title=move || refused.get().map(|r| tf(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
+            title=move || refused.get().map(|r| filled_text(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
             on:click=move |_| open.update(|o| *o = if *o == Some(which) { None } else { Some(which) })
         >
-            {t(label)}
+            {live_text(label)}
         </button>
     }
 }

@@ -10,7 +10,7 @@ use crate::api::discovery::{Discovery, ResourceType};
 use crate::i18n::Msg;
 use crate::model::access::{decide, matrix, Decision, MatrixRow, Question, VERBS};
 use crate::ui::access::{use_access, Rules};
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now, worded};
 use crate::ui::identity::Identity;
 use crate::ui::location::use_navigation;
 use crate::ui::namespaces::NamespaceSelect;
@@ -28,7 +28,7 @@ fn preferred_types(discovery: &Discovery) -> Vec<ResourceType> {
 pub fn AccessView(discovery: Discovery) -> impl IntoView {
     let navigation = use_navigation();
     let Some(access) = use_access() else {
-        return view! { <p class="warning" role="alert">{t(Msg::NoApiToAsk)}</p> }.into_any();
+        return view! { <p class="warning" role="alert">{live_text(Msg::NoApiToAsk)}</p> }.into_any();
     };
     let identity = use_context::<Identity>();
     let filter = RwSignal::new(String::new());
@@ -39,14 +39,14 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
     let rules = move || access.rules(&namespace());
     let user = move || match identity.and_then(|i| i.user.get()) {
         Some(Ok(user)) => user.username,
-        Some(Err(_)) => tr(Msg::TheUserUnknown),
-        None => tr(Msg::TheUser),
+        Some(Err(_)) => text_now(Msg::TheUserUnknown),
+        None => text_now(Msg::TheUser),
     };
     let rules_state = move || match rules() {
-        None => view! { <p class="loading" aria-busy="true">{t(Msg::AskingRulesReview)}</p> }.into_any(),
+        None => view! { <p class="loading" aria-busy="true">{live_text(Msg::AskingRulesReview)}</p> }.into_any(),
         Some(Rules::Unavailable(reason)) => view! {
             <p class="warning" role="alert" data-testid="rules-unavailable">
-                {worded(move || tf(Msg::RulesUnavailable, &[("reason", &reason)]))}
+                {worded(move || filled_text(Msg::RulesUnavailable, &[("reason", &reason)]))}
             </p>
         }
         .into_any(),
@@ -54,7 +54,7 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
             <p class="warning" data-testid="rules-incomplete">
                 {
                     let error = review.evaluation_error.map(|e| format!(" ({e})")).unwrap_or_default();
-                    worded(move || tf(Msg::RulesIncomplete, &[("error", &error)]))
+                    worded(move || filled_text(Msg::RulesIncomplete, &[("error", &error)]))
                 }
             </p>
         }
@@ -94,40 +94,40 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
     let note = move || {
         let shown = namespace();
         match chosen() {
-            Some(_) => tf(Msg::AccessNote, &[("user", &user()), ("namespace", &shown)]),
-            None => tf(Msg::AccessNoteAll, &[("user", &user()), ("namespace", &shown)]),
+            Some(_) => filled_text(Msg::AccessNote, &[("user", &user()), ("namespace", &shown)]),
+            None => filled_text(Msg::AccessNoteAll, &[("user", &user()), ("namespace", &shown)]),
         }
     };
     view! {
-        <section class="access" aria-label=t(Msg::Access)>
+        <section class="access" aria-label=live_text(Msg::Access)>
             <header class="collection__header">
-                <h2>{t(Msg::Access)}</h2>
+                <h2>{live_text(Msg::Access)}</h2>
                 <p class="muted" data-testid="access-note">{note}</p>
                 <div class="toolbar">
                     <NamespaceSelect />
                     <input
                         type="search"
                         dir="auto"
-                        aria-label=t(Msg::FilterMatrix)
-                        placeholder=t(Msg::FilterByResource)
+                        aria-label=live_text(Msg::FilterMatrix)
+                        placeholder=live_text(Msg::FilterByResource)
                         prop:value=filter
                         on:input=move |e| filter.set(event_target_value(&e))
                     />
                     <button class="button button--quiet" on:click=move |_| access.refresh() data-testid="access-refresh">
-                        {t(Msg::AskAgain)}
+                        {live_text(Msg::AskAgain)}
                     </button>
                 </div>
             </header>
             {rules_state}
             <MatrixTable rows=Signal::derive(namespaced_rows) label=Msg::NamespacedTypes />
-            <h3>{t(Msg::ClusterScopedTypesHeading)}</h3>
+            <h3>{live_text(Msg::ClusterScopedTypesHeading)}</h3>
             {move || {
                 if cluster_asked.get() {
                     let questions = cluster_questions.clone();
                     let progress = move || {
                         let questions = questions();
                         let answered = questions.iter().filter(|q| access.is_answered(q)).count();
-                        tf(Msg::ReviewsAnswered, &[("answered", &answered), ("total", &questions.len())])
+                        filled_text(Msg::ReviewsAnswered, &[("answered", &answered), ("total", &questions.len())])
                     };
                     view! {
                         <p class="muted" data-testid="access-cluster-progress" aria-live="polite">{progress}</p>
@@ -138,7 +138,7 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
                     let questions = cluster_questions.clone();
                     view! {
                         <p class="muted">
-                            {t(Msg::ClusterReviewsHelp)}
+                            {live_text(Msg::ClusterReviewsHelp)}
                             <button
                                 class="button"
                                 data-testid="access-ask-cluster"
@@ -147,14 +147,14 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
                                     cluster_asked.set(true);
                                 }
                             >
-                                {worded(move || tf(Msg::AskServerReviews, &[("count", &cluster_count)]))}
+                                {worded(move || filled_text(Msg::AskServerReviews, &[("count", &cluster_count)]))}
                             </button>
                         </p>
                     }
                         .into_any()
                 }
             }}
-            <h3>{t(Msg::Rules)}</h3>
+            <h3>{live_text(Msg::Rules)}</h3>
             {move || match rules() {
                 Some(Rules::Known(review)) => view! { <RulesTable review /> }.into_any(),
                 _ => ().into_any(),
@@ -168,10 +168,10 @@ pub fn AccessView(discovery: Discovery) -> impl IntoView {
 #[component]
 fn MatrixTable(rows: Signal<Vec<MatrixRow>>, label: Msg) -> impl IntoView {
     view! {
-        <table class="causes access__matrix" aria-label=t(label) data-testid="access-matrix">
+        <table class="causes access__matrix" aria-label=live_text(label) data-testid="access-matrix">
             <thead>
                 <tr>
-                    <th scope="col">{t(Msg::Resource)}</th>
+                    <th scope="col">{live_text(Msg::Resource)}</th>
                     {VERBS.iter().map(|v| view! { <th scope="col">{*v}</th> }).collect_view()}
                 </tr>
             </thead>
@@ -188,7 +188,7 @@ fn MatrixTable(rows: Signal<Vec<MatrixRow>>, label: Msg) -> impl IntoView {
                                         .into_iter()
                                         .zip(VERBS)
                                         .map(|(cell, verb)| match cell {
-                                            None => view! { <td class="muted" data-verb=verb title=t(Msg::NotServed)>"–"</td> }.into_any(),
+                                            None => view! { <td class="muted" data-verb=verb title=live_text(Msg::NotServed)>"–"</td> }.into_any(),
                                             Some(d) => {
                                                 let class = match d {
                                                     Decision::Allowed => "access__yes",
@@ -232,10 +232,10 @@ fn RulesTable(review: RulesReview) -> impl IntoView {
         <table class="causes" data-testid="access-rules">
             <thead>
                 <tr>
-                    <th>{t(Msg::Resources)}</th>
-                    <th>{t(Msg::NonResourceUrls)}</th>
-                    <th>{t(Msg::ResourceNames)}</th>
-                    <th>{t(Msg::Verbs)}</th>
+                    <th>{live_text(Msg::Resources)}</th>
+                    <th>{live_text(Msg::NonResourceUrls)}</th>
+                    <th>{live_text(Msg::ResourceNames)}</th>
+                    <th>{live_text(Msg::Verbs)}</th>
                 </tr>
             </thead>
             <tbody>

@@ -6,7 +6,7 @@ use crate::api::discovery::{ApiGroup, Scope};
 use crate::client::discovery::ClusterInfo;
 use crate::i18n::Msg;
 use crate::model::view_state::{ResourceKey, ViewState};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{filled_text, live_text, text_now};
 use crate::ui::intl;
 use crate::ui::location::ViewLink;
 use crate::ui::routes::prefetch_browse;
@@ -20,33 +20,33 @@ pub fn ClusterOverview(
     let (group_count, type_count) = (info.discovery.groups.len(), info.discovery.resource_count());
     let kind = if info.aggregated { Msg::DiscoveryAggregated } else { Msg::DiscoveryLegacy };
     let summary = move || {
-        tf(
+        filled_text(
             Msg::DiscoverySummary,
-            &[("groups", &intl::count(group_count)), ("types", &intl::count(type_count)), ("kind", &tr(kind))],
+            &[("groups", &intl::count(group_count)), ("types", &intl::count(type_count)), ("kind", &text_now(kind))],
         )
     };
     let version = info.version;
     let groups = info.discovery.groups;
     view! {
         <section class="panel" aria-labelledby="version-heading">
-            <h2 id="version-heading">{t(Msg::ServerVersion)}</h2>
+            <h2 id="version-heading">{live_text(Msg::ServerVersion)}</h2>
             <dl class="facts">
-                <dt>{t(Msg::Version)}</dt>
+                <dt>{live_text(Msg::Version)}</dt>
                 <dd data-testid="git-version">{version.git_version.clone()}</dd>
-                <dt>{t(Msg::MajorMinor)}</dt>
+                <dt>{live_text(Msg::MajorMinor)}</dt>
                 <dd>{format!("{}.{}", version.major, version.minor)}</dd>
-                <dt>{t(Msg::Platform)}</dt>
+                <dt>{live_text(Msg::Platform)}</dt>
                 <dd>{version.platform.clone()}</dd>
-                <dt>{t(Msg::Built)}</dt>
+                <dt>{live_text(Msg::Built)}</dt>
                 <dd>{version.build_date.clone()}</dd>
             </dl>
         </section>
         <section class="panel" aria-labelledby="groups-heading">
-            <h2 id="groups-heading">{t(Msg::ApiGroups)}</h2>
+            <h2 id="groups-heading">{live_text(Msg::ApiGroups)}</h2>
             <p class="muted" data-testid="discovery-summary">{summary}</p>
             <ul
                 class="groups"
-                aria-label=t(Msg::ApiGroups)
+                aria-label=live_text(Msg::ApiGroups)
                 on:pointerenter=|_| prefetch_browse()
                 on:focusin=|_| prefetch_browse()
             >
@@ -66,7 +66,7 @@ fn GroupCard(
     let versions = group.versions.iter().enumerate().map(|(i, v)| {
         let preferred = i == 0;
         view! {
-            <span class="badge" class:badge--preferred=preferred title=move || if preferred { tr(Msg::PreferredVersion) } else { String::new() }>
+            <span class="badge" class:badge--preferred=preferred title=move || if preferred { text_now(Msg::PreferredVersion) } else { String::new() }>
                 {v.version.clone()}
             </span>
         }
@@ -87,7 +87,7 @@ fn GroupCard(
                         };
                         let (kind, api_version) = (r.kind.clone(), r.api_version());
                         let title = Signal::derive(move || {
-                            tf(Msg::ResourceTypeTitle, &[("kind", &kind), ("api_version", &api_version), ("scope", &tr(scope))])
+                            filled_text(Msg::ResourceTypeTitle, &[("kind", &kind), ("api_version", &api_version), ("scope", &text_now(scope))])
                         });
                         let key = ResourceKey { group: r.group.clone(), version: r.version.clone(), plural: r.plural.clone() };
                         let change = std::sync::Arc::new(move |s: &mut ViewState| s.open_collection(key.clone()));

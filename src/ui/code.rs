@@ -20,7 +20,7 @@ use crate::model::highlight::{fold_ends, highlight, highlight_line, TokenKind};
 use crate::model::lines::window;
 use crate::model::segments::{LineAt, Segmented, Source};
 use crate::ui::field_hover::{FieldHover, FieldPopover};
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now, worded};
 use crate::ui::intl;
 
 /// Above this many lines a document is virtualized.
@@ -84,8 +84,8 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>, docs: Option<GroupVe
     let pre = hover.map(|h| h.pre).unwrap_or_default();
     let described_by = hover.map(|_| "field-docs-hint");
     let popover = docs.zip(hover).map(|(kind, hover)| view! { <FieldPopover hover text kind /> });
-    let hint =
-        hover.map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{t(Msg::FieldDocsHint)}</span> });
+    let hint = hover
+        .map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{live_text(Msg::FieldDocsHint)}</span> });
     view! {
         <div class="code-docs">
         {hint}
@@ -117,9 +117,9 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>, docs: Option<GroupVe
                                 <button
                                     class="code__fold"
                                     aria-expanded=(!is_folded).to_string()
-                                    aria-label=worded(move || tf(Msg::FoldLines, &[("from", &(number + 1)), ("to", &(end + 1))]))
+                                    aria-label=worded(move || filled_text(Msg::FoldLines, &[("from", &(number + 1)), ("to", &(end + 1))]))
                                     title=move || {
-                                        tf(if is_folded { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)])
+                                        filled_text(if is_folded { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)])
                                     }
                                     on:click=move |_| {
                                         folded
@@ -142,7 +142,7 @@ fn ShortCode(text: Signal<Arc<String>>, rich: Signal<bool>, docs: Option<GroupVe
                         let ellipsis = (is_folded && end.is_some())
                             .then(|| {
                                 let hidden = end.unwrap_or(i) - i;
-                                view! { <span class="code__folded">{worded(move || tf(Msg::FoldedLines, &[("count", &hidden)]))}</span> }
+                                view! { <span class="code__folded">{worded(move || filled_text(Msg::FoldedLines, &[("count", &hidden)]))}</span> }
                             });
                         let newline = if i + 1 < lines.len() { "\n" } else { "" };
                         out.push(
@@ -205,8 +205,8 @@ fn VirtualCode(
     let popover = docs.zip(text).zip(hover).map(|((kind, text), hover)| {
         view! { <FieldPopover hover text=Signal::stored(text) kind /> }
     });
-    let hint =
-        hover.map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{t(Msg::FieldDocsHint)}</span> });
+    let hint = hover
+        .map(|_| view! { <span class="visually-hidden" id="field-docs-hint">{live_text(Msg::FieldDocsHint)}</span> });
     let list = match &source {
         Source::List(list) => Some(list.item_count()),
         Source::Text(_) => None,
@@ -349,26 +349,28 @@ fn VirtualCode(
         let count = matches.with(Vec::len);
         if let Some((done, of)) = searching.get() {
             return match list {
-                Some(_) => tf(
+                Some(_) => filled_text(
                     Msg::SearchingItems,
                     &[("done", &intl::count(done.saturating_sub(1))), ("count", &intl::count(of - 2))],
                 ),
-                None => tr(Msg::SearchingText),
+                None => text_now(Msg::SearchingText),
             };
         }
         match (query.with(|q| q.trim().is_empty()), current.get()) {
             (true, _) => String::new(),
-            (false, _) if count == 0 => tr(Msg::NoMatch),
-            (false, Some(i)) => tf(Msg::MatchOf, &[("index", &intl::count(i + 1)), ("count", &intl::count(count))]),
-            (false, None) => tf(Msg::Matches, &[("count", &intl::count(count))]),
+            (false, _) if count == 0 => text_now(Msg::NoMatch),
+            (false, Some(i)) => {
+                filled_text(Msg::MatchOf, &[("index", &intl::count(i + 1)), ("count", &intl::count(count))])
+            }
+            (false, None) => filled_text(Msg::Matches, &[("count", &intl::count(count))]),
         }
     };
     let note = move || {
         frame.track();
         let (lines, exact) = doc.try_with_value(Segmented::lines).unwrap_or((0, true));
         match list {
-            None => tf(Msg::VirtualNote, &[("count", &intl::count(lines))]),
-            Some(items) => tf(
+            None => filled_text(Msg::VirtualNote, &[("count", &intl::count(lines))]),
+            Some(items) => filled_text(
                 if exact { Msg::VirtualListNote } else { Msg::VirtualListNoteAbout },
                 &[("items", &intl::count(items)), ("lines", &intl::count(lines))],
             ),
@@ -394,7 +396,7 @@ fn VirtualCode(
             let label = move || {
                 frame.track();
                 match doc.try_with_value(|doc| doc.number(at)) {
-                    Some((n, exact)) => tf(
+                    Some((n, exact)) => filled_text(
                         if exact { Msg::FoldLines } else { Msg::FoldLinesAbout },
                         &[("from", &(n + 1)), ("to", &(n + hidden))],
                     ),
@@ -406,7 +408,7 @@ fn VirtualCode(
                     class="code__fold"
                     aria-expanded=move || (!is_folded()).to_string()
                     aria-label=label
-                    title=worded(move || tf(if is_folded() { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)]))
+                    title=worded(move || filled_text(if is_folded() { Msg::UnfoldCount } else { Msg::FoldCount }, &[("count", &hidden)]))
                     on:click=move |_| {
                         doc.try_update_value(|doc| doc.toggle_fold(at));
                         folds.update(|f| *f += 1);
@@ -429,7 +431,7 @@ fn VirtualCode(
         let ellipsis = end.map(|end| {
             move || {
                 is_folded().then(
-                    || view! { <span class="code__folded">{tf(Msg::FoldedLines, &[("count", &(end - at.line))])}</span> },
+                    || view! { <span class="code__folded">{filled_text(Msg::FoldedLines, &[("count", &(end - at.line))])}</span> },
                 )
             }
         });
@@ -450,8 +452,8 @@ fn VirtualCode(
             <input
                 type="search"
                 dir="auto"
-                aria-label=t(Msg::SearchDocument)
-                placeholder=t(Msg::SearchDocument)
+                aria-label=live_text(Msg::SearchDocument)
+                placeholder=live_text(Msg::SearchDocument)
                 data-testid="document-search"
                 on:change=move |e| {
                     let value = event_target_value(&e);
@@ -459,8 +461,8 @@ fn VirtualCode(
                     set_query.set(value);
                 }
             />
-            <button class="button button--quiet" on:click=move |_| step(false) aria-label=t(Msg::PreviousMatch)>"↑"</button>
-            <button class="button button--quiet" on:click=move |_| step(true) aria-label=t(Msg::NextMatch)>"↓"</button>
+            <button class="button button--quiet" on:click=move |_| step(false) aria-label=live_text(Msg::PreviousMatch)>"↑"</button>
+            <button class="button button--quiet" on:click=move |_| step(true) aria-label=live_text(Msg::NextMatch)>"↓"</button>
             <span class="muted" data-testid="document-search-status" role="status">{summary}</span>
         </div>
         <p class="muted" data-testid="document-virtual-note">{note}</p>

@@ -29,7 +29,7 @@ use crate::ui::access::{refusal, Refusal, RefusalList};
 use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
 use crate::ui::grid::GridView;
-use crate::ui::i18n::{rich, t, tf, tl, tr, ts, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, rich, text_now, text_signal, worded};
 use crate::ui::intl;
 use crate::ui::lazy::CollectionActionsOnDemand;
 use crate::ui::live::LiveView;
@@ -122,7 +122,7 @@ pub fn CollectionView(
             class="collection"
             aria-label={
                 let plural = resource.plural.clone();
-                worded(move || tf(Msg::CollectionLabel, &[("resource", &plural)]))
+                worded(move || filled_text(Msg::CollectionLabel, &[("resource", &plural)]))
             }
         >
             <header class="collection__header">
@@ -133,7 +133,7 @@ pub fn CollectionView(
                 <ExplainLink />
                 <Toolbar namespaced />
                 <LiveSwitch live=live.into() refused=live_refused />
-                <RefusalList entries=vec![(ts(Msg::Live), live_refused)] />
+                <RefusalList entries=vec![(text_signal(Msg::Live), live_refused)] />
                 <CollectionActionsOnDemand
                     resource=actions_resource
                     on_changed=Callback::new(move |_| changed.update(|n| *n += 1))
@@ -149,7 +149,7 @@ pub fn CollectionView(
                     let s = state.get_untracked();
                     match s.collection_target(&live_resource) {
                         Ok(target) => view! { <LiveView config=s.watch_config(&target) across_namespaces=target.across_namespaces /> }.into_any(),
-                        Err(error) => view! { <p class="status-error" role="alert">{worded(move || tl(&error))}</p> }.into_any(),
+                        Err(error) => view! { <p class="status-error" role="alert">{worded(move || localized(&error))}</p> }.into_any(),
                     }
                 } else {
                     view! { <PagedCollection resource=page_resource.clone() changed /> }.into_any()
@@ -172,35 +172,35 @@ fn LiveSwitch(
     let settings = use_settings();
     view! {
         <div class="toolbar live-switch">
-            <div class="segmented" role="group" aria-label=t(Msg::Reading)>
+            <div class="segmented" role="group" aria-label=live_text(Msg::Reading)>
                 <button
                     class="segmented__item"
                     data-testid="mode-live"
-                    title=t(Msg::LiveTitle)
+                    title=live_text(Msg::LiveTitle)
                     aria-pressed=move || live.get().to_string()
                     disabled=move || !live.get() && refused.with(Option::is_some)
                     on:click=move |_| navigation.update(|s| s.watch = Some(true))
                 >
-                    {t(Msg::Live)}
+                    {live_text(Msg::Live)}
                 </button>
                 <button
                     class="segmented__item"
                     data-testid="mode-pages"
-                    title=t(Msg::PagesTitle)
+                    title=live_text(Msg::PagesTitle)
                     aria-pressed=move || (!live.get()).to_string()
                     on:click=move |_| navigation.update(|s| s.watch = Some(false))
                 >
-                    {t(Msg::Pages)}
+                    {live_text(Msg::Pages)}
                 </button>
             </div>
-            <label class="toolbar__field" title=t(Msg::OpenLiveTitle)>
+            <label class="toolbar__field" title=live_text(Msg::OpenLiveTitle)>
                 <input
                     type="checkbox"
                     prop:checked=move || settings.open_live.get()
                     on:change=move |e| settings.open_live.set(event_target_checked(&e))
                 />
                 " "
-                {t(Msg::OpenCollectionsLive)}
+                {live_text(Msg::OpenCollectionsLive)}
             </label>
         </div>
     }
@@ -245,7 +245,7 @@ fn PagedCollection(
     });
     view! {
         <Transition fallback=|| {
-            view! { <p class="loading" aria-busy="true">{t(Msg::Loading)}</p> }
+            view! { <p class="loading" aria-busy="true">{live_text(Msg::Loading)}</p> }
         }>
             {move || {
                 let resource = resource.clone();
@@ -422,7 +422,7 @@ fn Toolbar(
     view! {
         <div class="toolbar">
             {namespaced.then(|| view! { <NamespaceSelect /> })}
-            <div class="segmented" role="group" aria-label=t(Msg::Representation)>
+            <div class="segmented" role="group" aria-label=live_text(Msg::Representation)>
                 {Representation::ALL
                     .into_iter()
                     .map(|r| {
@@ -433,7 +433,7 @@ fn Toolbar(
                                 on:click=move |_| navigation.update(move |s| s.representation = r)
                             >
                                 {move || match r {
-                                    Representation::Metadata => tr(Msg::MetadataOnly),
+                                    Representation::Metadata => text_now(Msg::MetadataOnly),
                                     r => r.label().to_owned(),
                                 }}
                             </button>
@@ -451,21 +451,21 @@ fn Toolbar(
                 <input
                     type="text"
                     dir="auto"
-                    aria-label=t(Msg::LabelSelector)
-                    placeholder=t(Msg::LabelSelectorPlaceholder)
+                    aria-label=live_text(Msg::LabelSelector)
+                    placeholder=live_text(Msg::LabelSelectorPlaceholder)
                     prop:value=labels
                     on:input=move |e| set_labels.set(event_target_value(&e))
                 />
                 <input
                     type="text"
                     dir="auto"
-                    aria-label=t(Msg::FieldSelector)
-                    placeholder=t(Msg::FieldSelectorPlaceholder)
+                    aria-label=live_text(Msg::FieldSelector)
+                    placeholder=live_text(Msg::FieldSelectorPlaceholder)
                     prop:value=fields
                     on:input=move |e| set_fields.set(event_target_value(&e))
                 />
                 <button class="button" type="submit">
-                    {t(Msg::ApplySelectors)}
+                    {live_text(Msg::ApplySelectors)}
                 </button>
                 <details class="toolbar__advanced">
                     <summary>"resourceVersion"</summary>
@@ -475,7 +475,7 @@ fn Toolbar(
                             type="text"
                             dir="auto"
                             aria-label="resourceVersion"
-                            placeholder=t(Msg::ResourceVersionUnset)
+                            placeholder=live_text(Msg::ResourceVersionUnset)
                             size="10"
                             prop:value=version
                             on:input=move |e| set_version.set(event_target_value(&e))
@@ -488,7 +488,7 @@ fn Toolbar(
                             on:change=move |e| set_version_match.set(VersionMatch::parse(&event_target_value(&e)))
                         >
                             <option value="" selected=move || version_match.get().is_none()>
-                                {t(Msg::Unset)}
+                                {live_text(Msg::Unset)}
                             </option>
                             {[VersionMatch::NotOlderThan, VersionMatch::Exact]
                                 .into_iter()
@@ -508,13 +508,13 @@ fn Toolbar(
                             s.resource_version = version.get();
                             s.resource_version_match = version_match.get();
                             match s.list_params(None) {
-                                Ok(params) => tf(Msg::ServerReadsThisAs, &[("semantics", &params.semantics())]),
+                                Ok(params) => filled_text(Msg::ServerReadsThisAs, &[("semantics", &params.semantics())]),
                                 Err(_) => String::new(),
                             }
                         }}
                     </span>
                     <button class="button button--quiet" type="submit">
-                        {t(Msg::Apply)}
+                        {live_text(Msg::Apply)}
                     </button>
                 </details>
             </form>
@@ -524,7 +524,7 @@ fn Toolbar(
                     .map(|rule| {
                         view! {
                             <p class="warning" role="alert" data-testid="version-problem">
-                                {worded(move || tf(Msg::NotSentBecause, &[("rule", &tl(&rule))]))}
+                                {worded(move || filled_text(Msg::NotSentBecause, &[("rule", &localized(&rule))]))}
                             </p>
                         }
                     })
@@ -540,7 +540,7 @@ fn Toolbar(
                                     .map(|(name, text, error)| {
                                         let caret = format!("{}^", " ".repeat(error.at));
                                         view! {
-                                            <p>{worded(move || tf(Msg::SelectorProblem, &[("name", &tr(name)), ("error", &tl(&error))]))}</p>
+                                            <p>{worded(move || filled_text(Msg::SelectorProblem, &[("name", &text_now(name)), ("error", &localized(&error))]))}</p>
                                             <pre class="selector-caret">{format!("{text}\n{caret}")}</pre>
                                         }
                                     })
@@ -551,7 +551,7 @@ fn Toolbar(
                                         move |_: &str| {
                                             view! {
                                                 <button class="button button--quiet" on:click=move |_| send()>
-                                                    {t(Msg::SendAnyway)}
+                                                    {live_text(Msg::SendAnyway)}
                                                 </button>
                                             }
                                         },
@@ -562,10 +562,10 @@ fn Toolbar(
                     })
             }}
             <label class="toolbar__field">
-                {t(Msg::PageSize)}
+                {live_text(Msg::PageSize)}
                 " "
                 <select
-                    aria-label=t(Msg::PageSize)
+                    aria-label=live_text(Msg::PageSize)
                     on:change=move |e| {
                         if let Ok(n) = event_target_value(&e).parse::<u32>() {
                             navigation.update(move |s| s.limit = n);
@@ -614,7 +614,7 @@ fn StateToggle(
     let navigation = use_navigation();
     let disabled = move || !navigation.state.with(get) && refused.is_some_and(|r| r.with(Option::is_some));
     view! {
-        <label class="toolbar__field" title=move || title.map(tr)>
+        <label class="toolbar__field" title=move || title.map(text_now)>
             <input
                 type="checkbox"
                 disabled=disabled
@@ -625,7 +625,7 @@ fn StateToggle(
                 }
             />
             " "
-            {t(label)}
+            {live_text(label)}
         </label>
     }
 }
@@ -646,8 +646,8 @@ fn PageView(
         Err(failure) => {
             return view! {
                 <section class="status-error" role="alert" data-testid="request-error">
-                    <h3>{t(failure.heading())}</h3>
-                    <p>{worded(move || tl(&failure))}</p>
+                    <h3>{live_text(failure.heading())}</h3>
+                    <p>{worded(move || localized(&failure))}</p>
                 </section>
             }
             .into_any();
@@ -657,7 +657,7 @@ fn PageView(
     let next = page.list.as_ref().and_then(|l| l.continue_token.clone());
     let page_number = move || tokens.with(Vec::len) + 1;
     let paging = view! {
-        <div class="paging" role="group" aria-label=t(Msg::Paging)>
+        <div class="paging" role="group" aria-label=live_text(Msg::Paging)>
             <button
                 class="button button--quiet"
                 disabled=move || tokens.with(Vec::is_empty)
@@ -665,9 +665,9 @@ fn PageView(
                     t.pop();
                 })
             >
-                {t(Msg::PreviousPage)}
+                {live_text(Msg::PreviousPage)}
             </button>
-            <span data-testid="page-number">{worded(move || tf(Msg::PageNumber, &[("number", &intl::count(page_number()))]))}</span>
+            <span data-testid="page-number">{worded(move || filled_text(Msg::PageNumber, &[("number", &intl::count(page_number()))]))}</span>
             <button
                 class="button button--quiet"
                 disabled=next.is_none()
@@ -677,7 +677,7 @@ fn PageView(
                     }
                 }
             >
-                {t(Msg::NextPage)}
+                {live_text(Msg::NextPage)}
             </button>
         </div>
     };
@@ -732,7 +732,7 @@ fn PageView(
             view! {
                 <div class="load-all">
                     <button class="button button--quiet" disabled=page.list.as_ref().and_then(|l| l.continue_token.as_ref()).is_none() on:click=load_all>
-                        {t(Msg::LoadAllPages)}
+                        {live_text(Msg::LoadAllPages)}
                     </button>
                     {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
                 </div>
@@ -741,9 +741,9 @@ fn PageView(
                         view! {
                             <p class="muted" data-testid="rows-metadata" role="status">
                                 {move || match rows_metadata.get() {
-                                    None => tr(Msg::ReadingRowNamespaces),
-                                    Some(Ok(())) => tr(Msg::RowNamespacesRead),
-                                    Some(Err(why)) => tf(Msg::RowNamespacesFailed, &[("why", &tl(&why))]),
+                                    None => text_now(Msg::ReadingRowNamespaces),
+                                    Some(Ok(())) => text_now(Msg::RowNamespacesRead),
+                                    Some(Err(why)) => filled_text(Msg::RowNamespacesFailed, &[("why", &localized(&why))]),
                                 }}
                             </p>
                         }
@@ -825,9 +825,9 @@ fn PageView(
                         view! {
                             <div class="load-all">
                                 <button class="button button--quiet" on:click=load_all>
-                                    {t(Msg::LoadAllPages)}
+                                    {live_text(Msg::LoadAllPages)}
                                 </button>
-                                <span class="muted">{t(Msg::JoinedLikeKubectl)}</span>
+                                <span class="muted">{live_text(Msg::JoinedLikeKubectl)}</span>
                                 {move || progress.get().map(|p| view! { <LoadAllBar progress=p /> })}
                             </div>
                         }
@@ -854,9 +854,9 @@ fn PageView(
                     .then(|| {
                         view! {
                             <div class="notice" data-testid="expired-continue">
-                                <p>{t(EXPIRED_EXPLANATION)}</p>
+                                <p>{live_text(EXPIRED_EXPLANATION)}</p>
                                 <button class="button" on:click=move |_| tokens.set(Vec::new())>
-                                    {t(Msg::RestartFromFirstPage)}
+                                    {live_text(Msg::RestartFromFirstPage)}
                                 </button>
                             </div>
                         }

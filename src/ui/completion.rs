@@ -22,7 +22,7 @@ use crate::model::completion::{
     byte_offset, candidates, cursor_place, member_at, utf16_offset, Candidate, CursorPlace, NoCandidates, Typing,
 };
 use crate::ui::field_docs::{no_candidates, FieldDocsCard, FieldDocsOf, TreeResult};
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 
 /// The editor's padding (`.editor__input`: `--space-2` above, `--space-3` at the start) and line
 /// height, to place the list under the word at the cursor.
@@ -333,7 +333,7 @@ pub fn AssistPopups(assist: Assist) -> impl IntoView {
                     .iter()
                     .enumerate()
                     .map(|(index, c)| {
-                        let detail = if c.from_description { tr(Msg::CompletionFromDescription) } else { format!("<{}>", c.type_label) };
+                        let detail = if c.from_description { text_now(Msg::CompletionFromDescription) } else { format!("<{}>", c.type_label) };
                         view! {
                             <li
                                 class="completion__option"
@@ -346,17 +346,17 @@ pub fn AssistPopups(assist: Assist) -> impl IntoView {
                                 }
                             >
                                 <span class="completion__label">{c.label.clone()}</span>
-                                {c.required.then(|| view! { <span class="completion__detail">{t(Msg::ExplainRequiredMark)}</span> })}
+                                {c.required.then(|| view! { <span class="completion__detail">{live_text(Msg::ExplainRequiredMark)}</span> })}
                                 <span class="completion__detail">{detail}</span>
                             </li>
                         }
                     })
                     .collect_view();
                 view! {
-                    <ul class="completion__list" role="listbox" id=assist.list_id() aria-label=t(Msg::CompletionLabel) data-testid="completion-list">
+                    <ul class="completion__list" role="listbox" id=assist.list_id() aria-label=live_text(Msg::CompletionLabel) data-testid="completion-list">
                         {options}
                     </ul>
-                    <p class="visually-hidden" role="status">{worded(move || tf(Msg::CompletionCount, &[("count", &count)]))}</p>
+                    <p class="visually-hidden" role="status">{worded(move || filled_text(Msg::CompletionCount, &[("count", &count)]))}</p>
                 }
                 .into_any()
             }
@@ -405,9 +405,9 @@ pub fn AssistPopups(assist: Assist) -> impl IntoView {
 pub fn CursorDocs(assist: Assist) -> impl IntoView {
     let shown = move || {
         let tree = match assist.tree.get() {
-            None => return view! { <p class="muted">{t(Msg::FieldDocsLoading)}</p> }.into_any(),
+            None => return view! { <p class="muted">{live_text(Msg::FieldDocsLoading)}</p> }.into_any(),
             Some(Err(error)) => {
-                return view! { <p class="muted">{worded(move || tf(Msg::FieldDocsNoSchema, &[("error", &tl(&error))]))}</p> }
+                return view! { <p class="muted">{worded(move || filled_text(Msg::FieldDocsNoSchema, &[("error", &localized(&error))]))}</p> }
                     .into_any();
             }
             Some(Ok(tree)) => tree,
@@ -422,12 +422,12 @@ pub fn CursorDocs(assist: Assist) -> impl IntoView {
         let segments = assist.caret.get().and_then(|caret| assist.text.with(|text| member_at(text, caret)));
         match segments {
             Some(segments) => view! { <FieldDocsCard tree segments /> }.into_any(),
-            None => view! { <p class="muted">{t(Msg::FieldDocsNothingAtCursor)}</p> }.into_any(),
+            None => view! { <p class="muted">{live_text(Msg::FieldDocsNothingAtCursor)}</p> }.into_any(),
         }
     };
     view! {
-        <section class="editor__docs" aria-label=t(Msg::FieldDocsAtCursor) data-testid="cursor-docs">
-            <h4>{t(Msg::FieldDocsAtCursor)}</h4>
+        <section class="editor__docs" aria-label=live_text(Msg::FieldDocsAtCursor) data-testid="cursor-docs">
+            <h4>{live_text(Msg::FieldDocsAtCursor)}</h4>
             {shown}
         </section>
     }

@@ -19,7 +19,7 @@ use wasm_bindgen::JsCast;
 
 use crate::i18n::Msg;
 use crate::ui::host::Target;
-use crate::ui::i18n::tr;
+use crate::ui::i18n::text_now;
 
 /// The alert's texts, in the interface's language.
 #[derive(Clone)]
@@ -75,10 +75,10 @@ pub fn watch(target: &Target) {
     });
     Effect::new(move |_| {
         let texts = Texts {
-            title: tr(Msg::CrashTitle),
-            explanation: tr(Msg::CrashExplanation),
-            details: tr(Msg::CrashDetails),
-            reload: tr(Msg::CrashReload),
+            title: text_now(Msg::CrashTitle),
+            explanation: text_now(Msg::CrashExplanation),
+            details: text_now(Msg::CrashDetails),
+            reload: text_now(Msg::CrashReload),
         };
         TEXTS.with(|kept| {
             if let Ok(mut kept) = kept.try_borrow_mut() {

@@ -14,7 +14,7 @@ use crate::model::access::Question;
 use crate::model::write::{plan_creates, preview, CreateItem, SendOptions};
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::editor::{CodeEditor, TextError};
-use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, text_signal, worded};
 use crate::ui::write::{use_write_settings, WriteSettingsFields};
 use crate::ui::write_policy::use_write_policy;
 
@@ -75,7 +75,7 @@ pub fn CollectionActions(
             <ActionEntry which=Panel::Create label=Msg::CreateEntry open refused=create_refused />
             <ActionEntry which=Panel::DeleteCollection label=Msg::DeleteCollectionEntry open refused=delete_refused quiet=true />
         </div>
-        <RefusalList entries=vec![(ts(Msg::Create), create_refused), (ts(Msg::DeleteCollection), delete_refused)] />
+        <RefusalList entries=vec![(text_signal(Msg::Create), create_refused), (text_signal(Msg::DeleteCollection), delete_refused)] />
         {panel}
     }
 }
@@ -132,7 +132,7 @@ pub fn CreatePanel(
         text.with(|t| crate::api::write::documents::split_yaml_documents(t))
             .into_iter()
             .find_map(|d| d.parsed.err())
-            .map(|e| TextError { line: e.line, column: e.column, message: tl(&e.message) })
+            .map(|e| TextError { line: e.line, column: e.column, message: localized(&e.message) })
     });
     let send = move |dry_run: bool| {
         if !policy.allows_writes() || running.get_untracked() {
@@ -145,7 +145,7 @@ pub fn CreatePanel(
         client.tasks().spawn(async move {
             let mut created_any = false;
             for item in items {
-                let label = tl(&item.label);
+                let label = localized(&item.label);
                 let created = match item.request {
                     Err(e) => Created { label, outcome: Err(e.text()), warnings: Vec::new(), forbidden: None },
                     Ok(request) => {
@@ -161,7 +161,7 @@ pub fn CreatePanel(
                                 "HTTP {} {}: {} {name}",
                                 answer.status,
                                 answer.status_text,
-                                tr(if dry_run { Msg::WouldCreate } else { Msg::CreatedVerb })
+                                text_now(if dry_run { Msg::WouldCreate } else { Msg::CreatedVerb })
                             ))
                         } else {
                             Err(match (&answer.status_body, &answer.problem) {
@@ -185,10 +185,10 @@ pub fn CreatePanel(
     let send_dry = send.clone();
     let can_send = move || policy.allows_writes() && !running.get() && planned.with(|p| !p.is_empty());
     view! {
-        <section class="panel write" aria-label=t(Msg::CreateObjects)>
-            <h3>{t(Msg::CreateHeading)}</h3>
+        <section class="panel write" aria-label=live_text(Msg::CreateObjects)>
+            <h3>{live_text(Msg::CreateHeading)}</h3>
             <p class="muted">
-                {t(Msg::CreateHelp)}
+                {live_text(Msg::CreateHelp)}
             </p>
             <CodeEditor text label=Msg::ObjectsToCreate error=first_error marks=Signal::derive(Vec::new) testid="create-editor" />
             <div class="toolbar">
@@ -202,19 +202,19 @@ pub fn CreatePanel(
                         .map(|item| match item.request {
                             Ok(r) => {
                                 let p = preview(&r);
-                                view! { <li><code>{format!("{} {}", p.method, p.url)}</code>{format!("  {}", tl(&item.label))}</li> }.into_any()
+                                view! { <li><code>{format!("{} {}", p.method, p.url)}</code>{format!("  {}", localized(&item.label))}</li> }.into_any()
                             }
-                            Err(e) => view! { <li class="warning">{format!("{}: {}", tl(&item.label), tl(&e))}</li> }.into_any(),
+                            Err(e) => view! { <li class="warning">{format!("{}: {}", localized(&item.label), localized(&e))}</li> }.into_any(),
                         })
                         .collect_view()
                 }}
             </ol>
             <div class="toolbar">
-                <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>{t(Msg::DryRun)}</button>
+                <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>{live_text(Msg::DryRun)}</button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send(false)>
-                    {worded(move || tf(Msg::CreateCount, &[("count", &planned.with(Vec::len))]))}
+                    {worded(move || filled_text(Msg::CreateCount, &[("count", &planned.with(Vec::len))]))}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{live_text(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
             <ol class="write__results" data-testid="create-results">
                 {move || {
@@ -227,7 +227,7 @@ pub fn CreatePanel(
                                 Ok(text) => view! { <li data-ok="true">{format!("{}: {text}", c.label)}<span class="muted">{warnings}</span></li> }.into_any(),
                                 Err(text) => view! {
                                     <li data-ok="false">
-                                        <span class="warning">{format!("{}: {}", c.label, tl(&text))}</span>
+                                        <span class="warning">{format!("{}: {}", c.label, localized(&text))}</span>
                                         {c.forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
                                     </li>
                                 }

@@ -13,7 +13,7 @@ use crate::i18n::{Msg, Text};
 use crate::model::protobuf::ProtobufBody;
 use crate::model::sniff::decode_captured;
 use crate::ui::document::DocumentView;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::intl;
 use crate::ui::on_demand::{at_once, on_demand};
 use crate::ui::protobuf::ProtobufOnDemand;
@@ -70,7 +70,7 @@ pub fn DecodeTool() -> impl IntoView {
     let decode = move || {
         let (source, bytes) = match file_bytes.get_untracked() {
             Some((name, bytes)) => (name, bytes),
-            None => (tr(Msg::PastedText), text.get_untracked().into_bytes()),
+            None => (text_now(Msg::PastedText), text.get_untracked().into_bytes()),
         };
         asked.set(Some(Asked::Decode(Captured { choice: choice.get_untracked(), source, bytes: Arc::from(bytes) })));
     };
@@ -88,13 +88,13 @@ pub fn DecodeTool() -> impl IntoView {
 
     view! {
         <section class="panel decode" aria-labelledby="decode-heading">
-            <h2 id="decode-heading">{t(Msg::DecodeHeading)}</h2>
+            <h2 id="decode-heading">{live_text(Msg::DecodeHeading)}</h2>
             <p class="muted">
-                {t(Msg::DecodeHelp)}
+                {live_text(Msg::DecodeHelp)}
             </p>
             <textarea
                 class="decode__text"
-                aria-label=t(Msg::BodyToDecode)
+                aria-label=live_text(Msg::BodyToDecode)
                 rows="8"
                 prop:value=text
                 on:input=move |e| {
@@ -104,19 +104,19 @@ pub fn DecodeTool() -> impl IntoView {
             ></textarea>
             <div class="toolbar">
                 <label class="toolbar__field">
-                    {t(Msg::File)}
+                    {live_text(Msg::File)}
                     " "
-                    <input type="file" aria-label=t(Msg::BodyFile) on:change=on_file />
+                    <input type="file" aria-label=live_text(Msg::BodyFile) on:change=on_file />
                 </label>
                 <label class="toolbar__field">
-                    {t(Msg::ContentType)}
+                    {live_text(Msg::ContentType)}
                     " "
-                    <select aria-label=t(Msg::ContentType) on:change=move |e| set_choice.set(event_target_value(&e))>
+                    <select aria-label=live_text(Msg::ContentType) on:change=move |e| set_choice.set(event_target_value(&e))>
                         {CHOICES
                             .into_iter()
                             .map(|(value, label)| {
                                 let label = move || match label {
-                                    Label::Msg(msg) => tr(msg),
+                                    Label::Msg(msg) => text_now(msg),
                                     Label::Term(term) => term.to_owned(),
                                 };
                                 view! { <option value=value>{label}</option> }
@@ -125,13 +125,13 @@ pub fn DecodeTool() -> impl IntoView {
                     </select>
                 </label>
                 <button class="button" on:click=move |_| decode()>
-                    {t(Msg::Decode)}
+                    {live_text(Msg::Decode)}
                 </button>
                 {move || {
                     file_bytes
                         .get()
                         .map(|(name, bytes)| {
-                            view! { <span class="muted">{tf(Msg::FileSize, &[("name", &name), ("size", &intl::bytes(bytes.len()))])}</span> }
+                            view! { <span class="muted">{filled_text(Msg::FileSize, &[("name", &name), ("size", &intl::bytes(bytes.len()))])}</span> }
                         })
                 }}
             </div>
@@ -148,7 +148,7 @@ pub fn DecodeTool() -> impl IntoView {
 fn failed(message: Text) -> AnyView {
     view! {
         <p class="status-error" role="alert" data-testid="decode-error">
-            {worded(move || tl(&message))}
+            {worded(move || localized(&message))}
         </p>
     }
     .into_any()
@@ -191,13 +191,13 @@ fn Decoded(captured: Captured) -> impl IntoView {
         Outcome::Document { media_type, document, raw } => {
             let cbor = media_type.starts_with("application/cbor");
             view! {
-                <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
+                <p data-testid="decode-media-type">{worded(move || filled_text(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
                 <DocumentView document raw=Some(raw) cbor />
             }
             .into_any()
         }
         Outcome::Protobuf { media_type, body } => view! {
-            <p data-testid="decode-media-type">{worded(move || tf(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
+            <p data-testid="decode-media-type">{worded(move || filled_text(Msg::DecodedAs, &[("media_type", &media_type)]))}</p>
             <ProtobufOnDemand body />
         }
         .into_any(),

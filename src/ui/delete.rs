@@ -14,7 +14,7 @@ use crate::client::delete::{use_delete, use_delete_collection, UseDelete, UseDel
 use crate::i18n::{Localized, Msg};
 use crate::model::requests;
 use crate::model::write::{delete_params, DeleteChoice};
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
 
@@ -61,56 +61,56 @@ pub fn DeletePanel(
         None => ().into_any(),
         Some(Err(WriteFailure::Refused(status))) => view! { <StatusView status=*status /> }.into_any(),
         Some(Err(WriteFailure::Problem(problem))) => {
-            view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
+            view! { <p class="warning" role="alert">{worded(move || localized(&problem))}</p> }.into_any()
         }
         Some(Ok(now)) => view! {
-            <p class="notice" data-testid="delete-state" aria-live="polite">{worded(move || tl(&now))}</p>
+            <p class="notice" data-testid="delete-state" aria-live="polite">{worded(move || localized(&now))}</p>
         }
         .into_any(),
     };
     let confirm_title = title.clone();
     view! {
-        <section class="panel write" aria-label=t(Msg::DeleteObject)>
+        <section class="panel write" aria-label=live_text(Msg::DeleteObject)>
             <h3>
                 {
                     let title = title.clone();
-                    worded(move || tf(Msg::DeleteTitle, &[("title", &title)]))
+                    worded(move || filled_text(Msg::DeleteTitle, &[("title", &title)]))
                 }
             </h3>
             <div class="toolbar">
                 <label class="toolbar__field">
-                    {t(Msg::Propagation)}
+                    {live_text(Msg::Propagation)}
                     " "
-                    <select aria-label=t(Msg::PropagationPolicy) on:change=move |e| propagation.set(event_target_value(&e))>
-                        <option value="">{t(Msg::ServerDefault)}</option>
+                    <select aria-label=live_text(Msg::PropagationPolicy) on:change=move |e| propagation.set(event_target_value(&e))>
+                        <option value="">{live_text(Msg::ServerDefault)}</option>
                         <option value="Background">"Background"</option>
                         <option value="Foreground">"Foreground"</option>
                         <option value="Orphan">"Orphan"</option>
                     </select>
                 </label>
                 <label class="toolbar__field">
-                    {t(Msg::GracePeriodSeconds)}
+                    {live_text(Msg::GracePeriodSeconds)}
                     " "
-                    <input aria-label=t(Msg::GracePeriod) size="6" prop:value=move || grace.get() on:input=move |e| grace.set(event_target_value(&e)) />
+                    <input aria-label=live_text(Msg::GracePeriod) size="6" prop:value=move || grace.get() on:input=move |e| grace.set(event_target_value(&e)) />
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || with_uid.get() on:change=move |e| with_uid.set(event_target_checked(&e)) />
                     " "
-                    {worded(move || tf(Msg::OnlyIfUid, &[("uid", &uid().unwrap_or_default())]))}
+                    {worded(move || filled_text(Msg::OnlyIfUid, &[("uid", &uid().unwrap_or_default())]))}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || with_rv.get() on:change=move |e| with_rv.set(event_target_checked(&e)) />
                     " "
-                    {worded(move || tf(Msg::OnlyIfResourceVersion, &[("rv", &rv().unwrap_or_default())]))}
+                    {worded(move || filled_text(Msg::OnlyIfResourceVersion, &[("rv", &rv().unwrap_or_default())]))}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || dry_run.get() on:change=move |e| dry_run.set(event_target_checked(&e)) />
                     " "
-                    {t(Msg::DryRun)}
+                    {live_text(Msg::DryRun)}
                 </label>
             </div>
             {move || match request.get() {
-                Err(e) => view! { <p class="warning" role="alert">{tl(&e)}</p> }.into_any(),
+                Err(e) => view! { <p class="warning" role="alert">{localized(&e)}</p> }.into_any(),
                 Ok(r) => {
                     let body = r.body().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
                     view! {
@@ -129,24 +129,24 @@ pub fn DeletePanel(
                 >
                     {
                         let title = title.clone();
-                        worded(move || tf(Msg::DeleteTitleEntry, &[("title", &title)]))
+                        worded(move || filled_text(Msg::DeleteTitleEntry, &[("title", &title)]))
                     }
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{live_text(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
             {move || {
                 let title = confirm_title.clone();
                 confirming.get().then(move || {
                     view! {
-                        <div class="confirm" role="alertdialog" aria-label=t(Msg::ConfirmDelete)>
+                        <div class="confirm" role="alertdialog" aria-label=live_text(Msg::ConfirmDelete)>
                             <p>
-                                {tf(
+                                {filled_text(
                                     if dry_run.get() { Msg::ConfirmDryRunDeleteQuestion } else { Msg::ConfirmDeleteQuestion },
                                     &[("title", &title)],
                                 )}
                             </p>
-                            <button class="button button--danger" on:click=send>{tf(Msg::YesDelete, &[("title", &title)])}</button>
-                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>{t(Msg::Cancel)}</button>
+                            <button class="button button--danger" on:click=send>{filled_text(Msg::YesDelete, &[("title", &title)])}</button>
+                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>{live_text(Msg::Cancel)}</button>
                         </div>
                     }
                 })
@@ -183,15 +183,15 @@ pub fn DeleteCollectionPanel(
         resource.plural,
         namespace
             .as_ref()
-            .map(|n| tf(Msg::InNamespace, &[("namespace", n)]))
-            .unwrap_or_else(|| tr(Msg::InAllNamespaces)),
-        label_selector.as_ref().map(|l| tf(Msg::WithLabels, &[("labels", l)])).unwrap_or_default(),
-        field_selector.as_ref().map(|f| tf(Msg::WithFields, &[("fields", f)])).unwrap_or_default(),
+            .map(|n| filled_text(Msg::InNamespace, &[("namespace", n)]))
+            .unwrap_or_else(|| text_now(Msg::InAllNamespaces)),
+        label_selector.as_ref().map(|l| filled_text(Msg::WithLabels, &[("labels", l)])).unwrap_or_default(),
+        field_selector.as_ref().map(|f| filled_text(Msg::WithFields, &[("fields", f)])).unwrap_or_default(),
     );
     let (collection, list_params) = match (collection, list_params) {
         (Ok(c), Ok(p)) => (c, p),
         (Err(e), _) | (_, Err(e)) => {
-            return view! { <p class="warning" role="alert">{worded(move || tl(&e))}</p> }.into_any();
+            return view! { <p class="warning" role="alert">{worded(move || localized(&e))}</p> }.into_any();
         }
     };
     let UseDeleteCollection { count, send: deleting } = use_delete_collection(collection, list_params, on_changed);
@@ -204,32 +204,32 @@ pub fn DeleteCollectionPanel(
     };
     let what_confirm = what.clone();
     view! {
-        <section class="panel write" aria-label=t(Msg::DeleteCollection)>
+        <section class="panel write" aria-label=live_text(Msg::DeleteCollection)>
             <h3>
                 {
                     let what = what.clone();
-                    worded(move || tf(Msg::DeleteCollectionTitle, &[("what", &what)]))
+                    worded(move || filled_text(Msg::DeleteCollectionTitle, &[("what", &what)]))
                 }
             </h3>
             <p data-testid="deletecollection-count">
                 {move || match count.get() {
-                    None => tr(Msg::Counting),
-                    Some(Ok(n)) => tf(Msg::ObjectsMatchNow, &[("count", &n)]),
-                    Some(Err(e)) => tf(Msg::CouldNotCount, &[("error", &tl(&e))]),
+                    None => text_now(Msg::Counting),
+                    Some(Ok(n)) => filled_text(Msg::ObjectsMatchNow, &[("count", &n)]),
+                    Some(Err(e)) => filled_text(Msg::CouldNotCount, &[("error", &localized(&e))]),
                 }}
             </p>
             <div class="toolbar">
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=move || dry_run.get() on:change=move |e| dry_run.set(event_target_checked(&e)) />
                     " "
-                    {t(Msg::DryRun)}
+                    {live_text(Msg::DryRun)}
                 </label>
                 <button
                     class="button button--danger"
                     disabled=move || !policy.allows_writes() || !matches!(count.get(), Some(Ok(n)) if n > 0)
                     on:click=move |_| confirming.set(true)
                 >
-                    {t(Msg::DeleteThese)}
+                    {live_text(Msg::DeleteThese)}
                 </button>
             </div>
             {move || {
@@ -237,12 +237,12 @@ pub fn DeleteCollectionPanel(
                 confirming.get().then(move || {
                     let n = count.get().and_then(Result::ok).unwrap_or(0);
                     view! {
-                        <div class="confirm" role="alertdialog" aria-label=t(Msg::ConfirmDeleteCollection)>
-                            <p>{tf(Msg::ConfirmDeleteCollectionQuestion, &[("count", &n), ("what", &what)])}</p>
+                        <div class="confirm" role="alertdialog" aria-label=live_text(Msg::ConfirmDeleteCollection)>
+                            <p>{filled_text(Msg::ConfirmDeleteCollectionQuestion, &[("count", &n), ("what", &what)])}</p>
                             <button class="button button--danger" on:click=send>
-                                {tf(Msg::YesDeleteCount, &[("count", &n), ("what", &what)])}
+                                {filled_text(Msg::YesDeleteCount, &[("count", &n), ("what", &what)])}
                             </button>
-                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>{t(Msg::Cancel)}</button>
+                            <button class="button button--quiet" on:click=move |_| confirming.set(false)>{live_text(Msg::Cancel)}</button>
                         </div>
                     }
                 })
@@ -255,7 +255,7 @@ pub fn DeleteCollectionPanel(
                     .into_any(),
                     Err(WriteFailure::Refused(status)) => view! { <StatusView status=*status /> }.into_any(),
                     Err(WriteFailure::Problem(problem)) => {
-                        view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
+                        view! { <p class="warning" role="alert">{worded(move || localized(&problem))}</p> }.into_any()
                     }
                 })
             }}

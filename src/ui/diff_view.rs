@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::api::codec::value::Value;
 use crate::api::write::diff::{diff_objects, yaml_diff, ChangeKind, DiffOptions, RowKind};
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tl, tr};
+use crate::ui::i18n::{live_text, localized, text_now};
 
 /// The diff of `old` → `new`. Test ids: `{name}-changes` (the structural list) and `{name}-diff`
 /// (the unified text).
@@ -35,7 +35,7 @@ pub fn DiffView(
     let changes = move || {
         let changes = diff_objects(&old_for_changes, &new_for_changes, options()).changes;
         if changes.is_empty() {
-            return view! { <p class="muted" data-testid=format!("{name}-changes")>{t(Msg::NoDifferences)}</p> }
+            return view! { <p class="muted" data-testid=format!("{name}-changes")>{live_text(Msg::NoDifferences)}</p> }
                 .into_any();
         }
         view! {
@@ -54,7 +54,7 @@ pub fn DiffView(
                                 <code>{c.display_path()}</code>
                                 {
                                     let (old, new) = (show(c.old), show(c.new));
-                                    move || format!(" {}: {old} → {new}", tr(kind))
+                                    move || format!(" {}: {old} → {new}", text_now(kind))
                                 }
                             </li>
                         }
@@ -67,7 +67,7 @@ pub fn DiffView(
     let lines = move || {
         let diff = match yaml_diff(&old, &new, options(), 3) {
             Ok(diff) => diff,
-            Err(e) => return view! { <p class="warning">{tl(&e)}</p> }.into_any(),
+            Err(e) => return view! { <p class="warning">{localized(&e)}</p> }.into_any(),
         };
         if side_by_side.get() {
             let rows = diff
@@ -105,31 +105,31 @@ pub fn DiffView(
     view! {
         <div class="diff">
             <div class="toolbar">
-                <div class="segmented" role="group" aria-label=t(Msg::DiffLayout)>
+                <div class="segmented" role="group" aria-label=live_text(Msg::DiffLayout)>
                     <button
                         class="segmented__item"
                         aria-pressed=move || (!side_by_side.get()).to_string()
                         on:click=move |_| set_side_by_side.set(false)
                     >
-                        {t(Msg::Unified)}
+                        {live_text(Msg::Unified)}
                     </button>
                     <button
                         class="segmented__item"
                         aria-pressed=move || side_by_side.get().to_string()
                         on:click=move |_| set_side_by_side.set(true)
                     >
-                        {t(Msg::SideBySide)}
+                        {live_text(Msg::SideBySide)}
                     </button>
                 </div>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=managed on:change=move |e| set_managed.set(event_target_checked(&e)) />
                     " "
-                    {t(Msg::IgnoreManagedFields)}
+                    {live_text(Msg::IgnoreManagedFields)}
                 </label>
                 <label class="toolbar__field">
                     <input type="checkbox" prop:checked=status on:change=move |e| set_status.set(event_target_checked(&e)) />
                     " "
-                    {t(Msg::IgnoreStatus)}
+                    {live_text(Msg::IgnoreStatus)}
                 </label>
             </div>
             {changes}

@@ -13,7 +13,7 @@ use crate::model::list_text::ListText;
 use crate::model::page::{document_text, TextFormat};
 use crate::model::segments::Source;
 use crate::ui::code::{CodeView, WHOLE_LIST_ITEMS};
-use crate::ui::i18n::t;
+use crate::ui::i18n::live_text;
 
 /// Shows `document` as text. `raw` (the body's bytes) enables the hex view.
 #[component]
@@ -74,14 +74,14 @@ pub fn DocumentView(
                 aria-pressed=move || (format.get() == f).to_string()
                 on:click=move |_| set_format.set(f)
             >
-                {t(label)}
+                {live_text(label)}
             </button>
         }
     };
     view! {
         <div class="document">
             <div class="document__bar">
-                <div class="segmented" role="group" aria-label=t(Msg::TextFormat)>
+                <div class="segmented" role="group" aria-label=live_text(Msg::TextFormat)>
                     {choice(TextFormat::Yaml, Msg::FormatYaml)}
                     {choice(TextFormat::Json, Msg::FormatJson)}
                     {move || has_raw().then(|| choice(TextFormat::Hex, Msg::FormatHex))}
@@ -94,10 +94,10 @@ pub fn DocumentView(
                         on:change=move |e| set_managed.set(event_target_checked(&e))
                     />
                     " "
-                    {t(Msg::ShowManagedFields)}
+                    {live_text(Msg::ShowManagedFields)}
                 </label>
                 <button class="button button--quiet" on:click=copy>
-                    {t(Msg::CopyText)}
+                    {live_text(Msg::CopyText)}
                 </button>
             </div>
             <CodeView

@@ -11,7 +11,7 @@ use crate::i18n::Msg;
 use crate::model::highlight::highlight;
 use crate::ui::completion::{Assist, AssistPopups, CursorDocs};
 use crate::ui::field_docs::TreeResult;
-use crate::ui::i18n::{t, tf, worded};
+use crate::ui::i18n::{filled_text, live_text, worded};
 
 /// A mark in the gutter of one line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -112,7 +112,7 @@ pub fn CodeEditor(
                     <textarea
                         node_ref=input_ref
                         class="editor__input"
-                        aria-label=t(label)
+                        aria-label=live_text(label)
                         data-testid=testid
                         spellcheck="false"
                         autocomplete="off"
@@ -151,7 +151,7 @@ pub fn CodeEditor(
                     .map(|e| {
                         view! {
                             <p class="warning editor__error" role="alert" data-testid="editor-error">
-                                {worded(move || tf(Msg::LineColumn, &[("line", &e.line), ("column", &e.column), ("message", &e.message)]))}
+                                {worded(move || filled_text(Msg::LineColumn, &[("line", &e.line), ("column", &e.column), ("message", &e.message)]))}
                             </p>
                         }
                     })

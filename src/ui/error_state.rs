@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::client::discovery::LoadError;
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tl, with_code, worded};
+use crate::ui::i18n::{live_text, localized, with_code, worded};
 
 /// A styled explanation of a failed load, with a retry button.
 #[component]
@@ -22,19 +22,19 @@ pub fn ErrorState(
     let got = error.what_came_back();
     view! {
         <section class="error-state" role="alert" data-testid="error-state">
-            <h2>{t(Msg::CannotReachApi)}</h2>
+            <h2>{live_text(Msg::CannotReachApi)}</h2>
             <dl class="facts">
-                <dt>{t(Msg::Tried)}</dt>
+                <dt>{live_text(Msg::Tried)}</dt>
                 <dd>
                     <code data-testid="error-url" dir="ltr">{error.url().to_owned()}</code>
                 </dd>
-                <dt>{t(Msg::Got)}</dt>
-                <dd data-testid="error-got">{worded(move || tl(&got))}</dd>
-                <dt>{t(Msg::WhatToDo)}</dt>
+                <dt>{live_text(Msg::Got)}</dt>
+                <dd data-testid="error-got">{worded(move || localized(&got))}</dd>
+                <dt>{live_text(Msg::WhatToDo)}</dt>
                 <dd>{advice}</dd>
             </dl>
             <button class="button" on:click=move |_| on_retry()>
-                {t(Msg::Retry)}
+                {live_text(Msg::Retry)}
             </button>
         </section>
     }

@@ -22,7 +22,7 @@ use crate::client::schemas::{load_indexed_schemas, SchemaError};
 use crate::i18n::Msg;
 use crate::model::explain::{ancestors, kind_of, search, served_kinds, versions_of, visible};
 use crate::model::view_state::{ResourceKey, ViewState};
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::intl;
 use crate::ui::location::{use_navigation, ViewLink};
 
@@ -50,7 +50,7 @@ pub fn ExplainView(discovery: Discovery) -> impl IntoView {
     let navigation = use_navigation();
     let key = Memo::new(move |_| navigation.state.with(|s| s.resource.clone()));
     view! {
-        <section class="explain" aria-label=t(Msg::ExplainRegion)>
+        <section class="explain" aria-label=live_text(Msg::ExplainRegion)>
             {move || match key.get() {
                 None => view! { <KindPicker discovery=discovery.clone() /> }.into_any(),
                 Some(key) => {
@@ -62,7 +62,7 @@ pub fn ExplainView(discovery: Discovery) -> impl IntoView {
                         None => {
                             view! {
                                 <p class="status-error" role="alert">
-                                    {tf(
+                                    {filled_text(
                                         Msg::ExplainNoResource,
                                         &[
                                             ("plural", &key.plural),
@@ -94,15 +94,15 @@ fn KindPicker(discovery: Discovery) -> impl IntoView {
         kinds.iter().filter(|k| query.trim().is_empty() || k.matches(&query)).cloned().collect::<Vec<_>>()
     };
     view! {
-        <h2>{t(Msg::ExplainSchemas)}</h2>
+        <h2>{live_text(Msg::ExplainSchemas)}</h2>
         <p class="muted">
-            {t(Msg::ExplainIntro)}
+            {live_text(Msg::ExplainIntro)}
         </p>
         <input
             class="explain__filter"
             type="search"
-            aria-label=t(Msg::ExplainFilterKinds)
-            placeholder=t(Msg::ExplainFilterKinds)
+            aria-label=live_text(Msg::ExplainFilterKinds)
+            placeholder=live_text(Msg::ExplainFilterKinds)
             prop:value=filter
             on:input=move |e| filter.set(event_target_value(&e))
         />
@@ -192,14 +192,14 @@ fn KindSchema(resource: ResourceType, versions: Vec<String>) -> impl IntoView {
             >
                 {back_label}
             </button>
-            <h2 data-testid="explain-title">{worded(move || tf(Msg::ExplainSchemaOf, &[("title", &title)]))}</h2>
+            <h2 data-testid="explain-title">{worded(move || filled_text(Msg::ExplainSchemaOf, &[("title", &title)]))}</h2>
             {version_choice}
             {compare_choice}
         </header>
         <Transition fallback=|| {
             view! {
                 <p class="loading" aria-busy="true">
-                    {t(Msg::ExplainReading)}
+                    {live_text(Msg::ExplainReading)}
                 </p>
             }
         }>
@@ -208,7 +208,7 @@ fn KindSchema(resource: ResourceType, versions: Vec<String>) -> impl IntoView {
                     Err(error) => {
                         view! {
                             <p class="status-error" role="alert" data-testid="explain-error">
-                                {worded(move || tl(&error))}
+                                {worded(move || localized(&error))}
                             </p>
                         }
                             .into_any()
@@ -231,7 +231,7 @@ fn version_select(resource: &ResourceType, versions: &[String]) -> Option<impl I
             .collect_view();
         view! {
             <label class="explain__choice">
-                {t(Msg::ExplainVersion)}
+                {live_text(Msg::ExplainVersion)}
                 " "
                 <select
                     data-testid="explain-version"
@@ -271,7 +271,7 @@ fn compare_select(resource: &ResourceType, versions: &[String]) -> Option<impl I
             .collect_view();
         view! {
             <label class="explain__choice">
-                {t(Msg::ExplainCompareWith)}
+                {live_text(Msg::ExplainCompareWith)}
                 " "
                 <select
                     data-testid="explain-compare"
@@ -281,7 +281,7 @@ fn compare_select(resource: &ResourceType, versions: &[String]) -> Option<impl I
                     }
                 >
                     <option value="" selected=chosen.is_none()>
-                        {t(Msg::ExplainNoOtherVersion)}
+                        {live_text(Msg::ExplainNoOtherVersion)}
                     </option>
                     {options}
                 </select>
@@ -305,7 +305,8 @@ fn TreeScreen(
         Some((path, head, len)) if len > 16 => format!("{path}?hash={head}…"),
         _ => url.clone(),
     };
-    let source = worded(move || tf(if cached { Msg::ExplainFromHeld } else { Msg::ExplainFrom }, &[("url", &short)]));
+    let source =
+        worded(move || filled_text(if cached { Msg::ExplainFromHeld } else { Msg::ExplainFrom }, &[("url", &short)]));
     let count = tree.fields.len();
     let detail_tree = tree.clone();
     let results_tree = tree.clone();
@@ -313,15 +314,15 @@ fn TreeScreen(
     let diff_tree = tree.clone();
     view! {
         <p class="muted explain__source" data-testid="explain-source" title=url>
-            {worded(move || tf(Msg::ExplainFieldCount, &[("count", &intl::count(count))]))}
+            {worded(move || filled_text(Msg::ExplainFieldCount, &[("count", &intl::count(count))]))}
             " "
             {source}
         </p>
         <div class="explain__search">
             <input
                 type="search"
-                aria-label=t(Msg::ExplainSearchFields)
-                placeholder=t(Msg::ExplainSearchFields)
+                aria-label=live_text(Msg::ExplainSearchFields)
+                placeholder=live_text(Msg::ExplainSearchFields)
                 data-testid="explain-search"
                 prop:value=query
                 on:input=move |e| query.set(event_target_value(&e))
@@ -333,7 +334,7 @@ fn TreeScreen(
         }}
         <div class="explain__body">
             <div class="explain__tree-pane">
-                <ul class="explain__tree" aria-label=t(Msg::ExplainFields) data-testid="explain-tree">
+                <ul class="explain__tree" aria-label=live_text(Msg::ExplainFields) data-testid="explain-tree">
                     <For
                         each=move || open.with(|open| visible(&rows_tree, open))
                         key=|i| *i
@@ -352,7 +353,7 @@ fn TreeScreen(
                         Some(Err(error)) => {
                             view! {
                                 <p class="status-error" role="alert" data-testid="explain-compare-error">
-                                    {worded(move || tl(&error))}
+                                    {worded(move || localized(&error))}
                                 </p>
                             }
                                 .into_any()
@@ -387,7 +388,7 @@ fn badges(field: &Field) -> Vec<String> {
         out.push(intl::plural(field.validations.len(), rules));
     }
     if let Some(at) = &field.recurs_at {
-        out.push(tf(Msg::ExplainRecursiveBadge, &[("at", at)]));
+        out.push(filled_text(Msg::ExplainRecursiveBadge, &[("at", at)]));
     }
     out
 }
@@ -403,7 +404,7 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
             <button
                 class="explain__toggle"
                 aria-expanded=move || is_open.get().to_string()
-                aria-label=tf(Msg::ExplainFieldsOf, &[("path", &toggled)])
+                aria-label=filled_text(Msg::ExplainFieldsOf, &[("path", &toggled)])
                 on:click=move |_| {
                     open.update(|o| {
                         if !o.remove(&toggled) {
@@ -430,7 +431,7 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
             {toggle.map(IntoAny::into_any).unwrap_or_else(|| view! { <span class="explain__leaf"></span> }.into_any())}
             {field_link(field.path.clone(), field.name.clone(), None)}
             <span class="explain__type" dir="ltr">{format!("<{}>", field.type_label)}</span>
-            {field.required.then(|| view! { <span class="explain__required">{t(Msg::ExplainRequiredMark)}</span> })}
+            {field.required.then(|| view! { <span class="explain__required">{live_text(Msg::ExplainRequiredMark)}</span> })}
             {badges}
         </li>
     }
@@ -440,14 +441,14 @@ fn FieldRow(field: Field, path: Memo<String>, open: RwSignal<BTreeSet<String>>) 
 #[component]
 fn FieldDetails(tree: Arc<SchemaTree>, path: Memo<String>) -> impl IntoView {
     view! {
-        <aside class="explain__details" aria-label=t(Msg::ExplainField) data-testid="explain-details">
+        <aside class="explain__details" aria-label=live_text(Msg::ExplainField) data-testid="explain-details">
             {move || {
                 let path = path.get();
                 match tree.field(&path) {
                     None => {
                         view! {
                             <p class="warning" role="alert">
-                                {tf(Msg::ExplainNoField, &[("kind", &tree.kind.kind), ("path", &path)])}
+                                {filled_text(Msg::ExplainNoField, &[("kind", &tree.kind.kind), ("path", &path)])}
                             </p>
                         }
                             .into_any()
@@ -473,29 +474,29 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
             }
         })
         .collect_view();
-    let mut facts: Vec<(String, String)> = vec![(tr(Msg::ExplainFactType), format!("<{}>", field.type_label))];
+    let mut facts: Vec<(String, String)> = vec![(text_now(Msg::ExplainFactType), format!("<{}>", field.type_label))];
     if field.required {
-        facts.push((tr(Msg::ExplainFactRequired), tr(Msg::ExplainYes)));
+        facts.push((text_now(Msg::ExplainFactRequired), text_now(Msg::ExplainYes)));
     }
     if let Some(default) = &field.default {
-        facts.push((tr(Msg::ExplainFactDefault), default.clone()));
+        facts.push((text_now(Msg::ExplainFactDefault), default.clone()));
     }
     if !field.enum_values.is_empty() {
-        facts.push((tr(Msg::ExplainFactEnum), field.enum_values.join(", ")));
+        facts.push((text_now(Msg::ExplainFactEnum), field.enum_values.join(", ")));
     }
     if !field.item_enum_values.is_empty() {
-        facts.push((tr(Msg::ExplainFactItemEnum), field.item_enum_values.join(", ")));
+        facts.push((text_now(Msg::ExplainFactItemEnum), field.item_enum_values.join(", ")));
     }
     if let Some(format) = &field.format {
-        facts.push((tr(Msg::ExplainFactFormat), format.clone()));
+        facts.push((text_now(Msg::ExplainFactFormat), format.clone()));
     }
     if field.nullable {
-        facts.push((tr(Msg::ExplainFactNullable), tr(Msg::ExplainYes)));
+        facts.push((text_now(Msg::ExplainFactNullable), text_now(Msg::ExplainYes)));
     }
     facts.extend(field.constraints.iter().cloned());
     facts.extend(field.extensions.iter().cloned());
     if let Some(at) = &field.recurs_at {
-        facts.push((tr(Msg::ExplainFactRecursive), tf(Msg::ExplainFieldsLikeAt, &[("at", at)])));
+        facts.push((text_now(Msg::ExplainFactRecursive), filled_text(Msg::ExplainFieldsLikeAt, &[("at", at)])));
     }
     let facts = facts
         .into_iter()
@@ -513,12 +514,12 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
             .validations
             .iter()
             .map(|v| {
-                let scope = if v.on_items { format!("{} ", tr(Msg::ExplainEachItem)) } else { String::new() };
+                let scope = if v.on_items { format!("{} ", text_now(Msg::ExplainEachItem)) } else { String::new() };
                 let message = v
                     .message
                     .clone()
                     .or_else(|| v.message_expression.clone().map(|m| format!("messageExpression: {m}")))
-                    .unwrap_or_else(|| tr(Msg::ExplainNoMessage));
+                    .unwrap_or_else(|| text_now(Msg::ExplainNoMessage));
                 let extra: Vec<String> = [
                     v.reason.as_ref().map(|r| format!("reason {r}")),
                     v.field_path.as_ref().map(|p| format!("fieldPath {p}")),
@@ -537,7 +538,7 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
             })
             .collect_view();
         view! {
-            <h4>{t(Msg::ExplainValidationRules)}</h4>
+            <h4>{live_text(Msg::ExplainValidationRules)}</h4>
             <ul class="explain__rules" data-testid="explain-rules">
                 {items}
             </ul>
@@ -560,7 +561,7 @@ fn FieldFacts(field: Field, kind: String) -> impl IntoView {
 fn SearchResults(tree: Arc<SchemaTree>, query: String) -> impl IntoView {
     let found = search(&tree, &query);
     let summary = if found.total > found.fields.len() {
-        tf(
+        filled_text(
             Msg::ExplainMatchesCapped,
             &[("total", &intl::count(found.total)), ("shown", &intl::count(found.fields.len()))],
         )
@@ -591,7 +592,7 @@ fn SearchResults(tree: Arc<SchemaTree>, query: String) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="explain__results" aria-label=t(Msg::ExplainFieldsFound)>
+        <section class="explain__results" aria-label=live_text(Msg::ExplainFieldsFound)>
             <p role="status" data-testid="explain-search-status">{summary}</p>
             <ol>{items}</ol>
         </section>
@@ -604,7 +605,7 @@ fn Comparison(old: Arc<SchemaTree>, new: Arc<SchemaTree>) -> impl IntoView {
     let changes = diff(&old, &new);
     let (from, to) = (old.kind.version.clone(), new.kind.version.clone());
     let count = |wanted: fn(&Change) -> bool| changes.iter().filter(|c| wanted(&c.change)).count();
-    let summary = tf(
+    let summary = filled_text(
         Msg::ExplainDiffSummary,
         &[
             ("from", &from),
@@ -618,9 +619,9 @@ fn Comparison(old: Arc<SchemaTree>, new: Arc<SchemaTree>) -> impl IntoView {
         .into_iter()
         .map(|FieldChange { path, type_label, change }| {
             let (word, details, class) = match change {
-                Change::Added => (tf(Msg::ExplainAddedIn, &[("to", &to)]), Vec::new(), "explain__added"),
-                Change::Removed => (tf(Msg::ExplainRemovedIn, &[("to", &to)]), Vec::new(), "explain__removed"),
-                Change::Changed(aspects) => (tr(Msg::ExplainChanged), aspects, "explain__changed"),
+                Change::Added => (filled_text(Msg::ExplainAddedIn, &[("to", &to)]), Vec::new(), "explain__added"),
+                Change::Removed => (filled_text(Msg::ExplainRemovedIn, &[("to", &to)]), Vec::new(), "explain__removed"),
+                Change::Changed(aspects) => (text_now(Msg::ExplainChanged), aspects, "explain__changed"),
             };
             let shown = if path.is_empty() { new.kind.kind.clone() } else { path.clone() };
             let link = if class == "explain__removed" {
@@ -643,16 +644,16 @@ fn Comparison(old: Arc<SchemaTree>, new: Arc<SchemaTree>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="explain__comparison" aria-label=t(Msg::ExplainComparison) data-testid="explain-comparison">
+        <section class="explain__comparison" aria-label=live_text(Msg::ExplainComparison) data-testid="explain-comparison">
             <h3>{format!("{} {from} → {to}", new.kind.kind)}</h3>
             <p role="status">{summary}</p>
             <table>
                 <thead>
                     <tr>
-                        <th scope="col">{t(Msg::ExplainField)}</th>
-                        <th scope="col">{t(Msg::ExplainFactType)}</th>
-                        <th scope="col">{t(Msg::ExplainColChange)}</th>
-                        <th scope="col">{t(Msg::ExplainColWhat)}</th>
+                        <th scope="col">{live_text(Msg::ExplainField)}</th>
+                        <th scope="col">{live_text(Msg::ExplainFactType)}</th>
+                        <th scope="col">{live_text(Msg::ExplainColChange)}</th>
+                        <th scope="col">{live_text(Msg::ExplainColWhat)}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

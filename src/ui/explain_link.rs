@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::i18n::Msg;
 use crate::model::view_state::ViewState;
-use crate::ui::i18n::{t, ts};
+use crate::ui::i18n::{live_text, text_signal};
 use crate::ui::location::{use_navigation, ViewLink};
 
 /// The top bar's entry: the schema of the type on screen, else the list of kinds.
@@ -17,7 +17,7 @@ pub fn SchemasButton() -> impl IntoView {
     view! {
         <button
             class="button button--quiet topbar__schemas"
-            title=t(Msg::ExplainSchemasTitle)
+            title=live_text(Msg::ExplainSchemasTitle)
             data-testid="topbar-schemas"
             aria-pressed=move || {
                 navigation.state.with(|s| s.explain.is_some() && s.search.is_none() && !s.access).to_string()
@@ -31,7 +31,7 @@ pub fn SchemasButton() -> impl IntoView {
                     })
             }
         >
-            {t(Msg::ExplainSchemas)}
+            {live_text(Msg::ExplainSchemas)}
         </button>
     }
 }
@@ -49,8 +49,8 @@ pub fn ExplainLink(
     });
     view! {
         <span class="explain-link">
-            <ViewLink change testid="explain-link" title=ts(Msg::ExplainSchemaTitle)>
-                {t(Msg::ExplainSchema)}
+            <ViewLink change testid="explain-link" title=text_signal(Msg::ExplainSchemaTitle)>
+                {live_text(Msg::ExplainSchema)}
             </ViewLink>
         </span>
     }

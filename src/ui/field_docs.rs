@@ -24,7 +24,7 @@ use crate::i18n::Msg;
 use crate::model::completion::{first_paragraph, NoCandidates};
 use crate::model::highlight::yaml_line_pointers;
 use crate::model::view_state::ViewState;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::location::ViewLink;
 
 /// How long a built tree is used before the `/openapi/v3` index is asked again.
@@ -80,11 +80,11 @@ pub fn FieldDocsAtLine(text: Arc<String>, line: usize, kind: GroupVersionKind) -
     let segments = yaml_line_pointers(&text).into_iter().nth(line).flatten().map(|p| pointer_segments(&p));
     move || match (tree.get(), segments.clone()) {
         (None, _) => {
-            view! { <p class="muted field-docs__state" role="status">{t(Msg::FieldDocsLoading)}</p> }.into_any()
+            view! { <p class="muted field-docs__state" role="status">{live_text(Msg::FieldDocsLoading)}</p> }.into_any()
         }
         (Some(Err(error)), _) => view! {
             <p class="field-docs__state" role="status" data-testid="field-docs-none">
-                {worded(move || tf(Msg::FieldDocsNoSchema, &[("error", &tl(&error))]))}
+                {worded(move || filled_text(Msg::FieldDocsNoSchema, &[("error", &localized(&error))]))}
             </p>
         }
         .into_any(),
@@ -120,8 +120,8 @@ pub fn FieldDocsOf(tree: Arc<SchemaTree>, located: Located) -> impl IntoView {
     let shown = if path.is_empty() { tree.kind.kind.clone() } else { path.clone() };
     let step = match &located.step {
         Step::Field => None,
-        Step::Item => Some(tf(Msg::FieldDocsItemOf, &[("list", &shown)])),
-        Step::MapValue(key) => Some(tf(Msg::FieldDocsValueOf, &[("key", key), ("map", &shown)])),
+        Step::Item => Some(filled_text(Msg::FieldDocsItemOf, &[("list", &shown)])),
+        Step::MapValue(key) => Some(filled_text(Msg::FieldDocsValueOf, &[("key", key), ("map", &shown)])),
     };
     let type_text = match &field.format {
         Some(format) => format!("<{}> {format}", field.type_label),
@@ -139,7 +139,7 @@ pub fn FieldDocsOf(tree: Arc<SchemaTree>, located: Located) -> impl IntoView {
     }
     let facts = facts
         .into_iter()
-        .map(|(label, value)| view! { <dt>{t(label)}</dt><dd><code>{value}</code></dd> })
+        .map(|(label, value)| view! { <dt>{live_text(label)}</dt><dd><code>{value}</code></dd> })
         .collect_view();
     let description = first_paragraph(&field.description);
     let link_path = path.clone();
@@ -153,20 +153,20 @@ pub fn FieldDocsOf(tree: Arc<SchemaTree>, located: Located) -> impl IntoView {
             class="field-docs"
             role="group"
             data-testid="field-docs"
-            aria-label=worded(move || tf(Msg::FieldDocsRegion, &[("path", &label)]))
+            aria-label=worded(move || filled_text(Msg::FieldDocsRegion, &[("path", &label)]))
         >
             <p class="field-docs__path">
                 <code data-testid="field-docs-path">{shown}</code>
                 " "
                 <code class="field-docs__type" data-testid="field-docs-type">{type_text}</code>
-                {field.required.then(|| view! { " " <span class="explain__required">{t(Msg::ExplainRequiredMark)}</span> })}
+                {field.required.then(|| view! { " " <span class="explain__required">{live_text(Msg::ExplainRequiredMark)}</span> })}
             </p>
             {step.map(|s| view! { <p class="muted field-docs__step">{s}</p> })}
             <dl class="field-docs__facts">{facts}</dl>
             <p class="field-docs__description" data-testid="field-docs-description">
-                {if description.is_empty() { tr(Msg::FieldDocsNoDescription) } else { description }}
+                {if description.is_empty() { text_now(Msg::FieldDocsNoDescription) } else { description }}
             </p>
-            <ViewLink change testid="field-docs-explain">{t(Msg::FieldDocsOpen)}</ViewLink>
+            <ViewLink change testid="field-docs-explain">{live_text(Msg::FieldDocsOpen)}</ViewLink>
         </div>
     }
     .into_any()
@@ -177,9 +177,9 @@ pub fn not_in_schema(tree: &SchemaTree, why: &NotInSchema) -> String {
     let name = |path: &str| if path.is_empty() { tree.kind.kind.clone() } else { path.to_string() };
     match why {
         NotInSchema::Unknown { parent, name: field } => {
-            tf(Msg::NotInSchemaUnknown, &[("name", field), ("parent", &name(parent))])
+            filled_text(Msg::NotInSchemaUnknown, &[("name", field), ("parent", &name(parent))])
         }
-        NotInSchema::Preserved { field, .. } => tf(Msg::NotInSchemaPreserved, &[("field", &name(field))]),
+        NotInSchema::Preserved { field, .. } => filled_text(Msg::NotInSchemaPreserved, &[("field", &name(field))]),
     }
 }
 
@@ -188,11 +188,11 @@ pub fn no_candidates(tree: &SchemaTree, why: &NoCandidates) -> String {
     let name = |path: &str| if path.is_empty() { tree.kind.kind.clone() } else { path.to_string() };
     match why {
         NoCandidates::NotInSchema(why) => not_in_schema(tree, why),
-        NoCandidates::FreeKeys { map } => tf(Msg::CompletionFreeKeys, &[("map", &name(map))]),
-        NoCandidates::ListItems { list } => tf(Msg::CompletionListItems, &[("list", &name(list))]),
-        NoCandidates::Scalar { field } => tf(Msg::CompletionScalar, &[("field", &name(field))]),
-        NoCandidates::NoValues { field } => tf(Msg::CompletionNoValues, &[("field", &name(field))]),
-        NoCandidates::AllPresent { object } => tf(Msg::CompletionAllPresent, &[("object", &name(object))]),
-        NoCandidates::NoMatch { prefix } => tf(Msg::CompletionNoMatch, &[("prefix", prefix)]),
+        NoCandidates::FreeKeys { map } => filled_text(Msg::CompletionFreeKeys, &[("map", &name(map))]),
+        NoCandidates::ListItems { list } => filled_text(Msg::CompletionListItems, &[("list", &name(list))]),
+        NoCandidates::Scalar { field } => filled_text(Msg::CompletionScalar, &[("field", &name(field))]),
+        NoCandidates::NoValues { field } => filled_text(Msg::CompletionNoValues, &[("field", &name(field))]),
+        NoCandidates::AllPresent { object } => filled_text(Msg::CompletionAllPresent, &[("object", &name(object))]),
+        NoCandidates::NoMatch { prefix } => filled_text(Msg::CompletionNoMatch, &[("prefix", prefix)]),
     }
 }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::api::view::status::Status;
 use crate::i18n::Msg;
 use crate::model::access::{Forbidden, Target};
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now, worded};
 use crate::ui::on_demand::{at_once, on_demand};
 
 /// [`ForbiddenExplanation`] loaded on demand: the RBAC objects it writes as YAML to ask an
@@ -62,8 +62,8 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
             if let Some(sub) = subresource {
                 facts.push((Msg::Subresource, sub.clone()));
             }
-            facts.push((Msg::ApiGroup, if group.is_empty() { tr(Msg::CoreGroup) } else { group.clone() }));
-            facts.push((Msg::Namespace, namespace.clone().unwrap_or_else(|| tr(Msg::ClusterScope))));
+            facts.push((Msg::ApiGroup, if group.is_empty() { text_now(Msg::CoreGroup) } else { group.clone() }));
+            facts.push((Msg::Namespace, namespace.clone().unwrap_or_else(|| text_now(Msg::ClusterScope))));
             if let Some(name) = name {
                 facts.push((Msg::Name, name.clone()));
             }
@@ -90,14 +90,14 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
         _ => None,
     };
     let scope_words = move || match &namespace {
-        Some(namespace) => tf(Msg::RoleIn, &[("namespace", namespace)]),
-        None => tr(Msg::ClusterRole),
+        Some(namespace) => filled_text(Msg::RoleIn, &[("namespace", namespace)]),
+        None => text_now(Msg::ClusterRole),
     };
     view! {
         <div class="forbidden" data-testid="forbidden-explained">
             <p>
-                {t(Msg::AuthorizerRefused)}
-                {forbidden.reason.clone().map(|r| worded(move || tf(Msg::AuthorizerAdded, &[("reason", &r)])))}
+                {live_text(Msg::AuthorizerRefused)}
+                {forbidden.reason.clone().map(|r| worded(move || filled_text(Msg::AuthorizerAdded, &[("reason", &r)])))}
             </p>
             <dl class="forbidden__facts">
                 {facts
@@ -105,7 +105,7 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
                     .map(|(term, value)| {
                         view! {
                             <div>
-                                <dt>{t(term)}</dt>
+                                <dt>{live_text(term)}</dt>
                                 <dd>{value}</dd>
                             </div>
                         }
@@ -116,16 +116,16 @@ fn explanation(forbidden: Forbidden) -> impl IntoView {
                 .map(|command| {
                     view! {
                         <p>
-                            {t(Msg::CheckYourself)}
+                            {live_text(Msg::CheckYourself)}
                             <code data-testid="forbidden-command" dir="ltr">{command}</code>
                         </p>
                     }
                 })}
             <details class="forbidden__grant" open>
-                <summary>{worded(move || tf(Msg::AskAdministrator, &[("scope", &scope_words())]))}</summary>
+                <summary>{worded(move || filled_text(Msg::AskAdministrator, &[("scope", &scope_words())]))}</summary>
                 <pre class="code" data-testid="forbidden-grant">{grant}</pre>
                 <button class="button button--quiet" on:click=copy>
-                    {worded(move || tr(if copied.get() { Msg::Copied } else { Msg::CopyYaml }))}
+                    {worded(move || text_now(if copied.get() { Msg::Copied } else { Msg::CopyYaml }))}
                 </button>
             </details>
         </div>

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::api::codec::value::Value;
 use crate::i18n::Msg;
 use crate::model::glance::{glance, Fact};
-use crate::ui::i18n::t;
+use crate::ui::i18n::live_text;
 
 fn facts(facts: Vec<Fact>) -> impl IntoView {
     let rows = facts
@@ -17,7 +17,7 @@ fn facts(facts: Vec<Fact>) -> impl IntoView {
             let lines = fact.lines.into_iter().map(|line| view! { <div>{line}</div> }).collect_view();
             view! {
                 <div class="glance__fact" data-testid="glance-fact">
-                    <dt>{t(fact.label)}</dt>
+                    <dt>{live_text(fact.label)}</dt>
                     <dd>{lines}</dd>
                 </div>
             }
@@ -49,14 +49,14 @@ fn panel(glance: crate::model::glance::Glance) -> impl IntoView {
             })
             .collect_view();
         view! {
-            <h4>{t(Msg::GlanceContainers)}</h4>
+            <h4>{live_text(Msg::GlanceContainers)}</h4>
             {each}
         }
     });
     view! {
-        <section class="panel glance" aria-label=t(Msg::GlanceTitle) data-testid="glance">
-            <h3>{t(Msg::GlanceTitle)}</h3>
-            <p class="muted">{t(Msg::GlanceNote)}</p>
+        <section class="panel glance" aria-label=live_text(Msg::GlanceTitle) data-testid="glance">
+            <h3>{live_text(Msg::GlanceTitle)}</h3>
+            <p class="muted">{live_text(Msg::GlanceNote)}</p>
             {facts(glance.facts)}
             {containers}
         </section>

@@ -16,7 +16,7 @@ use crate::model::goto::{matches, object_type, Match, ObjectName, Query, Target,
 use crate::model::target::{names_request, namespace_names, namespaces_request};
 use crate::model::view_state::ResourceKey;
 use crate::ui::discovered::use_discovery;
-use crate::ui::i18n::{t, tf, tl};
+use crate::ui::i18n::{filled_text, live_text, localized};
 use crate::ui::keys::TypedAhead;
 use crate::ui::location::use_navigation;
 
@@ -74,11 +74,11 @@ pub fn GotoDialog(
             let client = client.clone();
             client.tasks().spawn(async move {
                 let read = match names_request(&resource, namespace.as_deref()) {
-                    Err(e) => Names::Failed(tl(&e)),
+                    Err(e) => Names::Failed(localized(&e)),
                     Ok(request) => match client.document(request).await {
-                        Err(e) => Names::Failed(tl(&e)),
+                        Err(e) => Names::Failed(localized(&e)),
                         Ok((_, document)) => match PartialObjectMetadataList::from_document(&document) {
-                            Err(e) => Names::Failed(tl(&e)),
+                            Err(e) => Names::Failed(localized(&e)),
                             Ok(list) => Names::Read(
                                 list.items
                                     .into_iter()
@@ -159,11 +159,11 @@ pub fn GotoDialog(
                 &query,
             );
             let note = match (named, state) {
-                (Some(r), Some(Names::Reading)) => Some(tf(Msg::ReadingNamesOf, &[("resource", &r.plural)])),
+                (Some(r), Some(Names::Reading)) => Some(filled_text(Msg::ReadingNamesOf, &[("resource", &r.plural)])),
                 (Some(r), Some(Names::Failed(e))) => {
-                    Some(tf(Msg::NamesUnreadable, &[("resource", &r.plural), ("error", &e)]))
+                    Some(filled_text(Msg::NamesUnreadable, &[("resource", &r.plural), ("error", &e)]))
                 }
-                (None, _) if query.rest.is_some() => Some(tf(Msg::NoTypeCalled, &[("name", &query.first)])),
+                (None, _) if query.rest.is_some() => Some(filled_text(Msg::NoTypeCalled, &[("name", &query.first)])),
                 _ => None,
             };
             (found, note)
@@ -217,7 +217,7 @@ pub fn GotoDialog(
                         class="dialog goto"
                         role="dialog"
                         aria-modal="true"
-                        aria-label=t(Msg::GoTo)
+                        aria-label=live_text(Msg::GoTo)
                         on:click=|e| e.stop_propagation()
                     >
                         <input
@@ -225,14 +225,14 @@ pub fn GotoDialog(
                             type="text"
                             dir="auto"
                             role="combobox"
-                            aria-label=t(Msg::GoTo)
+                            aria-label=live_text(Msg::GoTo)
                             aria-autocomplete="list"
                             aria-expanded="true"
                             aria-controls="goto-list"
                             aria-activedescendant=move || {
                                 found.with(|(f, _)| (!f.is_empty()).then(|| option_id(active.get())))
                             }
-                            placeholder=t(Msg::GoToPlaceholder)
+                            placeholder=live_text(Msg::GoToPlaceholder)
                             autocomplete="off"
                             spellcheck="false"
                             node_ref=input
@@ -248,11 +248,11 @@ pub fn GotoDialog(
                                 view! { <p class="muted goto__note" data-testid="goto-note">{note}</p> }
                             })
                         }}
-                        <ul class="goto__list" id="goto-list" role="listbox" aria-label=t(Msg::MatchesLabel)>
+                        <ul class="goto__list" id="goto-list" role="listbox" aria-label=live_text(Msg::MatchesLabel)>
                             {move || {
                                 let (found, _) = found.get();
                                 if found.is_empty() && query.with(Option::is_some) {
-                                    return view! { <li class="muted goto__empty">{t(Msg::NothingMatches)}</li> }.into_any();
+                                    return view! { <li class="muted goto__empty">{live_text(Msg::NothingMatches)}</li> }.into_any();
                                 }
                                 found
                                     .into_iter()
@@ -282,7 +282,7 @@ pub fn GotoDialog(
                                     .into_any()
                             }}
                         </ul>
-                        <p class="muted goto__hint">{t(Msg::GoToHint)}</p>
+                        <p class="muted goto__hint">{live_text(Msg::GoToHint)}</p>
                     </div>
                 </div>
     }

@@ -12,7 +12,7 @@ use crate::client::clock::use_wall_clock;
 use crate::i18n::Msg;
 use crate::model::cells::{Cell, Grid, Row};
 use crate::model::goto::{kind_slash_name, Target};
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now, worded};
 use crate::ui::intl;
 use crate::ui::keys::{modified, typing, Intent, Intents};
 use crate::ui::location::{use_navigation, Navigation, ViewLink};
@@ -303,8 +303,8 @@ pub fn GridView(
                     type="search"
                     dir="auto"
                     class="grid__filter"
-                    aria-label=t(Msg::QuickFilter)
-                    placeholder=t(Msg::QuickFilterPlaceholder)
+                    aria-label=live_text(Msg::QuickFilter)
+                    placeholder=live_text(Msg::QuickFilterPlaceholder)
                     prop:value=filter
                     on:input=move |e| {
                         set_filter.set(event_target_value(&e));
@@ -315,16 +315,16 @@ pub fn GridView(
                     {move || {
                         let (shown, total) = (order.with(Vec::len), total());
                         if shown == total {
-                            tf(Msg::Rows, &[("total", &intl::count(total))])
+                            filled_text(Msg::Rows, &[("total", &intl::count(total))])
                         } else {
-                            tf(Msg::RowsOf, &[("shown", &intl::count(shown)), ("total", &intl::count(total))])
+                            filled_text(Msg::RowsOf, &[("shown", &intl::count(shown)), ("total", &intl::count(total))])
                         }
                     }}
                 </span>
                 {move || {
                     let hidden = hidden();
                     (hidden > 0 && !wide.get())
-                        .then(|| view! { <span class="muted">{worded(move || tf(Msg::HiddenColumns, &[("hidden", &hidden)]))}</span> })
+                        .then(|| view! { <span class="muted">{worded(move || filled_text(Msg::HiddenColumns, &[("hidden", &hidden)]))}</span> })
                 }}
             </div>
             {metrics.map(|metrics| view! { <crate::ui::metrics::MetricsLine metrics /> })}
@@ -335,7 +335,7 @@ pub fn GridView(
                             <p class="muted" data-testid="empty-state">
                                 {move || {
                                     let listing = listing.is_some_and(|l| l.get());
-                                    tr(if listing { Msg::EmptyWhileListing } else { Msg::EmptyList })
+                                    text_now(if listing { Msg::EmptyWhileListing } else { Msg::EmptyList })
                                 }}
                             </p>
                         }

@@ -5,7 +5,9 @@
 //!
 //! English is compiled in and shown until a chosen language's file has arrived; a file that cannot
 //! be fetched or read leaves English in place with a message saying why. Views read strings with
-//! [`t`] (a reactive text) and [`tr`]/[`tf`] (the text now, inside a reactive closure).
+//! [`live_text`] (a reactive text), [`text_now`] and [`filled_text`] (the text now, inside a
+//! reactive closure), [`text_signal`] (a signal) and [`localized`] (a text made outside the views,
+//! an error's).
 
 use std::sync::Arc;
 
@@ -23,25 +25,25 @@ pub use active::language;
 use active::with_table;
 
 /// The text of `msg` in the current language (tracked: call it inside a reactive closure).
-pub fn tr(msg: Msg) -> String {
+pub fn text_now(msg: Msg) -> String {
     with_table(|table| table.map_or(msg.english(), |t| t.get(msg)).to_owned())
 }
 
 /// A reactive text: `msg` in the current language, for a view's text or attribute.
-pub fn t(msg: Msg) -> impl Fn() -> String + Copy + Send + Sync + 'static {
-    move || tr(msg)
+pub fn live_text(msg: Msg) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || text_now(msg)
 }
 
 /// `msg` as a signal, for a prop that takes one.
-pub fn ts(msg: Msg) -> Signal<String> {
-    Signal::derive(move || tr(msg))
+pub fn text_signal(msg: Msg) -> Signal<String> {
+    Signal::derive(move || text_now(msg))
 }
 
 /// A reactive text: see [`worded`].
 pub type Worded = Arc<dyn Fn() -> String + Send + Sync>;
 
-/// A reactive text that `make` words (through [`tr`], [`tf`] or [`tl`]) in the language of the
-/// moment, for a view's text or an attribute. Every such text is of one type, so they share one
+/// A reactive text that `make` words (through [`text_now`], [`filled_text`] or [`localized`]) in
+/// the language of the moment, for a view's text or an attribute. Every such text is of one type, so they share one
 /// copy of Leptos's code that renders and updates a text: a closure put in a view directly is a
 /// type of its own and brings its own copy (about 0.5 KB each in the module a page load fetches).
 pub fn worded(make: impl Fn() -> String + Send + Sync + 'static) -> Worded {
@@ -49,17 +51,17 @@ pub fn worded(make: impl Fn() -> String + Send + Sync + 'static) -> Worded {
 }
 
 /// The text of `msg` with its `{name}` placeholders filled from `args` (tracked).
-pub fn tf(msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    fill(&tr(msg), args)
+pub fn filled_text(msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    fill(&text_now(msg), args)
 }
 
 /// A text made outside the views (an error, a connection state) in the current language (tracked).
-pub fn tl(text: &impl Localized) -> String {
-    text_now(text.text())
+pub fn localized(text: &impl Localized) -> String {
+    localized_now(text.text())
 }
 
-/// [`tl`] past its generic part, compiled once for every kind of text.
-fn text_now(text: Text) -> String {
+/// [`localized`] past its generic part, compiled once for every kind of text.
+fn localized_now(text: Text) -> String {
     with_table(|table| text.in_table(table))
 }
 
@@ -76,7 +78,7 @@ where
 /// [`rich`] past its generic part, compiled once for every caller.
 fn rich_parts(msg: Msg, part: Arc<dyn Fn(&str) -> AnyView + Send + Sync>) -> AnyView {
     (move || {
-        let template = tr(msg);
+        let template = text_now(msg);
         pieces(&template)
             .into_iter()
             .map(|piece| match piece {

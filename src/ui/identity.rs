@@ -8,7 +8,7 @@ use crate::client::access::who_am_i;
 use crate::client::error::ApiError;
 use crate::client::handle::Client;
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now};
 
 /// The user the API server sees, provided as context by the app.
 #[derive(Clone, Copy)]
@@ -34,11 +34,11 @@ impl Identity {
 /// Why the user is unknown, in words.
 fn unknown_reason(error: &ApiError) -> String {
     match error {
-        error if error.is_not_found() => tr(Msg::NoSelfSubjectReview),
+        error if error.is_not_found() => text_now(Msg::NoSelfSubjectReview),
         ApiError::Status(status) if status.code == 403 => {
-            tf(Msg::SelfSubjectReviewRefused, &[("message", &status.message)])
+            filled_text(Msg::SelfSubjectReviewRefused, &[("message", &status.message)])
         }
-        error => tf(Msg::SelfSubjectReviewFailed, &[("error", &tl(error))]),
+        error => filled_text(Msg::SelfSubjectReviewFailed, &[("error", &localized(error))]),
     }
 }
 
@@ -49,25 +49,25 @@ pub fn IdentityFact(
     identity: Identity,
 ) -> impl IntoView {
     let shown = move || match identity.user.get() {
-        None => view! { <dd aria-busy="true">{t(Msg::Asking)}</dd> }.into_any(),
+        None => view! { <dd aria-busy="true">{live_text(Msg::Asking)}</dd> }.into_any(),
         Some(Ok(user)) => {
             let groups = user.groups.join(", ");
             let title = match &user.uid {
-                Some(uid) => tf(Msg::UidAndGroups, &[("uid", uid), ("groups", &groups)]),
-                None => tf(Msg::GroupsOnly, &[("groups", &groups)]),
+                Some(uid) => filled_text(Msg::UidAndGroups, &[("uid", uid), ("groups", &groups)]),
+                None => filled_text(Msg::GroupsOnly, &[("groups", &groups)]),
             };
             view! {
                 <dd data-testid="identity-user" title=title>
                     {user.username.clone()}
                 </dd>
                 <dd class="muted identity__groups" data-testid="identity-groups">
-                    {if groups.is_empty() { tr(Msg::NoGroups) } else { groups }}
+                    {if groups.is_empty() { text_now(Msg::NoGroups) } else { groups }}
                 </dd>
             }
             .into_any()
         }
         Some(Err(error)) => view! {
-            <dd data-testid="identity-user">{t(Msg::UnknownUser)}</dd>
+            <dd data-testid="identity-user">{live_text(Msg::UnknownUser)}</dd>
             <dd class="muted identity__groups" data-testid="identity-unknown-reason">
                 {unknown_reason(&error)}
             </dd>
@@ -76,7 +76,7 @@ pub fn IdentityFact(
     };
     view! {
         <div class="identity">
-            <dt>{t(Msg::User)}</dt>
+            <dt>{live_text(Msg::User)}</dt>
             {shown}
         </div>
     }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::client::handle::{Client, Exchange};
 use crate::i18n::Msg;
 use crate::model::commands::{to_curl, to_kubectl_raw};
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::intl;
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
@@ -68,7 +68,7 @@ pub fn Inspector(
 ) -> impl IntoView {
     let log = use_wire_log();
     let (selected, set_selected) = signal(None::<usize>);
-    let origin = expect_context::<Client>().base().display();
+    let origin = expect_context::<Client>().base_display();
     let rows = move || {
         log.entries
             .get()
@@ -89,7 +89,7 @@ pub fn Inspector(
                             None => format!("{:.0} / {:.0} / –", f.response.time_to_headers_ms, f.response.total_ms),
                         },
                     ),
-                    Err(_) => (tr(Msg::Failed), String::new(), String::new(), String::new()),
+                    Err(_) => (text_now(Msg::Failed), String::new(), String::new(), String::new()),
                 };
                 view! {
                     <tr
@@ -122,12 +122,12 @@ pub fn Inspector(
         Some(view! { <ExchangeDetail exchange origin=origin.clone() /> })
     };
     view! {
-        <aside class="inspector" aria-label=t(Msg::WireInspector) hidden=move || !open.get()>
+        <aside class="inspector" aria-label=live_text(Msg::WireInspector) hidden=move || !open.get()>
                 <header class="inspector__bar">
-                    <h2>{t(Msg::WireInspector)}</h2>
-                    <span class="muted">{t(Msg::InspectorTimes)}</span>
+                    <h2>{live_text(Msg::WireInspector)}</h2>
+                    <span class="muted">{live_text(Msg::InspectorTimes)}</span>
                     <button class="button button--quiet" on:click=move |_| open.set(false)>
-                        {t(Msg::Close)}
+                        {live_text(Msg::Close)}
                     </button>
                 </header>
                 <div class="inspector__body">
@@ -135,12 +135,12 @@ pub fn Inspector(
                         <table class="causes">
                             <thead>
                                 <tr>
-                                    <th>{t(Msg::Method)}</th>
-                                    <th>{t(Msg::Url)}</th>
-                                    <th>{t(Msg::StatusLabel)}</th>
-                                    <th>{t(Msg::ContentType)}</th>
-                                    <th>{t(Msg::Bytes)}</th>
-                                    <th>{t(Msg::Time)}</th>
+                                    <th>{live_text(Msg::Method)}</th>
+                                    <th>{live_text(Msg::Url)}</th>
+                                    <th>{live_text(Msg::StatusLabel)}</th>
+                                    <th>{live_text(Msg::ContentType)}</th>
+                                    <th>{live_text(Msg::Bytes)}</th>
+                                    <th>{live_text(Msg::Time)}</th>
                                 </tr>
                             </thead>
                             <tbody>{rows}</tbody>
@@ -167,7 +167,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
     };
     let request_headers = headers(exchange.request.headers().to_vec());
     let response = match exchange.outcome {
-        Err(error) => view! { <p class="warning">{worded(move || tl(&error))}</p> }.into_any(),
+        Err(error) => view! { <p class="warning">{worded(move || localized(&error))}</p> }.into_any(),
         Ok(fetched) => {
             let body = &fetched.response.body;
             let shown = &body[..body.len().min(SHOWN_BODY_BYTES)];
@@ -177,17 +177,20 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
             };
             let total = body.len();
             let truncated = (total > SHOWN_BODY_BYTES).then_some(move || {
-                tf(Msg::FirstBytesOf, &[("shown", &intl::count(SHOWN_BODY_BYTES)), ("total", &intl::count(total))])
+                filled_text(
+                    Msg::FirstBytesOf,
+                    &[("shown", &intl::count(SHOWN_BODY_BYTES)), ("total", &intl::count(total))],
+                )
             });
             view! {
                 <h3>
                     {
                         let status = format!("{} {}", fetched.response.status, fetched.response.status_text);
-                        worded(move || tf(Msg::ResponseLine, &[("status", &status)]))
+                        worded(move || filled_text(Msg::ResponseLine, &[("status", &status)]))
                     }
                 </h3>
                 <ul class="inspector__headers" data-testid="response-headers">{headers(fetched.response.headers.clone())}</ul>
-                <h3>{t(Msg::Body)}" " <span class="muted">{truncated}</span></h3>
+                <h3>{live_text(Msg::Body)}" " <span class="muted">{truncated}</span></h3>
                 <pre class="document__text" data-testid="inspector-body">{text}</pre>
             }
             .into_any()
@@ -196,14 +199,14 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
     view! {
         <div class="inspector__actions">
             <button class="button button--quiet" on:click=copy(curl.clone())>
-                {t(Msg::CopyAsCurl)}
+                {live_text(Msg::CopyAsCurl)}
             </button>
             {kubectl
                 .clone()
                 .map(|k| {
                     view! {
                         <button class="button button--quiet" on:click=copy(k)>
-                            {t(Msg::CopyAsKubectlRaw)}
+                            {live_text(Msg::CopyAsKubectlRaw)}
                         </button>
                     }
                 })}
@@ -213,7 +216,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
         <h3>
             {
                 let request = format!("{} {}", exchange.request.method(), exchange.url);
-                worded(move || tf(Msg::RequestLine, &[("request", &request)]))
+                worded(move || filled_text(Msg::RequestLine, &[("request", &request)]))
             }
         </h3>
         <ul class="inspector__headers">{request_headers}</ul>

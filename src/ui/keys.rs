@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now, worded};
 
 /// The keys, as `?` lists them: one key or two alternatives (key names stay as printed on
 /// keyboards), and what they do.
@@ -119,14 +119,14 @@ pub fn KeysHelp() -> impl IntoView {
                         aria-labelledby="keys-help-title"
                         on:click=|e| e.stop_propagation()
                     >
-                        <h2 id="keys-help-title">{t(Msg::Keys)}</h2>
+                        <h2 id="keys-help-title">{live_text(Msg::Keys)}</h2>
                         <table class="keys-help__table">
                             <tbody>
                                 {KEYS
                                     .iter()
                                     .map(|&(key, other, what)| {
                                         let keys = move || match other {
-                                            Some(other) => tf(Msg::KeyOr, &[("a", &key), ("b", &other)]),
+                                            Some(other) => filled_text(Msg::KeyOr, &[("a", &key), ("b", &other)]),
                                             None => key.to_owned(),
                                         };
                                         view! {
@@ -134,16 +134,16 @@ pub fn KeysHelp() -> impl IntoView {
                                                 <th scope="row">
                                                     <kbd dir="ltr">{keys}</kbd>
                                                 </th>
-                                                <td>{worded(move || tr(what))}</td>
+                                                <td>{worded(move || text_now(what))}</td>
                                             </tr>
                                         }
                                     })
                                     .collect_view()}
                             </tbody>
                         </table>
-                        <p class="muted">{t(Msg::NoKeyWhileTyping)}</p>
+                        <p class="muted">{live_text(Msg::NoKeyWhileTyping)}</p>
                         <button class="button" node_ref=close on:click=move |_| open.set(false)>
-                            {t(Msg::Close)}
+                            {live_text(Msg::Close)}
                         </button>
                     </div>
                 </div>

@@ -14,7 +14,7 @@ use crate::client::bundle_file;
 use crate::i18n::{Language, Msg, Table};
 use crate::ui::host::Target;
 use crate::ui::i18n::active::{state, Active, State, LOADED};
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{filled_text, live_text};
 
 /// Where the chosen language is remembered (its tag).
 const LANGUAGE_KEY: &str = "kube-api-explorer.language";
@@ -91,7 +91,9 @@ fn choose(language: Language) {
             Err(error) => {
                 state.active.set(Active::default());
                 state.chosen.set(Language::English);
-                state.problem.set(Some(tf(Msg::LanguageLoadFailed, &[("language", &language), ("error", &error)])));
+                state
+                    .problem
+                    .set(Some(filled_text(Msg::LanguageLoadFailed, &[("language", &language), ("error", &error)])));
             }
         }
     });
@@ -136,7 +138,7 @@ pub fn LanguageSwitch() -> impl IntoView {
         let (chosen, active) = (chosen.clone(), active.clone());
         move || {
             let wanted = chosen.get();
-            (wanted != active.with(|a| a.language)).then(|| tf(Msg::LanguageLoading, &[("language", &wanted)]))
+            (wanted != active.with(|a| a.language)).then(|| filled_text(Msg::LanguageLoading, &[("language", &wanted)]))
         }
     };
     let on_change = move |e: leptos::ev::Event| {
@@ -153,9 +155,9 @@ pub fn LanguageSwitch() -> impl IntoView {
     };
     view! {
         <label class="topbar__language">
-            {t(Msg::Language)}
+            {live_text(Msg::Language)}
             " "
-            <select data-testid="language" aria-label=t(Msg::Language) prop:value=move || chosen.get().tag() on:change=on_change>
+            <select data-testid="language" aria-label=live_text(Msg::Language) prop:value=move || chosen.get().tag() on:change=on_change>
                 {Language::ALL
                     .into_iter()
                     .map(|language| {
@@ -178,7 +180,7 @@ pub fn LanguageSwitch() -> impl IntoView {
                             {text}
                             " "
                             <button class="button button--quiet" on:click=dismiss.clone()>
-                                {t(Msg::Dismiss)}
+                                {live_text(Msg::Dismiss)}
                             </button>
                         </p>
                     }

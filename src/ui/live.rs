@@ -30,7 +30,7 @@ use crate::model::cells::{Column, Grid, Row};
 use crate::model::history::{ObjectHistory as History, TimelineEntry};
 use crate::model::live_rows::{LiveRows, RowPatch};
 use crate::ui::grid::GridView;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::intl;
 use crate::ui::lazy::HistoryDiffOnDemand;
 use crate::ui::location::{is_plain_click, use_navigation, Navigation};
@@ -452,27 +452,27 @@ pub fn LiveView(
     view! {
         <div class="live" data-testid="live-view">
             <dl class="response-info" data-testid="live-status">
-                <dt>{t(Msg::Connection)}</dt>
+                <dt>{live_text(Msg::Connection)}</dt>
                 <dd data-testid="live-state">
-                    {worded(move || tl(&state.get()))}
+                    {worded(move || localized(&state.get()))}
                     " "
                     <button class="button button--quiet" on:click=toggle_watch>
-                        {worded(move || tr(if watch_paused.get() { Msg::ResumeWatch } else { Msg::PauseWatch }))}
+                        {worded(move || text_now(if watch_paused.get() { Msg::ResumeWatch } else { Msg::PauseWatch }))}
                     </button>
                 </dd>
                 <dt>"resourceVersion"</dt>
                 <dd>
                     <code data-testid="live-rv">{move || resource_version.get()}</code>
                 </dd>
-                <dt>{t(Msg::Accept)}</dt>
+                <dt>{live_text(Msg::Accept)}</dt>
                 <dd>
                     <code data-testid="live-accept">{worded(move || accept.get())}</code>
                 </dd>
-                <dt>{t(Msg::ContentType)}</dt>
+                <dt>{live_text(Msg::ContentType)}</dt>
                 <dd>
                     <code data-testid="live-content-type">{worded(move || content_type.get())}</code>
                 </dd>
-                <dt>{t(Msg::Events)}</dt>
+                <dt>{live_text(Msg::Events)}</dt>
                 <dd
                     data-testid="live-events"
                     data-applied=move || signals.events_applied.get().to_string()
@@ -484,7 +484,7 @@ pub fn LiveView(
                     data-grids=move || signals.costs.get().1.grids.to_string()
                 >
                     {move || {
-                        tf(
+                        filled_text(
                             Msg::EventsApplied,
                             &[
                                 ("count", &intl::number(signals.events_applied.get() as f64, 0)),
@@ -493,15 +493,15 @@ pub fn LiveView(
                         )
                     }}
                 </dd>
-                <dt>{t(Msg::LastBookmark)}</dt>
+                <dt>{live_text(Msg::LastBookmark)}</dt>
                 <dd>
                     <code>{move || signals.last_bookmark.get()}</code>
                 </dd>
-                <dt>{t(Msg::Streams)}</dt>
+                <dt>{live_text(Msg::Streams)}</dt>
                 <dd data-testid="live-streams">
                     {move || {
                         let (open, waiting, limit) = signals.streams.get();
-                        tf(
+                        filled_text(
                             Msg::StreamsOpen,
                             &[
                                 ("open", &intl::number(open as f64, 0)),
@@ -516,8 +516,8 @@ pub fn LiveView(
                         .get()
                         .map(|p| {
                             view! {
-                                <dt>{t(Msg::LastProblem)}</dt>
-                                <dd class="warning" data-testid="live-problem">{worded(move || tl(&p))}</dd>
+                                <dt>{live_text(Msg::LastProblem)}</dt>
+                                <dd class="warning" data-testid="live-problem">{worded(move || localized(&p))}</dd>
                             }
                         })
                 }}
@@ -525,24 +525,24 @@ pub fn LiveView(
             // Always there, hidden until needed: a view that comes and goes costs the page load
             // more code than an attribute.
             <p class="notice" role="note" data-testid="protobuf-not-served" hidden=move || !protobuf_not_served.get()>
-                {t(Msg::ProtobufNotForThisType)}
+                {live_text(Msg::ProtobufNotForThisType)}
             </p>
             {move || forbidden.get().map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             <div class="live__panes">
                 <GridView grid=signals.grid wide listing=Signal::derive(move || !signals.synced.get()) />
-                <section class="timeline" aria-label=t(Msg::EventTimeline)>
+                <section class="timeline" aria-label=live_text(Msg::EventTimeline)>
                     <div class="grid__bar">
-                        <strong>{t(Msg::EventTimeline)}</strong>
+                        <strong>{live_text(Msg::EventTimeline)}</strong>
                         <input
                             type="search"
                             dir="auto"
-                            aria-label=t(Msg::FilterEvents)
-                            placeholder=t(Msg::FilterEvents)
+                            aria-label=live_text(Msg::FilterEvents)
+                            placeholder=live_text(Msg::FilterEvents)
                             prop:value=timeline_filter
                             on:input=move |e| set_timeline_filter.set(event_target_value(&e))
                         />
                         <button class="button button--quiet" on:click=toggle_pause>
-                            {worded(move || tr(if timeline_paused.get() { Msg::ResumeTimeline } else { Msg::PauseTimeline }))}
+                            {worded(move || text_now(if timeline_paused.get() { Msg::ResumeTimeline } else { Msg::PauseTimeline }))}
                         </button>
                     </div>
                     <ol class="timeline__list" data-testid="timeline">
@@ -567,7 +567,7 @@ pub fn LiveView(
                                             <code class="muted">{format!("rv {}", e.resource_version)}</code>
                                             " "
                                             <span class="muted">
-                                                {worded(move || tf(Msg::EventAt, &[("seq", &e.seq), ("time", &intl::duration_ms(e.at_ms))]))}
+                                                {worded(move || filled_text(Msg::EventAt, &[("seq", &e.seq), ("time", &intl::duration_ms(e.at_ms))]))}
                                             </span>
                                         </li>
                                     }
@@ -648,9 +648,9 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
         move |label: Msg, set: WriteSignal<Option<usize>>, current: ReadSignal<Option<usize>>, fallback: usize| {
             view! {
                 <label class="toolbar__field">
-                    {t(label)}
+                    {live_text(label)}
                     " "
-                    <select aria-label=t(label) on:change=move |e| set.set(event_target_value(&e).parse().ok())>
+                    <select aria-label=live_text(label) on:change=move |e| set.set(event_target_value(&e).parse().ok())>
                         {move || {
                             let chosen = pick(current.get(), fallback);
                             versions
@@ -667,21 +667,21 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
             }
         };
     view! {
-        <section class="panel history" aria-label=t(Msg::ObjectHistory)>
-            <h3>{t(Msg::ObjectHistory)}</h3>
+        <section class="panel history" aria-label=live_text(Msg::ObjectHistory)>
+            <h3>{live_text(Msg::ObjectHistory)}</h3>
             <div class="toolbar">
                 <label class="toolbar__field">
-                    {t(Msg::Object)}
+                    {live_text(Msg::Object)}
                     " "
                     <select
-                        aria-label=t(Msg::HistoryOfObject)
+                        aria-label=live_text(Msg::HistoryOfObject)
                         on:change=move |e| {
                             set_selected.set(event_target_value(&e));
                             set_from.set(None);
                             set_to.set(None);
                         }
                     >
-                        <option value="">{t(Msg::PickChangedObject)}</option>
+                        <option value="">{live_text(Msg::PickChangedObject)}</option>
                         {move || {
                             names
                                 .get()
@@ -699,7 +699,7 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
                     .map(|trees| match trees {
                         Ok((old, new)) => view! { <HistoryDiffOnDemand old new /> }.into_any(),
                         Err(error) => {
-                            view! { <p class="warning" data-testid="history-error">{worded(move || tl(&error))}</p> }
+                            view! { <p class="warning" data-testid="history-error">{worded(move || localized(&error))}</p> }
                                 .into_any()
                         }
                     })

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::model::cells::{Cell, Column, Grid, Row};
 use crate::model::metrics::{Measured, MetricColumn, MetricsTable};
-use crate::ui::i18n::{tf, tl, tr};
+use crate::ui::i18n::{filled_text, localized, text_now};
 use crate::ui::location::use_navigation;
 
 /// The grid of the list shown, with its CPU and memory columns when it is a pods or nodes list,
@@ -30,7 +30,7 @@ pub fn measured_grid(grid: Signal<Grid>) -> (Signal<Grid>, Option<UseMetrics>) {
     let merged = Memo::new(move |_| {
         let name = |column: MetricColumn| {
             let (name, description) = column.texts();
-            Column { name: tr(name), description: tr(description), priority: 0 }
+            Column { name: text_now(name), description: text_now(description), priority: 0 }
         };
         let served = !metrics.problem.with(|p| p.as_ref().is_some_and(|p| p.is_calm()));
         grid.try_with(|g| {
@@ -80,7 +80,7 @@ pub fn MetricsLine(metrics: UseMetrics) -> impl IntoView {
     let line = move || {
         if let Some(problem) = metrics.problem.get() {
             let calm = problem.is_calm();
-            let text = tl(&problem);
+            let text = localized(&problem);
             return view! {
                 <p class=if calm { "muted" } else { "status-error" } data-testid="metrics-line" data-calm=calm.to_string() role="status">
                     {text}
@@ -89,13 +89,13 @@ pub fn MetricsLine(metrics: UseMetrics) -> impl IntoView {
             .into_any();
         }
         let text = metrics.table.with(|table| match table {
-            None => tr(Msg::MetricsReading),
+            None => text_now(Msg::MetricsReading),
             Some(table) => {
                 let seconds = |ms: f64| format!("{}s", ms / 1000.0);
                 let window = table.scrape.window_ms.map(seconds).unwrap_or_default();
                 let every = metrics.every_ms.get().map(seconds).unwrap_or_default();
                 let timestamp = table.scrape.timestamp.clone().unwrap_or_default();
-                tf(Msg::MetricsMeasured, &[("timestamp", &timestamp), ("window", &window), ("every", &every)])
+                filled_text(Msg::MetricsMeasured, &[("timestamp", &timestamp), ("window", &window), ("every", &every)])
             }
         });
         view! { <p class="muted" data-testid="metrics-line" role="status">{text}</p> }.into_any()

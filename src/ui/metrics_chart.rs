@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::client::metrics::UseMetricsHistory;
 use crate::i18n::Msg;
 use crate::model::metrics_chart::{chart, time_of_day, Chart, Figure, MetricsHistory};
-use crate::ui::i18n::{t, tf, tl, tr};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now};
 
 /// The size of each chart's drawing, in SVG units (it is scaled to the panel's width).
 const SIZE: (f64, f64) = (456.0, 132.0);
@@ -22,18 +22,18 @@ pub fn MetricsCharts(metrics: UseMetricsHistory) -> impl IntoView {
         if let Some(problem) = metrics.problem.get() {
             let calm = problem.is_calm();
             let class = if calm { "muted" } else { "status-error" };
-            return view! { <p class=class data-testid="metrics-chart-line" data-calm=calm.to_string()>{tl(&problem)}</p> }
+            return view! { <p class=class data-testid="metrics-chart-line" data-calm=calm.to_string()>{localized(&problem)}</p> }
                 .into_any();
         }
         let text = match metrics.every_ms.get() {
-            Some(every) => tf(Msg::MetricsChartEvery, &[("every", &format!("{}s", every / 1000.0))]),
-            None => tr(Msg::MetricsReading),
+            Some(every) => filled_text(Msg::MetricsChartEvery, &[("every", &format!("{}s", every / 1000.0))]),
+            None => text_now(Msg::MetricsReading),
         };
         view! { <p class="muted" data-testid="metrics-chart-line">{text}</p> }.into_any()
     };
     view! {
-        <section class="panel metrics-charts" aria-label=t(Msg::MetricsChartTitle) data-testid="metrics-charts">
-            <h3>{t(Msg::MetricsChartTitle)}</h3>
+        <section class="panel metrics-charts" aria-label=live_text(Msg::MetricsChartTitle) data-testid="metrics-charts">
+            <h3>{live_text(Msg::MetricsChartTitle)}</h3>
             <div role="status">{line}</div>
             <div class="metrics-charts__figures">
                 <LineChart history figure=Figure::Cpu />
@@ -59,7 +59,7 @@ pub(crate) fn LineChart(history: RwSignal<MetricsHistory>, figure: Figure) -> im
     };
     view! {
         <figure class="metrics-chart" data-testid=id>
-            <figcaption id=id>{t(title)}</figcaption>
+            <figcaption id=id>{live_text(title)}</figcaption>
             <svg
                 class="metrics-chart__svg"
                 viewBox=format!("0 0 {} {}", SIZE.0, SIZE.1)
@@ -114,7 +114,7 @@ fn drawing(chart: &Chart) -> impl IntoView {
 fn describe(history: &MetricsHistory, figure: Figure) -> String {
     let values: Vec<i128> = history.samples().map(|s| figure.value(s)).collect();
     match (history.samples().next(), history.samples().last(), values.iter().min(), values.iter().max()) {
-        (Some(first), Some(last), Some(low), Some(high)) => tf(
+        (Some(first), Some(last), Some(low), Some(high)) => filled_text(
             Msg::MetricsChartDescribed,
             &[
                 ("first", &time_of_day(first)),
@@ -124,7 +124,7 @@ fn describe(history: &MetricsHistory, figure: Figure) -> String {
                 ("latest", &figure.label(figure.value(last))),
             ],
         ),
-        _ => tr(Msg::MetricsChartEmpty),
+        _ => text_now(Msg::MetricsChartEmpty),
     }
 }
 
@@ -149,13 +149,13 @@ fn SampleTable(history: RwSignal<MetricsHistory>) -> impl IntoView {
     };
     view! {
         <details class="metrics-charts__table">
-            <summary>{t(Msg::MetricsChartTable)}</summary>
+            <summary>{live_text(Msg::MetricsChartTable)}</summary>
             <table class="table" data-testid="metrics-samples">
                 <thead>
                     <tr>
-                        <th scope="col">{t(Msg::MetricsChartTime)}</th>
-                        <th scope="col">{t(Msg::MetricsCpu)}</th>
-                        <th scope="col">{t(Msg::MetricsMemory)}</th>
+                        <th scope="col">{live_text(Msg::MetricsChartTime)}</th>
+                        <th scope="col">{live_text(Msg::MetricsCpu)}</th>
+                        <th scope="col">{live_text(Msg::MetricsMemory)}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

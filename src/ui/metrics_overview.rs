@@ -12,7 +12,7 @@ use crate::model::metrics::Usage;
 use crate::model::metrics_chart::Figure;
 use crate::model::metrics_overview::{Bound, Overview};
 use crate::model::view_state::{ResourceKey, ViewState};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{filled_text, live_text, text_now};
 use crate::ui::location::ViewLink;
 use crate::ui::metrics::MetricsLine;
 use crate::ui::metrics_chart::LineChart;
@@ -20,10 +20,11 @@ use crate::ui::metrics_chart::LineChart;
 /// A bound's cell: its total and the share in use, or that no pod sets it.
 fn bound(figure: Figure, bound: Bound) -> String {
     match bound.share() {
-        Some(share) => {
-            tf(Msg::NsMetricsBound, &[("total", &figure.show(bound.total)), ("share", &share), ("pods", &bound.pods)])
-        }
-        None => tr(Msg::NsMetricsUnset),
+        Some(share) => filled_text(
+            Msg::NsMetricsBound,
+            &[("total", &figure.show(bound.total)), ("share", &share), ("pods", &bound.pods)],
+        ),
+        None => text_now(Msg::NsMetricsUnset),
     }
 }
 
@@ -39,11 +40,11 @@ pub fn NamespaceMetrics(metrics: UseNamespaceMetrics, namespace: String) -> impl
         })
     };
     view! {
-        <section class="panel metrics-charts" aria-label=t(Msg::NsMetricsTitle) data-testid="namespace-metrics">
-            <h3>{t(Msg::NsMetricsTitle)}</h3>
+        <section class="panel metrics-charts" aria-label=live_text(Msg::NsMetricsTitle) data-testid="namespace-metrics">
+            <h3>{live_text(Msg::NsMetricsTitle)}</h3>
             <MetricsLine metrics=metrics.rounds />
             {figures}
-            <h4>{t(Msg::NsMetricsOverTime)}</h4>
+            <h4>{live_text(Msg::NsMetricsOverTime)}</h4>
             <div class="metrics-charts__figures">
                 <LineChart history figure=Figure::Cpu />
                 <LineChart history figure=Figure::Memory />
@@ -55,14 +56,14 @@ pub fn NamespaceMetrics(metrics: UseNamespaceMetrics, namespace: String) -> impl
 /// In use, requested and limits, for CPU and memory.
 #[component]
 fn Totals(overview: Overview) -> impl IntoView {
-    let in_use = tf(Msg::NsMetricsInUse, &[("measured", &overview.measured), ("pods", &overview.pods)]);
+    let in_use = filled_text(Msg::NsMetricsInUse, &[("measured", &overview.measured), ("pods", &overview.pods)]);
     view! {
         <table class="table metrics-overview__totals" data-testid="namespace-metrics-totals">
             <thead>
                 <tr>
                     <td></td>
-                    <th scope="col">{t(Msg::MetricsCpu)}</th>
-                    <th scope="col">{t(Msg::MetricsMemory)}</th>
+                    <th scope="col">{live_text(Msg::MetricsCpu)}</th>
+                    <th scope="col">{live_text(Msg::MetricsMemory)}</th>
                 </tr>
             </thead>
             <tbody>
@@ -72,12 +73,12 @@ fn Totals(overview: Overview) -> impl IntoView {
                     <td>{Figure::Memory.show(overview.usage.memory)}</td>
                 </tr>
                 <tr>
-                    <th scope="row">{t(Msg::NsMetricsRequested)}</th>
+                    <th scope="row">{live_text(Msg::NsMetricsRequested)}</th>
                     <td>{bound(Figure::Cpu, overview.cpu_requests)}</td>
                     <td>{bound(Figure::Memory, overview.memory_requests)}</td>
                 </tr>
                 <tr>
-                    <th scope="row">{t(Msg::NsMetricsLimits)}</th>
+                    <th scope="row">{live_text(Msg::NsMetricsLimits)}</th>
                     <td>{bound(Figure::Cpu, overview.cpu_limits)}</td>
                     <td>{bound(Figure::Memory, overview.memory_limits)}</td>
                 </tr>
@@ -114,7 +115,7 @@ fn Tops(overview: Overview, namespace: Arc<String>) -> impl IntoView {
             .collect_view();
         view! {
             <div class="metrics-overview__top">
-                <h4>{t(title)}</h4>
+                <h4>{live_text(title)}</h4>
                 <ol data-testid=testid>{items}</ol>
             </div>
         }

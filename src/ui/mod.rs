@@ -65,7 +65,6 @@ pub mod write_policy;
 
 use leptos::prelude::*;
 
-use crate::client::base::ApiBase;
 use crate::client::discovery::{load_cluster, ClusterInfo};
 use crate::client::handle::Client;
 use crate::i18n::Msg;
@@ -74,7 +73,7 @@ use crate::model::messages;
 use crate::model::view_state::ViewState;
 use crate::ui::discovered::provide_discovery;
 use crate::ui::host::{Host, Setup};
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::inspector::{Inspector, WireLog};
 use crate::ui::location::Navigation;
 use crate::ui::sidebar::Sidebar;
@@ -106,8 +105,8 @@ pub fn App(
     language::install(&setup.target);
     crash::watch(&setup.target);
     let (base, base_error) = match &setup.api_base {
-        Ok((base, _)) => (ApiBase::configured(base.clone()), None),
-        Err(error) => (ApiBase::same_origin(), Some(error.clone())),
+        Ok((base, _)) => (base.clone(), None),
+        Err(error) => (crate::model::host::ApiBase::same_origin(), Some(error.clone())),
     };
     let client = Client::new(base, Signal::derive(move || policy.allows_writes()));
     client.provide();
@@ -141,16 +140,16 @@ pub fn App(
         })
     });
     let version_label = move || match cluster.map(|c| c.get()) {
-        None => tr(Msg::NotConnected),
+        None => text_now(Msg::NotConnected),
         Some(Some(Ok(info))) => info.version.git_version.clone(),
-        Some(Some(Err(_))) => tr(Msg::Unreachable),
-        Some(None) => tr(Msg::Connecting),
+        Some(Some(Err(_))) => text_now(Msg::Unreachable),
+        Some(None) => text_now(Msg::Connecting),
     };
     // The address is a URL: it stays left to right in a right-to-left page.
-    let api_base = base_error.is_none().then(|| client.base().display());
+    let api_base = base_error.is_none().then(|| client.base_display());
     let api_source = match host.api_source {
         Source::Default => None,
-        source => Some(worded(move || tf(Msg::ApiBaseFrom, &[("source", &tl(&source))]))),
+        source => Some(worded(move || filled_text(Msg::ApiBaseFrom, &[("source", &localized(&source))]))),
     };
     let navigation = location::use_navigation();
     let home = navigation.home_href();
@@ -158,8 +157,8 @@ pub fn App(
     let read_only_badge = move || {
         policy.forced_by_host.get().then(|| {
             view! {
-                <span class="badge badge--read-only" data-testid="read-only-host" title=t(Msg::ReadOnlyByHostTitle)>
-                    {t(Msg::ReadOnlyByHost)}
+                <span class="badge badge--read-only" data-testid="read-only-host" title=live_text(Msg::ReadOnlyByHostTitle)>
+                    {live_text(Msg::ReadOnlyByHost)}
                 </span>
             }
         })
@@ -169,12 +168,12 @@ pub fn App(
         (host.listens() || stats != messages::MessageStats::default()).then(|| {
             view! {
                 <div>
-                    <dt>{t(Msg::Messages)}</dt>
+                    <dt>{live_text(Msg::Messages)}</dt>
                     <dd
                         data-testid="host-messages"
-                        title=host.host_origin().map(|o| worded(move || tf(Msg::ObeyedOnlyFrom, &[("origin", &o)])))
+                        title=host.host_origin().map(|o| worded(move || filled_text(Msg::ObeyedOnlyFrom, &[("origin", &o)])))
                     >
-                        {tl(&stats.summary())}
+                        {localized(&stats.summary())}
                     </dd>
                 </div>
             }
@@ -186,13 +185,13 @@ pub fn App(
         <header class=if embed { "topbar topbar--embed" } else { "topbar" }>
             <h1 class="topbar__title">
                 {match home.filter(|_| !embed) {
-                    Some(href) => view! { <a href=href class="topbar__home">{t(Msg::AppTitle)}</a> }.into_any(),
-                    None => t(Msg::AppTitle).into_any(),
+                    Some(href) => view! { <a href=href class="topbar__home">{live_text(Msg::AppTitle)}</a> }.into_any(),
+                    None => live_text(Msg::AppTitle).into_any(),
                 }}
             </h1>
             <dl class="topbar__facts">
                 <div>
-                    <dt>{t(Msg::Cluster)}</dt>
+                    <dt>{live_text(Msg::Cluster)}</dt>
                     <dd data-testid="cluster-version">{version_label}</dd>
                 </div>
                 <div>
@@ -200,7 +199,7 @@ pub fn App(
                     <dd data-testid="api-base">
                         {match api_base {
                             Some(base) => view! { <bdi dir="ltr">{base}</bdi> }.into_any(),
-                            None => t(Msg::ApiInvalidSeeBelow).into_any(),
+                            None => live_text(Msg::ApiInvalidSeeBelow).into_any(),
                         }}
                     </dd>
                     {api_source.map(|s| view! { <dd class="muted" data-testid="api-base-source">{s}</dd> })}
@@ -230,13 +229,13 @@ pub fn App(
                                                 })
                                         }
                                     >
-                                        {t(Msg::Access)}
+                                        {live_text(Msg::Access)}
                                     </button>
                                 </dd>
                                 <dd>
                                     <button
                                         class="button button--quiet topbar__search"
-                                        title=t(Msg::SearchTitle)
+                                        title=live_text(Msg::SearchTitle)
                                         aria-pressed=move || {
                                             navigation.state.with(|s| s.search.is_some() && s.resource.is_none()).to_string()
                                         }
@@ -251,7 +250,7 @@ pub fn App(
                                                 })
                                         }
                                     >
-                                        {t(Msg::Search)}
+                                        {live_text(Msg::Search)}
                                     </button>
                                 </dd>
                                 <dd>
@@ -269,10 +268,10 @@ pub fn App(
                 .then(|| {
                     view! {
                         <label class="topbar__theme">
-                            {t(Msg::Theme)}
+                            {live_text(Msg::Theme)}
                             " "
                             <select
-                                aria-label=t(Msg::Theme)
+                                aria-label=live_text(Msg::Theme)
                                 prop:value=move || host.theme.get().as_str()
                                 on:change=move |e| {
                                     if let Ok(theme) = Theme::parse(&event_target_value(&e)) {
@@ -280,9 +279,9 @@ pub fn App(
                                     }
                                 }
                             >
-                                <option value="system">{t(Msg::ThemeSystem)}</option>
-                                <option value="light">{t(Msg::ThemeLight)}</option>
-                                <option value="dark">{t(Msg::ThemeDark)}</option>
+                                <option value="system">{live_text(Msg::ThemeSystem)}</option>
+                                <option value="light">{live_text(Msg::ThemeLight)}</option>
+                                <option value="dark">{live_text(Msg::ThemeDark)}</option>
                             </select>
                         </label>
                         <button
@@ -290,7 +289,7 @@ pub fn App(
                             aria-expanded=move || inspector_open.get().to_string()
                             on:click=move |_| inspector_open.update(|o| *o = !*o)
                         >
-                            {t(Msg::WireInspector)}
+                            {live_text(Msg::WireInspector)}
                         </button>
                     }
                 })}
@@ -299,8 +298,8 @@ pub fn App(
             .then(|| {
                 view! {
                     <section class="status-error host-errors" role="alert" data-testid="host-config-errors">
-                        <h3>{t(Msg::HostSettingsNotApplied)}</h3>
-                        <ul>{config_errors.into_iter().map(|e| view! { <li>{worded(move || tl(&e))}</li> }).collect_view()}</ul>
+                        <h3>{live_text(Msg::HostSettingsNotApplied)}</h3>
+                        <ul>{config_errors.into_iter().map(|e| view! { <li>{worded(move || localized(&e))}</li> }).collect_view()}</ul>
                     </section>
                 }
             })}
@@ -310,7 +309,7 @@ pub fn App(
                 .map(|problem| {
                     view! {
                         <p class="warning host-problem" role="alert" data-testid="host-navigation-problem">
-                            {worded(move || tf(Msg::HostViewProblem, &[("problem", &tl(&problem))]))}
+                            {worded(move || filled_text(Msg::HostViewProblem, &[("problem", &localized(&problem))]))}
                         </p>
                     }
                 })
@@ -320,9 +319,9 @@ pub fn App(
                 (_, Some(error)) => {
                     view! {
                         <section class="status-error host-errors" role="alert" data-testid="api-base-error">
-                            <h3>{t(Msg::ApiAddressInvalid)}</h3>
-                            <p>{worded(move || tl(&error))}</p>
-                            <p>{t(Msg::ApiAddressInvalidHelp)}</p>
+                            <h3>{live_text(Msg::ApiAddressInvalid)}</h3>
+                            <p>{worded(move || localized(&error))}</p>
+                            <p>{live_text(Msg::ApiAddressInvalidHelp)}</p>
                         </section>
                     }
                         .into_any()
@@ -332,7 +331,7 @@ pub fn App(
                         <Suspense fallback=|| {
                             view! {
                                 <p class="loading" aria-busy="true">
-                                    {t(Msg::ReadingDiscovery)}
+                                    {live_text(Msg::ReadingDiscovery)}
                                 </p>
                             }
                         }>
@@ -410,7 +409,7 @@ fn Explorer(
                     None if embed => {
                         view! {
                             <p class="notice" data-testid="embed-waiting">
-                                {t(Msg::EmbedWaiting)}
+                                {live_text(Msg::EmbedWaiting)}
                             </p>
                         }
                             .into_any()
@@ -435,12 +434,12 @@ fn Explorer(
                     Some((Err(key), _)) => {
                         view! {
                             <section class="status-error" role="alert">
-                                <h3>{t(Msg::UnknownResourceType)}</h3>
+                                <h3>{live_text(Msg::UnknownResourceType)}</h3>
                                 <p>
                                     {
                                         let group_version = crate::api::discovery::group_version(&key.group, &key.version);
                                         move || {
-                                            tf(
+                                            filled_text(
                                                 Msg::UnknownResourceTypeHelp,
                                                 &[("resource", &key.plural), ("group_version", &group_version)],
                                             )

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::client::handle::use_client;
 use crate::i18n::Msg;
 use crate::model::target::namespaces_request;
-use crate::ui::i18n::t;
+use crate::ui::i18n::live_text;
 use crate::ui::location::use_navigation;
 
 /// A `<select>` of namespaces bound to the view state.
@@ -24,17 +24,17 @@ pub fn NamespaceSelect() -> impl IntoView {
     });
     view! {
         <label class="toolbar__field">
-            {t(Msg::Namespace)}
+            {live_text(Msg::Namespace)}
             " "
             <select
-                aria-label=t(Msg::Namespace)
+                aria-label=live_text(Msg::Namespace)
                 on:change=move |e| {
                     let value = event_target_value(&e);
                     navigation.update(move |s| s.namespace = (!value.is_empty()).then_some(value));
                 }
             >
                 <option value="" selected=move || navigation.state.get().namespace.is_none()>
-                    {t(Msg::AllNamespaces)}
+                    {live_text(Msg::AllNamespaces)}
                 </option>
                 {move || {
                     let mut list = names.get().unwrap_or_default();

@@ -22,7 +22,7 @@ use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
 use crate::ui::glance::Glance;
 use crate::ui::host::Host;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::intl;
 use crate::ui::lazy::ObjectActionsOnDemand;
 use crate::ui::location::{use_navigation, ViewLink};
@@ -62,12 +62,12 @@ pub fn ObjectView(
         let state = navigation.state.get();
         let (client, resource, name) = (client.clone(), fetch_resource.clone(), fetch_name.clone());
         async move {
-            let object = state.object_target(&resource, &name).map_err(|e| tl(&e))?;
+            let object = state.object_target(&resource, &name).map_err(|e| localized(&e))?;
             let plan = state.object_plan(&object);
-            let fetched = client.send(plan.request).await.map_err(|e| tl(&e))?;
+            let fetched = client.send(plan.request).await.map_err(|e| localized(&e))?;
             let page = match fetched.decoded() {
                 Ok(decoded) => Page::from_decoded(decoded, plan.shape, 0),
-                Err(message) => return Err(tl(message)),
+                Err(message) => return Err(localized(message)),
             };
             Ok::<(Arc<Fetched>, Page), String>((fetched, page))
         }
@@ -123,7 +123,7 @@ pub fn ObjectView(
                 <ExplainLink />
                 <ObjectActionsOnDemand resource=actions_resource name=actions_name on_written=Callback::new(move |_| loaded.refetch()) />
             </header>
-            <Transition fallback=|| view! { <p class="loading" aria-busy="true">{t(Msg::Loading)}</p> }>
+            <Transition fallback=|| view! { <p class="loading" aria-busy="true">{live_text(Msg::Loading)}</p> }>
                 {move || {
                     let (panel_resource, panel_name) = (panel_resource.clone(), panel_name.clone());
                     let overview_namespace = overview_namespace.clone();
@@ -182,7 +182,7 @@ pub fn ObjectView(
                                     let body = ProtobufBody::Envelope { envelope, raw: Some(raw) };
                                     view! { <ProtobufOnDemand body /> }.into_any()
                                 }
-                                PageBody::Grid(_) | PageBody::List(_) => view! { <p>{t(Msg::ListInsteadOfObject)}</p> }.into_any(),
+                                PageBody::Grid(_) | PageBody::List(_) => view! { <p>{live_text(Msg::ListInsteadOfObject)}</p> }.into_any(),
                             };
                             view! {
                                 {info}
@@ -231,7 +231,7 @@ fn MetadataSummary(document: Value) -> impl IntoView {
             let field = |key: &str| o.get(key).and_then(Value::as_str).unwrap_or("?").to_owned();
             let (kind, owner, api_version) = (field("kind"), field("name"), field("apiVersion"));
             let controller = if o.get("controller").and_then(Value::as_bool) == Some(true) {
-                tr(Msg::Controller)
+                text_now(Msg::Controller)
             } else {
                 String::new()
             };
@@ -256,13 +256,13 @@ fn MetadataSummary(document: Value) -> impl IntoView {
         items.into_iter().map(|(k, v)| view! { <li class="chip">{format!("{k}={v}")}</li> }).collect_view()
     };
     view! {
-        <section class="panel" aria-label=t(Msg::Metadata)>
+        <section class="panel" aria-label=live_text(Msg::Metadata)>
             <dl class="facts" data-testid="metadata-summary">
-                <dt>{t(Msg::Namespace)}</dt>
+                <dt>{live_text(Msg::Namespace)}</dt>
                 <dd>
                     {match text("namespace") {
                         Some(namespace) => namespace.into_any(),
-                        None => t(Msg::ClusterScopedObject).into_any(),
+                        None => live_text(Msg::ClusterScopedObject).into_any(),
                     }}
                 </dd>
                 <dt>"uid"</dt>
@@ -275,7 +275,7 @@ fn MetadataSummary(document: Value) -> impl IntoView {
                 </dd>
                 <dt>"generation"</dt>
                 <dd>{generation.map(|g| g.to_string())}</dd>
-                <dt>{t(Msg::Created)}</dt>
+                <dt>{live_text(Msg::Created)}</dt>
                 <dd>
                     {text("creationTimestamp")
                         .map(|stamp| {
@@ -291,35 +291,35 @@ fn MetadataSummary(document: Value) -> impl IntoView {
                 {text("deletionTimestamp")
                     .map(|stamp| {
                         view! {
-                            <dt>{t(Msg::BeingDeleted)}</dt>
+                            <dt>{live_text(Msg::BeingDeleted)}</dt>
                             <dd class="warning">
                                 {
                                     let count = finalizers.len();
-                                    worded(move || tf(Msg::BeingDeletedSince, &[("time", &stamp), ("count", &count)]))
+                                    worded(move || filled_text(Msg::BeingDeletedSince, &[("time", &stamp), ("count", &count)]))
                                 }
                             </dd>
                         }
                     })}
-                <dt>{t(Msg::Labels)}</dt>
+                <dt>{live_text(Msg::Labels)}</dt>
                 <dd>
                     <ul class="chips" data-testid="labels">{chips(labels)}</ul>
                 </dd>
-                <dt>{t(Msg::Annotations)}</dt>
+                <dt>{live_text(Msg::Annotations)}</dt>
                 <dd>
                     <ul class="chips">{chips(annotations)}</ul>
                 </dd>
-                <dt>{t(Msg::Owners)}</dt>
+                <dt>{live_text(Msg::Owners)}</dt>
                 <dd>
                     <ul class="owners">{owners}</ul>
                 </dd>
                 {involved
                     .map(|link| {
                         view! {
-                            <dt>{t(Msg::InvolvedObject)}</dt>
+                            <dt>{live_text(Msg::InvolvedObject)}</dt>
                             <dd>{link}</dd>
                         }
                     })}
-                <dt>{t(Msg::Finalizers)}</dt>
+                <dt>{live_text(Msg::Finalizers)}</dt>
                 <dd>{finalizers.join(", ")}</dd>
             </dl>
         </section>
@@ -340,7 +340,7 @@ fn object_link(
 ) -> AnyView {
     let Some(target_type) = discovery.find_kind(api_version, kind) else {
         let api_version = api_version.to_owned();
-        return (worded(move || tf(Msg::NotInDiscovery, &[("label", &label), ("api_version", &api_version)])))
+        return (worded(move || filled_text(Msg::NotInDiscovery, &[("label", &label), ("api_version", &api_version)])))
             .into_any();
     };
     let key = ResourceKey {
@@ -375,15 +375,15 @@ fn Conditions(document: Value) -> impl IntoView {
     (!conditions.is_empty()).then(|| {
         let field = |c: &Value, key: &str| c.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
         view! {
-            <section class="panel" aria-label=t(Msg::Conditions)>
+            <section class="panel" aria-label=live_text(Msg::Conditions)>
                 <table class="causes" data-testid="conditions">
                     <thead>
                         <tr>
-                            <th>{t(Msg::ConditionType)}</th>
-                            <th>{t(Msg::StatusLabel)}</th>
-                            <th>{t(Msg::Reason)}</th>
-                            <th>{t(Msg::Message)}</th>
-                            <th>{t(Msg::LastTransition)}</th>
+                            <th>{live_text(Msg::ConditionType)}</th>
+                            <th>{live_text(Msg::StatusLabel)}</th>
+                            <th>{live_text(Msg::Reason)}</th>
+                            <th>{live_text(Msg::Message)}</th>
+                            <th>{live_text(Msg::LastTransition)}</th>
                         </tr>
                     </thead>
                     <tbody>

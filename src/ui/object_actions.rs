@@ -8,7 +8,7 @@ use crate::i18n::Msg;
 use crate::model::access::Question;
 use crate::ui::access::{close_when_refused, refusal, ActionEntry, RefusalList};
 use crate::ui::delete::DeletePanel;
-use crate::ui::i18n::{tl, ts};
+use crate::ui::i18n::{localized, text_signal};
 use crate::ui::operations::OperationsBar;
 use crate::ui::scale::ScalePanel;
 use crate::ui::write::EditPanel;
@@ -40,7 +40,7 @@ pub fn ObjectActions(
             let namespace = navigation.state.get().namespace;
             crate::api::request::Collection::new(&resource, resource.scoped(namespace.as_deref()))
                 .and_then(|c| c.object(&name))
-                .map_err(|e| tl(&e))
+                .map_err(|e| localized(&e))
         })
     };
     let questions = move |verbs: &'static [&'static str], subresource: Option<&'static str>| {
@@ -94,11 +94,11 @@ pub fn ObjectActions(
         open,
         vec![(Panel::Edit, edit_refused), (Panel::Scale, scale_refused), (Panel::Delete, delete_refused)],
     );
-    let mut refusals = vec![(ts(Msg::Edit), edit_refused)];
+    let mut refusals = vec![(text_signal(Msg::Edit), edit_refused)];
     if scalable {
-        refusals.push((ts(Msg::Scale), scale_refused));
+        refusals.push((text_signal(Msg::Scale), scale_refused));
     }
-    refusals.push((ts(Msg::Delete), delete_refused));
+    refusals.push((text_signal(Msg::Delete), delete_refused));
     view! {
         <div class="toolbar object__actions">
             <ActionEntry which=Panel::Edit label=Msg::EditEntry open refused=edit_refused />

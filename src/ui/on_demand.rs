@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now, worded};
 
 /// A part of the interface that could not be fetched (a network failure while loading its wasm).
 #[derive(Clone, Debug)]
@@ -69,7 +69,7 @@ fn shown_on_demand(what: Msg, preload: Preload, build: Build) -> AnyView {
             let fetch = fetch.clone();
             view! {
                 <span class="warning" role="alert" data-testid="load-failed">
-                    {worded(move || tf(Msg::CouldNotLoadPart, &[("what", &tr(what)), ("reason", &reason)]))}
+                    {worded(move || filled_text(Msg::CouldNotLoadPart, &[("what", &text_now(what)), ("reason", &reason)]))}
                     <button
                         class="button button--quiet"
                         on:click=move |_| {
@@ -77,7 +77,7 @@ fn shown_on_demand(what: Msg, preload: Preload, build: Build) -> AnyView {
                             fetch();
                         }
                     >
-                        {t(Msg::Retry)}
+                        {live_text(Msg::Retry)}
                     </button>
                 </span>
             }

@@ -11,7 +11,7 @@ use crate::client::reflector::ProtobufLoader;
 use crate::i18n::{Msg, Text};
 use crate::model::protobuf::{InFull, ProtobufBody};
 use crate::ui::document::DocumentView;
-use crate::ui::i18n::{t, tl, worded};
+use crate::ui::i18n::{live_text, localized, worded};
 use crate::ui::on_demand::{at_once, on_demand};
 
 /// [`ProtobufDocument`] loaded on demand.
@@ -73,19 +73,19 @@ pub fn ProtobufDocument(body: ProtobufBody) -> impl IntoView {
     match body.in_full() {
         InFull::Decoded(document) => view! {
             <p class="muted" data-testid="protobuf-decoded">
-                {t(Msg::ProtobufDecodedInFull)}
+                {live_text(Msg::ProtobufDecodedInFull)}
             </p>
             <DocumentView document raw=raw />
         }
         .into_any(),
         InFull::NotDecoded { why, envelope } => view! {
             <p class="notice" role="status" data-testid="protobuf-not-decoded">
-                {worded(move || tl(&why))}
+                {worded(move || localized(&why))}
             </p>
             {envelope
                 .map(|document| {
                     view! {
-                        <p class="muted">{t(Msg::ProtobufEnvelopeOnly)}</p>
+                        <p class="muted">{live_text(Msg::ProtobufEnvelopeOnly)}</p>
                         <DocumentView document raw=raw />
                     }
                 })}

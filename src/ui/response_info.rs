@@ -10,7 +10,7 @@ use crate::client::fetched::Fetched;
 use crate::i18n::Msg;
 use crate::model::page::Page;
 use crate::model::protobuf::protobuf_not_served;
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{filled_text, live_text};
 use crate::ui::intl;
 
 /// Summarises one exchange.
@@ -29,23 +29,23 @@ pub fn ResponseInfo(
     let no_protobuf = protobuf_not_served(&accept, response.status, fetched.content_type.as_ref());
     view! {
         <dl class="response-info" data-testid="response-info">
-            <dt>{t(Msg::Request)}</dt>
+            <dt>{live_text(Msg::Request)}</dt>
             <dd>
                 <code>{format!("{} {}", fetched.request.method(), response.url)}</code>
             </dd>
-            <dt>{t(Msg::Accept)}</dt>
+            <dt>{live_text(Msg::Accept)}</dt>
             <dd>
                 <code data-testid="request-accept">{accept}</code>
             </dd>
-            <dt>{t(Msg::StatusLabel)}</dt>
+            <dt>{live_text(Msg::StatusLabel)}</dt>
             <dd data-testid="response-status">{format!("{} {}", response.status, response.status_text)}</dd>
-            <dt>{t(Msg::ContentType)}</dt>
+            <dt>{live_text(Msg::ContentType)}</dt>
             <dd>
                 <code data-testid="response-content-type">{fetched.content_type_header().to_owned()}</code>
             </dd>
-            <dt>{t(Msg::Kind)}</dt>
+            <dt>{live_text(Msg::Kind)}</dt>
             <dd data-testid="response-kind">{page.kind.clone().unwrap_or_default()}</dd>
-            <dt>{t(Msg::SizeAndTime)}</dt>
+            <dt>{live_text(Msg::SizeAndTime)}</dt>
             <dd>
                 {
                     let (size, encoding) = (response.body.len(), response.content_encoding().map(str::to_owned));
@@ -54,9 +54,9 @@ pub fn ResponseInfo(
                     move || {
                         let encoding = encoding
                             .as_ref()
-                            .map(|e| tf(Msg::OnTheWire, &[("encoding", e)]))
+                            .map(|e| filled_text(Msg::OnTheWire, &[("encoding", e)]))
                             .unwrap_or_default();
-                        tf(
+                        filled_text(
                             Msg::SizeAndTimeValue,
                             &[
                                 ("size", &intl::bytes(size)),
@@ -72,7 +72,7 @@ pub fn ResponseInfo(
             {snapshot
                 .map(|rv| {
                     view! {
-                        <dt>{t(Msg::SnapshotResourceVersion)}</dt>
+                        <dt>{live_text(Msg::SnapshotResourceVersion)}</dt>
                         <dd>
                             <code data-testid="snapshot-rv">{rv}</code>
                         </dd>
@@ -82,12 +82,12 @@ pub fn ResponseInfo(
                 .map(|n| {
                     let rest = move || match remaining {
                         Some(r) => {
-                            tf(Msg::ItemsOnPageAndMore, &[("count", &intl::count(n)), ("remaining", &intl::number(r as f64, 0))])
+                            filled_text(Msg::ItemsOnPageAndMore, &[("count", &intl::count(n)), ("remaining", &intl::number(r as f64, 0))])
                         }
-                        None => tf(Msg::ItemsOnPage, &[("count", &intl::count(n))]),
+                        None => filled_text(Msg::ItemsOnPage, &[("count", &intl::count(n))]),
                     };
                     view! {
-                        <dt>{t(Msg::Items)}</dt>
+                        <dt>{live_text(Msg::Items)}</dt>
                         <dd data-testid="item-count">{rest}</dd>
                     }
                 })}
@@ -96,7 +96,7 @@ pub fn ResponseInfo(
             .then(|| {
                 view! {
                     <p class="notice" role="note" data-testid="protobuf-not-served">
-                        {t(Msg::ProtobufNotForThisType)}
+                        {live_text(Msg::ProtobufNotForThisType)}
                     </p>
                 }
             })}

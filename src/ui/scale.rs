@@ -10,7 +10,7 @@ use crate::client::scale::{use_scale, ScaleResult, UseScale};
 use crate::i18n::Msg;
 use crate::model::scale::ScaleFacts;
 use crate::model::write::SendOptions;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::write::use_write_settings;
 use crate::ui::write_policy::use_write_policy;
@@ -33,20 +33,20 @@ pub fn ScalePanel(
     });
     let scale = match use_scale(&object, options, on_written) {
         Ok(scale) => scale,
-        Err(e) => return view! { <p class="warning" role="alert">{worded(move || tl(&e))}</p> }.into_any(),
+        Err(e) => return view! { <p class="warning" role="alert">{worded(move || localized(&e))}</p> }.into_any(),
     };
     let UseScale { replicas, wanted, send, .. } = scale;
     let can_send = move || policy.allows_writes() && wanted.with(Result::is_ok) && !send.pending().get();
     view! {
-        <section class="panel write" aria-label=t(Msg::Scale)>
-            <h3>{worded(move || tf(Msg::ScaleTitle, &[("title", &title)]))}</h3>
+        <section class="panel write" aria-label=live_text(Msg::Scale)>
+            <h3>{worded(move || filled_text(Msg::ScaleTitle, &[("title", &title)]))}</h3>
             <Facts scale />
             <div class="toolbar">
                 <label class="toolbar__field">
-                    {t(Msg::Replicas)}
+                    {live_text(Msg::Replicas)}
                     " "
                     <input
-                        aria-label=t(Msg::Replicas)
+                        aria-label=live_text(Msg::Replicas)
                         inputmode="numeric"
                         size="6"
                         prop:value=move || replicas.get()
@@ -54,14 +54,14 @@ pub fn ScalePanel(
                     />
                 </label>
                 <button class="button" disabled=move || !can_send() on:click=move |_| scale.submit(true)>
-                    {t(Msg::DryRun)}
+                    {live_text(Msg::DryRun)}
                 </button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| scale.submit(false)>
-                    {t(Msg::ScaleButton)}
+                    {live_text(Msg::ScaleButton)}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{live_text(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
-            {move || wanted.get().err().filter(|_| !replicas.get().is_empty()).map(|e| view! { <p class="warning" role="alert">{tl(&e)}</p> })}
+            {move || wanted.get().err().filter(|_| !replicas.get().is_empty()).map(|e| view! { <p class="warning" role="alert">{localized(&e)}</p> })}
             {move || send.value().get().flatten().map(|result| view! { <Outcome result /> })}
         </section>
     }
@@ -73,19 +73,19 @@ pub fn ScalePanel(
 fn Facts(scale: UseScale) -> impl IntoView {
     move || {
         match scale.facts.get() {
-        None => view! { <p class="loading" aria-busy="true">{t(Msg::ReadingScale)}</p> }.into_any(),
+        None => view! { <p class="loading" aria-busy="true">{live_text(Msg::ReadingScale)}</p> }.into_any(),
         Some(Err(e)) => {
-            view! { <p class="warning" role="alert">{worded(move || tf(Msg::ScaleUnreadable, &[("error", &tl(&e))]))}</p> }
+            view! { <p class="warning" role="alert">{worded(move || filled_text(Msg::ScaleUnreadable, &[("error", &localized(&e))]))}</p> }
                 .into_any()
         }
         Some(Ok(ScaleFacts { spec_replicas, status_replicas, selector })) => {
-            let number = move |n: Option<i64>| n.map_or_else(|| tr(Msg::Unset2), |n| n.to_string());
+            let number = move |n: Option<i64>| n.map_or_else(|| text_now(Msg::Unset2), |n| n.to_string());
             let text = move || {
                 format!(
                     "spec.replicas {}, status.replicas {}{}",
                     number(spec_replicas),
                     number(status_replicas),
-                    selector.as_ref().map(|s| tf(Msg::ScaleSelector, &[("selector", s)])).unwrap_or_default(),
+                    selector.as_ref().map(|s| filled_text(Msg::ScaleSelector, &[("selector", s)])).unwrap_or_default(),
                 )
             };
             view! { <p class="muted" data-testid="scale-current">{text}</p> }.into_any()
@@ -99,12 +99,12 @@ fn Facts(scale: UseScale) -> impl IntoView {
 fn Outcome(result: ScaleResult) -> impl IntoView {
     match result {
         Ok(outcome) => {
-            view! { <p class="notice" data-testid="scale-state" aria-live="polite">{worded(move || tl(&outcome))}</p> }
+            view! { <p class="notice" data-testid="scale-state" aria-live="polite">{worded(move || localized(&outcome))}</p> }
                 .into_any()
         }
         Err(WriteFailure::Refused(status)) => view! { <StatusView status=*status /> }.into_any(),
         Err(WriteFailure::Problem(problem)) => {
-            view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
+            view! { <p class="warning" role="alert">{worded(move || localized(&problem))}</p> }.into_any()
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::model::search::{
 };
 use crate::model::view_state::ViewState;
 use crate::ui::access::use_access;
-use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, text_signal, worded};
 use crate::ui::intl;
 use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::namespaces::NamespaceSelect;
@@ -67,12 +67,12 @@ pub fn SearchView(discovery: Discovery) -> impl IntoView {
     });
 
     view! {
-        <section class="search" aria-label=t(Msg::Search)>
+        <section class="search" aria-label=live_text(Msg::Search)>
             <header class="collection__header">
-                <h2>{t(Msg::Search)}</h2>
+                <h2>{live_text(Msg::Search)}</h2>
                 <p class="muted">
                     {move || {
-                        tf(
+                        filled_text(
                             Msg::SearchHelp,
                             &[("page_size", &PAGE_SIZE), ("parallel", &PARALLEL_TYPES), ("shown", &SHOWN_PER_TYPE)],
                         )
@@ -85,7 +85,7 @@ pub fn SearchView(discovery: Discovery) -> impl IntoView {
                 _ if waiting.get() => {
                     view! {
                         <p class="loading" aria-busy="true" data-testid="search-waiting">
-                            {t(Msg::AskingWhatYouMayList)}
+                            {live_text(Msg::AskingWhatYouMayList)}
                         </p>
                     }
                         .into_any()
@@ -128,34 +128,34 @@ fn SearchForm(again: RwSignal<u64>) -> impl IntoView {
     view! {
         <form class="toolbar search__form" role="search" on:submit=submit>
             <label class="toolbar__field">
-                {t(Msg::NameContains)}
+                {live_text(Msg::NameContains)}
                 " "
                 <input
                     type="search"
                     dir="auto"
                     class="search__name"
-                    aria-label=t(Msg::NameContains)
-                    placeholder=t(Msg::NameContainsPlaceholder)
+                    aria-label=live_text(Msg::NameContains)
+                    placeholder=live_text(Msg::NameContainsPlaceholder)
                     prop:value=name
                     on:input=move |e| name.set(event_target_value(&e))
                 />
             </label>
             <label class="toolbar__field">
-                {t(Msg::LabelSelector)}
+                {live_text(Msg::LabelSelector)}
                 " "
                 <input
                     type="search"
                     dir="auto"
                     class="search__labels"
-                    aria-label=t(Msg::LabelSelector)
-                    placeholder=t(Msg::SearchLabelPlaceholder)
+                    aria-label=live_text(Msg::LabelSelector)
+                    placeholder=live_text(Msg::SearchLabelPlaceholder)
                     prop:value=labels
                     on:input=move |e| labels.set(event_target_value(&e))
                 />
             </label>
             <NamespaceSelect />
             <button type="submit" class="button">
-                {t(Msg::Search)}
+                {live_text(Msg::Search)}
             </button>
         </form>
     }
@@ -171,7 +171,7 @@ fn QueryProblem(error: QueryError) -> impl IntoView {
             role=alert.then_some("alert")
             data-testid="search-problem"
         >
-            {worded(move || tl(&error))}
+            {worded(move || localized(&error))}
         </p>
     }
 }
@@ -184,7 +184,7 @@ fn Results(driver: SearchDriver) -> impl IntoView {
     let running = move || run.with(|r| r.as_ref().is_some_and(SearchRun::is_running));
     let summary = move || {
         let p = progress();
-        let found = tf(
+        let found = filled_text(
             Msg::FoundIn,
             &[
                 ("matches", &intl::plural(p.matched, MATCH_COUNT)),
@@ -194,7 +194,7 @@ fn Results(driver: SearchDriver) -> impl IntoView {
         let read = intl::plural(p.listed, OBJECTS_READ);
         let (finished, total) = (intl::count(p.finished), intl::count(p.total));
         if running() {
-            tf(
+            filled_text(
                 Msg::SearchRunning,
                 &[
                     ("finished", &finished),
@@ -205,9 +205,12 @@ fn Results(driver: SearchDriver) -> impl IntoView {
                 ],
             )
         } else if p.stopped > 0 {
-            tf(Msg::SearchStopped, &[("finished", &finished), ("total", &total), ("found", &found), ("read", &read)])
+            filled_text(
+                Msg::SearchStopped,
+                &[("finished", &finished), ("total", &total), ("found", &found), ("read", &read)],
+            )
         } else {
-            tf(
+            filled_text(
                 Msg::SearchDone,
                 &[("found", &found), ("searched", &intl::plural(p.total, TYPES_SEARCHED)), ("read", &read)],
             )
@@ -215,18 +218,18 @@ fn Results(driver: SearchDriver) -> impl IntoView {
     };
     let timing = move || {
         driver.timing.get().map(|t| match (t.finished, t.kept) {
-            (Some(finished), true) => tf(
+            (Some(finished), true) => filled_text(
                 Msg::ShownAgain,
                 &[
                     ("ago", &intl::relative_seconds(((finished - js_sys::Date::now()) / 1000.0).round())),
                     ("took", &intl::duration_ms(finished - t.started)),
                 ],
             ),
-            (Some(finished), false) => tf(Msg::TookIn, &[("took", &intl::duration_ms(finished - t.started))]),
+            (Some(finished), false) => filled_text(Msg::TookIn, &[("took", &intl::duration_ms(finished - t.started))]),
             (None, _) => String::new(),
         })
     };
-    let describe = move || run.with(|r| r.as_ref().map(|r| tl(&r.query.describe())).unwrap_or_default());
+    let describe = move || run.with(|r| r.as_ref().map(|r| localized(&r.query.describe())).unwrap_or_default());
     let groups = move || {
         run.with(|r| {
             r.as_ref().map(|r| r.groups().map(|(i, t)| (i, t.revision)).collect::<Vec<_>>()).unwrap_or_default()
@@ -236,7 +239,7 @@ fn Results(driver: SearchDriver) -> impl IntoView {
         <div class="search__status" aria-live="polite">
             <div class="toolbar">
                 <progress
-                    aria-label=t(Msg::SearchProgress)
+                    aria-label=live_text(Msg::SearchProgress)
                     max=move || progress().total.max(1).to_string()
                     value=move || {
                         let p = progress();
@@ -252,7 +255,7 @@ fn Results(driver: SearchDriver) -> impl IntoView {
                     disabled=move || !running()
                     on:click=move |_| driver.stop()
                 >
-                    {t(Msg::Stop)}
+                    {live_text(Msg::Stop)}
                 </button>
             </div>
             <p class="muted" data-testid="search-describes">{describe}</p>
@@ -280,14 +283,14 @@ fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                 move || intl::plural(count, TYPES_SKIPPED)
                             }
                         </span>
-                        {worded(move || tf(Msg::SkippedWhy, &[("known", &known), ("answered", &answered)]))}
+                        {worded(move || filled_text(Msg::SkippedWhy, &[("known", &known), ("answered", &answered)]))}
                     </summary>
                     <table class="causes">
                         <thead>
                             <tr>
-                                <th>{t(Msg::ConditionType)}</th>
-                                <th>{t(Msg::Why)}</th>
-                                <th>{t(Msg::CheckColumn)}</th>
+                                <th>{live_text(Msg::ConditionType)}</th>
+                                <th>{live_text(Msg::Why)}</th>
+                                <th>{live_text(Msg::CheckColumn)}</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -302,10 +305,10 @@ fn Skipped(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                             </td>
                                             <td>
                                                 {move || match s.when {
-                                                    SkipWhen::Known => tr(Msg::NotAsked),
+                                                    SkipWhen::Known => text_now(Msg::NotAsked),
                                                     SkipWhen::Answered => "403: ".to_owned(),
                                                 }}
-                                                {worded(move || tl(&s.reason))}
+                                                {worded(move || localized(&s.reason))}
                                             </td>
                                             <td>
                                                 <code>{s.command}</code>
@@ -377,12 +380,15 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
         })
         .collect_view();
     let state_note = match &entry.state {
-        TypeState::Listing => Some(("muted", tf(Msg::ListingSoFar, &[("count", &entry.listed)]))),
-        TypeState::Stopped => Some(("muted", tf(Msg::StoppedAfter, &[("count", &entry.listed)]))),
-        TypeState::Failed(reason) if entry.pages > 0 => {
-            Some(("warning", tf(Msg::FailedAfter, &[("count", &entry.listed), ("reason", &tl(reason))])))
+        TypeState::Listing => Some(("muted", filled_text(Msg::ListingSoFar, &[("count", &entry.listed)]))),
+        TypeState::Stopped => Some(("muted", filled_text(Msg::StoppedAfter, &[("count", &entry.listed)]))),
+        TypeState::Failed(reason) if entry.pages > 0 => Some((
+            "warning",
+            filled_text(Msg::FailedAfter, &[("count", &entry.listed), ("reason", &localized(reason))]),
+        )),
+        TypeState::Failed(reason) => {
+            Some(("warning", filled_text(Msg::FailedReason, &[("reason", &localized(reason))])))
         }
-        TypeState::Failed(reason) => Some(("warning", tf(Msg::FailedReason, &[("reason", &tl(reason))]))),
         _ => None,
     };
     let failed = matches!(entry.state, TypeState::Failed(_));
@@ -399,14 +405,14 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
             <h3 class="search__heading">
                 {entry.resource.kind.clone()}
                 <span class="muted search__type">{label}</span>
-                <span class="badge" data-testid="search-count" title=t(Msg::MatchesTitle)>
+                <span class="badge" data-testid="search-count" title=live_text(Msg::MatchesTitle)>
                     {entry.matched}
                 </span>
                 {(entry.matched > 0)
                     .then(|| {
                         view! {
-                            <ViewLink change=list_link title=ts(Msg::OpenListTitle)>
-                                {t(Msg::OpenTheList)}
+                            <ViewLink change=list_link title=text_signal(Msg::OpenListTitle)>
+                                {live_text(Msg::OpenTheList)}
                             </ViewLink>
                         }
                     })}
@@ -416,7 +422,7 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
                 .then(|| {
                     view! {
                         <p class="muted" data-testid="search-more">
-                            {worded(move || tf(Msg::MoreNotShown, &[("more", &more), ("shown", &SHOWN_PER_TYPE)]))}
+                            {worded(move || filled_text(Msg::MoreNotShown, &[("more", &more), ("shown", &SHOWN_PER_TYPE)]))}
                         </p>
                     }
                 })}
@@ -426,7 +432,7 @@ fn Group(run: RwSignal<Option<SearchRun>>, index: usize) -> impl IntoView {
                         <p class="muted">
                             {
                                 let count = entry.unselected;
-                                worded(move || tf(Msg::Unselected, &[("count", &count)]))
+                                worded(move || filled_text(Msg::Unselected, &[("count", &count)]))
                             }
                         </p>
                     }
@@ -479,7 +485,7 @@ fn WithoutMatches(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
                                 view! {
                                     <li>
                                         {kind}
-                                        <span class="muted">{worded(move || tf(Msg::TypeRead, &[("label", &label), ("count", &listed)]))}</span>
+                                        <span class="muted">{worded(move || filled_text(Msg::TypeRead, &[("label", &label), ("count", &listed)]))}</span>
                                     </li>
                                 }
                             })

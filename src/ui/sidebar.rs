@@ -11,7 +11,7 @@ use crate::i18n::Msg;
 use crate::model::access::{Decision, Question};
 use crate::model::view_state::ResourceKey;
 use crate::ui::access::use_access;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::keys::{modified, typing};
 use crate::ui::location::{use_navigation, ViewLink};
 use crate::ui::routes::prefetch_browse;
@@ -82,10 +82,10 @@ pub fn Sidebar(
                 <p class="sidebar__none muted">
                     {
                         let query = query.clone();
-                        worded(move || tf(Msg::NoTypeNamedLike, &[("query", &query)]))
+                        worded(move || filled_text(Msg::NoTypeNamedLike, &[("query", &query)]))
                     }
                     <ViewLink change testid="sidebar-search">
-                        {worded(move || tf(Msg::SearchObjectsNamedLike, &[("query", &query)]))}
+                        {worded(move || filled_text(Msg::SearchObjectsNamedLike, &[("query", &query)]))}
                     </ViewLink>
                 </p>
             }
@@ -94,7 +94,7 @@ pub fn Sidebar(
     view! {
         <nav
             class="sidebar"
-            aria-label=t(Msg::ResourceTypes)
+            aria-label=live_text(Msg::ResourceTypes)
             on:pointerenter=|_| prefetch_browse()
             on:focusin=|_| prefetch_browse()
         >
@@ -103,8 +103,8 @@ pub fn Sidebar(
                 class="sidebar__filter"
                 type="search"
                 dir="auto"
-                placeholder=t(Msg::FilterResourceTypesPlaceholder)
-                aria-label=t(Msg::FilterResourceTypes)
+                placeholder=live_text(Msg::FilterResourceTypesPlaceholder)
+                aria-label=live_text(Msg::FilterResourceTypes)
                 prop:value=filter
                 on:input=move |e| set_filter.set(event_target_value(&e))
             />
@@ -121,10 +121,10 @@ pub fn Sidebar(
                                     {(!others.is_empty())
                                         .then(|| {
                                             view! {
-                                                <span class="muted" title=t(Msg::OtherServedVersions)>
+                                                <span class="muted" title=live_text(Msg::OtherServedVersions)>
                                                     {
                                                         let versions = others.join(", ");
-                                                        worded(move || tf(Msg::AlsoVersions, &[("versions", &versions)]))
+                                                        worded(move || filled_text(Msg::AlsoVersions, &[("versions", &versions)]))
                                                     }
                                                 </span>
                                             }
@@ -146,17 +146,17 @@ pub fn Sidebar(
                                             let title = {
                                                 let r = r.clone();
                                                 move || {
-                                                    let scope = tr(if r.is_namespaced() {
+                                                    let scope = text_now(if r.is_namespaced() {
                                                         Msg::Namespaced
                                                     } else {
                                                         Msg::ClusterScoped
                                                     });
-                                                    let mut title = tf(
+                                                    let mut title = filled_text(
                                                         Msg::ResourceTypeTitle,
                                                         &[("kind", &r.kind), ("api_version", &r.api_version()), ("scope", &scope)],
                                                     );
                                                     if !r.short_names.is_empty() {
-                                                        title += &tf(Msg::ShortNames, &[("names", &r.short_names.join(", "))]);
+                                                        title += &filled_text(Msg::ShortNames, &[("names", &r.short_names.join(", "))]);
                                                     }
                                                     title
                                                 }
@@ -182,11 +182,11 @@ pub fn Sidebar(
                                                         let namespace = navigation.state.with(|s| s.namespace.clone());
                                                         let q = Question::on("list", &r, namespace.as_deref());
                                                         let namespaced = r.is_namespaced();
-                                                        tf(
+                                                        filled_text(
                                                             Msg::YouMayNot,
                                                             &[
                                                                 ("title", &title()),
-                                                                ("action", &tl(&q.words(namespaced))),
+                                                                ("action", &localized(&q.words(namespaced))),
                                                                 ("command", &q.kubectl(namespaced)),
                                                             ],
                                                         )
@@ -216,7 +216,7 @@ pub fn Sidebar(
                                                                 .then(|| {
                                                                     view! {
                                                                         <span class="sidebar__denied" data-testid="cannot-list">
-                                                                            {t(Msg::CannotList)}
+                                                                            {live_text(Msg::CannotList)}
                                                                         </span>
                                                                     }
                                                                 })

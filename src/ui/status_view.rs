@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::api::view::status::{Status, StatusExt};
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, worded};
+use crate::ui::i18n::{filled_text, live_text, worded};
 
 /// Shows a failure `Status`.
 #[component]
@@ -24,7 +24,7 @@ pub fn StatusView(
                 <span data-testid="status-reason">{status.reason.clone()}</span>
             </h3>
             <p data-testid="status-message">{status.message.clone()}</p>
-            {retry.map(|s| view! { <p class="muted">{worded(move || tf(Msg::RetryAfterSeconds, &[("seconds", &s)]))}</p> })}
+            {retry.map(|s| view! { <p class="muted">{worded(move || filled_text(Msg::RetryAfterSeconds, &[("seconds", &s)]))}</p> })}
             {forbidden.map(|status| view! { <crate::ui::forbidden::ForbiddenExplanationOnDemand status /> })}
             {(!causes.is_empty())
                 .then(|| {
@@ -32,9 +32,9 @@ pub fn StatusView(
                         <table class="causes">
                             <thead>
                                 <tr>
-                                    <th>{t(Msg::Field)}</th>
-                                    <th>{t(Msg::Reason)}</th>
-                                    <th>{t(Msg::Message)}</th>
+                                    <th>{live_text(Msg::Field)}</th>
+                                    <th>{live_text(Msg::Reason)}</th>
+                                    <th>{live_text(Msg::Message)}</th>
                                 </tr>
                             </thead>
                             <tbody>
@@ -95,9 +95,9 @@ pub fn RetryCountdown(
     });
     view! {
         <p class="notice" role="status" data-testid="retry-countdown">
-            {worded(move || tf(Msg::RetryCountdown, &[("seconds", &seconds), ("left", &left.get())]))}
+            {worded(move || filled_text(Msg::RetryCountdown, &[("seconds", &seconds), ("left", &left.get())]))}
             <button class="button button--quiet" on:click=move |_| fire()>
-                {t(Msg::RetryNow)}
+                {live_text(Msg::RetryNow)}
             </button>
         </p>
     }

@@ -13,7 +13,7 @@ use crate::model::access::Question;
 use crate::model::subresource::{usable, verb};
 use crate::ui::access::{refusal, RefusalList};
 use crate::ui::document::DocumentView;
-use crate::ui::i18n::{t, tf, tl, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, worded};
 use crate::ui::lazy::{LogViewOnDemand, TerminalOnDemand};
 use crate::ui::status_view::StatusView;
 
@@ -48,16 +48,18 @@ pub fn SubresourcePanel(
             let readable = usable(&question_resource, &sub);
             let label = sub.name.clone();
             let (kind, verbs) = (sub.kind.clone(), sub.verbs.join(", "));
-            let title = worded(move || tf(Msg::SubresourceTitle, &[("kind", &kind), ("verbs", &verbs)]));
+            let title = worded(move || filled_text(Msg::SubresourceTitle, &[("kind", &kind), ("verbs", &verbs)]));
             let question =
                 Question::on(verb(&question_resource, &sub.name), &question_resource, question_namespace.as_deref())
                     .named(&question_name)
                     .subresource(&sub.name);
             let refused = refusal(move || vec![question.clone()], namespaced);
             let name = sub.name.clone();
-            refusals.push((Signal::derive(move || tf(Msg::ReadSubresource, &[("name", &name)])), refused));
+            refusals.push((Signal::derive(move || filled_text(Msg::ReadSubresource, &[("name", &name)])), refused));
             let title = move || match refused.get() {
-                Some(r) => tf(Msg::RefusedTitle, &[("title", &title()), ("words", &r.words), ("command", &r.command)]),
+                Some(r) => {
+                    filled_text(Msg::RefusedTitle, &[("title", &title()), ("words", &r.words), ("command", &r.command)])
+                }
                 None => title(),
             };
             let this = sub.name.clone();
@@ -75,9 +77,9 @@ pub fn SubresourcePanel(
         })
         .collect_view();
     view! {
-        <section class="panel subresources" aria-label=t(Msg::Subresources)>
+        <section class="panel subresources" aria-label=live_text(Msg::Subresources)>
             <div class="toolbar">
-                <span class="muted">{t(Msg::Subresources)}" "</span>
+                <span class="muted">{live_text(Msg::Subresources)}" "</span>
                 {buttons}
             </div>
             <RefusalList entries=refusals />
@@ -119,7 +121,7 @@ pub fn SubresourcePanel(
                 Some(Shown::Problem(problem)) => {
                     view! {
                         <p class="warning" role="alert">
-                            {move || tl(&problem)}
+                            {move || localized(&problem)}
                         </p>
                     }
                         .into_any()

@@ -19,7 +19,7 @@ use crate::client::handle::use_client;
 use crate::client::schemas::load_indexed_schemas;
 use crate::i18n::Msg;
 use crate::model::validation::{check_edit, line_range, LineProblem, NotChecked};
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 
 /// How long typing must pause before the text is checked again.
 const DEBOUNCE: Duration = Duration::from_millis(250);
@@ -104,31 +104,32 @@ pub fn ValidationList(
             scroller.set_scroll_top(((line as i32) - 3).max(0) * LINE_HEIGHT);
         }
     };
-    move || match validation.checked.get() {
+    move || {
+        match validation.checked.get() {
         Checked::Loading => {
-            view! { <p class="muted validation" data-testid="validation-state">{t(Msg::ValidationChecking)}</p> }
+            view! { <p class="muted validation" data-testid="validation-state">{live_text(Msg::ValidationChecking)}</p> }
                 .into_any()
         }
         Checked::SchemaFailed(error) => view! {
             <p class="notice validation" role="status" data-testid="validation-state">
-                {worded(move || tf(Msg::ValidationSchemaFailed, &[("error", &tl(&error))]))}
+                {worded(move || filled_text(Msg::ValidationSchemaFailed, &[("error", &localized(&error))]))}
             </p>
         }
         .into_any(),
         Checked::NotChecked(reason) => {
             let reason = move || match &reason {
-                NotChecked::Unreadable(_) => tr(Msg::ValidationUnreadable),
-                NotChecked::NoSchema(why) => tl(why),
+                NotChecked::Unreadable(_) => text_now(Msg::ValidationUnreadable),
+                NotChecked::NoSchema(why) => localized(why),
             };
             view! {
                 <p class="muted validation" data-testid="validation-state">
-                    {worded(move || tf(Msg::ValidationNotChecked, &[("reason", &reason())]))}
+                    {worded(move || filled_text(Msg::ValidationNotChecked, &[("reason", &reason())]))}
                 </p>
             }
             .into_any()
         }
         Checked::Problems(problems) if problems.is_empty() => {
-            view! { <p class="muted validation" data-testid="validation-state">{t(Msg::ValidationNoProblems)}</p> }
+            view! { <p class="muted validation" data-testid="validation-state">{live_text(Msg::ValidationNoProblems)}</p> }
                 .into_any()
         }
         Checked::Problems(problems) => {
@@ -146,27 +147,28 @@ pub fn ValidationList(
                         <li class="validation__item" data-line=line.to_string()>
                             <button
                                 class="button button--quiet validation__line"
-                                title=worded(move || tf(Msg::ValidationGoToLineTitle, &[("line", &line)]))
+                                title=worded(move || filled_text(Msg::ValidationGoToLineTitle, &[("line", &line)]))
                                 on:click=move |_| jump(line)
                             >
-                                {worded(move || tf(Msg::ValidationGoToLine, &[("line", &line)]))}
+                                {worded(move || filled_text(Msg::ValidationGoToLine, &[("line", &line)]))}
                             </button>
                             " "
                             <code class="validation__message" data-testid="validation-message">{problem.message}</code>
                             " "
-                            <span class="muted validation__refusal">{t(refusal)}</span>
+                            <span class="muted validation__refusal">{live_text(refusal)}</span>
                         </li>
                     }
                 })
                 .collect_view();
             view! {
                 <div class="validation" role="status" data-testid="validation-problems">
-                    <h4>{t(Msg::ValidationHeading)}</h4>
-                    <p class="muted">{worded(move || tf(Msg::ValidationCount, &[("count", &count)]))}</p>
+                    <h4>{live_text(Msg::ValidationHeading)}</h4>
+                    <p class="muted">{worded(move || filled_text(Msg::ValidationCount, &[("count", &count)]))}</p>
                     <ul class="validation__list">{items}</ul>
                 </div>
             }
             .into_any()
         }
+    }
     }
 }

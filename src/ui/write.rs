@@ -36,7 +36,7 @@ use crate::ui::access::{refusal, RefusalList};
 use crate::ui::diff_view::DiffView;
 use crate::ui::editor::{CodeEditor, LineMark, TextError};
 use crate::ui::field_docs::tree_of;
-use crate::ui::i18n::{t, tf, tl, tr, ts, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, text_signal, worded};
 use crate::ui::status_view::StatusView;
 use crate::ui::validation::{use_validation, Checked, ValidationList};
 use crate::ui::write_policy::use_write_policy;
@@ -82,7 +82,7 @@ pub fn use_write_settings() -> WriteSettings {
 pub fn ReadOnlyToggle() -> impl IntoView {
     let policy = use_write_policy();
     view! {
-        <label class="topbar__readonly" title=t(Msg::ReadOnlyTitle)>
+        <label class="topbar__readonly" title=live_text(Msg::ReadOnlyTitle)>
             <input
                 type="checkbox"
                 prop:checked=move || !policy.allows_writes()
@@ -90,7 +90,7 @@ pub fn ReadOnlyToggle() -> impl IntoView {
                 on:change=move |e| policy.read_only.set(event_target_checked(&e))
             />
             " "
-            {worded(move || tr(if policy.forced_by_host.get() { Msg::ReadOnlyByHostPage } else { Msg::ReadOnly }))}
+            {worded(move || text_now(if policy.forced_by_host.get() { Msg::ReadOnlyByHostPage } else { Msg::ReadOnly }))}
         </label>
     }
 }
@@ -101,11 +101,11 @@ pub fn WriteSettingsFields() -> impl IntoView {
     let settings = use_write_settings();
     view! {
         <label class="toolbar__field">
-            {t(Msg::FieldManager)}
+            {live_text(Msg::FieldManager)}
             " "
             <input
                 class="write__manager"
-                aria-label=t(Msg::FieldManager)
+                aria-label=live_text(Msg::FieldManager)
                 prop:value=move || settings.field_manager.get()
                 on:change=move |e| settings.field_manager.set(event_target_value(&e))
             />
@@ -113,7 +113,7 @@ pub fn WriteSettingsFields() -> impl IntoView {
         <label class="toolbar__field">
             "fieldValidation "
             <select
-                aria-label=t(Msg::FieldValidation)
+                aria-label=live_text(Msg::FieldValidation)
                 on:change=move |e| {
                     let v = match event_target_value(&e).as_str() {
                         "Warn" => FieldValidation::Warn,
@@ -211,7 +211,7 @@ pub fn EditPanel(
                         base.set(Some(value));
                         load_error.set(None);
                     }
-                    Err(e) => load_error.set(Some(tl(&e))),
+                    Err(e) => load_error.set(Some(localized(&e))),
                 }
             });
         }
@@ -252,7 +252,7 @@ pub fn EditPanel(
         })
     });
     let edit_error = Signal::derive(move || {
-        parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: tl(&e.message) })
+        parsed.get().err().map(|e| TextError { line: e.line, column: e.column, message: localized(&e.message) })
     });
     let guards = move || TestGuards { resource_version: guards_rv.get(), old_values: guards_values.get() };
     // The JSON patch operations follow the edit; the user may change them last.
@@ -339,8 +339,9 @@ pub fn EditPanel(
                 .conflicts
                 .iter()
                 .map(|c| {
-                    let show = |v: &Option<Value>| v.as_ref().map(Value::to_json).unwrap_or_else(|| tr(Msg::Absent));
-                    tf(
+                    let show =
+                        |v: &Option<Value>| v.as_ref().map(Value::to_json).unwrap_or_else(|| text_now(Msg::Absent));
+                    filled_text(
                         Msg::RebaseConflict,
                         &[
                             ("path", &display_pointer(&c.path)),
@@ -383,9 +384,9 @@ pub fn EditPanel(
                                 .entry
                                 .subresource
                                 .as_ref()
-                                .map(|s| tf(Msg::OwnsSubresource, &[("subresource", s)]))
+                                .map(|s| filled_text(Msg::OwnsSubresource, &[("subresource", s)]))
                                 .unwrap_or_default();
-                            tf(
+                            filled_text(
                                 Msg::OwnsField,
                                 &[
                                     ("manager", &o.entry.manager),
@@ -448,7 +449,7 @@ pub fn EditPanel(
                 role="tab"
                 aria-selected=move || (method.get() == m).to_string()
                 disabled=move || refused.with(Option::is_some)
-                title=move || refused.get().map(|r| tf(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
+                title=move || refused.get().map(|r| filled_text(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
                 on:click=move |_| {
                     method.set(m);
                     sent.set(None);
@@ -463,7 +464,7 @@ pub fn EditPanel(
             <label class="toolbar__field">
                 <input type="checkbox" prop:checked=move || signal.get() on:change=move |e| signal.set(event_target_checked(&e)) />
                 " "
-                {t(label)}
+                {live_text(label)}
             </label>
         }
     };
@@ -473,7 +474,7 @@ pub fn EditPanel(
             <div class="write__options">
                 {checkbox(guards_rv, Msg::TestResourceVersionFirst)}
                 {checkbox(guards_values, Msg::TestOldValues)}
-                <p class="muted">{t(Msg::PatchOperationsHelp)}</p>
+                <p class="muted">{live_text(Msg::PatchOperationsHelp)}</p>
                 <CodeEditor text=ops_src label=Msg::JsonPatchOperations error=Signal::derive(|| None::<TextError>) marks=Signal::derive(Vec::new) testid="ops-editor" />
             </div>
         }
@@ -489,9 +490,9 @@ pub fn EditPanel(
         WriteMethod::StrategicMerge => view! {
             <p class="muted write__options" data-testid="schema-state">
                 {move || match schemas.get() {
-                    None => tr(Msg::SchemaWhenNeeded),
-                    Some(Err(e)) => tf(Msg::SchemaProblem, &[("error", &tl(&e))]),
-                    Some(Ok(s)) => tf(Msg::SchemaMergeKeys, &[("count", &s.len())]),
+                    None => text_now(Msg::SchemaWhenNeeded),
+                    Some(Err(e)) => filled_text(Msg::SchemaProblem, &[("error", &localized(&e))]),
+                    Some(Ok(s)) => filled_text(Msg::SchemaMergeKeys, &[("count", &s.len())]),
                 }}
             </p>
         }
@@ -502,7 +503,8 @@ pub fn EditPanel(
 
     let preview_view = move || match current.get() {
         Err(e) => {
-            view! { <p class="warning" role="alert" data-testid="plan-error">{worded(move || tl(&e))}</p> }.into_any()
+            view! { <p class="warning" role="alert" data-testid="plan-error">{worded(move || localized(&e))}</p> }
+                .into_any()
         }
         Ok((plan, base, _)) => {
             let shown = preview(&plan.request);
@@ -510,10 +512,10 @@ pub fn EditPanel(
                 .body_text
                 .clone()
                 .unwrap_or_else(|| crate::model::page::hex_dump(plan.request.body().unwrap_or_default()));
-            let notes = plan.notes.iter().map(|n| view! { <li>{tl(n)}</li> }).collect_view();
+            let notes = plan.notes.iter().map(|n| view! { <li>{localized(n)}</li> }).collect_view();
             view! {
                 <div class="write__preview" data-testid="request-preview">
-                    <h4>{t(Msg::TheRequest)}</h4>
+                    <h4>{live_text(Msg::TheRequest)}</h4>
                     <pre class="document__text write__request" tabindex="0">
                         <span data-testid="preview-method">{shown.method.clone()}</span>
                         " "
@@ -524,7 +526,7 @@ pub fn EditPanel(
                         <span data-testid="preview-body">{body}</span>
                     </pre>
                     <ul class="write__notes">{notes}</ul>
-                    <h4>{t(Msg::TheChange)}</h4>
+                    <h4>{live_text(Msg::TheChange)}</h4>
                     <DiffView old=edit_view(&base) new=plan.expected.clone() name="expected" ignore_status=true />
                 </div>
             }
@@ -555,13 +557,13 @@ pub fn EditPanel(
         let line_note = |message: &str| {
             named_field(message)
                 .and_then(|f| line_of_field(&pointers, &f))
-                .map(|l| tf(Msg::OnLine, &[("line", &(l + 1))]))
+                .map(|l| filled_text(Msg::OnLine, &[("line", &(l + 1))]))
                 .unwrap_or_default()
         };
         let warnings = (!a.warnings.is_empty()).then(|| {
             view! {
                 <div class="notice" data-testid="write-warnings">
-                    <h4>{t(Msg::ServerWarnings)}</h4>
+                    <h4>{live_text(Msg::ServerWarnings)}</h4>
                     <ul>
                         {a.warnings.iter().map(|w| view! { <li>{format!("{w}{}", line_note(w))}</li> }).collect_view()}
                     </ul>
@@ -573,21 +575,25 @@ pub fn EditPanel(
             move || {
                 format!(
                     "{} {}{}",
-                    tr(if dry_run { Msg::DryRunHead } else { Msg::SentHead }),
-                    if status == 0 { tr(Msg::NotSentLower) } else { format!("HTTP {status} {status_text}") },
-                    if dry_run && (200..300).contains(&status) { tr(Msg::NothingPersisted) } else { String::new() }
+                    text_now(if dry_run { Msg::DryRunHead } else { Msg::SentHead }),
+                    if status == 0 { text_now(Msg::NotSentLower) } else { format!("HTTP {status} {status_text}") },
+                    if dry_run && (200..300).contains(&status) {
+                        text_now(Msg::NothingPersisted)
+                    } else {
+                        String::new()
+                    }
                 )
             }
         };
         let body = if let Some(problem) = a.problem.clone() {
-            view! { <p class="warning" role="alert">{worded(move || tl(&problem))}</p> }.into_any()
+            view! { <p class="warning" role="alert">{worded(move || localized(&problem))}</p> }.into_any()
         } else if let Some(status) = a.status_body.clone() {
             let problems = strict_problems(&status.message);
             let conflicts = apply_conflicts(&status);
             let strict = (!problems.is_empty()).then(|| {
                 view! {
                     <div data-testid="strict-problems">
-                        <h4>{t(Msg::RejectedByStrict)}</h4>
+                        <h4>{live_text(Msg::RejectedByStrict)}</h4>
                         <ul>
                             {problems.iter().map(|p| view! { <li>{format!("{p}{}", line_note(p))}</li> }).collect_view()}
                         </ul>
@@ -602,9 +608,9 @@ pub fn EditPanel(
                 let send_force = send_force.clone();
                 view! {
                     <div data-testid="apply-conflicts">
-                        <h4>{t(Msg::ApplyConflicts)}</h4>
+                        <h4>{live_text(Msg::ApplyConflicts)}</h4>
                         <table class="causes">
-                            <thead><tr><th>{t(Msg::Field)}</th><th>{t(Msg::OwnedBy)}</th><th>{t(Msg::Message)}</th></tr></thead>
+                            <thead><tr><th>{live_text(Msg::Field)}</th><th>{live_text(Msg::OwnedBy)}</th><th>{live_text(Msg::Message)}</th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
                         <button
@@ -615,7 +621,7 @@ pub fn EditPanel(
                                 send_force(false);
                             }
                         >
-                            {t(Msg::ForceApply)}
+                            {live_text(Msg::ForceApply)}
                         </button>
                     </div>
                 }
@@ -639,11 +645,11 @@ pub fn EditPanel(
                 let effects = report.effects().count();
                 view! {
                     <p data-testid="dry-run-summary">
-                        {worded(move || tf(Msg::WouldPersist, &[("count", &effects)]))}
+                        {worded(move || filled_text(Msg::WouldPersist, &[("count", &effects)]))}
                     </p>
                     <DiffView old=s.before.clone() new=object name="dry-run" ignore_status=true />
                     <details class="write__generated">
-                        <summary>{t(Msg::GeneratedFields)}</summary>
+                        <summary>{live_text(Msg::GeneratedFields)}</summary>
                         <ul>{generated}</ul>
                     </details>
                 }
@@ -656,7 +662,7 @@ pub fn EditPanel(
                     <p data-testid="write-saved">
                         {
                             let (before, after) = (rv(&s.before), rv(&object));
-                            worded(move || tf(Msg::Saved, &[("before", &before), ("after", &after)]))
+                            worded(move || filled_text(Msg::Saved, &[("before", &before), ("after", &after)]))
                         }
                     </p>
                     <DiffView old=s.before.clone() new=object name="written" ignore_status=true />
@@ -669,15 +675,15 @@ pub fn EditPanel(
         let conflict = (s.method == WriteMethod::Put && a.status == 409).then(|| {
             view! {
                 <div class="notice" data-testid="put-conflict">
-                    <h4>{t(Msg::SomeoneChanged)}</h4>
+                    <h4>{live_text(Msg::SomeoneChanged)}</h4>
                     {move || {
                         live.get()
                             .map(|l| {
                                 let edited = s.edited.clone();
                                 view! {
-                                    <p>{t(Msg::LiveAgainstEdit)}</p>
+                                    <p>{live_text(Msg::LiveAgainstEdit)}</p>
                                     <DiffView old=edit_view(&l) new=edited name="conflict" ignore_status=true />
-                                    <button class="button" on:click=do_rebase>{t(Msg::RebaseEdit)}</button>
+                                    <button class="button" on:click=do_rebase>{live_text(Msg::RebaseEdit)}</button>
                                 }
                             })
                     }}
@@ -685,7 +691,7 @@ pub fn EditPanel(
             }
         });
         Some(view! {
-            <section class="panel write__outcome" aria-label=t(Msg::WriteResult) data-testid="write-outcome">
+            <section class="panel write__outcome" aria-label=live_text(Msg::WriteResult) data-testid="write-outcome">
                 <h4 data-testid="write-status">{head}</h4>
                 {warnings}
                 {body}
@@ -695,16 +701,16 @@ pub fn EditPanel(
     };
 
     view! {
-        <section class="panel write" aria-label=t(Msg::EditObject)>
+        <section class="panel write" aria-label=live_text(Msg::EditObject)>
             <h3>
                 {
                     let title = title.clone();
-                    worded(move || tf(Msg::EditTitle, &[("title", &title)]))
+                    worded(move || filled_text(Msg::EditTitle, &[("title", &title)]))
                 }
             </h3>
             {move || load_error.get().map(|e| view! { <p class="warning" role="alert">{e}</p> })}
             <div class="toolbar">
-                <div class="segmented" role="group" aria-label=t(Msg::EditAs)>
+                <div class="segmented" role="group" aria-label=live_text(Msg::EditAs)>
                     <button class="segmented__item" aria-pressed=move || (!json.get()).to_string() on:click=move |_| switch_format(false)>
                         "YAML"
                     </button>
@@ -713,7 +719,7 @@ pub fn EditPanel(
                     </button>
                 </div>
                 {checkbox(show_ownership, Msg::ShowFieldOwners)}
-                <button class="button button--quiet" on:click=reload>{t(Msg::ReloadFromServer)}</button>
+                <button class="button button--quiet" on:click=reload>{live_text(Msg::ReloadFromServer)}</button>
             </div>
             <CodeEditor
                 text
@@ -749,18 +755,18 @@ pub fn EditPanel(
                                 <summary>
                                     {
                                         let count = entries.len();
-                                        worded(move || tf(Msg::FieldManagersSummary, &[("count", &count)]))
+                                        worded(move || filled_text(Msg::FieldManagersSummary, &[("count", &count)]))
                                     }
                                 </summary>
                                 <table class="causes">
                                     <thead>
                                         <tr>
-                                            <th>{t(Msg::Manager)}</th>
-                                            <th>{t(Msg::Operation)}</th>
-                                            <th>{t(Msg::ApiVersion)}</th>
-                                            <th>{t(Msg::Time)}</th>
-                                            <th>{t(Msg::Subresource)}</th>
-                                            <th>{t(Msg::Fields)}</th>
+                                            <th>{live_text(Msg::Manager)}</th>
+                                            <th>{live_text(Msg::Operation)}</th>
+                                            <th>{live_text(Msg::ApiVersion)}</th>
+                                            <th>{live_text(Msg::Time)}</th>
+                                            <th>{live_text(Msg::Subresource)}</th>
+                                            <th>{live_text(Msg::Fields)}</th>
                                         </tr>
                                     </thead>
                                     <tbody>{rows}</tbody>
@@ -773,14 +779,14 @@ pub fn EditPanel(
                 view! {
                     <p class="notice" data-testid="rebase-note">
                         {move || if conflicts.is_empty() {
-                            tr(Msg::Rebased)
+                            text_now(Msg::Rebased)
                         } else {
-                            tf(Msg::RebasedWithConflicts, &[("count", &conflicts.len()), ("conflicts", &conflicts.join("; "))])
+                            filled_text(Msg::RebasedWithConflicts, &[("count", &conflicts.len()), ("conflicts", &conflicts.join("; "))])
                         }}
                     </p>
                 }
             })}
-            <div class="segmented write__methods" role="tablist" aria-label=t(Msg::SendAs)>
+            <div class="segmented write__methods" role="tablist" aria-label=live_text(Msg::SendAs)>
                 {WriteMethod::ALL.into_iter().map(method_tab).collect_view()}
             </div>
             <div class="toolbar">
@@ -790,13 +796,13 @@ pub fn EditPanel(
             {preview_view}
             <div class="toolbar write__actions">
                 <button class="button" disabled=move || !can_send() on:click=move |_| send_dry(true)>
-                    {t(Msg::DryRun)}
+                    {live_text(Msg::DryRun)}
                 </button>
                 <button class="button" disabled=move || !can_send() on:click=move |_| send_real(false)>
-                    {worded(move || tf(Msg::SendMethodTo, &[("method", &method.get().label()), ("title", &title_for_button)]))}
+                    {worded(move || filled_text(Msg::SendMethodTo, &[("method", &method.get().label()), ("title", &title_for_button)]))}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
-                <RefusalList entries=vec![(ts(Msg::Send), current_refused)] />
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{live_text(Msg::ReadOnlyNothingSent)}</span> })}
+                <RefusalList entries=vec![(text_signal(Msg::Send), current_refused)] />
             </div>
             {outcome}
         </section>

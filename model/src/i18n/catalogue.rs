@@ -532,6 +532,7 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     RelationsTitle => "Relations",
     RelationsOwners => "Owned by",
     RelationsDependents => "Dependents",
+    RelationsUses => "Uses",
     RelationsReading => "Reading the dependents…",
     RelationsNone => "Nothing here is owned by this object.",
     RelationsRefresh => "Read again",

@@ -12,7 +12,7 @@ use crate::i18n::Msg;
 use crate::model::object_events::{EventRow, EventType, EventsApi, Regarding};
 use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
-use crate::ui::i18n::{t, tf, tl, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, worded};
 use crate::ui::intl;
 use crate::ui::location::ViewLink;
 
@@ -25,8 +25,8 @@ pub fn ObjectEvents(
     let regarding = match Regarding::of(&document) {
         Ok(regarding) => regarding,
         Err(error) => {
-            let text = tl(&error);
-            return view! { <section class="panel events" aria-label=t(Msg::EventsTitle)><p role="status">{text}</p></section> }
+            let text = localized(&error);
+            return view! { <section class="panel events" aria-label=live_text(Msg::EventsTitle)><p role="status">{text}</p></section> }
                 .into_any();
         }
     };
@@ -43,14 +43,14 @@ pub fn ObjectEvents(
                     prop:checked=move || show_owner.get()
                     on:change=move |ev| show_owner.set(event_target_checked(&ev))
                 />
-                {worded(move || tf(Msg::EventsShowOwner, &[("owner", &toggle_label)]))}
+                {worded(move || filled_text(Msg::EventsShowOwner, &[("owner", &toggle_label)]))}
             </label>
             <Show when=move || show_owner.get()>
                 <EventsTable
                     regarding=owner.clone()
                     title=Signal::derive({
                         let title_label = title_label.clone();
-                        move || tf(Msg::EventsOfOwner, &[("owner", &title_label)])
+                        move || filled_text(Msg::EventsOfOwner, &[("owner", &title_label)])
                     })
                     testid="owner-events"
                 />
@@ -58,8 +58,8 @@ pub fn ObjectEvents(
         }
     });
     view! {
-        <section class="panel events" aria-label=t(Msg::EventsTitle)>
-            <EventsTable regarding title=Signal::derive(t(Msg::EventsTitle)) testid="object-events" />
+        <section class="panel events" aria-label=live_text(Msg::EventsTitle)>
+            <EventsTable regarding title=Signal::derive(live_text(Msg::EventsTitle)) testid="object-events" />
             {owner_part}
         </section>
     }
@@ -85,7 +85,10 @@ fn EventsTable(
         };
         let forms = [Msg::EventsCountOne, Msg::EventsCountFew, Msg::EventsCountMany, Msg::EventsCountOther];
         worded(move || {
-            tf(Msg::EventsWatched, &[("events", &intl::plural(events.rows.with(Vec::len), forms)), ("api", &api)])
+            filled_text(
+                Msg::EventsWatched,
+                &[("events", &intl::plural(events.rows.with(Vec::len), forms)), ("api", &api)],
+            )
         })
     });
     let resource = source.map(|(_, resource)| resource);
@@ -94,17 +97,17 @@ fn EventsTable(
         <p class="events__state" role="status">
             {summary}
             " "
-            {move || events.problem.get().map(|p| tl(&p))}
+            {move || events.problem.get().map(|p| localized(&p))}
         </p>
         <table class="causes events__table" data-testid=testid>
             <thead>
                 <tr>
-                    <th>{t(Msg::EventsType)}</th>
-                    <th>{t(Msg::EventsReason)}</th>
-                    <th>{t(Msg::EventsAge)}</th>
-                    <th>{t(Msg::EventsCount)}</th>
-                    <th>{t(Msg::EventsFrom)}</th>
-                    <th>{t(Msg::EventsMessage)}</th>
+                    <th>{live_text(Msg::EventsType)}</th>
+                    <th>{live_text(Msg::EventsReason)}</th>
+                    <th>{live_text(Msg::EventsAge)}</th>
+                    <th>{live_text(Msg::EventsCount)}</th>
+                    <th>{live_text(Msg::EventsFrom)}</th>
+                    <th>{live_text(Msg::EventsMessage)}</th>
                 </tr>
             </thead>
             <tbody>
@@ -116,7 +119,7 @@ fn EventsTable(
             </tbody>
         </table>
         <Show when=move || events.synced.get() && events.rows.with(Vec::is_empty)>
-            <p class="events__none">{t(Msg::EventsNone)}</p>
+            <p class="events__none">{live_text(Msg::EventsNone)}</p>
         </Show>
     }
 }

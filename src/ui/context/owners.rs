@@ -12,7 +12,7 @@ use crate::i18n::Msg;
 use crate::model::field_owners::OwnedField;
 use crate::model::field_owners_history as model;
 use crate::model::field_owners_history::{ChangedField, VersionChange};
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::intl;
 
 /// The field managers of an object, followed live (its screen holds the `use_field_owners`
@@ -29,20 +29,20 @@ pub fn FieldOwners(
     let forms = [Msg::OwnersFieldsOne, Msg::OwnersFieldsFew, Msg::OwnersFieldsMany, Msg::OwnersFieldsOther];
     let count = worded(move || intl::plural(owners.owned.with(Vec::len), forms));
     view! {
-        <section class="panel field-owners" aria-label=t(Msg::OwnersTitle) data-testid="field-owners">
+        <section class="panel field-owners" aria-label=live_text(Msg::OwnersTitle) data-testid="field-owners">
             <details
                 prop:open=move || open.get()
                 on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())
             >
             <summary class="field-owners__summary" data-testid="field-owners-summary">
-                <h3>{t(Msg::OwnersTitle)}</h3>
+                <h3>{live_text(Msg::OwnersTitle)}</h3>
                 " "
                 <span class="field-owners__count">{count}</span>
             </summary>
             <p class="field-owners__state" role="status">
-                {t(Msg::OwnersSummary)}
+                {live_text(Msg::OwnersSummary)}
                 " "
-                {move || owners.problem.get().map(|p| tl(&p))}
+                {move || owners.problem.get().map(|p| localized(&p))}
             </p>
             <OwnedTable owners selected />
             <FieldHistory owners selected />
@@ -62,16 +62,16 @@ pub fn Freshness(owners: UseFieldOwners, shown: Value, on_read: Callback<()>) ->
         model::Freshness::Current => None,
         model::Freshness::Deleted => Some(
             view! {
-                <p class="freshness warning" role="status" data-testid="object-freshness">{t(Msg::ObjectDeletedSinceRead)}</p>
+                <p class="freshness warning" role="status" data-testid="object-freshness">{live_text(Msg::ObjectDeletedSinceRead)}</p>
             }
             .into_any(),
         ),
         model::Freshness::Changed { shown, newest, by } => {
             let line = if by.is_empty() {
-                tf(Msg::ObjectChangedSinceRead, &[("shown", &shown), ("newest", &newest)])
+                filled_text(Msg::ObjectChangedSinceRead, &[("shown", &shown), ("newest", &newest)])
             } else {
                 let by = by.join(", ");
-                tf(Msg::ObjectChangedSinceReadBy, &[("shown", &shown), ("newest", &newest), ("managers", &by)])
+                filled_text(Msg::ObjectChangedSinceReadBy, &[("shown", &shown), ("newest", &newest), ("managers", &by)])
             };
             Some(
                 view! {
@@ -79,7 +79,7 @@ pub fn Freshness(owners: UseFieldOwners, shown: Value, on_read: Callback<()>) ->
                         {line}
                         " "
                         <button class="button button--quiet" data-testid="object-read-again" on:click=move |_| on_read.run(())>
-                            {t(Msg::ObjectReadAgain)}
+                            {live_text(Msg::ObjectReadAgain)}
                         </button>
                     </p>
                 }
@@ -106,11 +106,11 @@ fn OwnedTable(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> imp
         <table class="causes field-owners__table" data-testid="owned-fields">
             <thead>
                 <tr>
-                    <th>{t(Msg::OwnersField)}</th>
-                    <th>{t(Msg::OwnersManager)}</th>
-                    <th>{t(Msg::OwnersOperation)}</th>
-                    <th>{t(Msg::OwnersSubresource)}</th>
-                    <th>{t(Msg::OwnersTime)}</th>
+                    <th>{live_text(Msg::OwnersField)}</th>
+                    <th>{live_text(Msg::OwnersManager)}</th>
+                    <th>{live_text(Msg::OwnersOperation)}</th>
+                    <th>{live_text(Msg::OwnersSubresource)}</th>
+                    <th>{live_text(Msg::OwnersTime)}</th>
                 </tr>
             </thead>
             <tbody>
@@ -122,7 +122,7 @@ fn OwnedTable(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> imp
             </tbody>
         </table>
         <Show when=move || owners.owned.with(Vec::is_empty)>
-            <p class="field-owners__none">{t(Msg::OwnersNone)}</p>
+            <p class="field-owners__none">{live_text(Msg::OwnersNone)}</p>
         </Show>
     }
 }
@@ -139,7 +139,7 @@ fn OwnedLine(field: OwnedField, selected: RwSignal<Option<String>>) -> impl Into
                 <button
                     class="field-owners__path"
                     data-testid="field-history-open"
-                    title=move || tf(Msg::OwnersShowHistory, &[("path", &title)])
+                    title=move || filled_text(Msg::OwnersShowHistory, &[("path", &title)])
                     on:click=move |_| selected.set(Some(path.clone()))
                 >
                     <code>{label}</code>
@@ -161,14 +161,14 @@ fn FieldHistory(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> i
         let steps = owners.field_history(&path);
         let heading = path.clone();
         let body = match steps {
-            Err(problem) => view! { <p role="alert">{tl(&problem)}</p> }.into_any(),
+            Err(problem) => view! { <p role="alert">{localized(&problem)}</p> }.into_any(),
             Ok(steps) => view! {
                 <table class="causes field-owners__history" data-testid="field-history">
                     <thead>
                         <tr>
-                            <th>{t(Msg::OwnersVersion)}</th>
-                            <th>{t(Msg::OwnersValue)}</th>
-                            <th>{t(Msg::OwnersManager)}</th>
+                            <th>{live_text(Msg::OwnersVersion)}</th>
+                            <th>{live_text(Msg::OwnersValue)}</th>
+                            <th>{live_text(Msg::OwnersManager)}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -180,11 +180,11 @@ fn FieldHistory(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> i
                                     .iter()
                                     .map(|o| format!("{} ({})", o.manager, o.operation))
                                     .collect();
-                                let managers = if managers.is_empty() { tr(Msg::OwnersNobody) } else { managers.join(", ") };
+                                let managers = if managers.is_empty() { text_now(Msg::OwnersNobody) } else { managers.join(", ") };
                                 view! {
                                     <tr>
                                         <td>{step.resource_version}</td>
-                                        <td><code>{step.value.unwrap_or_else(|| tr(Msg::OwnersAbsent))}</code></td>
+                                        <td><code>{step.value.unwrap_or_else(|| text_now(Msg::OwnersAbsent))}</code></td>
                                         <td>{managers}</td>
                                     </tr>
                                 }
@@ -197,9 +197,9 @@ fn FieldHistory(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> i
         };
         Some(view! {
             <div class="field-owners__history-box">
-                <h4>{worded(move || tf(Msg::OwnersFieldHistory, &[("path", &heading)]))}</h4>
+                <h4>{worded(move || filled_text(Msg::OwnersFieldHistory, &[("path", &heading)]))}</h4>
                 <button class="button button--quiet" on:click=move |_| selected.set(None)>
-                    {t(Msg::OwnersCloseHistory)}
+                    {live_text(Msg::OwnersCloseHistory)}
                 </button>
                 {body}
             </div>
@@ -211,9 +211,9 @@ fn FieldHistory(owners: UseFieldOwners, selected: RwSignal<Option<String>>) -> i
 #[component]
 fn Changes(owners: UseFieldOwners) -> impl IntoView {
     view! {
-        <h4>{t(Msg::OwnersChangesTitle)}</h4>
+        <h4>{live_text(Msg::OwnersChangesTitle)}</h4>
         <Show when=move || owners.changes.with(Vec::is_empty)>
-            <p class="field-owners__none">{t(Msg::OwnersChangesNone)}</p>
+            <p class="field-owners__none">{live_text(Msg::OwnersChangesNone)}</p>
         </Show>
         <ol class="field-owners__changes" data-testid="field-changes">
             <For
@@ -238,7 +238,7 @@ fn ChangeItem(change: VersionChange) -> impl IntoView {
             let paths = |paths: &[String]| if paths.is_empty() { "∅".to_owned() } else { paths.join(" ") };
             let (gained, lost) = (paths(&m.gained), paths(&m.lost));
             let text = move || {
-                tf(
+                filled_text(
                     Msg::OwnersMoved,
                     &[
                         ("manager", &m.manager),
@@ -256,7 +256,7 @@ fn ChangeItem(change: VersionChange) -> impl IntoView {
     let fields = change.fields.into_iter().map(|field| view! { <FieldLine field /> }).collect_view();
     view! {
         <li data-testid="field-change" data-rv=change.resource_version.clone()>
-            <strong>{worded(move || tf(Msg::OwnersChangeAt, &[("rv", &rv)]))}</strong>
+            <strong>{worded(move || filled_text(Msg::OwnersChangeAt, &[("rv", &rv)]))}</strong>
             <ul>{moved}</ul>
             <ul>{fields}</ul>
         </li>
@@ -266,15 +266,15 @@ fn ChangeItem(change: VersionChange) -> impl IntoView {
 /// One changed field with its values and its manager.
 #[component]
 fn FieldLine(field: ChangedField) -> impl IntoView {
-    let absent = || tr(Msg::OwnersAbsent);
+    let absent = || text_now(Msg::OwnersAbsent);
     let kind = match field.kind {
         ChangeKind::Added => "added",
         ChangeKind::Removed => "removed",
         ChangeKind::Changed => "changed",
     };
     let text = move || {
-        let manager = field.manager.clone().unwrap_or_else(|| tr(Msg::OwnersNobody));
-        tf(
+        let manager = field.manager.clone().unwrap_or_else(|| text_now(Msg::OwnersNobody));
+        filled_text(
             Msg::OwnersChangedField,
             &[
                 ("path", &field.path),

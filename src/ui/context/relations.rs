@@ -1,5 +1,6 @@
-//! The Relations panel of an object's screen (#36 item 2): its owners up and its dependents down
-//! as a tree, each a link to its object with its status word. It renders what `use_relations`
+//! The Relations panel of an object's screen (#36 item 2): its owners up, what it names in its
+//! spec (its node, ConfigMaps, Secrets, claims…), and its dependents down as a tree, each a link
+//! to its object with its status word. It renders what `use_relations`
 //! hands it.
 
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use crate::i18n::Msg;
 use crate::model::relations::{Node, Related, Status};
 use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
-use crate::ui::i18n::{t, tl};
+use crate::ui::i18n::{live_text, localized};
 use crate::ui::location::ViewLink;
 
 /// The owners and dependents of the object `document` describes.
@@ -29,28 +30,36 @@ pub fn Relations(
         .into_iter()
         .map(|owner| view! { <li><RelatedLink object=owner status=Status::Unknown /></li> })
         .collect_view();
+    let uses = relations.uses.get_value();
+    let has_uses = !uses.is_empty();
+    let use_links =
+        uses.into_iter().map(|object| view! { <li><RelatedLink object status=Status::Unknown /></li> }).collect_view();
     let looks_down = relations.looks_down.get_value();
     let down = looks_down.then(|| {
         view! {
-            <h4>{t(Msg::RelationsDependents)}</h4>
+            <h4>{live_text(Msg::RelationsDependents)}</h4>
             <p role="status" class="relations__state">
-                {move || relations.problem.get().map(|p| tl(&p))}
-                {move || relations.tree.with(Option::is_none).then(|| t(Msg::RelationsReading))}
-                {move || relations.tree.with(|tree| matches!(tree, Some(t) if t.is_empty())).then(|| t(Msg::RelationsNone))}
+                {move || relations.problem.get().map(|p| localized(&p))}
+                {move || relations.tree.with(Option::is_none).then(|| live_text(Msg::RelationsReading))}
+                {move || relations.tree.with(|tree| matches!(tree, Some(t) if t.is_empty())).then(|| live_text(Msg::RelationsNone))}
             </p>
             <button type="button" class="button button--quiet" data-testid="relations-refresh" on:click=move |_| relations.refresh.run(())>
-                {t(Msg::RelationsRefresh)}
+                {live_text(Msg::RelationsRefresh)}
             </button>
             <div data-testid="relations-dependents">{move || relations.tree.get().map(|nodes| view! { <Tree nodes /> })}</div>
         }
     });
     view! {
-        <section class="panel relations" aria-label=t(Msg::RelationsTitle) data-testid="relations">
-            <h3>{t(Msg::RelationsTitle)}</h3>
+        <section class="panel relations" aria-label=live_text(Msg::RelationsTitle) data-testid="relations">
+            <h3>{live_text(Msg::RelationsTitle)}</h3>
             <Show when=move || has_owners>
-                <h4>{t(Msg::RelationsOwners)}</h4>
+                <h4>{live_text(Msg::RelationsOwners)}</h4>
             </Show>
             <ul class="relations__owners" data-testid="relations-owners">{owner_links}</ul>
+            <Show when=move || has_uses>
+                <h4>{live_text(Msg::RelationsUses)}</h4>
+            </Show>
+            <ul class="relations__owners" data-testid="relations-uses">{use_links}</ul>
             {down}
         </section>
     }

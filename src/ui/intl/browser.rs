@@ -4,7 +4,7 @@ use js_sys::{Array, Date, Function, Intl, Object, Reflect};
 use wasm_bindgen::JsValue;
 
 use crate::i18n::Msg;
-use crate::ui::i18n::{language, tf};
+use crate::ui::i18n::{filled_text, language};
 
 fn locales() -> Array {
     Array::of1(&JsValue::from_str(language().tag()))
@@ -108,5 +108,5 @@ pub fn plural(count: usize, forms: [Msg; 4]) -> String {
         "many" => forms[2],
         _ => forms[3],
     };
-    tf(msg, &[("count", &self::count(count))])
+    filled_text(msg, &[("count", &self::count(count))])
 }

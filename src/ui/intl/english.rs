@@ -2,7 +2,7 @@
 //! Rust, in English, as an interface without `Intl` would.
 
 use crate::i18n::Msg;
-use crate::ui::i18n::tf;
+use crate::ui::i18n::filled_text;
 
 fn grouped(int: u64) -> String {
     let digits = int.to_string();
@@ -77,5 +77,5 @@ pub fn relative_seconds(seconds: f64) -> String {
 
 pub fn plural(count: usize, forms: [Msg; 4]) -> String {
     let msg = if count == 1 { forms[0] } else { forms[3] };
-    tf(msg, &[("count", &self::count(count))])
+    filled_text(msg, &[("count", &self::count(count))])
 }

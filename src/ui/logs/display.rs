@@ -6,7 +6,7 @@ use crate::client::logs::UseLogFollow;
 use crate::i18n::Msg;
 use crate::model::log_follow::{LogSource, ALL_CONTAINERS};
 use crate::model::logs::{download_name, LogDisplay};
-use crate::ui::i18n::{t, tf, tr};
+use crate::ui::i18n::{filled_text, live_text, text_now};
 use crate::ui::intl;
 
 use super::form::{LogForm, Shown};
@@ -32,7 +32,7 @@ pub(super) fn LogDisplayBar(
         }
     };
     view! {
-        <div class="toolbar" aria-label=t(Msg::LogDisplay) role="group">
+        <div class="toolbar" aria-label=live_text(Msg::LogDisplay) role="group">
             <label class="toolbar__field">
                 <input
                     type="checkbox"
@@ -40,21 +40,21 @@ pub(super) fn LogDisplayBar(
                     on:change=move |e| display.update(|d| d.timestamps = event_target_checked(&e))
                 />
                 " "
-                {t(Msg::Timestamps)}
+                {live_text(Msg::Timestamps)}
             </label>
             <label class="toolbar__field">
                 <input type="checkbox" prop:checked=wrap on:change=move |e| wrap.set(event_target_checked(&e)) />
                 " "
-                {t(Msg::Wrap)}
+                {live_text(Msg::Wrap)}
             </label>
             <label class="toolbar__field">
-                {t(Msg::SearchLabel)}
+                {live_text(Msg::SearchLabel)}
                 " "
                 <input
                     type="search"
                     dir="auto"
-                    aria-label=t(Msg::SearchTheLog)
-                    placeholder=t(Msg::TextInLine)
+                    aria-label=live_text(Msg::SearchTheLog)
+                    placeholder=live_text(Msg::TextInLine)
                     prop:value=move || display.with(|d| d.search.clone())
                     on:input=move |e| display.update(|d| d.search = event_target_value(&e))
                 />
@@ -63,15 +63,15 @@ pub(super) fn LogDisplayBar(
                 {move || {
                     let (_, matching, kept, _) = shown.get();
                     if display.with(|d| d.search.trim().is_empty()) {
-                        tf(Msg::LogLines, &[("count", &intl::count(kept))])
+                        filled_text(Msg::LogLines, &[("count", &intl::count(kept))])
                     } else {
-                        tf(Msg::MatchingLinesOf, &[("matching", &intl::count(matching)), ("kept", &intl::count(kept))])
+                        filled_text(Msg::MatchingLinesOf, &[("matching", &intl::count(matching)), ("kept", &intl::count(kept))])
                     }
                 }}
             </span>
             {move || form.follow.get().then(|| view! { <PauseButton follow stick /> })}
             <button class="button button--quiet" data-testid="log-download" on:click=download>
-                {t(Msg::Download)}
+                {live_text(Msg::Download)}
             </button>
         </div>
     }
@@ -87,7 +87,7 @@ fn PauseButton(follow: UseLogFollow, stick: StoredValue<bool>) -> impl IntoView 
             class="button button--quiet"
             data-testid="log-pause"
             aria-pressed=move || held().is_some().to_string()
-            title=t(Msg::PauseTitle)
+            title=live_text(Msg::PauseTitle)
             on:click=move |_| {
                 let paused = log.with_untracked(|l| l.held().is_some());
                 if paused {
@@ -97,8 +97,8 @@ fn PauseButton(follow: UseLogFollow, stick: StoredValue<bool>) -> impl IntoView 
             }
         >
             {move || match held() {
-                Some(n) => tf(Msg::ResumeNew, &[("count", &n)]),
-                None => tr(Msg::Pause),
+                Some(n) => filled_text(Msg::ResumeNew, &[("count", &n)]),
+                None => text_now(Msg::Pause),
             }}
         </button>
     }

@@ -18,7 +18,7 @@ use crate::client::logs::{use_log_follow, UseLogFollow};
 use crate::i18n::Msg;
 use crate::model::log_follow::LogSource;
 use crate::model::logs::LogDisplay;
-use crate::ui::i18n::{t, tr};
+use crate::ui::i18n::{live_text, text_now};
 
 use display::LogDisplayBar;
 use form::{LogForm, Shown};
@@ -64,7 +64,7 @@ pub fn LogView(
     // Stay at the end while new lines come, unless the user scrolled up (a resume sticks again).
     let stick = StoredValue::new(true);
     view! {
-        <section class="logs" aria-label=t(Msg::PodLog)>
+        <section class="logs" aria-label=live_text(Msg::PodLog)>
             <LogOptions source form read />
             <LogDisplayBar source form follow display wrap shown stick />
             <LogStateLine log shown />
@@ -102,9 +102,9 @@ fn LogText(shown: Memo<Shown>, wrap: RwSignal<bool>, stick: StoredValue<bool>) -
             {move || {
                 let (text, matching, kept, _) = shown.get();
                 if kept == 0 {
-                    tr(Msg::LogEmpty)
+                    text_now(Msg::LogEmpty)
                 } else if matching == 0 {
-                    tr(Msg::NoLineMatches)
+                    text_now(Msg::NoLineMatches)
                 } else {
                     text
                 }

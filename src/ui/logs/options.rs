@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::i18n::Msg;
 use crate::model::log_follow::{LogSource, ALL_CONTAINERS};
-use crate::ui::i18n::{t, tf, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now, worded};
 
 use super::form::LogForm;
 
@@ -13,12 +13,13 @@ use super::form::LogForm;
 #[component]
 pub(super) fn LogOptions(source: StoredValue<LogSource>, form: LogForm, read: Callback<()>) -> impl IntoView {
     let has_previous = move |choice: &str| source.with_value(|s| s.has_previous(choice));
-    let previous_title =
-        move || tr(if has_previous(&form.container.get()) { Msg::PreviousTitle } else { Msg::PreviousNoRestartTitle });
+    let previous_title = move || {
+        text_now(if has_previous(&form.container.get()) { Msg::PreviousTitle } else { Msg::PreviousNoRestartTitle })
+    };
     view! {
-        <div class="toolbar" aria-label=t(Msg::LogOptions) role="group">
+        <div class="toolbar" aria-label=live_text(Msg::LogOptions) role="group">
             <ContainerChoice source form read />
-            <label class="toolbar__field" title=t(Msg::FollowTitle)>
+            <label class="toolbar__field" title=live_text(Msg::FollowTitle)>
                 <input
                     type="checkbox"
                     data-testid="log-follow"
@@ -29,7 +30,7 @@ pub(super) fn LogOptions(source: StoredValue<LogSource>, form: LogForm, read: Ca
                     }
                 />
                 " "
-                {t(Msg::Follow)}
+                {live_text(Msg::Follow)}
             </label>
             <label class="toolbar__field" title=previous_title>
                 <input
@@ -41,16 +42,16 @@ pub(super) fn LogOptions(source: StoredValue<LogSource>, form: LogForm, read: Ca
                     }
                 />
                 " "
-                {t(Msg::PreviousRun)}
+                {live_text(Msg::PreviousRun)}
             </label>
-            <label class="toolbar__field" title=t(Msg::SinceSecondsTitle)>
+            <label class="toolbar__field" title=live_text(Msg::SinceSecondsTitle)>
                 "sinceSeconds "
                 <input
                     type="number"
                     min="1"
                     size="6"
                     aria-label="sinceSeconds"
-                    placeholder=t(Msg::All)
+                    placeholder=live_text(Msg::All)
                     prop:value=form.since
                     on:change=move |e| {
                         form.since.set(event_target_value(&e));
@@ -58,14 +59,14 @@ pub(super) fn LogOptions(source: StoredValue<LogSource>, form: LogForm, read: Ca
                     }
                 />
             </label>
-            <label class="toolbar__field" title=t(Msg::TailLinesTitle)>
+            <label class="toolbar__field" title=live_text(Msg::TailLinesTitle)>
                 "tailLines "
                 <input
                     type="number"
                     min="0"
                     size="6"
                     aria-label="tailLines"
-                    placeholder=t(Msg::All)
+                    placeholder=live_text(Msg::All)
                     prop:value=form.tail
                     on:change=move |e| {
                         form.tail.set(event_target_value(&e));
@@ -74,7 +75,7 @@ pub(super) fn LogOptions(source: StoredValue<LogSource>, form: LogForm, read: Ca
                 />
             </label>
             <button class="button" data-testid="log-read" on:click=move |_| read.run(())>
-                {worded(move || tr(if form.follow.get() { Msg::FollowAgain } else { Msg::ReadAgain }))}
+                {worded(move || text_now(if form.follow.get() { Msg::FollowAgain } else { Msg::ReadAgain }))}
             </button>
         </div>
     }
@@ -88,10 +89,10 @@ fn ContainerChoice(source: StoredValue<LogSource>, form: LogForm, read: Callback
     (choices.len() > 1).then(|| {
         view! {
             <label class="toolbar__field">
-                {t(Msg::Container)}
+                {live_text(Msg::Container)}
                 " "
                 <select
-                    aria-label=t(Msg::Container)
+                    aria-label=live_text(Msg::Container)
                     on:change=move |e| {
                         form.container.set(event_target_value(&e));
                         if !source.with_value(|s| s.has_previous(&form.container.get_untracked())) {
@@ -104,11 +105,11 @@ fn ContainerChoice(source: StoredValue<LogSource>, form: LogForm, read: Callback
                         .iter()
                         .map(|c| {
                             let (name, init) = (c.name.clone(), c.init);
-                            let label = move || if init { tf(Msg::InitContainer, &[("name", &name)]) } else { name.clone() };
+                            let label = move || if init { filled_text(Msg::InitContainer, &[("name", &name)]) } else { name.clone() };
                             view! { <option value=c.name.clone()>{label}</option> }
                         })
                         .collect_view()}
-                    {several.then(|| view! { <option value=ALL_CONTAINERS>{t(Msg::AllContainers)}</option> })}
+                    {several.then(|| view! { <option value=ALL_CONTAINERS>{live_text(Msg::AllContainers)}</option> })}
                 </select>
             </label>
         }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::i18n::{Localized, Msg};
 use crate::model::log_follow::{Ended, LogFailure, LogFollow, Phase};
 use crate::model::logs::DEFAULT_CAP;
-use crate::ui::i18n::{tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, localized, text_now, worded};
 use crate::ui::intl;
 use crate::ui::status_view::StatusView;
 
@@ -29,7 +29,7 @@ pub(super) fn LogStateLine(log: ReadSignal<LogFollow>, shown: Memo<Shown>) -> im
                         .collect()
                 });
                 if dropped > 0 {
-                    parts.push(tf(
+                    parts.push(filled_text(
                         Msg::OlderDropped,
                         &[("dropped", &intl::number(dropped as f64, 0)), ("cap", &intl::count(DEFAULT_CAP))],
                     ));
@@ -43,19 +43,19 @@ pub(super) fn LogStateLine(log: ReadSignal<LogFollow>, shown: Memo<Shown>) -> im
 /// A phase in words; `None` for a failure (shown on its own).
 fn phase_words(phase: &Phase) -> Option<String> {
     Some(match phase {
-        Phase::Reading => tr(Msg::LogReading),
-        Phase::Following => tr(Msg::LogFollowing),
+        Phase::Reading => text_now(Msg::LogReading),
+        Phase::Following => text_now(Msg::LogFollowing),
         Phase::Reconnecting { attempt, seconds } => {
-            tf(Msg::Reconnecting, &[("seconds", seconds), ("attempt", attempt)])
+            filled_text(Msg::Reconnecting, &[("seconds", seconds), ("attempt", attempt)])
         }
-        Phase::Ended(Ended::Read { lines }) => tf(Msg::LinesRead, &[("count", lines)]),
+        Phase::Ended(Ended::Read { lines }) => filled_text(Msg::LinesRead, &[("count", lines)]),
         Phase::Ended(Ended::Stopped(failure)) => {
             let reason = match failure {
                 LogFailure::Status(status) => status.message.clone(),
-                LogFailure::Request(error) => tl(error),
-                LogFailure::Unanswered(text) => tl(text),
+                LogFailure::Request(error) => localized(error),
+                LogFailure::Unanswered(text) => localized(text),
             };
-            tf(Msg::StoppedWith, &[("reason", &reason)])
+            filled_text(Msg::StoppedWith, &[("reason", &reason)])
         }
         Phase::Failed(_) => return None,
     })
@@ -83,7 +83,7 @@ pub(super) fn LogFailures(log: ReadSignal<LogFollow>) -> impl IntoView {
                 };
                 view! {
                     <p class="warning" role="alert">
-                        {worded(move || format!("{c}: {}", tl(&text)))}
+                        {worded(move || format!("{c}: {}", localized(&text)))}
                     </p>
                 }
                 .into_any()

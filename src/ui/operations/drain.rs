@@ -9,7 +9,7 @@ use crate::i18n::Msg;
 use crate::model::operations::drain::{command, eviction, pods_page, Decision, Phase, PodEviction, Skip, Tally};
 use crate::model::operations::{cordon_patch, Target};
 use crate::model::write::preview;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::write_policy::use_write_policy;
 
 /// The panel of a drain of `target` (a Node).
@@ -31,7 +31,7 @@ pub fn DrainPanel(target: Target, title: Signal<String>, on_written: Callback<()
                     disabled=running
                     on:change=move |e| drain.options.update(|o| set(o, event_target_checked(&e)))
                 />
-                {t(msg)}
+                {live_text(msg)}
             </label>
         }
     };
@@ -40,9 +40,9 @@ pub fn DrainPanel(target: Target, title: Signal<String>, on_written: Callback<()
         move || drain.options.with(|o| command(&node, o))
     };
     view! {
-        <section class="panel write operation" aria-label=t(Msg::OpDrain) data-testid="drain-panel">
-            <h3>{move || tf(Msg::OpTitle, &[("operation", &tr(Msg::OpDrain)), ("title", &title.get())])}</h3>
-            <p class="muted">{t(Msg::OpDrainWhat)}</p>
+        <section class="panel write operation" aria-label=live_text(Msg::OpDrain) data-testid="drain-panel">
+            <h3>{move || filled_text(Msg::OpTitle, &[("operation", &text_now(Msg::OpDrain)), ("title", &title.get())])}</h3>
+            <p class="muted">{live_text(Msg::OpDrainWhat)}</p>
             <div class="toolbar">
                 {flag(Msg::OpDrainIgnoreDaemonSets, |o, v| o.ignore_daemonsets = v, |o| o.ignore_daemonsets)}
                 {flag(Msg::OpDrainDeleteEmptyDir, |o, v| o.delete_emptydir_data = v, |o| o.delete_emptydir_data)}
@@ -53,15 +53,15 @@ pub fn DrainPanel(target: Target, title: Signal<String>, on_written: Callback<()
             <DrainRequests drain target=target.clone() />
             <div class="toolbar">
                 <button class="button" data-testid="drain-start" disabled=move || !can_start() on:click=move |_| drain.start.run(())>
-                    {move || if drain.options.with(|o| o.dry_run) { tr(Msg::OpDrainStartDryRun) } else { tr(Msg::OpDrainStart) }}
+                    {move || if drain.options.with(|o| o.dry_run) { text_now(Msg::OpDrainStartDryRun) } else { text_now(Msg::OpDrainStart) }}
                 </button>
                 <button class="button button--quiet" data-testid="drain-cancel" disabled=move || !running() on:click=move |_| drain.cancel.run(())>
-                    {t(Msg::OpDrainCancel)}
+                    {live_text(Msg::OpDrainCancel)}
                 </button>
                 <button class="button button--quiet" disabled=running on:click=move |_| drain.read_again.run(())>
-                    {t(Msg::OpReadAgain)}
+                    {live_text(Msg::OpReadAgain)}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{live_text(Msg::ReadOnlyNothingSent)}</span> })}
             </div>
             <StageLine drain />
             <DrainPods drain />
@@ -79,7 +79,7 @@ fn DrainRequests(drain: UseDrain, target: Target) -> impl IntoView {
             let shown = preview(&request);
             view! {
                 <code dir="ltr">{format!("{} {}", shown.method, shown.url)}</code>
-                <div class="muted">{move || tf(Msg::OpContentType, &[("type", &shown.content_type)])}</div>
+                <div class="muted">{move || filled_text(Msg::OpContentType, &[("type", &shown.content_type)])}</div>
                 <pre class="document__text" dir="ltr">{shown.body_text.clone()}</pre>
             }
         })
@@ -93,23 +93,23 @@ fn DrainRequests(drain: UseDrain, target: Target) -> impl IntoView {
             let count = pods.iter().filter(|p| matches!(p.decision, Decision::Evict(_))).count();
             Some(view! {
                 <li class="operation__step" data-testid="drain-step">
-                    <div class="muted">{move || tf(Msg::OpDrainEvictStep, &[("count", &count)])}</div>
+                    <div class="muted">{move || filled_text(Msg::OpDrainEvictStep, &[("count", &count)])}</div>
                     <code dir="ltr">{format!("{} {}", shown.method, shown.url)}</code>
-                    <div class="muted">{move || tf(Msg::OpContentType, &[("type", &shown.content_type)])}</div>
+                    <div class="muted">{move || filled_text(Msg::OpContentType, &[("type", &shown.content_type)])}</div>
                     <pre class="document__text" dir="ltr" data-testid="drain-eviction-body">{shown.body_text.clone()}</pre>
                 </li>
             })
         })
     };
     view! {
-        <h4>{t(Msg::OpSequence)}</h4>
+        <h4>{live_text(Msg::OpSequence)}</h4>
         <ol class="operation__steps">
             <li class="operation__step" data-testid="drain-step">
-                <div class="muted">{t(Msg::OpDrainCordonStep)}</div>
+                <div class="muted">{live_text(Msg::OpDrainCordonStep)}</div>
                 {cordon}
             </li>
             <li class="operation__step" data-testid="drain-step">
-                <div class="muted">{t(Msg::OpDrainListStep)}</div>
+                <div class="muted">{live_text(Msg::OpDrainListStep)}</div>
                 <code dir="ltr">{format!("{} {}", list.method, list.url)}</code>
             </li>
             {example}
@@ -129,10 +129,10 @@ fn StageLine(drain: UseDrain) -> impl IntoView {
         };
         match drain.stage.get() {
             Stage::Preview => ().into_any(),
-            Stage::Cordoning => line(tr(Msg::OpDrainCordoning), "muted"),
-            Stage::Listing => line(tr(Msg::OpDrainListing), "muted"),
+            Stage::Cordoning => line(text_now(Msg::OpDrainCordoning), "muted"),
+            Stage::Listing => line(text_now(Msg::OpDrainListing), "muted"),
             Stage::Evicting => line(
-                tf(
+                filled_text(
                     Msg::OpDrainEvicting,
                     &[("done", &tally.done), ("total", &total), ("blocked", &tally.blocked), ("failed", &tally.failed)],
                 ),
@@ -141,26 +141,27 @@ fn StageLine(drain: UseDrain) -> impl IntoView {
             Stage::Refused(reasons) => {
                 let items = reasons
                     .into_iter()
-                    .map(|(reason, pods)| view! { <li>{tl(&reason)}": "{pods.join(", ")}</li> })
+                    .map(|(reason, pods)| view! { <li>{localized(&reason)}": "{pods.join(", ")}</li> })
                     .collect_view();
                 view! {
                     <div class="warning" role="alert" data-testid="drain-stage">
-                        <p>{t(Msg::OpDrainRefused)}</p>
+                        <p>{live_text(Msg::OpDrainRefused)}</p>
                         <ul>{items}</ul>
                     </div>
                 }
                 .into_any()
             }
-            Stage::Finished if dry_run => line(tr(Msg::OpDrainDoneDryRun), "notice"),
-            Stage::Finished if tally.succeeded() => line(tr(Msg::OpDrainDone), "notice"),
-            Stage::Finished => {
-                line(tf(Msg::OpDrainFinishedFailed, &[("failed", &(tally.failed + tally.timed_out))]), "warning")
-            }
-            Stage::Cancelled if drain.cordoned.get() => line(tr(Msg::OpDrainCancelled), "warning"),
-            Stage::Cancelled => line(tr(Msg::OpDrainCancelledBefore), "muted"),
+            Stage::Finished if dry_run => line(text_now(Msg::OpDrainDoneDryRun), "notice"),
+            Stage::Finished if tally.succeeded() => line(text_now(Msg::OpDrainDone), "notice"),
+            Stage::Finished => line(
+                filled_text(Msg::OpDrainFinishedFailed, &[("failed", &(tally.failed + tally.timed_out))]),
+                "warning",
+            ),
+            Stage::Cancelled if drain.cordoned.get() => line(text_now(Msg::OpDrainCancelled), "warning"),
+            Stage::Cancelled => line(text_now(Msg::OpDrainCancelledBefore), "muted"),
             Stage::Stopped(problem) => view! {
                 <p class="warning" role="alert" data-testid="drain-stage">
-                    {worded(move || tf(Msg::OpDrainStopped, &[("error", &tl(&problem))]))}
+                    {worded(move || filled_text(Msg::OpDrainStopped, &[("error", &localized(&problem))]))}
                 </p>
             }
             .into_any(),
@@ -171,17 +172,19 @@ fn StageLine(drain: UseDrain) -> impl IntoView {
 /// A pod's progress, in words.
 fn progress(eviction: &PodEviction) -> String {
     match &eviction.phase {
-        Phase::Evicting { attempt } => tf(Msg::OpDrainPodEvicting, &[("attempt", attempt)]),
+        Phase::Evicting { attempt } => filled_text(Msg::OpDrainPodEvicting, &[("attempt", attempt)]),
         Phase::Blocked { budget: Some(budget), retry_at_ms, .. } => {
-            tf(Msg::OpDrainPodBlocked, &[("budget", budget), ("time", &clock(*retry_at_ms))])
+            filled_text(Msg::OpDrainPodBlocked, &[("budget", budget), ("time", &clock(*retry_at_ms))])
         }
         Phase::Blocked { budget: None, retry_at_ms, .. } => {
-            tf(Msg::OpDrainPodBlockedUnnamed, &[("time", &clock(*retry_at_ms))])
+            filled_text(Msg::OpDrainPodBlockedUnnamed, &[("time", &clock(*retry_at_ms))])
         }
-        Phase::Following => tr(Msg::OpDrainPodFollowing),
-        Phase::Done => tr(Msg::OpDrainPodGone),
-        Phase::Failed { status, message } => tf(Msg::OpDrainPodFailed, &[("status", status), ("message", message)]),
-        Phase::TimedOut => tr(Msg::OpDrainPodTimedOut),
+        Phase::Following => text_now(Msg::OpDrainPodFollowing),
+        Phase::Done => text_now(Msg::OpDrainPodGone),
+        Phase::Failed { status, message } => {
+            filled_text(Msg::OpDrainPodFailed, &[("status", status), ("message", message)])
+        }
+        Phase::TimedOut => text_now(Msg::OpDrainPodTimedOut),
     }
 }
 
@@ -196,9 +199,9 @@ fn clock(ms: u64) -> String {
 fn DrainPods(drain: UseDrain) -> impl IntoView {
     move || {
         match drain.pods.get() {
-        None => view! { <p class="loading" aria-busy="true">{t(Msg::OpDrainPodsReading)}</p> }.into_any(),
+        None => view! { <p class="loading" aria-busy="true">{live_text(Msg::OpDrainPodsReading)}</p> }.into_any(),
         Some(Err(problem)) => {
-            view! { <p class="warning" role="alert">{worded(move || tf(Msg::OpDrainStopped, &[("error", &tl(&problem))]))}</p> }
+            view! { <p class="warning" role="alert">{worded(move || filled_text(Msg::OpDrainStopped, &[("error", &localized(&problem))]))}</p> }
                 .into_any()
         }
         Some(Ok(pods)) => {
@@ -206,11 +209,11 @@ fn DrainPods(drain: UseDrain) -> impl IntoView {
                 .into_iter()
                 .map(|pod| {
                     let decision = match pod.decision {
-                        Decision::Evict(None) => tr(Msg::OpDrainWillEvict),
-                        Decision::Evict(Some(warning)) => tf(Msg::OpDrainEvictWarned, &[("warning", &tl(&warning))]),
-                        Decision::Skip(Skip::DaemonSet) => tr(Msg::OpDrainSkipDaemonSet),
-                        Decision::Skip(Skip::Mirror) => tr(Msg::OpDrainSkipMirror),
-                        Decision::Refuse(reason) => tf(Msg::OpDrainRefuses, &[("reason", &tl(&reason))]),
+                        Decision::Evict(None) => text_now(Msg::OpDrainWillEvict),
+                        Decision::Evict(Some(warning)) => filled_text(Msg::OpDrainEvictWarned, &[("warning", &localized(&warning))]),
+                        Decision::Skip(Skip::DaemonSet) => text_now(Msg::OpDrainSkipDaemonSet),
+                        Decision::Skip(Skip::Mirror) => text_now(Msg::OpDrainSkipMirror),
+                        Decision::Refuse(reason) => filled_text(Msg::OpDrainRefuses, &[("reason", &localized(&reason))]),
                     };
                     let uid = pod.uid.clone();
                     let state = move || {
@@ -226,13 +229,13 @@ fn DrainPods(drain: UseDrain) -> impl IntoView {
                 })
                 .collect_view();
             view! {
-                <h4>{t(Msg::OpDrainPods)}</h4>
+                <h4>{live_text(Msg::OpDrainPods)}</h4>
                 <table class="causes" data-testid="drain-pods">
                     <thead>
                         <tr>
-                            <th scope="col">{t(Msg::OpDrainPod)}</th>
-                            <th scope="col">{t(Msg::OpDrainDecision)}</th>
-                            <th scope="col">{t(Msg::OpDrainProgress)}</th>
+                            <th scope="col">{live_text(Msg::OpDrainPod)}</th>
+                            <th scope="col">{live_text(Msg::OpDrainDecision)}</th>
+                            <th scope="col">{live_text(Msg::OpDrainProgress)}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>

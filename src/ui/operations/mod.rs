@@ -16,7 +16,7 @@ use crate::api::request::ObjectRef;
 use crate::i18n::Msg;
 use crate::model::operations::{Operation, Target, Workload};
 use crate::ui::access::{refusal, Refusal, RefusalList};
-use crate::ui::i18n::{t, tf, ts};
+use crate::ui::i18n::{filled_text, live_text, text_signal};
 use panel::OperationPanel;
 
 /// The operations bar of an object whose kind has operations; nothing for other kinds.
@@ -51,7 +51,8 @@ pub fn OperationsBar(
             }
         }
     });
-    let refusals: Vec<_> = entries.iter().map(|(operation, refused)| (ts(operation.label()), *refused)).collect();
+    let refusals: Vec<_> =
+        entries.iter().map(|(operation, refused)| (text_signal(operation.label()), *refused)).collect();
     let buttons = entries
         .into_iter()
         .map(|(operation, refused)| view! { <OperationEntry operation open refused /> })
@@ -66,7 +67,7 @@ pub fn OperationsBar(
         })
     };
     view! {
-        <div class="toolbar object__operations" role="group" aria-label=t(Msg::OpBarLabel)>
+        <div class="toolbar object__operations" role="group" aria-label=live_text(Msg::OpBarLabel)>
             {buttons}
         </div>
         <RefusalList entries=refusals />
@@ -88,10 +89,10 @@ fn OperationEntry(
             class="button button--quiet"
             aria-expanded=move || (open.get() == Some(operation)).to_string()
             disabled=move || refused.with(Option::is_some)
-            title=move || refused.get().map(|r| tf(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
+            title=move || refused.get().map(|r| filled_text(Msg::RefusalTitle, &[("words", &r.words), ("command", &r.command)]))
             on:click=move |_| open.update(|o| *o = if *o == Some(operation) { None } else { Some(operation) })
         >
-            {t(operation.label())}
+            {live_text(operation.label())}
         </button>
     }
 }

@@ -8,7 +8,7 @@ use crate::client::handle::Client;
 use crate::i18n::Msg;
 use crate::model::operations::{Operation, Plan, StepRole, Target};
 use crate::model::write::preview;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::location::ViewLink;
 use crate::ui::status_view::StatusView;
 use crate::ui::write_policy::use_write_policy;
@@ -38,21 +38,21 @@ pub fn OperationPanel(
                         prop:checked=dry_run
                         on:change=move |e| choices.update(|c| c.dry_run = event_target_checked(&e))
                     />
-                    {t(Msg::OpDryRunServer)}
+                    {live_text(Msg::OpDryRunServer)}
                 </label>
             }
             .into_any()
         } else {
-            view! { <span class="muted">{t(Msg::OpNoDryRun)}</span> }.into_any()
+            view! { <span class="muted">{live_text(Msg::OpNoDryRun)}</span> }.into_any()
         }
     };
     let name_field = operation.takes_name().then(|| {
         view! {
             <label class="toolbar__field">
-                {t(Msg::OpJobName)}
+                {live_text(Msg::OpJobName)}
                 " "
                 <input
-                    aria-label=t(Msg::OpJobName)
+                    aria-label=live_text(Msg::OpJobName)
                     size="32"
                     dir="ltr"
                     prop:value=move || choices.with(|c| c.job_name.clone())
@@ -62,21 +62,21 @@ pub fn OperationPanel(
         }
     });
     view! {
-        <section class="panel write operation" aria-label=t(operation.label()) data-testid="operation-panel">
-            <h3>{move || tf(Msg::OpTitle, &[("operation", &tr(operation.label())), ("title", &title.get())])}</h3>
-            <p class="muted">{t(operation.explanation())}</p>
+        <section class="panel write operation" aria-label=live_text(operation.label()) data-testid="operation-panel">
+            <h3>{move || filled_text(Msg::OpTitle, &[("operation", &text_now(operation.label())), ("title", &title.get())])}</h3>
+            <p class="muted">{live_text(operation.explanation())}</p>
             <div class="toolbar">{options} {name_field}</div>
             {(operation == Operation::Undo).then(|| view! { <super::revisions::Revisions state /> })}
             <PlanView state />
             <div class="toolbar">
                 <button class="button" disabled=move || !can_send() on:click=move |_| state.send.run(())>
-                    {move || if dry_run() && operation.offers_dry_run() { tr(Msg::OpSendDryRun) } else { tr(Msg::OpSend) }}
+                    {move || if dry_run() && operation.offers_dry_run() { text_now(Msg::OpSendDryRun) } else { text_now(Msg::OpSend) }}
                 </button>
                 <button class="button button--quiet" on:click=move |_| state.read_again.run(())>
-                    {t(Msg::OpReadAgain)}
+                    {live_text(Msg::OpReadAgain)}
                 </button>
-                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{t(Msg::ReadOnlyNothingSent)}</span> })}
-                {move || state.sending.get().then(|| view! { <span class="muted" aria-busy="true">{t(Msg::OpSending)}</span> })}
+                {move || (!policy.allows_writes()).then(|| view! { <span class="muted">{live_text(Msg::ReadOnlyNothingSent)}</span> })}
+                {move || state.sending.get().then(|| view! { <span class="muted" aria-busy="true">{live_text(Msg::OpSending)}</span> })}
             </div>
             {move || state.sent.get().map(|sent| view! { <SentView sent /> })}
             {move || {
@@ -89,20 +89,22 @@ pub fn OperationPanel(
 /// The requests planned, or why there are none.
 #[component]
 fn PlanView(state: OperationState) -> impl IntoView {
-    let origin = expect_context::<Client>().base().display();
-    move || match state.preview.get() {
-        Preview::Reading => view! { <p class="loading" aria-busy="true">{t(Msg::OpReading)}</p> }.into_any(),
+    let origin = expect_context::<Client>().base_display();
+    move || {
+        match state.preview.get() {
+        Preview::Reading => view! { <p class="loading" aria-busy="true">{live_text(Msg::OpReading)}</p> }.into_any(),
         Preview::Unreadable(error) => view! {
-            <p class="warning" role="alert">{worded(move || tf(Msg::OpUnreadable, &[("error", &tl(&error))]))}</p>
+            <p class="warning" role="alert">{worded(move || filled_text(Msg::OpUnreadable, &[("error", &localized(&error))]))}</p>
         }
         .into_any(),
         Preview::Refused(reason) => view! {
             <p class="notice" data-testid="operation-refused">
-                {worded(move || tf(Msg::OpNothingToSend, &[("reason", &tl(&reason))]))}
+                {worded(move || filled_text(Msg::OpNothingToSend, &[("reason", &localized(&reason))]))}
             </p>
         }
         .into_any(),
         Preview::Ready(plan) => view! { <Requests plan origin=origin.clone() /> }.into_any(),
+    }
     }
 }
 
@@ -129,11 +131,11 @@ fn Requests(plan: Plan, origin: String) -> impl IntoView {
             let has_body = shown.body_len > 0;
             let content_type = has_body.then(|| {
                 let media = shown.content_type.clone();
-                view! { <div class="muted">{move || tf(Msg::OpContentType, &[("type", &media)])}</div> }
+                view! { <div class="muted">{move || filled_text(Msg::OpContentType, &[("type", &media)])}</div> }
             });
             view! {
                 <li class="operation__step" data-testid="operation-step">
-                    <div class="muted">{t(role)}</div>
+                    <div class="muted">{live_text(role)}</div>
                     <code dir="ltr">{format!("{} {}", shown.method, shown.url)}</code>
                     {content_type}
                     {shown.body_text.filter(|_| has_body).map(|body| view! { <pre class="document__text" dir="ltr">{body}</pre> })}
@@ -142,14 +144,14 @@ fn Requests(plan: Plan, origin: String) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <h4>{t(Msg::OpSequence)}</h4>
+        <h4>{live_text(Msg::OpSequence)}</h4>
         <ol class="operation__steps">{steps}</ol>
         <div class="toolbar">
             <button class="button button--quiet" on:click=copy(kubectl.clone())>
-                {t(Msg::OpCopyKubectl)}
+                {live_text(Msg::OpCopyKubectl)}
             </button>
             <button class="button button--quiet" on:click=copy(curl.clone())>
-                {t(Msg::CopyAsCurl)}
+                {live_text(Msg::CopyAsCurl)}
             </button>
         </div>
         <pre class="inspector__command" dir="ltr" data-testid="operation-kubectl">{kubectl}</pre>
@@ -173,7 +175,7 @@ fn JobLink(name: String) -> impl IntoView {
     view! {
         <p>
             <ViewLink change testid="operation-job">
-                {move || tf(Msg::OpOpenJob, &[("name", &label)])}
+                {move || filled_text(Msg::OpOpenJob, &[("name", &label)])}
             </ViewLink>
         </p>
     }
@@ -187,7 +189,7 @@ fn SentView(sent: Sent) -> impl IntoView {
         let msg = if sent.dry_run { Msg::OpSentDryRun } else { Msg::OpSent };
         let warnings = sent.answer.warnings.clone();
         return view! {
-            <p class="notice" data-testid="operation-sent" aria-live="polite">{move || tf(msg, &[("status", &status)])}</p>
+            <p class="notice" data-testid="operation-sent" aria-live="polite">{move || filled_text(msg, &[("status", &status)])}</p>
             <ul class="warnings">{warnings.into_iter().map(|w| view! { <li class="warning">{w}</li> }).collect_view()}</ul>
         }
         .into_any();
@@ -198,7 +200,7 @@ fn SentView(sent: Sent) -> impl IntoView {
             let problem = sent.answer.problem;
             view! {
                 <p class="warning" role="alert" data-testid="operation-failed">
-                    {worded(move || problem.as_ref().map(tl).unwrap_or_else(|| status.clone()))}
+                    {worded(move || problem.as_ref().map(localized).unwrap_or_else(|| status.clone()))}
                 </p>
             }
             .into_any()

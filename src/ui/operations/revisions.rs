@@ -8,7 +8,7 @@ use super::state::OperationState;
 use crate::api::codec::value::Value;
 use crate::i18n::Msg;
 use crate::model::operations::{template_diff, Revision};
-use crate::ui::i18n::{t, tf};
+use crate::ui::i18n::{filled_text, live_text};
 
 /// The images of a revision's pod template, comma-separated.
 fn images(revision: &Revision) -> String {
@@ -56,7 +56,7 @@ pub fn Revisions(state: OperationState) -> impl IntoView {
                             <input
                                 type="radio"
                                 name="undo-to"
-                                aria-label=move || tf(Msg::OpUndoToRevision, &[("revision", &number)])
+                                aria-label=move || filled_text(Msg::OpUndoToRevision, &[("revision", &number)])
                                 prop:checked=chosen
                                 on:change=move |_| choices.update(|c| c.to_revision = Some(number))
                             />
@@ -77,7 +77,7 @@ pub fn Revisions(state: OperationState) -> impl IntoView {
     let select = move |which: fn(&mut (i64, i64)) -> &mut i64, label: Msg| {
         view! {
             <label class="toolbar__field">
-                {t(label)}
+                {live_text(label)}
                 " "
                 <select on:change=move |e| {
                     let Ok(n) = event_target_value(&e).parse::<i64>() else { return };
@@ -102,11 +102,11 @@ pub fn Revisions(state: OperationState) -> impl IntoView {
         <table class="causes revisions" data-testid="revisions">
             <thead>
                 <tr>
-                    <th>{t(Msg::OpRevision)}</th>
-                    <th>{t(Msg::OpRevisionReplicaSet)}</th>
-                    <th>{t(Msg::OpChangeCause)}</th>
-                    <th>{t(Msg::OpImages)}</th>
-                    <th>{t(Msg::OpUndoTo)}</th>
+                    <th>{live_text(Msg::OpRevision)}</th>
+                    <th>{live_text(Msg::OpRevisionReplicaSet)}</th>
+                    <th>{live_text(Msg::OpChangeCause)}</th>
+                    <th>{live_text(Msg::OpImages)}</th>
+                    <th>{live_text(Msg::OpUndoTo)}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
@@ -119,7 +119,7 @@ pub fn Revisions(state: OperationState) -> impl IntoView {
                 on:change=move |_| choices.update(|c| c.to_revision = None)
             />
             " "
-            {t(Msg::OpUndoToPrevious)}
+            {live_text(Msg::OpUndoToPrevious)}
         </label>
         <div class="toolbar">
             {select(|p| &mut p.0, Msg::OpCompareFrom)}

@@ -18,7 +18,7 @@ use crate::model::terminal::{
     containers_of, default_container, parse_command, Mode, Phase, SessionPlan, TerminalError, DEFAULT_COMMAND,
 };
 use crate::ui::access::refusal;
-use crate::ui::i18n::{t, tf, tl, tr, worded};
+use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::write_policy::use_write_policy;
 use xterm::{Screen, ScreenView};
 
@@ -76,18 +76,18 @@ pub fn TerminalPanel(
     };
     let label = {
         let name = name.clone();
-        Signal::derive(move || tf(Msg::TerminalScreen, &[("container", &container.get()), ("pod", &name)]))
+        Signal::derive(move || filled_text(Msg::TerminalScreen, &[("container", &container.get()), ("pod", &name)]))
     };
     let connect_label = move || match session.phase.get() {
-        Phase::Idle => tr(Msg::TerminalConnect),
-        _ => tr(Msg::TerminalReconnect),
+        Phase::Idle => text_now(Msg::TerminalConnect),
+        _ => text_now(Msg::TerminalReconnect),
     };
     view! {
-        <section class="panel terminal" aria-label=t(Msg::TerminalHeading) data-testid="terminal">
-            <h3>{t(Msg::TerminalHeading)}</h3>
+        <section class="panel terminal" aria-label=live_text(Msg::TerminalHeading) data-testid="terminal">
+            <h3>{live_text(Msg::TerminalHeading)}</h3>
             {move || {
                 (policy.read_only.get() || policy.forced_by_host.get())
-                    .then(|| view! { <p class="muted" data-testid="terminal-read-only">{t(Msg::TerminalReadOnlyNote)}</p> })
+                    .then(|| view! { <p class="muted" data-testid="terminal-read-only">{live_text(Msg::TerminalReadOnlyNote)}</p> })
             }}
             {move || {
                 refused
@@ -95,7 +95,7 @@ pub fn TerminalPanel(
                     .map(|r| {
                         view! {
                             <p class="warning" data-testid="terminal-refused">
-                                {worded(move || tf(Msg::TerminalRefusedTitle, &[("words", &r.words)]))}
+                                {worded(move || filled_text(Msg::TerminalRefusedTitle, &[("words", &r.words)]))}
                                 " "
                                 <code>{r.command.clone()}</code>
                             </p>
@@ -104,27 +104,27 @@ pub fn TerminalPanel(
             }}
             <div class="toolbar terminal__form">
                 <label>
-                    {t(Msg::TerminalModeLabel)}
+                    {live_text(Msg::TerminalModeLabel)}
                     " "
                     <select
                         data-testid="terminal-mode"
                         prop:value=move || if attach.get() { "attach" } else { "exec" }
                         on:change=move |e| attach.set(event_target_value(&e) == "attach")
                     >
-                        <option value="exec">{t(Msg::TerminalModeExec)}</option>
-                        <option value="attach">{t(Msg::TerminalModeAttach)}</option>
+                        <option value="exec">{live_text(Msg::TerminalModeExec)}</option>
+                        <option value="attach">{live_text(Msg::TerminalModeAttach)}</option>
                     </select>
                 </label>
                 <ContainerPicker containers container />
                 <Show when=move || !attach.get()>
                     <label>
-                        {t(Msg::TerminalCommand)}
+                        {live_text(Msg::TerminalCommand)}
                         " "
                         <input
                             type="text"
                             class="terminal__command"
                             data-testid="terminal-command"
-                            title=t(Msg::TerminalCommandHint)
+                            title=live_text(Msg::TerminalCommandHint)
                             prop:value=move || command.get()
                             on:input=move |e| command.set(event_target_value(&e))
                         />
@@ -144,7 +144,7 @@ pub fn TerminalPanel(
                     disabled=move || !active.get()
                     on:click=move |_| session.stop.run(())
                 >
-                    {t(Msg::TerminalDisconnect)}
+                    {live_text(Msg::TerminalDisconnect)}
                 </button>
             </div>
             {move || {
@@ -152,7 +152,7 @@ pub fn TerminalPanel(
                     .get()
                     .err()
                     .filter(|_| !attach.get())
-                    .map(|e| view! { <p class="warning" role="alert">{tl(&e)}</p> })
+                    .map(|e| view! { <p class="warning" role="alert">{localized(&e)}</p> })
             }}
             <PhaseLine phase=session.phase />
             <ScreenView screen label typed=session.typed resized=session.resized />
@@ -170,11 +170,11 @@ fn ContainerPicker(
     container: RwSignal<String>,
 ) -> impl IntoView {
     if containers.is_empty() {
-        return view! { <p class="warning">{t(Msg::TerminalNoContainers)}</p> }.into_any();
+        return view! { <p class="warning">{live_text(Msg::TerminalNoContainers)}</p> }.into_any();
     }
     view! {
         <label>
-            {t(Msg::TerminalContainer)}
+            {live_text(Msg::TerminalContainer)}
             " "
             <select
                 data-testid="terminal-container"
@@ -199,20 +199,22 @@ fn PhaseLine(
 ) -> impl IntoView {
     move || {
         let line = match phase.get() {
-            Phase::Idle => tr(Msg::TerminalIdle),
-            Phase::Checking => tr(Msg::TerminalChecking),
-            Phase::Connecting => tr(Msg::TerminalConnecting),
-            Phase::Open { protocol } => tf(Msg::TerminalOpen, &[("protocol", &protocol.name())]),
+            Phase::Idle => text_now(Msg::TerminalIdle),
+            Phase::Checking => text_now(Msg::TerminalChecking),
+            Phase::Connecting => text_now(Msg::TerminalConnecting),
+            Phase::Open { protocol } => filled_text(Msg::TerminalOpen, &[("protocol", &protocol.name())]),
             Phase::Ended(Ending::Failure { message, reason }) => {
-                tf(Msg::TerminalEndedFailure, &[("message", &message), ("reason", &reason)])
+                filled_text(Msg::TerminalEndedFailure, &[("message", &message), ("reason", &reason)])
             }
-            Phase::Ended(ending) => tf(Msg::TerminalExitCode, &[("code", &ending.exit_code().unwrap_or_default())]),
-            Phase::Closed => tr(Msg::TerminalClosed),
+            Phase::Ended(ending) => {
+                filled_text(Msg::TerminalExitCode, &[("code", &ending.exit_code().unwrap_or_default())])
+            }
+            Phase::Closed => text_now(Msg::TerminalClosed),
             Phase::Failed(TerminalError::ProxyRefused) => return view! { <ProxyRefused /> }.into_any(),
             Phase::Failed(error) => {
                 return view! {
                     <p class="warning" role="alert" data-testid="terminal-status">
-                        {tl(&error)}
+                        {localized(&error)}
                     </p>
                 }
                 .into_any();
@@ -233,9 +235,9 @@ fn ProxyRefused() -> impl IntoView {
     let flag = "kubectl proxy --www=DIR --www-prefix=/explorer/ --reject-paths='^$'";
     view! {
         <div class="warning terminal__proxy" role="alert" data-testid="terminal-status">
-            <p>{tl(&TerminalError::ProxyRefused)}</p>
-            <p>{t(Msg::TerminalProxyWhy)}</p>
-            <p>{t(Msg::TerminalProxyFlag)}</p>
+            <p>{localized(&TerminalError::ProxyRefused)}</p>
+            <p>{live_text(Msg::TerminalProxyWhy)}</p>
+            <p>{live_text(Msg::TerminalProxyFlag)}</p>
             <CopyCode text=Signal::stored(flag.to_owned()) testid="terminal-proxy-flag" />
         </div>
     }
@@ -247,22 +249,22 @@ fn ConnectionFacts(
     /// The session the form describes, if valid.
     plan: Signal<Option<SessionPlan>>,
 ) -> impl IntoView {
-    let base = crate::client::handle::use_client().base().display();
+    let base = crate::client::handle::use_client().base_display();
     let url = Signal::derive(move || plan.get().and_then(|p| p.websocket_url(&base).ok()).unwrap_or_default());
     let kubectl = Signal::derive(move || plan.get().map(|p| p.kubectl()).unwrap_or_default());
     let offer = Protocol::OFFER.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ");
     view! {
-        <section class="terminal__connection" aria-label=t(Msg::TerminalConnection)>
+        <section class="terminal__connection" aria-label=live_text(Msg::TerminalConnection)>
             <dl class="facts">
-                <dt>{t(Msg::TerminalUrl)}</dt>
+                <dt>{live_text(Msg::TerminalUrl)}</dt>
                 <dd>
                     <CopyCode text=url testid="terminal-url" />
                 </dd>
-                <dt>{t(Msg::TerminalSubprotocols)}</dt>
+                <dt>{live_text(Msg::TerminalSubprotocols)}</dt>
                 <dd>
                     <CopyCode text=Signal::stored(offer) testid="terminal-protocols" />
                 </dd>
-                <dt>{t(Msg::TerminalKubectl)}</dt>
+                <dt>{live_text(Msg::TerminalKubectl)}</dt>
                 <dd>
                     <CopyCode text=kubectl testid="terminal-kubectl" />
                 </dd>
@@ -294,7 +296,7 @@ fn CopyCode(
         </code>
         " "
         <button class="button button--quiet" on:click=copy>
-            {move || if copied.get() { tr(Msg::Copied) } else { tr(Msg::CopyText) }}
+            {move || if copied.get() { text_now(Msg::Copied) } else { text_now(Msg::CopyText) }}
         </button>
     }
 }

@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::client::bundle_file::bundle_url;
 use crate::i18n::Msg;
-use crate::ui::i18n::{t, tf, worded};
+use crate::ui::i18n::{filled_text, live_text, worded};
 
 #[wasm_bindgen(inline_js = "export function importModule(url) { return import(url); }")]
 extern "C" {
@@ -138,7 +138,7 @@ pub fn ScreenView(
         <div class="terminal__screen" role="group" aria-label=label node_ref=element data-testid="terminal-screen"></div>
         {move || {
             (!loaded.get() && failed.with(Option::is_none))
-                .then(|| view! { <p class="loading" aria-busy="true">{t(Msg::TerminalLoadingEmulator)}</p> })
+                .then(|| view! { <p class="loading" aria-busy="true">{live_text(Msg::TerminalLoadingEmulator)}</p> })
         }}
         {move || {
             failed
@@ -146,7 +146,7 @@ pub fn ScreenView(
                 .map(|(url, error)| {
                     view! {
                         <p class="warning" role="alert">
-                            {worded(move || tf(Msg::TerminalEmulatorFailed, &[("url", &url), ("error", &error)]))}
+                            {worded(move || filled_text(Msg::TerminalEmulatorFailed, &[("url", &url), ("error", &error)]))}
                         </p>
                     }
                 })

@@ -56,3 +56,25 @@ test('a Deployment\'s screen shows its ReplicaSet and pods; a pod\'s leads back 
     await request.delete(`${simUrl()}/apis/apps/v1/namespaces/demo/deployments/${name}?propagationPolicy=Background`);
   }
 });
+
+test('a pod\'s screen names what its spec uses, each a link: its node and the ConfigMap it mounts', async ({ page, request }) => {
+  // A demo web pod mounts the ConfigMap web-config and reads LOG_LEVEL from it (read from the
+  // pod itself: no request for these links).
+  const list = await (await request.get(`${simUrl()}/api/v1/namespaces/demo/pods?labelSelector=app%3Dweb`)).json();
+  const pod = list.items.find((p) => p.status.phase === 'Running' && p.spec.nodeName);
+  await page.goto(`./?group=&version=v1&resource=pods&namespace=demo&name=${pod.metadata.name}`);
+  await expect(page.getByTestId('object-title')).toHaveText(`Pod ${pod.metadata.name}`);
+  const panel = page.getByRole('region', { name: 'Relations', exact: true });
+  await expect(panel.getByRole('heading', { name: 'Uses' })).toBeVisible();
+  const uses = panel.getByTestId('relations-uses');
+  await expect(uses.getByRole('link', { name: `Node ${pod.spec.nodeName}` })).toBeVisible();
+  await expect(uses.getByRole('link', { name: 'ConfigMap web-config', exact: true })).toHaveCount(1);
+  const results = await new AxeBuilder({ page }).include('[data-testid="relations"]').analyze();
+  expect(results.violations.filter((v) => ['serious', 'critical'].includes(v.impact))).toEqual([]);
+  await saveScreen(page, 'relations-uses');
+  await uses.getByRole('link', { name: 'ConfigMap web-config', exact: true }).click();
+  await expect(page.getByTestId('object-title')).toHaveText('ConfigMap web-config');
+  await page.goBack();
+  await uses.getByRole('link', { name: `Node ${pod.spec.nodeName}` }).click();
+  await expect(page.getByTestId('object-title')).toHaveText(`Node ${pod.spec.nodeName}`);
+});
