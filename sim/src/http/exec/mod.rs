@@ -248,6 +248,19 @@ pub(crate) fn main_process(
     container: &str,
     started: chrono::DateTime<chrono::Utc>,
 ) -> Option<(Main, Vec<Line>)> {
+    // Most containers run their image's entrypoint: no need to read their ConfigMaps, Secrets and
+    // Services (what `Container::of` reads) on every log request to find that out.
+    let spec = &pod["spec"];
+    let declared = spec["containers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(spec["initContainers"].as_array().into_iter().flatten())
+        .find(|c| c["name"] == container)?;
+    let given = |key: &str| declared[key].as_array().is_some_and(|words| !words.is_empty());
+    if !given("command") && !given("args") {
+        return None;
+    }
     Main::start(Container::of(pod, container, false, &StoreLookup(app)), started)
 }
 
