@@ -655,7 +655,6 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     OpUndo => "Undo rollout",
     // Rollout history on the undo panel.
     OpRevision => "Revision",
-    OpRevisionReplicaSet => "ReplicaSet",
     OpChangeCause => "Change-cause",
     OpImages => "Images",
     OpUndoTo => "Undo to",
@@ -664,9 +663,11 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     OpCompareFrom => "Compare revision",
     OpCompareTo => "with revision",
     OpUndoWhat => "Puts a revision's pod template back on the Deployment, with that ReplicaSet's annotations, as kubectl rollout undo does: one JSON patch; the Deployment then rolls out as for any change.",
+    OpUndoRevisionWhat => "Puts a revision's pod template back, as kubectl rollout undo does: the ControllerRevision's data, which its controller wrote as a strategic merge patch, sent back unchanged; the object then rolls out as for any change.",
     OpPausedRollback => "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
     OpRevisionNotFound => "unable to find specified revision {revision} in history",
     OpNoRolloutHistory => "no rollout history found for this deployment",
+    OpNoLastRevision => "no last revision to roll back to",
     OpAlreadyAtRevision => "skipped rollback (current template already matches revision {revision})",
     // Drain (model::operations::drain): kubectl drain's reasons for refusing, in its words.
     OpDrainDaemonSet => "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",

@@ -6,8 +6,9 @@
 //! pause and resume of a workload (`pkg/cmd/rollout`, `pkg/polymorphichelpers`), cordon and
 //! uncordon of a node (`pkg/drain/cordon.go`), a CronJob's Job made now (`pkg/cmd/create/
 //! create_job.go`) and its `spec.suspend` changed as `kubectl patch` does (`pkg/cmd/patch`).
-//! Two take more than one read: rollout history and undo of a Deployment (`rollback`: its
-//! ReplicaSets as revisions, a diff of two templates, kubectl's JSON patch), and drain
+//! Two take more than one read: rollout history and undo (`rollback`: a Deployment's ReplicaSets
+//! or a StatefulSet's or DaemonSet's ControllerRevisions as revisions, a diff of two templates,
+//! kubectl's patch), and drain
 //! ([`drain`]: kubectl's pod filters, the node's pods in pages, and each pod's eviction as a
 //! step machine a driver runs).
 //!
@@ -23,7 +24,8 @@ mod rollback;
 pub use operation::{default_job_name, Choices, Operation, OperationError, Target, Workload};
 pub use plan::{cordon_patch, plan, read, Plan, Step, StepRole};
 pub use rollback::{
-    plan_with, related_request, revisions, revisions_request, template_diff, undo, Revision, CHANGE_CAUSE, REVISION,
+    plan_with, related_request, revision_holder, revisions, revisions_request, template_diff, undo, Revision,
+    CHANGE_CAUSE, REVISION,
 };
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ impl Workload {
     pub fn operations(self) -> &'static [Operation] {
         match self {
             Workload::Deployment => &[Operation::Restart, Operation::Pause, Operation::Resume, Operation::Undo],
-            Workload::StatefulSet | Workload::DaemonSet => &[Operation::Restart],
+            Workload::StatefulSet | Workload::DaemonSet => &[Operation::Restart, Operation::Undo],
             Workload::Node => &[Operation::Cordon, Operation::Uncordon, Operation::Drain],
             Workload::CronJob => &[Operation::RunNow, Operation::Suspend, Operation::Unsuspend],
         }
@@ -71,8 +71,9 @@ pub enum Operation {
     Suspend,
     /// `spec.suspend: false` on a CronJob.
     Unsuspend,
-    /// `kubectl rollout undo`: a Deployment's template back to a revision's (planned by
-    /// `rollback::undo`, which needs the ReplicaSets as well as the object).
+    /// `kubectl rollout undo`: a workload's template back to a revision's (planned by
+    /// `rollback::undo`, which needs the ReplicaSets or ControllerRevisions as well as the
+    /// object).
     Undo,
     /// `kubectl drain`: cordon, then evict the node's pods (`drain`'s pieces; the panel runs it).
     Drain,
@@ -95,9 +96,10 @@ impl Operation {
         }
     }
 
-    /// What the operation does, in a sentence shown above its requests.
-    pub fn explanation(self) -> Msg {
+    /// What the operation does on `workload`, in a sentence shown above its requests.
+    pub fn explanation(self, workload: Workload) -> Msg {
         match self {
+            Operation::Undo if workload != Workload::Deployment => Msg::OpUndoRevisionWhat,
             Operation::Restart => Msg::OpRestartWhat,
             Operation::Pause => Msg::OpPauseWhat,
             Operation::Resume => Msg::OpResumeWhat,
@@ -182,6 +184,9 @@ pub enum OperationError {
     RevisionNotFound(i64),
     /// kubectl: "no rollout history found for deployment" (fewer than two revisions).
     NoRolloutHistory,
+    /// kubectl, for a StatefulSet or DaemonSet: "no last revision to roll back to" (fewer than
+    /// two ControllerRevisions).
+    NoLastRevision,
     /// kubectl: "skipped rollback (current template already matches revision N)".
     AlreadyAtRevision(i64),
 }
@@ -214,6 +219,7 @@ impl Localized for OperationError {
                 Text::new(Msg::OpRevisionNotFound).with("revision", revision.to_string())
             }
             OperationError::NoRolloutHistory => Text::new(Msg::OpNoRolloutHistory),
+            OperationError::NoLastRevision => Text::new(Msg::OpNoLastRevision),
             OperationError::AlreadyAtRevision(revision) => {
                 Text::new(Msg::OpAlreadyAtRevision).with("revision", revision.to_string())
             }

@@ -1,10 +1,21 @@
-//! `kubectl rollout history` and `kubectl rollout undo` of a Deployment, as kubectl does them
-//! (`pkg/polymorphichelpers/rollback.go`, `DeploymentRollbacker.Rollback`, and
-//! `pkg/util/deployment/deployment.go`, `listReplicaSets`): the Deployment's revisions are its
-//! ReplicaSets, listed in its namespace by the Deployment's label selector, kept when the
-//! Deployment is their controller, numbered by their `deployment.kubernetes.io/revision`
-//! annotation. Undo replaces the Deployment's pod template by the chosen ReplicaSet's (without
-//! its `pod-template-hash` label) and its annotations by the ReplicaSet's, in one JSON patch.
+//! `kubectl rollout history` and `kubectl rollout undo`, as kubectl does them
+//! (`pkg/polymorphichelpers/rollback.go` and `history.go`).
+//!
+//! A Deployment (`DeploymentRollbacker.Rollback`, `pkg/util/deployment/deployment.go`
+//! `listReplicaSets`): its revisions are its ReplicaSets, listed in its namespace by the
+//! Deployment's label selector, kept when the Deployment is their controller, numbered by their
+//! `deployment.kubernetes.io/revision` annotation. Undo replaces the Deployment's pod template by
+//! the chosen ReplicaSet's (without its `pod-template-hash` label) and its annotations by the
+//! ReplicaSet's, in one JSON patch.
+//!
+//! A StatefulSet or a DaemonSet (`StatefulSetRollbacker`/`DaemonSetRollbacker.Rollback`,
+//! `controlledHistoryV1`): its revisions are the ControllerRevisions of its namespace matching
+//! its selector that it controls, numbered by their `revision` field; each one's `data` is the
+//! strategic merge patch its controller wrote (`{"spec":{"template":{"$patch":"replace",…}}}`),
+//! and undo sends that data, as read, as a strategic merge patch (`toHistory.Data.Raw`). kubectl
+//! skips the patch when the data equals the patch of the current template (`daemonSetMatch`,
+//! `statefulSetMatch`: the same bytes); the explorer compares the two templates as values. There
+//! is no pause check: neither kind pauses.
 //!
 //! Compared with the real kubectl 1.32.4 (`kubectl rollout undo deployment/api --to-revision=1
 //! -v=8` against kube-sim, 2026-11-28): it sends a GET of the Deployment as JSON, the same GET
@@ -46,28 +57,46 @@ const ANNOTATIONS_TO_SKIP: [&str; 6] = [
     "deprecated.deployment.rollback.to",
 ];
 
-/// One revision of a Deployment: a ReplicaSet it controls.
+/// One revision of a workload: a ReplicaSet a Deployment controls, or a ControllerRevision a
+/// StatefulSet or DaemonSet controls.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Revision {
     pub number: i64,
-    /// The ReplicaSet's name.
-    pub replica_set: String,
+    /// The name of the object that holds it (the ReplicaSet or the ControllerRevision).
+    pub holder: String,
     /// Its `kubernetes.io/change-cause` annotation.
     pub change_cause: Option<String>,
-    /// Its pod template, as read.
+    /// Its pod template, as read (a ControllerRevision's without the `$patch` directive).
     pub template: Value,
     annotations: Map,
+    /// A ControllerRevision's `data`, as read: the patch undo sends. `None` for a ReplicaSet.
+    data: Option<Value>,
 }
 
-/// The list kubectl sends to find a Deployment's revisions: the ReplicaSets of its namespace
-/// matching its `spec.selector`, as JSON.
-pub fn revisions_request(target: &Target, deployment: &Value) -> Result<Request, OperationError> {
-    let selector = deployment.at(&["spec", "selector"]).ok_or(OperationError::Missing("spec.selector"))?;
+/// The kind of object that holds a workload's revisions, as `kubectl rollout history` names it.
+pub fn revision_holder(workload: Workload) -> Option<&'static str> {
+    match workload {
+        Workload::Deployment => Some("ReplicaSet"),
+        Workload::StatefulSet | Workload::DaemonSet => Some("ControllerRevision"),
+        Workload::Node | Workload::CronJob => None,
+    }
+}
+
+/// The list kubectl sends to find a workload's revisions: the ReplicaSets (for a Deployment) or
+/// ControllerRevisions (for a StatefulSet or DaemonSet) of its namespace matching its
+/// `spec.selector`, as JSON.
+pub fn revisions_request(target: &Target, workload: &Value) -> Result<Request, OperationError> {
+    let plural = match target.workload {
+        Workload::Deployment => "replicasets",
+        Workload::StatefulSet | Workload::DaemonSet => "controllerrevisions",
+        other => return Err(OperationError::NotOffered(Operation::Undo, other)),
+    };
+    let selector = workload.at(&["spec", "selector"]).ok_or(OperationError::Missing("spec.selector"))?;
     let selector = selector_string(selector)?;
     let collection = Collection {
         group: "apps".into(),
         version: "v1".into(),
-        plural: "replicasets".into(),
+        plural: plural.into(),
         namespace: target.object.collection.namespace.clone(),
     };
     let options = ListOptions { label_selector: (!selector.is_empty()).then_some(selector), ..ListOptions::default() };
@@ -110,30 +139,44 @@ fn selector_string(selector: &Value) -> Result<String, OperationError> {
     Ok(requirements.into_iter().map(|(_, text)| text).collect::<Vec<_>>().join(","))
 }
 
-/// The Deployment's revisions among the ReplicaSets `list` (the answer to [`revisions_request`]),
-/// oldest first, as `kubectl rollout history` prints them.
-pub fn revisions(deployment: &Value, list: &Value) -> Result<Vec<Revision>, OperationError> {
+/// The workload's revisions among `list` (the answer to [`revisions_request`]), oldest first, as
+/// `kubectl rollout history` prints them. A ReplicaSet whose revision annotation is not a number,
+/// or a ControllerRevision without a numeric `revision`, is left out.
+pub fn revisions(kind: Workload, workload: &Value, list: &Value) -> Result<Vec<Revision>, OperationError> {
     let uid =
-        deployment.at(&["metadata", "uid"]).and_then(Value::as_str).ok_or(OperationError::Missing("metadata.uid"))?;
+        workload.at(&["metadata", "uid"]).and_then(Value::as_str).ok_or(OperationError::Missing("metadata.uid"))?;
     let items = list.get("items").and_then(Value::as_array).ok_or(OperationError::Missing("items"))?;
     let mut out: Vec<Revision> = items
         .iter()
-        .filter(|rs| controlled_by(rs, uid))
-        .filter_map(|rs| {
+        .filter(|item| controlled_by(item, uid))
+        .filter_map(|item| {
             let annotations =
-                rs.at(&["metadata", "annotations"]).and_then(Value::as_object).cloned().unwrap_or_default();
-            let number = annotations.get(REVISION)?.as_str()?.parse::<i64>().ok()?;
-            Some(Revision {
-                number,
-                replica_set: rs.at(&["metadata", "name"]).and_then(Value::as_str).unwrap_or_default().to_owned(),
-                change_cause: annotations.get(CHANGE_CAUSE).and_then(Value::as_str).map(str::to_owned),
-                template: rs.at(&["spec", "template"]).cloned().unwrap_or(Value::Object(Map::new())),
-                annotations,
-            })
+                item.at(&["metadata", "annotations"]).and_then(Value::as_object).cloned().unwrap_or_default();
+            let holder = item.at(&["metadata", "name"]).and_then(Value::as_str).unwrap_or_default().to_owned();
+            let change_cause = annotations.get(CHANGE_CAUSE).and_then(Value::as_str).map(str::to_owned);
+            let (number, template, data) = match kind {
+                Workload::Deployment => (
+                    annotations.get(REVISION)?.as_str()?.parse::<i64>().ok()?,
+                    item.at(&["spec", "template"]).cloned().unwrap_or(Value::Object(Map::new())),
+                    None,
+                ),
+                _ => {
+                    let data = item.get("data")?.clone();
+                    (item.get("revision")?.as_i64()?, without_directive(&data), Some(data))
+                }
+            };
+            Some(Revision { number, holder, change_cause, template, annotations, data })
         })
         .collect();
     out.sort_by_key(|revision| revision.number);
     Ok(out)
+}
+
+/// The pod template a ControllerRevision's data puts back: `spec.template` without `$patch`.
+fn without_directive(data: &Value) -> Value {
+    let mut template = data.at(&["spec", "template"]).and_then(Value::as_object).cloned().unwrap_or_default();
+    template.remove("$patch");
+    Value::Object(template)
 }
 
 /// `metav1.IsControlledBy`: an owner reference with `controller: true` and the owner's uid.
@@ -153,37 +196,47 @@ pub fn template_diff(old: &Revision, new: &Revision) -> LineDiff {
         .unwrap_or_else(|_| kube_wire::write::diff::line_diff(&old.to_json(), &new.to_json(), 3))
 }
 
-/// `kubectl rollout undo deployment/NAME [--to-revision=N] [--dry-run=server]`: `to_revision`
-/// `None` is kubectl's default 0, the revision before the newest. The steps: kubectl's GET of
-/// the Deployment, its list of ReplicaSets, and the JSON patch.
+/// `kubectl rollout undo TYPE/NAME [--to-revision=N] [--dry-run=server]` of a Deployment,
+/// StatefulSet or DaemonSet: `to_revision` `None` is kubectl's default 0, the revision before
+/// the newest. The steps: kubectl's GET of the workload, its list of revisions, and the patch (a
+/// JSON patch of a Deployment's template and annotations; a ControllerRevision's data as a
+/// strategic merge patch).
 pub fn undo(
     target: &Target,
-    deployment: &Value,
+    workload: &Value,
     list: &Value,
     to_revision: Option<i64>,
     dry_run: bool,
 ) -> Result<Plan, OperationError> {
-    if target.workload != Workload::Deployment {
+    if revision_holder(target.workload).is_none() {
         return Err(OperationError::NotOffered(Operation::Undo, target.workload));
     }
-    let history = revisions(deployment, list)?;
+    let history = revisions(target.workload, workload, list)?;
     let chosen = match to_revision {
         Some(number) => history.iter().find(|r| r.number == number).ok_or(OperationError::RevisionNotFound(number))?,
-        None => history.iter().rev().nth(1).ok_or(OperationError::NoRolloutHistory)?,
+        None => history.iter().rev().nth(1).ok_or(match target.workload {
+            Workload::Deployment => OperationError::NoRolloutHistory,
+            _ => OperationError::NoLastRevision,
+        })?,
     };
-    if deployment.at(&["spec", "paused"]).and_then(Value::as_bool) == Some(true) {
+    if workload.at(&["spec", "paused"]).and_then(Value::as_bool) == Some(true) {
         return Err(OperationError::PausedRollback);
     }
-    let current = deployment.at(&["spec", "template"]).cloned().unwrap_or(Value::Object(Map::new()));
+    let current = workload.at(&["spec", "template"]).cloned().unwrap_or(Value::Object(Map::new()));
     if semantic(&without_hash(&chosen.template)) == semantic(&without_hash(&current)) {
         return Err(OperationError::AlreadyAtRevision(to_revision.unwrap_or(0)));
     }
-    let body = Value::Array(vec![
-        replace("/spec/template", go_template(&without_hash(&chosen.template))),
-        replace("/metadata/annotations", Value::Object(undo_annotations(deployment, chosen))),
-    ]);
-    let patch = RequestBuilder::patch(&target.object, PatchType::Json, &body, &WriteParams::default())?;
-    let mut kubectl = format!("kubectl rollout undo deployment/{}", target.object.name);
+    let patch = match &chosen.data {
+        Some(data) => RequestBuilder::patch(&target.object, PatchType::StrategicMerge, data, &WriteParams::default())?,
+        None => {
+            let body = Value::Array(vec![
+                replace("/spec/template", go_template(&without_hash(&chosen.template))),
+                replace("/metadata/annotations", Value::Object(undo_annotations(workload, chosen))),
+            ]);
+            RequestBuilder::patch(&target.object, PatchType::Json, &body, &WriteParams::default())?
+        }
+    };
+    let mut kubectl = format!("kubectl rollout undo {}/{}", target.workload.kubectl_type(), target.object.name);
     if let Some(number) = to_revision {
         kubectl.push_str(&format!(" --to-revision={number}"));
     }
@@ -197,7 +250,7 @@ pub fn undo(
         operation: Operation::Undo,
         steps: vec![
             Step { role: StepRole::KubectlRead, request: read(target) },
-            Step { role: StepRole::KubectlRead, request: revisions_request(target, deployment)? },
+            Step { role: StepRole::KubectlRead, request: revisions_request(target, workload)? },
             Step { role: StepRole::Write, request: with_query(patch, dry_run, &[]) },
         ],
         kubectl,
@@ -298,8 +351,8 @@ fn is_zero(value: &Value) -> bool {
         _ => false,
     }
 }
-/// What `operation` reads beside the object, when it needs more than the object to plan: a
-/// Deployment's ReplicaSets for [`Operation::Undo`] (kubectl's second GET). `None` for the others.
+/// What `operation` reads beside the object, when it needs more than the object to plan: the
+/// workload's revisions for [`Operation::Undo`] (kubectl's second GET). `None` for the others.
 pub fn related_request(
     operation: Operation,
     target: &Target,
@@ -324,7 +377,7 @@ pub fn plan_with(
 ) -> Result<Plan, OperationError> {
     match operation {
         Operation::Undo => {
-            let list = related.ok_or(OperationError::Missing("the Deployment's ReplicaSets"))?;
+            let list = related.ok_or(OperationError::Missing("the workload's revisions"))?;
             undo(target, object, list, choices.to_revision, choices.dry_run)
         }
         _ => plan(operation, target, object, choices, now_seconds),

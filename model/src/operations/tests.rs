@@ -252,7 +252,7 @@ fn each_kind_offers_its_operations_and_only_the_rollout_commands_lack_dry_run() 
         &[Operation::Restart, Operation::Pause, Operation::Resume, Operation::Undo]
     );
     assert!(Operation::Undo.offers_dry_run());
-    assert_eq!(Workload::DaemonSet.operations(), &[Operation::Restart]);
+    assert_eq!(Workload::DaemonSet.operations(), &[Operation::Restart, Operation::Undo]);
     assert!(!Operation::Restart.offers_dry_run() && Operation::Cordon.offers_dry_run());
     let other = resource_type("apps", "v1", "replicasets", Scope::Namespaced);
     assert_eq!(Workload::of(&other), None);

@@ -23,6 +23,7 @@ pub fn OperationPanel(
     /// Called after a write changed the object.
     on_written: Callback<()>,
 ) -> impl IntoView {
+    let workload = target.workload;
     let state = use_operation(target, operation, on_written);
     let policy = use_write_policy();
     let choices = state.choices;
@@ -64,9 +65,9 @@ pub fn OperationPanel(
     view! {
         <section class="panel write operation" aria-label=live_text(operation.label()) data-testid="operation-panel">
             <h3>{move || filled_text(Msg::OpTitle, &[("operation", &text_now(operation.label())), ("title", &title.get())])}</h3>
-            <p class="muted">{live_text(operation.explanation())}</p>
+            <p class="muted">{live_text(operation.explanation(workload))}</p>
             <div class="toolbar">{options} {name_field}</div>
-            {(operation == Operation::Undo).then(|| view! { <super::revisions::Revisions state /> })}
+            {(operation == Operation::Undo).then(|| view! { <super::revisions::Revisions state workload /> })}
             <PlanView state />
             <div class="toolbar">
                 <button class="button" disabled=move || !can_send() on:click=move |_| state.send.run(())>

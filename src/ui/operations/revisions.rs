@@ -1,5 +1,6 @@
-//! A Deployment's revisions on the undo panel (`kubectl rollout history`): each revision with its
-//! ReplicaSet, change-cause and images; the one to undo to (kubectl's default: the one before the
+//! A workload's revisions on the undo panel (`kubectl rollout history`): each revision with the
+//! object that holds it (a Deployment's ReplicaSet, a StatefulSet's or DaemonSet's
+//! ControllerRevision), change-cause and images; the one to undo to (kubectl's default: the one before the
 //! newest); and the diff of any two revisions' pod templates, as the model computes it.
 
 use leptos::prelude::*;
@@ -7,7 +8,7 @@ use leptos::prelude::*;
 use super::state::OperationState;
 use crate::api::codec::value::Value;
 use crate::i18n::Msg;
-use crate::model::operations::{template_diff, Revision};
+use crate::model::operations::{revision_holder, template_diff, Revision, Workload};
 use crate::ui::i18n::{filled_text, live_text};
 
 /// The images of a revision's pod template, comma-separated.
@@ -25,7 +26,7 @@ fn images(revision: &Revision) -> String {
 
 /// The revisions table, the revision chosen to undo to, and a diff of two.
 #[component]
-pub fn Revisions(state: OperationState) -> impl IntoView {
+pub fn Revisions(state: OperationState, workload: Workload) -> impl IntoView {
     let choices = state.choices;
     // The pair compared: (older, newer) revision numbers, the last two at first.
     let compared = RwSignal::new(None::<(i64, i64)>);
@@ -49,7 +50,7 @@ pub fn Revisions(state: OperationState) -> impl IntoView {
                 view! {
                     <tr data-testid="revision-row">
                         <td>{number}</td>
-                        <td><code>{revision.replica_set.clone()}</code></td>
+                        <td><code>{revision.holder.clone()}</code></td>
                         <td>{revision.change_cause.clone().unwrap_or_default()}</td>
                         <td><code>{images(&revision)}</code></td>
                         <td>
@@ -103,7 +104,7 @@ pub fn Revisions(state: OperationState) -> impl IntoView {
             <thead>
                 <tr>
                     <th>{live_text(Msg::OpRevision)}</th>
-                    <th>{live_text(Msg::OpRevisionReplicaSet)}</th>
+                    <th>{revision_holder(workload)}</th>
                     <th>{live_text(Msg::OpChangeCause)}</th>
                     <th>{live_text(Msg::OpImages)}</th>
                     <th>{live_text(Msg::OpUndoTo)}</th>

@@ -57,7 +57,8 @@ pub struct OperationState {
     pub read_again: Callback<()>,
     /// Sends the write of the plan shown.
     pub send: Callback<()>,
-    /// A Deployment's revisions, oldest first, when the operation read them (undo).
+    /// The workload's revisions (a Deployment's ReplicaSets, a StatefulSet's or DaemonSet's
+    /// ControllerRevisions), oldest first, when the operation read them (undo).
     pub revisions: Signal<Vec<Revision>>,
 }
 
@@ -70,6 +71,7 @@ fn now_seconds() -> i64 {
 /// succeeded.
 pub fn use_operation(target: Target, operation: Operation, on_written: Callback<()>) -> OperationState {
     let client = use_client();
+    let kind = target.workload;
     let object = RwSignal::new(None::<(Result<(Value, Option<Value>), ApiError>, i64)>);
     let job_name =
         if operation.takes_name() { default_job_name(&target.object.name, now_seconds()) } else { String::new() };
@@ -118,7 +120,7 @@ pub fn use_operation(target: Target, operation: Operation, on_written: Callback<
     });
     let revisions = Memo::new(move |_| {
         object.with(|read| match read {
-            Some((Ok((deployment, Some(list))), _)) => revisions(deployment, list).unwrap_or_default(),
+            Some((Ok((workload, Some(list))), _)) => revisions(kind, workload, list).unwrap_or_default(),
             _ => Vec::new(),
         })
     });
