@@ -4,7 +4,9 @@
 //!
 //! Invariants: an object keeps at most `per_object` versions, the history at most `total` in
 //! all; over the total, the version recorded first goes first. Versions are shared with the
-//! cache (`Arc`), never copied.
+//! cache (`Arc`), never copied. An object is its uid: when a name comes back with another uid
+//! (deleted and made again, or a server replaced by one with another state, #41), its history
+//! starts again, so that no diff compares two different objects or two servers' versions.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
@@ -94,9 +96,16 @@ impl ObjectHistory {
         ObjectHistory { per_object, total, ..ObjectHistory::default() }
     }
 
-    /// Records `object` as the newest version of `name`, dropping what the bounds no longer hold.
+    /// Records `object` as the newest version of `name`, dropping what the bounds no longer hold,
+    /// and the name's earlier versions when their uid is not the object's.
     pub fn record(&mut self, name: Arc<str>, label: String, object: Arc<LazyObject>) {
         let versions = self.versions.entry(name.clone()).or_default();
+        let uid = |version: &Version| version.1.head().uid.clone();
+        if versions.back().is_some_and(|last| uid(last) != object.head().uid) {
+            // Their entries stay in `order`: an object holding fewer versions than recorded
+            // loses none to them (the eviction below), as after the per-object bound.
+            versions.clear();
+        }
         versions.push_back((label, object));
         self.order.push_back(name.clone());
         *self.recorded.entry(name).or_default() += 1;
@@ -167,9 +176,45 @@ mod tests {
     use kube_wire::codec::json::decode_json;
 
     fn pod(name: &str, rv: u32) -> Arc<LazyObject> {
-        let text =
-            format!(r#"{{"kind":"Pod","metadata":{{"name":"{name}","namespace":"demo","resourceVersion":"{rv}"}}}}"#);
+        pod_of("u-1", name, rv)
+    }
+
+    fn pod_of(uid: &str, name: &str, rv: u32) -> Arc<LazyObject> {
+        let text = format!(
+            r#"{{"kind":"Pod","metadata":{{"name":"{name}","namespace":"demo","uid":"{uid}","resourceVersion":"{rv}"}}}}"#
+        );
         Arc::new(LazyObject::from_value(decode_json(text.as_bytes()).expect("json")))
+    }
+
+    #[test]
+    fn a_name_that_comes_back_with_another_uid_starts_a_new_history() {
+        let mut history = ObjectHistory::new(5, 6);
+        let labels = |history: &ObjectHistory| -> Vec<String> {
+            history.versions("Pod demo/web").into_iter().map(|(l, _)| l).collect()
+        };
+        // The first server's object, three versions; then a replaced server's, with its
+        // resourceVersions gone back: the first server's versions are not its history.
+        for rv in [40, 41, 42] {
+            history.record("Pod demo/web".into(), format!("MODIFIED rv {rv}"), pod_of("first", "web", rv));
+        }
+        history.record("Pod demo/web".into(), "ADDED rv 7".into(), pod_of("second", "web", 7));
+        assert_eq!(labels(&history), ["ADDED rv 7"]);
+        assert!(history.changed_objects().is_empty(), "one version: nothing to diff");
+        history.record("Pod demo/web".into(), "MODIFIED rv 8".into(), pod_of("second", "web", 8));
+        assert_eq!(labels(&history), ["ADDED rv 7", "MODIFIED rv 8"]);
+        // The total bound counts what was recorded: the first object's entries leave first and take
+        // none of the second's versions with them.
+        history.record("Pod demo/other".into(), "ADDED rv 9".into(), pod_of("o", "other", 9));
+        history.record("Pod demo/other".into(), "MODIFIED rv 10".into(), pod_of("o", "other", 10));
+        assert_eq!(labels(&history), ["ADDED rv 7", "MODIFIED rv 8"]);
+        history.record("Pod demo/web".into(), "MODIFIED rv 11".into(), pod_of("second", "web", 11));
+        assert_eq!(labels(&history), ["ADDED rv 7", "MODIFIED rv 8", "MODIFIED rv 11"]);
+        assert_eq!(history.len(), 5);
+        // Within the total of 6 recorded since the first server's went: the oldest goes.
+        for rv in [12, 13, 14] {
+            history.record("Pod demo/web".into(), format!("MODIFIED rv {rv}"), pod_of("second", "web", rv));
+        }
+        assert_eq!(labels(&history), ["MODIFIED rv 11", "MODIFIED rv 12", "MODIFIED rv 13", "MODIFIED rv 14"]);
     }
 
     #[test]

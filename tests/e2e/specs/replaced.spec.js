@@ -6,7 +6,8 @@
 // a `new-0`. The live view's watch, resumed at the first server's version, gets the apiserver's 504
 // "Too large resource version"; the page must say the server does not know that version, relist,
 // and end equal to the new server's list without a reload; the object screen of `old-0` must say
-// the object is gone.
+// the object is gone; and the object history of `shared`, a name both servers have (changed on
+// each), must hold the new server's versions only: no diff between two servers' objects.
 const { spawn } = require('node:child_process');
 const net = require('node:net');
 const { test, expect } = require('@playwright/test');
@@ -68,6 +69,17 @@ async function create(port, name) {
   expect(answer.status).toBe(201);
 }
 
+/** Changes configmap `name`'s data; the new resourceVersion. */
+async function change(port, name, value) {
+  const answer = await fetch(`http://127.0.0.1:${port}${CONFIGMAPS}/${name}`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    body: JSON.stringify({ data: { k: value } }),
+  });
+  expect(answer.status).toBe(200);
+  return (await answer.json()).metadata.resourceVersion;
+}
+
 /** The server's configmaps of `demo`: names, uids, and the list's resourceVersion. */
 async function serverList(port) {
   const list = await (await fetch(`http://127.0.0.1:${port}${CONFIGMAPS}`, { headers: { Accept: 'application/json' } })).json();
@@ -85,6 +97,7 @@ test('a kube-sim replaced under a live view is followed: relisted, said, equal t
   let sim = await startSim(port, 'first');
   try {
     for (let i = 0; i < 20; i += 1) await create(port, `old-${i}`);
+    await create(port, 'shared');
     const first = await serverList(port);
     const context = await browser.newContext();
     const problems = [];
@@ -103,11 +116,16 @@ test('a kube-sim replaced under a live view is followed: relisted, said, equal t
     await expect(rows).toHaveCount(first.names.length);
     const object = await watchPage(`${origin}/explorer/?group=&version=v1&resource=configmaps&namespace=demo&name=old-0`);
     await expect(object.getByTestId('object-title')).toHaveText('ConfigMap old-0');
+    // `shared` changed twice on the first server, seen by the live view's history.
+    const firstVersions = [await change(port, 'shared', 'first-1'), await change(port, 'shared', 'first-2')];
+    const historyOf = live.getByRole('combobox', { name: 'History of object' });
+    await expect(historyOf.locator('option', { hasText: 'ConfigMap demo/shared' })).toHaveCount(1);
 
     // Replaced: the same address, another state.
     await stopSim(sim);
     sim = await startSim(port, 'second');
     await create(port, 'new-0');
+    await create(port, 'shared');
     const second = await serverList(port);
     expect(second.rv).toBeLessThan(first.rv);
     expect(second.uids.filter((u) => first.uids.includes(u))).toEqual([]);
@@ -123,6 +141,17 @@ test('a kube-sim replaced under a live view is followed: relisted, said, equal t
     // A change on the new server reaches the page: the watch follows it.
     await create(port, 'new-1');
     await expect(rows.filter({ hasText: 'new-1' })).toBeVisible({ timeout: 15000 });
+    // `shared` on the new server is another object: its history is the new server's versions
+    // only (none of the first server's), and it has two once changed there.
+    const secondVersion = await change(port, 'shared', 'second-1');
+    await historyOf.selectOption('ConfigMap demo/shared');
+    const versions = live.getByRole('combobox', { name: 'From' }).locator('option');
+    await expect(versions.last()).toHaveText(`MODIFIED rv ${secondVersion}`);
+    const labels = await versions.allTextContents();
+    expect(labels.length).toBe(2);
+    for (const rv of firstVersions) expect(labels.join('\n')).not.toContain(`rv ${rv}`);
+    await expect(live.locator('.history')).toContainText('second-1');
+    await saveScreen(live, 'replaced-history');
 
     // The object screen of an object the new server does not have says so.
     await expect(object.getByTestId('object-freshness')).toContainText('deleted on the server', { timeout: 30000 });
