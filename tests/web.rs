@@ -152,10 +152,16 @@ fn an_answer_is_read_as_a_typed_error_never_a_sentence() {
     assert_eq!(undecoded.decode_ms(), None);
     assert!(undecoded.decoded().is_ok());
     assert!(undecoded.decode_ms().is_some());
-    let logged = undecoded.without_tree();
+    let logged = undecoded.for_log(64);
     assert_eq!(logged.decode_ms(), undecoded.decode_ms(), "the log keeps the timing");
-    assert_eq!(logged.response, undecoded.response);
+    assert_eq!(logged.response, undecoded.response, "a body within the bound is kept whole");
     assert!(logged.document().is_ok(), "and decodes again if asked");
+    // A body over the bound: its first bytes only, a copy (the log does not keep the body alive).
+    let large = Fetched::new(requests::discovery_document("/x"), response(200, &"x".repeat(1000)));
+    let logged = large.for_log(64);
+    assert_eq!(&logged.response.body[..], &large.response.body[..64]);
+    assert_eq!(std::sync::Arc::strong_count(&large.response.body), 1);
+    assert_eq!((logged.response.status, logged.response.headers.clone()), (200, large.response.headers.clone()));
     let broken = Fetched::new(requests::discovery_document("/x"), response(200, r#"{"kind":"#));
     assert!(matches!(broken.error(), Some(ApiError::Undecodable { code: 200, .. })), "{:?}", broken.error());
     // An excerpt of a long body reads no further than it shows.

@@ -2,7 +2,7 @@
 //! the request, the response's status and headers, the Content-Type that came back, and timings;
 //! and what it answered, read as a document or a typed [`ApiError`].
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::api::body::{decode_body_with, BodyError, Decoded, YamlDecoder};
 use crate::api::codec::value::Value;
@@ -37,12 +37,17 @@ impl Fetched {
         Fetched { request, response, content_type, decoded: OnceLock::new(), decode_ms: OnceLock::new() }
     }
 
-    /// The same exchange without the decoded tree (which can be several times the body's size),
-    /// for a log that shows the bytes and timings of many exchanges; it decodes again if asked.
-    pub fn without_tree(&self) -> Fetched {
+    /// The exchange as a log of many keeps it: without the decoded tree (which can be several
+    /// times the body's size) and with only the first `keep` bytes of the body, copied, so that
+    /// the log does not keep a large body alive (the log keeps the body's size beside them).
+    pub fn for_log(&self, keep: usize) -> Fetched {
+        let mut response = self.response.clone();
+        if response.body.len() > keep {
+            response.body = Arc::from(&response.body[..keep]);
+        }
         Fetched {
             request: self.request.clone(),
-            response: self.response.clone(),
+            response,
             content_type: self.content_type.clone(),
             decoded: OnceLock::new(),
             decode_ms: self.decode_ms.clone(),

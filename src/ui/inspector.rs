@@ -14,14 +14,19 @@ use crate::ui::intl;
 
 /// How many exchanges the inspector keeps (older ones are dropped first).
 const KEEP: usize = 200;
-/// How much of a body the inspector shows.
+/// How much of a body the inspector shows, and keeps: 200 exchanges hold at most 200 × 64 KiB
+/// of bodies, not the bodies themselves (a pods page's metrics rounds list 10,000 pods every
+/// window, 35 MB each: kept whole, the soak benchmark saw the heap grow by 4.8 MB a second).
 const SHOWN_BODY_BYTES: usize = 64 * 1024;
 
 /// One exchange as the inspector lists it: the client's exchange, numbered.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Logged {
     pub id: usize,
+    /// The exchange, with the first [`SHOWN_BODY_BYTES`] of its body only.
     pub exchange: Exchange,
+    /// The size of the whole body.
+    pub body_bytes: usize,
 }
 
 /// The log of exchanges, shared through context: it subscribes to the client, which shows it
@@ -43,12 +48,13 @@ impl WireLog {
 
     fn record(self, mut exchange: Exchange) {
         // The log shows bytes and timings: it keeps no decoded trees (200 of them would be
-        // several times the bodies' size).
-        exchange.outcome = exchange.outcome.map(|fetched| Arc::new(fetched.without_tree()));
+        // several times the bodies' size), and of each body what it shows.
+        let body_bytes = exchange.outcome.as_ref().map(|fetched| fetched.response.body.len()).unwrap_or_default();
+        exchange.outcome = exchange.outcome.map(|fetched| Arc::new(fetched.for_log(SHOWN_BODY_BYTES)));
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
         self.entries.update(|entries| {
-            entries.push(Logged { id, exchange });
+            entries.push(Logged { id, exchange, body_bytes });
             let excess = entries.len().saturating_sub(KEEP);
             entries.drain(..excess);
         });
@@ -74,12 +80,12 @@ pub fn Inspector(
             .get()
             .into_iter()
             .rev()
-            .map(|Logged { id, exchange: e }| {
+            .map(|Logged { id, exchange: e, body_bytes }| {
                 let (status, content_type, size, timing) = match &e.outcome {
                     Ok(f) => (
                         f.response.status.to_string(),
                         f.content_type_header().to_owned(),
-                        f.response.body.len().to_string(),
+                        body_bytes.to_string(),
                         match f.decode_ms() {
                             Some(decode) => format!(
                                 "{:.0} / {:.0} / {decode:.1}",
@@ -117,9 +123,10 @@ pub fn Inspector(
     };
     let detail = move || {
         let id = selected.get()?;
-        let exchange =
-            log.entries.with(|entries| entries.iter().find(|e| e.id == id).map(|logged| logged.exchange.clone()))?;
-        Some(view! { <ExchangeDetail exchange origin=origin.clone() /> })
+        let (exchange, body_bytes) = log.entries.with(|entries| {
+            entries.iter().find(|e| e.id == id).map(|logged| (logged.exchange.clone(), logged.body_bytes))
+        })?;
+        Some(view! { <ExchangeDetail exchange body_bytes origin=origin.clone() /> })
     };
     view! {
         <aside class="inspector" aria-label=live_text(Msg::WireInspector) hidden=move || !open.get()>
@@ -152,9 +159,9 @@ pub fn Inspector(
     }
 }
 
-/// One exchange in full.
+/// One exchange in full (its body's first [`SHOWN_BODY_BYTES`], of `body_bytes`).
 #[component]
-fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
+fn ExchangeDetail(exchange: Exchange, body_bytes: usize, origin: String) -> impl IntoView {
     let curl = to_curl(&exchange.request, &origin);
     let kubectl = to_kubectl_raw(&exchange.request);
     let copy = |text: String| {
@@ -175,7 +182,7 @@ fn ExchangeDetail(exchange: Exchange, origin: String) -> impl IntoView {
                 Ok(text) => text.to_owned(),
                 Err(_) => crate::model::page::hex_dump(shown),
             };
-            let total = body.len();
+            let total = body_bytes;
             let truncated = (total > SHOWN_BODY_BYTES).then_some(move || {
                 filled_text(
                     Msg::FirstBytesOf,

@@ -25,3 +25,22 @@ test('every request is listed with its status, headers and body, and copies as c
   await inspector.getByRole('button', { name: 'Close' }).click();
   await expect(inspector).toBeHidden();
 });
+
+// A body larger than what the inspector shows: it keeps the first 64 KiB (so that a log of 200
+// large lists does not hold them all, #41 soak) and still says the whole body's size.
+test('a large body is listed with its whole size and shown by its first 64 KiB', async ({ page, request }) => {
+  await page.goto('./?group=apps&version=v1&resource=deployments&namespace=demo');
+  await page.getByTestId('explain-link').click();
+  await expect(page.getByTestId('explain-title')).toHaveText('Schema of Deployment · apps/v1');
+  await page.getByRole('button', { name: 'Wire inspector' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Wire inspector' });
+  const row = inspector.getByTestId('inspector-row').filter({ hasText: '/openapi/v3/apis/apps/v1?hash=' });
+  await expect(row).toHaveCount(1);
+  const path = (await row.locator('td').nth(1).textContent()).trim();
+  const whole = (await (await request.get(path, { headers: { Accept: 'application/json' } })).body()).length;
+  expect(whole).toBeGreaterThan(65536);
+  await expect(row.locator('td').nth(4)).toHaveText(String(whole));
+  await row.click();
+  await expect(inspector.getByRole('heading', { name: /Body/ })).toContainText(`(first 65,536 of ${whole.toLocaleString('en-US')} bytes)`);
+  await expect(inspector.getByTestId('inspector-body')).toContainText('"components": {');
+});
