@@ -100,8 +100,7 @@ impl ObjectHistory {
     /// and the name's earlier versions when their uid is not the object's.
     pub fn record(&mut self, name: Arc<str>, label: String, object: Arc<LazyObject>) {
         let versions = self.versions.entry(name.clone()).or_default();
-        let uid = |version: &Version| version.1.head().uid.clone();
-        if versions.back().is_some_and(|last| uid(last) != object.head().uid) {
+        if versions.back().is_some_and(|last| last.1.head().uid != object.head().uid) {
             // Their entries stay in `order`: an object holding fewer versions than recorded
             // loses none to them (the eviction below), as after the per-object bound.
             versions.clear();
