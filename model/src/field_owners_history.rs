@@ -12,7 +12,7 @@
 
 use kube_wire::codec::value::Value;
 use kube_wire::discovery::ResourceType;
-use kube_wire::reflector::ReflectorConfig;
+use kube_wire::reflector::{Change, ReflectorConfig};
 use kube_wire::request::{Collection, RequestError};
 use kube_wire::write::diff::{diff_objects, display_pointer, pointer_segments, ChangeKind, DiffOptions};
 
@@ -207,6 +207,21 @@ pub enum Freshness {
     Changed { shown: String, newest: String, by: Vec<String> },
     /// The object was deleted on the server after the screen read it.
     Deleted,
+}
+
+/// Whether the object is gone after a step of its watch brought `changes`, given whether it was
+/// gone before and whether the watch's cache holds it now: a delete says it is, an upsert that it
+/// is not, and a completed sync (the server's whole answer, first or after a relist) says what the
+/// cache holds. So an object its screen read that the watch's sync does not find is gone, also
+/// when no delete was ever seen: the watch began after it went, or its first sync was cut before
+/// it read a thing and the next one met a server that no longer has it (a replaced server, #41).
+pub fn gone_after(gone: bool, changes: &[Change], cached: bool) -> bool {
+    changes.iter().fold(gone, |gone, change| match change {
+        Change::Delete(_) => true,
+        Change::Upsert(_) => false,
+        Change::InitialListComplete => !cached,
+        Change::Columns | Change::State(_) | Change::Problem(_) => gone,
+    })
 }
 
 /// How the version `shown` (as the screen read it) stands against `versions` (oldest first, as

@@ -243,3 +243,23 @@ fn a_screen_knows_when_its_object_changed_or_went_after_it_read_it() {
     assert_eq!(freshness(&all[4], &refs, false), Freshness::Current);
     assert_eq!(freshness(v1, &refs[..2], true), Freshness::Deleted);
 }
+
+#[test]
+fn an_object_is_gone_when_deleted_or_when_a_completed_sync_does_not_find_it() {
+    use kube_wire::reflector::{Change, ObjectKey};
+    let key = || ObjectKey::Name { namespace: Some("demo".into()), name: "old-0".into() };
+    // Seen deleted, then made again.
+    assert!(gone_after(false, &[Change::Delete(key())], false));
+    assert!(!gone_after(true, &[Change::Upsert(key())], true));
+    // A sync that finds it: not gone; one that does not (the cache is empty at its end): gone,
+    // though no delete was seen (the watch's first sync was cut before it read the object, and
+    // the next sync met a replaced server).
+    assert!(!gone_after(false, &[Change::Upsert(key()), Change::InitialListComplete], true));
+    assert!(gone_after(false, &[Change::InitialListComplete], false));
+    assert!(!gone_after(true, &[Change::InitialListComplete], true), "a relist that finds it again");
+    // A relist that drops it: its delete, then the sync's end, agree.
+    assert!(gone_after(false, &[Change::Delete(key()), Change::InitialListComplete], false));
+    // The rest says nothing about it.
+    assert!(gone_after(true, &[Change::Columns], false));
+    assert!(!gone_after(false, &[Change::Columns], false));
+}

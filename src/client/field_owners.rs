@@ -21,7 +21,7 @@ use crate::client::reflector::{use_reflector, ReflectorObserver, ReflectorStore}
 use crate::i18n::{Localized, Text};
 use crate::model::field_owners::{entries, owned_fields, OwnedField};
 use crate::model::field_owners_history::{
-    changes, field_history, freshness, watch_plan, FieldStep, Freshness, VersionChange,
+    changes, field_history, freshness, gone_after, watch_plan, FieldStep, Freshness, VersionChange,
 };
 use crate::model::history::ObjectHistory;
 
@@ -149,12 +149,10 @@ impl ReflectorObserver for Observer {
     /// The versions a step brought (the initial list's, or events' not recorded yet), then
     /// what the view shows, derived again.
     fn stepped(&self, changes: Vec<Change>) {
-        for change in &changes {
-            match change {
-                Change::Delete(_) => self.gone.set(true),
-                Change::Upsert(_) => self.gone.set(false),
-                _ => {}
-            }
+        let cached = !self.store.reflector().store().is_empty();
+        let gone = gone_after(self.gone.get_untracked(), &changes, cached);
+        if gone != self.gone.get_untracked() {
+            self.gone.set(gone);
         }
         let upserted: Vec<&ObjectKey> = changes
             .iter()
