@@ -3,7 +3,9 @@
 //! burst over 10,000 objects does not keep every version.
 //!
 //! Invariants: an object keeps at most `per_object` versions, the history at most `total` in
-//! all; over the total, the version recorded first goes first. Versions are shared with the
+//! all besides the pinned object's (the one whose history the user is reading: a busy cluster's
+//! other objects must not push its versions out); over the total, the version recorded first
+//! goes first. Versions are shared with the
 //! cache (`Arc`), never copied. An object is its uid: when a name comes back with another uid
 //! (deleted and made again, or a server replaced by one with another state, #41), its history
 //! starts again, so that no diff compares two different objects or two servers' versions.
@@ -88,6 +90,8 @@ pub struct ObjectHistory {
     order: VecDeque<Arc<str>>,
     /// How many of `order`'s entries each name has.
     recorded: HashMap<Arc<str>, usize>,
+    /// The object whose versions the total does not take ([`ObjectHistory::pin`]).
+    pinned: Option<Arc<str>>,
 }
 
 impl ObjectHistory {
@@ -117,7 +121,8 @@ impl ObjectHistory {
         while self.order.len() > self.total {
             let Some(oldest) = self.order.pop_front() else { break };
             let count = self.recorded.get(&oldest).copied().unwrap_or_default();
-            if let Some(versions) = self.versions.get_mut(&oldest) {
+            let pinned = self.pinned.as_ref() == Some(&oldest);
+            if let Some(versions) = self.versions.get_mut(&oldest).filter(|_| !pinned) {
                 if versions.len() >= count {
                     versions.pop_front();
                 }
@@ -131,6 +136,26 @@ impl ObjectHistory {
                 self.recorded.insert(oldest, count - 1);
             }
         }
+    }
+
+    /// Keeps the versions of `name` out of the total's reach (up to `per_object`) until another
+    /// object, or none, is pinned; the one pinned before goes back to the versions the total
+    /// would have left it.
+    pub fn pin(&mut self, name: Option<&str>) {
+        if self.pinned.as_deref() == name {
+            return;
+        }
+        if let Some(before) = self.pinned.take() {
+            let left = self.recorded.get(&before).copied().unwrap_or_default();
+            if let Some(versions) = self.versions.get_mut(&before) {
+                let excess = versions.len().saturating_sub(left);
+                versions.drain(..excess);
+                if versions.is_empty() {
+                    self.versions.remove(&before);
+                }
+            }
+        }
+        self.pinned = name.map(Arc::from);
     }
 
     /// The objects with at least two versions (something to diff), by name.
@@ -258,6 +283,53 @@ mod tests {
         assert_eq!(a, ["rv 2", "rv 3"], "a1 had gone to a's own bound, so c1 took no version of a");
         assert_eq!(history.versions("c").len(), 2);
         assert_eq!(history.changed_objects(), ["a", "c"]);
+    }
+
+    #[test]
+    fn the_pinned_object_keeps_its_versions_through_a_burst_and_gives_them_back_when_unpinned() {
+        let mut history = ObjectHistory::new(3, 4);
+        let labels = |history: &ObjectHistory, name: &str| -> Vec<String> {
+            history.versions(name).into_iter().map(|(l, _)| l).collect()
+        };
+        history.record("a".into(), "rv 1".into(), pod("a", 1));
+        history.record("a".into(), "rv 2".into(), pod("a", 2));
+        history.pin(Some("a"));
+        // Ten versions of other objects: without the pin, a's two would have gone with the first
+        // three of them.
+        for n in 0..10 {
+            let name = format!("p{n}");
+            history.record(name.as_str().into(), "rv 1".into(), pod(&name, 1));
+        }
+        assert_eq!(labels(&history, "a"), ["rv 1", "rv 2"]);
+        assert_eq!(history.changed_objects(), ["a"]);
+        assert_eq!(history.len(), 4 + 2, "the total holds the others; the pinned object's are on top");
+        // Its own bound still holds.
+        for rv in 3..=5 {
+            history.record("a".into(), format!("rv {rv}"), pod("a", rv));
+        }
+        assert_eq!(labels(&history, "a"), ["rv 3", "rv 4", "rv 5"]);
+        // Pinned elsewhere, it keeps what the total leaves it: its 3 records are 3 of the last 4,
+        // so all 3 stay. The next record takes p9's entry (pinned now, so p9 keeps its version);
+        // the one after takes a's oldest.
+        history.pin(Some("p9"));
+        assert_eq!(labels(&history, "a"), ["rv 3", "rv 4", "rv 5"]);
+        history.record("q".into(), "rv 1".into(), pod("q", 1));
+        assert_eq!(labels(&history, "a"), ["rv 3", "rv 4", "rv 5"]);
+        assert_eq!(labels(&history, "p9"), ["rv 1"]);
+        history.record("q".into(), "rv 2".into(), pod("q", 2));
+        assert_eq!(labels(&history, "a"), ["rv 4", "rv 5"]);
+        // Unpinned after the total took all of its records: it keeps none.
+        history.pin(Some("a"));
+        for n in 0..4 {
+            let name = format!("r{n}");
+            history.record(name.as_str().into(), "rv 1".into(), pod(&name, 1));
+        }
+        assert!(history.versions("p9").is_empty(), "unpinned with no record within the total");
+        assert_eq!(labels(&history, "a"), ["rv 4", "rv 5"], "pinned again: the burst took none");
+        history.pin(None);
+        assert!(history.versions("a").is_empty(), "no record of a is within the total any more");
+        assert!(!history.changed_objects().contains(&"a".to_string()));
+        assert_eq!(history.len(), 4);
     }
 
     #[test]

@@ -676,17 +676,27 @@ fn ObjectHistory(live: StoredValue<Option<Rc<Live>>, LocalStorage>, tick: RwSign
                     <select
                         aria-label=live_text(Msg::HistoryOfObject)
                         on:change=move |e| {
-                            set_selected.set(event_target_value(&e));
+                            let name = event_target_value(&e);
+                            // The object read is pinned: a busy cluster's other objects do not push
+                            // its versions out of the history.
+                            live.with_value(|l| {
+                                if let Some(l) = l {
+                                    l.history.borrow_mut().pin(Some(name.as_str()).filter(|n| !n.is_empty()));
+                                }
+                            });
+                            set_selected.set(name);
                             set_from.set(None);
                             set_to.set(None);
                         }
                     >
                         <option value="">{live_text(Msg::PickChangedObject)}</option>
+                        // Drawn again as objects change: the one picked stays picked.
                         {move || {
+                            let chosen = selected.get();
                             names
                                 .get()
                                 .into_iter()
-                                .map(|n| view! { <option value=n.clone()>{n.clone()}</option> })
+                                .map(|n| view! { <option value=n.clone() selected=n == chosen>{n.clone()}</option> })
                                 .collect_view()
                         }}
                     </select>
