@@ -12,7 +12,7 @@ use crate::client::clock::use_wall_clock;
 use crate::i18n::Msg;
 use crate::model::cells::{Cell, Grid, Row};
 use crate::model::goto::{kind_slash_name, Target};
-use crate::ui::i18n::{filled_text, live_text, text_now, worded};
+use crate::ui::i18n::{filled_text, live_text, text_now};
 use crate::ui::intl;
 use crate::ui::keys::{modified, typing, Intent, Intents};
 use crate::ui::location::{use_navigation, Navigation, ViewLink};
@@ -205,6 +205,10 @@ pub fn GridView(
         let open = move || open_row(navigation, &open_row_data);
         let open_on_key = open.clone();
         let cells = row.cells;
+        // The row's cells as the grid has them now: a memo, so that the many grid changes that
+        // leave this row's cells as they were (a live view redraws at every frame of a burst)
+        // do not draw them again; a measured list's row takes each metrics round's cells.
+        let current = Memo::new(move |_| crate::ui::metrics::current_cells(grid, row_places, &place_identity, &cells));
         let (row_namespace, discovery) = (row.namespace.clone(), discovery.clone());
         view! {
             <tr
@@ -225,7 +229,7 @@ pub fn GridView(
                 }
             >
                 {move || {
-                    let cells = crate::ui::metrics::current_cells(grid, row_places, &place_identity, &cells);
+                    let cells = current.get();
                     columns
                         .get()
                         .into_iter()
@@ -324,7 +328,10 @@ pub fn GridView(
                 {move || {
                     let hidden = hidden();
                     (hidden > 0 && !wide.get())
-                        .then(|| view! { <span class="muted">{worded(move || filled_text(Msg::HiddenColumns, &[("hidden", &hidden)]))}</span> })
+                        // The text as a value, tracked by this closure: a reactive text of its own
+                        // made at every grid change would leave the language signal one dead
+                        // subscriber each time (reactive_graph prunes them only when it is written).
+                        .then(|| view! { <span class="muted">{filled_text(Msg::HiddenColumns, &[("hidden", &hidden)])}</span> })
                 }}
             </div>
             {metrics.map(|metrics| view! { <crate::ui::metrics::MetricsLine metrics /> })}

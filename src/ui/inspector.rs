@@ -75,52 +75,51 @@ pub fn Inspector(
     let log = use_wire_log();
     let (selected, set_selected) = signal(None::<usize>);
     let origin = expect_context::<Client>().base_display();
-    let rows = move || {
-        log.entries
-            .get()
-            .into_iter()
-            .rev()
-            .map(|Logged { id, exchange: e, body_bytes }| {
-                let (status, content_type, size, timing) = match &e.outcome {
-                    Ok(f) => (
-                        f.response.status.to_string(),
-                        f.content_type_header().to_owned(),
-                        body_bytes.to_string(),
-                        match f.decode_ms() {
-                            Some(decode) => format!(
-                                "{:.0} / {:.0} / {decode:.1}",
-                                f.response.time_to_headers_ms, f.response.total_ms
-                            ),
-                            // Read its own way by the view (a lazy list): no decode of the whole.
-                            None => format!("{:.0} / {:.0} / –", f.response.time_to_headers_ms, f.response.total_ms),
-                        },
-                    ),
-                    Err(_) => (text_now(Msg::Failed), String::new(), String::new(), String::new()),
-                };
-                view! {
-                    <tr
-                        tabindex="0"
-                        class="inspector__row"
-                        aria-selected=move || (selected.get() == Some(id)).to_string()
-                        data-testid="inspector-row"
-                        on:click=move |_| set_selected.set(Some(id))
-                        on:keydown=move |ev| {
-                            if ev.key() == "Enter" {
-                                set_selected.set(Some(id));
-                            }
-                        }
-                    >
-                        <td>{e.request.method().to_string()}</td>
-                        <td class="inspector__url">{e.request.path_and_query()}</td>
-                        <td>{status}</td>
-                        <td>{content_type}</td>
-                        <td>{size}</td>
-                        <td>{timing}</td>
-                    </tr>
+    // Each exchange's row is drawn once and kept (a `For` keyed by its number): drawing every
+    // row again at each exchange would leave `selected` and the language signal dead subscribers
+    // of the rows drawn before (reactive_graph prunes them only when the signal is written).
+    let newest_first = move || log.entries.get().into_iter().rev().collect::<Vec<_>>();
+    let row = move |Logged { id, exchange: e, body_bytes }: Logged| {
+        let (status, content_type, size, timing) = match &e.outcome {
+            Ok(f) => (
+                f.response.status.to_string(),
+                f.content_type_header().to_owned(),
+                body_bytes.to_string(),
+                match f.decode_ms() {
+                    Some(decode) => {
+                        format!("{:.0} / {:.0} / {decode:.1}", f.response.time_to_headers_ms, f.response.total_ms)
+                    }
+                    // Read its own way by the view (a lazy list): no decode of the whole.
+                    None => format!("{:.0} / {:.0} / –", f.response.time_to_headers_ms, f.response.total_ms),
+                },
+            ),
+            Err(_) => (String::new(), String::new(), String::new(), String::new()),
+        };
+        let failed = e.outcome.is_err();
+        view! {
+            <tr
+                tabindex="0"
+                class="inspector__row"
+                aria-selected=move || (selected.get() == Some(id)).to_string()
+                data-testid="inspector-row"
+                on:click=move |_| set_selected.set(Some(id))
+                on:keydown=move |ev| {
+                    if ev.key() == "Enter" {
+                        set_selected.set(Some(id));
+                    }
                 }
-            })
-            .collect_view()
+            >
+                <td>{e.request.method().to_string()}</td>
+                <td class="inspector__url">{e.request.path_and_query()}</td>
+                // In the language shown (a closure of the row, which lives as long as the row).
+                <td>{move || if failed { text_now(Msg::Failed) } else { status.clone() }}</td>
+                <td>{content_type}</td>
+                <td>{size}</td>
+                <td>{timing}</td>
+            </tr>
+        }
     };
+    let rows = move || view! { <For each=newest_first key=|logged| logged.id children=row /> };
     let detail = move || {
         let id = selected.get()?;
         let (exchange, body_bytes) = log.entries.with(|entries| {
