@@ -167,3 +167,54 @@ async fn the_demo_workloads_come_up_and_a_cordoned_cluster_keeps_new_pods_pendin
     let running = until(&sim, "/api/v1/namespaces/default/pods/waiting", |p| p["status"]["phase"] == "Running").await;
     assert_eq!(running["spec"]["nodeName"], "node-2");
 }
+
+#[tokio::test]
+async fn a_service_s_endpoint_slice_follows_its_pods_and_prints_as_the_real_table() {
+    let sim = Sim::start(&[]);
+    let slices =
+        "/apis/discovery.k8s.io/v1/namespaces/demo/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dweb";
+    let ready = |list: &Value| -> Vec<String> {
+        let endpoints = list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["endpoints"].as_array().into_iter().flatten());
+        let mut names: Vec<String> = endpoints
+            .filter(|e| e["conditions"]["ready"] == true)
+            .filter_map(|e| e["targetRef"]["name"].as_str().map(str::to_owned))
+            .collect();
+        names.sort();
+        names
+    };
+    let list = until(&sim, slices, |l| ready(l).len() == 3).await;
+    let (_, pods) = sim.get_json("/api/v1/namespaces/demo/pods?labelSelector=app%3Dweb").await;
+    let mut web = names(&pods);
+    web.sort();
+    assert_eq!(ready(&list), web, "the slice names the Service's pods");
+    let slice = &list["items"][0];
+    assert_eq!(slice["metadata"]["ownerReferences"][0]["kind"], "Service");
+    assert_eq!(slice["ports"], json!([{"name": "http", "port": 80, "protocol": "TCP"}]));
+
+    // A pod deleted: the slice loses it (the ReplicaSet's new pod takes its place once it has an IP).
+    let gone = web[0].clone();
+    let deleted = sim
+        .send("DELETE", &format!("/api/v1/namespaces/demo/pods/{gone}?gracePeriodSeconds=0"), "application/json", "")
+        .await;
+    assert_eq!(deleted.status().as_u16(), 200);
+    until(&sim, slices, |l| !ready(l).contains(&gone) && ready(l).len() == 3).await;
+
+    // The Table: name, address type, ports and the first three addresses, as kubectl prints them.
+    let table = sim.get_with(slices, "application/json;as=Table;v=v1;g=meta.k8s.io").await;
+    let (_, table) = json_of(table).await;
+    let columns: Vec<&str> =
+        table["columnDefinitions"].as_array().into_iter().flatten().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(columns, ["Name", "AddressType", "Ports", "Endpoints", "Age"]);
+    let cells = &table["rows"][0]["cells"];
+    assert_eq!((&cells[1], &cells[2]), (&json!("IPv4"), &json!("80")));
+    assert_eq!(cells[3].as_str().map(|a| a.split(',').count()), Some(3));
+
+    // The Service deleted: its slices go.
+    let svc = sim.send("DELETE", "/api/v1/namespaces/demo/services/web", "application/json", "").await;
+    assert_eq!(svc.status().as_u16(), 200);
+    until(&sim, slices, |l| l["items"].as_array().is_some_and(Vec::is_empty)).await;
+}

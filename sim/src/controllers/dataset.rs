@@ -120,16 +120,16 @@ fn demo(txn: &mut Txn<'_>, registry: &Registry) {
         service("default", "kubernetes", "10.96.0.1", json!(null), 443, 6443),
         "kube-apiserver",
     );
-    for (ns, name, image, replicas, port) in [
-        ("demo", "web", "nginx:1.27", 3, 80),
-        ("demo", "api", "ghcr.io/example/api:2.4.1", 2, 8080),
-        ("shop", "cart", "ghcr.io/example/cart:1.9.0", 2, 8080),
-        ("kube-system", "coredns", "registry.k8s.io/coredns/coredns:v1.12.0", 2, 53),
+    // Each Service its own cluster IP (kube-dns at kubeadm's 10.96.0.10).
+    for (ns, name, image, replicas, port, ip) in [
+        ("demo", "web", "nginx:1.27", 3, 80, "10.96.3.80"),
+        ("demo", "api", "ghcr.io/example/api:2.4.1", 2, 8080, "10.96.3.180"),
+        ("shop", "cart", "ghcr.io/example/cart:1.9.0", 2, 8080, "10.96.4.80"),
+        ("kube-system", "coredns", "registry.k8s.io/coredns/coredns:v1.12.0", 2, 53, "10.96.0.10"),
     ] {
         deployment_with_pods(txn, registry, ns, name, image, replicas, port);
-        let ip = format!("10.96.{}.{}", name.len(), port % 250);
         let svc_name = if name == "coredns" { "kube-dns" } else { name };
-        add(txn, registry, "/services", service(ns, svc_name, &ip, json!({"app": name}), port, port), "kubectl-expose");
+        add(txn, registry, "/services", service(ns, svc_name, ip, json!({"app": name}), port, port), "kubectl-expose");
     }
     add(
         txn,

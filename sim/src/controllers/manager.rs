@@ -3,7 +3,9 @@
 //! CronJob when it or one of its pods or Jobs changes, the PodDisruptionBudgets whose selector
 //! matches a changed pod (and those of a namespace whose workloads scale), every DaemonSet and
 //! every unscheduled pod when a node changes, and a node's `node.kubernetes.io/unschedulable`
-//! taint when it is cordoned or uncordoned (the node lifecycle controller's). A controller can
+//! taint when it is cordoned or uncordoned (the node lifecycle controller's), and a Service's
+//! EndpointSlices when it, one of its slices, or what a slice is made of in a pod it selects
+//! changes. A controller can
 //! ask to run again later (a CronJob's next schedule, a Job's deadline, a budget's recheck):
 //! those timers are checked every second. A controller round that changes nothing writes
 //! nothing, so the changes it makes come back once and settle.
@@ -19,9 +21,9 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::app::App;
-use crate::controllers::control::{controller_of, Outcome, NODES, PODS};
-use crate::controllers::{cronjobs, daemonsets, deployments, disruption, jobs, kubelet, statefulsets};
-use crate::store::{object, Change};
+use crate::controllers::control::{self, controller_of, Outcome, NODES, PODS};
+use crate::controllers::{cronjobs, daemonsets, deployments, disruption, endpointslices, jobs, kubelet, statefulsets};
+use crate::store::{object, Change, ChangeKind};
 
 /// Something a controller keeps in line, by namespace and name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,6 +33,8 @@ pub enum Target {
     Job(String, String),
     CronJob(String, String),
     Budget(String, String),
+    /// A Service's EndpointSlices.
+    Service(String, String),
     /// A pod waiting for a node.
     Unscheduled(String, String),
     Node(String),
@@ -94,6 +98,7 @@ fn run(app: &Arc<App>, target: &Target) -> Outcome {
         Target::Job(ns, name) => app.store.write(|txn| jobs::reconcile(app, txn, ns, name, now)),
         Target::CronJob(ns, name) => app.store.write(|txn| cronjobs::reconcile(app, txn, ns, name, now)),
         Target::Budget(ns, name) => app.store.write(|txn| disruption::reconcile(app, txn, ns, name, now)),
+        Target::Service(ns, name) => app.store.write(|txn| endpointslices::reconcile(app, txn, ns, name)),
         Target::Unscheduled(ns, name) => {
             let waiting =
                 app.store.read().get(PODS, ns, name).is_some_and(|p| {
@@ -147,12 +152,13 @@ type MakeTarget = fn(String, String) -> Target;
 fn everything(app: &App) -> BTreeSet<Target> {
     let state = app.store.read();
     let mut out = BTreeSet::new();
-    let kinds: [(&str, MakeTarget); 5] = [
+    let kinds: [(&str, MakeTarget); 6] = [
         (statefulsets::KEY, Target::StatefulSet),
         (daemonsets::KEY, Target::DaemonSet),
         (jobs::KEY, Target::Job),
         (cronjobs::KEY, Target::CronJob),
         (disruption::KEY, Target::Budget),
+        (endpointslices::SERVICES, Target::Service),
     ];
     for (key, target) in kinds {
         for o in state.list(key, None) {
@@ -181,8 +187,16 @@ fn targets_of(app: &App, c: &Change) -> Vec<Target> {
         PODS => {
             let mut out: Vec<Target> = owner_target(&c.object, &ns).into_iter().collect();
             out.extend(budgets_of(app, &ns, Some(&c.object), c.prev.as_deref()));
+            if c.kind == ChangeKind::Deleted || endpointslices::endpoint_fields_changed(&c.object, c.prev.as_deref()) {
+                out.extend(services_of(app, &ns, &c.object, c.prev.as_deref()));
+            }
             out
         }
+        endpointslices::SERVICES => vec![Target::Service(ns, name)],
+        endpointslices::KEY => match control::label(&c.object, endpointslices::SERVICE_NAME) {
+            Some(service) => vec![Target::Service(ns, service.to_string())],
+            None => Vec::new(),
+        },
         "apps/deployments" | "apps/replicasets" => budgets_of(app, &ns, None, None),
         "apps/controllerrevisions" => owner_target(&c.object, &ns).into_iter().collect(),
         NODES => {
@@ -214,6 +228,24 @@ fn owner_target(obj: &Value, ns: &str) -> Option<Target> {
         "CronJob" => Some(Target::CronJob(ns, name)),
         _ => None,
     }
+}
+
+/// The Services of `ns` whose selector matches `pod` or `prev`.
+fn services_of(app: &App, ns: &str, pod: &Value, prev: Option<&Value>) -> Vec<Target> {
+    let state = app.store.read();
+    state
+        .list(endpointslices::SERVICES, Some(ns))
+        .into_iter()
+        .filter(|s| {
+            endpointslices::selector(s).is_some_and(|sel| {
+                [Some(pod), prev]
+                    .into_iter()
+                    .flatten()
+                    .any(|p| crate::rules::selector::object_selector_matches(&sel, p))
+            })
+        })
+        .map(|s| Target::Service(ns.to_string(), object::name(&s).to_string()))
+        .collect()
 }
 
 /// The budgets of `ns` whose selector matches `obj` or `prev` (all of them without a pod).

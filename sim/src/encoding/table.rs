@@ -159,6 +159,14 @@ pub fn columns(rt: &ResourceType) -> Vec<Column> {
             col("Name", "string", NAME_DESC, 1),
         ],
         ("", "configmaps") => vec![name, i("Data", "Data contains the configuration data.", 0), age],
+        // pkg/printers/internalversion/printers.go, endpointSliceColumnDefinitions.
+        ("discovery.k8s.io", "endpointslices") => vec![
+            name,
+            s("AddressType", "addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same address type. This field is immutable after creation.", 0),
+            s("Ports", "ports specifies the list of network ports exposed by each endpoint in this slice.", 0),
+            s("Endpoints", "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.", 0),
+            age,
+        ],
         ("", "secrets") => vec![
             name,
             s("Type", "Used to facilitate programmatic handling of secret data.", 0),
@@ -175,6 +183,17 @@ fn text(v: Option<&Value>) -> String {
 
 fn int(v: Option<&Value>) -> Value {
     json!(v.and_then(Value::as_i64).unwrap_or(0))
+}
+
+/// `listWithMoreString` over at most three: `a,b,c + 2 more...`, `<unset>` for none.
+fn three_and_more(items: impl Iterator<Item = String>) -> String {
+    let all: Vec<String> = items.collect();
+    let shown = all.iter().take(3).cloned().collect::<Vec<_>>().join(",");
+    match all.len() {
+        0 => "<unset>".into(),
+        n if n > 3 => format!("{shown} + {} more...", n - 3),
+        _ => shown,
+    }
 }
 
 fn or_none(s: String) -> String {
@@ -379,6 +398,27 @@ pub fn cells(rt: &ResourceType, o: &Value) -> Vec<Value> {
                 json!(age_of(o["firstTimestamp"].as_str())),
                 int(o.get("count")),
                 name,
+            ]
+        }
+        // printEndpointSlice: formatDiscoveryPorts, formatDiscoveryEndpoints.
+        ("discovery.k8s.io", "endpointslices") => {
+            let ports = o["ports"].as_array().into_iter().flatten().map(|p| match (&p["port"], &p["name"]) {
+                (Value::Number(n), _) => n.to_string(),
+                (_, Value::String(name)) => name.clone(),
+                _ => "*".into(),
+            });
+            let addresses = o["endpoints"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|e| e["addresses"].as_array().into_iter().flatten())
+                .map(|a| a.as_str().unwrap_or_default().to_string());
+            vec![
+                name,
+                json!(text(o.get("addressType"))),
+                json!(three_and_more(ports)),
+                json!(three_and_more(addresses)),
+                json!(age(o)),
             ]
         }
         ("", "configmaps") => {
