@@ -39,6 +39,19 @@ async fn fail_answers_the_next_requests_with_a_status_and_retry_after() {
 }
 
 #[tokio::test]
+async fn fail_with_watches_true_holds_off_watches_only() {
+    let sim = Sim::start(&[]);
+    admin(&sim, "/_sim/fail?status=503&count=2&retryAfter=3&watches=true").await;
+    assert_eq!(sim.get("/api/v1/pods").await.status().as_u16(), 200, "a list goes through");
+    let held = sim.get("/api/v1/pods?watch=true&resourceVersion=1").await;
+    assert_eq!((held.status().as_u16(), held.headers()["retry-after"].to_str().ok()), (503, Some("3")));
+    assert_eq!(sim.get("/api/v1/watch/pods").await.status().as_u16(), 503, "the old watch path too");
+    assert_eq!(sim.get("/api/v1/configmaps").await.status().as_u16(), 200);
+    let (_, state) = sim.get_json("/_sim/state").await;
+    assert!(state["resourceVersion"].is_string());
+}
+
+#[tokio::test]
 async fn truncate_next_cuts_the_body_in_the_middle() {
     let sim = Sim::start(&[]);
     admin(&sim, "/_sim/truncate-next").await;

@@ -1,5 +1,6 @@
 //! Faults on purpose, for the explorer's reliability tests, driven by admin endpoints outside the
-//! API paths: `POST /_sim/drop-watches`, `/_sim/fail?status=&count=&retryAfter=`,
+//! API paths: `POST /_sim/drop-watches`, `/_sim/fail?status=&count=&retryAfter=[&watches=true]`
+//! (with `watches=true` only watch requests fail),
 //! `/_sim/slow?ms=`, `/_sim/truncate-next`, `/_sim/compact`, `/_sim/churn?rate=&seconds=` (a
 //! steady rate of pod changes, for benchmarks), and `GET /_sim/state`. Each answers
 //! 200 with a short JSON body. The middleware here applies the injected faults to API requests.
@@ -77,9 +78,10 @@ async fn fail(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, Strin
     };
     let count = q.get("count").and_then(|c| c.parse().ok()).unwrap_or(1);
     let retry_after = q.get("retryAfter").and_then(|c| c.parse().ok()).unwrap_or(1);
+    let watches_only = q.get("watches").is_some_and(|w| w == "true");
     *app.faults.failure.lock().unwrap_or_else(|p| p.into_inner()) =
-        Some(Failure { status, remaining: count, retry_after });
-    Json(json!({"status": status, "count": count, "retryAfter": retry_after})).into_response()
+        Some(Failure { status, remaining: count, retry_after, watches_only });
+    Json(json!({"status": status, "count": count, "retryAfter": retry_after, "watches": watches_only})).into_response()
 }
 
 async fn slow(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Json<Value> {
@@ -134,7 +136,9 @@ pub async fn middleware(State(app): State<Arc<App>>, req: Request, next: Next) -
     if path.starts_with("/_sim/") || app.www.as_ref().is_some_and(|www| crate::http::www::is_static(www, path)) {
         return next.run(req).await;
     }
-    if let Some(f) = app.faults.take_failure() {
+    let watch = path.contains("/watch/")
+        || req.uri().query().is_some_and(|q| q.split('&').any(|kv| kv == "watch=true" || kv == "watch=1"));
+    if let Some(f) = app.faults.take_failure(watch) {
         let (reason, message) = reason_for(f.status);
         let mut s = Status::failure(f.status, reason, message);
         let retry = matches!(f.status, 429 | 503);

@@ -10,6 +10,9 @@ pub(super) struct Failure {
     pub(super) status: u16,
     pub(super) remaining: u64,
     pub(super) retry_after: u64,
+    /// Only watch requests fail (`watches=true`): a client's watch is held off while other
+    /// requests, such as a test's own changes, go through.
+    pub(super) watches_only: bool,
 }
 
 pub struct Faults {
@@ -46,9 +49,13 @@ impl Faults {
         self.churns.load(Ordering::SeqCst)
     }
 
-    pub(super) fn take_failure(&self) -> Option<Failure> {
+    /// The failure the next request meets, if any (`watch`: whether that request is a watch).
+    pub(super) fn take_failure(&self, watch: bool) -> Option<Failure> {
         let mut guard = self.failure.lock().unwrap_or_else(|p| p.into_inner());
         let f = guard.as_mut()?;
+        if f.watches_only && !watch {
+            return None;
+        }
         if f.remaining == 0 {
             *guard = None;
             return None;
