@@ -7,12 +7,22 @@
 //!
 //! Each object once, in the order kubectl describe shows such fields: the node, the service
 //! account, then ConfigMaps, Secrets, claims, each sorted by name.
+//!
+//! How each is ([`status_lists`], [`statuses`]): one list per type and namespace, by
+//! `metadata.name` when it is one object, metadata only where the object's status says nothing
+//! (a ConfigMap, a Secret: found or not), so a pod that names ten Secrets costs one request; an
+//! object a list does not hold is [`Status::Missing`], the classic reason a pod does not start.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use kube_wire::build::RequestBuilder;
 use kube_wire::codec::value::Value;
+use kube_wire::discovery::Discovery;
+use kube_wire::params::{ListOptions, ListParams};
+use kube_wire::request::{Collection, Request};
 
-use crate::relations::Related;
+use crate::relations::{status, Related, Status};
+use crate::view_state::{Fallback, Reading, Representation};
 
 fn text<'a>(value: &'a Value, path: &[&str]) -> Option<&'a str> {
     value.at(path).and_then(Value::as_str).filter(|s| !s.is_empty())
@@ -135,6 +145,80 @@ fn ingress(spec: &Value, namespace: Option<&str>) -> Vec<Related> {
     out
 }
 
+/// One list that says how some of the referenced objects are: those of one type in one namespace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatusList {
+    /// The positions, in the references, of the objects this list answers for.
+    pub of: Vec<usize>,
+    /// The kind of its items.
+    pub kind: String,
+    pub request: Request,
+}
+
+/// Kinds whose status a link shows (read whole); the others are only found or not (read as
+/// metadata).
+fn has_status_word(kind: &str) -> bool {
+    matches!(
+        kind,
+        "Node"
+            | "PersistentVolumeClaim"
+            | "PersistentVolume"
+            | "Pod"
+            | "Job"
+            | "Deployment"
+            | "ReplicaSet"
+            | "StatefulSet"
+            | "DaemonSet"
+            | "ReplicationController"
+    )
+}
+
+/// The lists that tell how `uses` are: one per type and namespace among those discovery serves
+/// with `list` (the others stay [`Status::Unknown`]).
+pub fn status_lists(discovery: &Discovery, uses: &[Related]) -> Vec<StatusList> {
+    let mut groups: BTreeMap<(&str, &str, Option<&str>), Vec<usize>> = BTreeMap::new();
+    for (at, object) in uses.iter().enumerate() {
+        groups
+            .entry((object.api_version.as_str(), object.kind.as_str(), object.namespace.as_deref()))
+            .or_default()
+            .push(at);
+    }
+    let mut lists = Vec::new();
+    for ((api_version, kind, namespace), of) in groups {
+        let Some(resource) = discovery.find_kind(api_version, kind).filter(|r| r.supports("list")) else { continue };
+        let Ok(collection) = Collection::new(resource, resource.scoped(namespace)) else { continue };
+        let field_selector = match of.as_slice() {
+            [one] => Some(format!("metadata.name={}", uses[*one].name)),
+            _ => None,
+        };
+        let Ok(params) = ListParams::new(ListOptions { field_selector, ..ListOptions::default() }) else { continue };
+        let representation = if has_status_word(kind) { Representation::Json } else { Representation::Metadata };
+        let accept = representation.accept(Reading::List, Fallback::Json);
+        lists.push(StatusList {
+            of,
+            kind: kind.to_owned(),
+            request: RequestBuilder::list(&collection, &params, &accept).build(),
+        });
+    }
+    lists
+}
+
+/// How each of `uses` is, from what each of `lists` held (`None`: that list could not be read,
+/// its objects stay [`Status::Unknown`]): its status word, or [`Status::Missing`] when its list
+/// does not hold it.
+pub fn statuses(uses: &[Related], lists: &[StatusList], read: &[Option<Vec<Value>>]) -> Vec<Status> {
+    let mut out = vec![Status::Unknown; uses.len()];
+    for (list, items) in lists.iter().zip(read) {
+        let Some(items) = items else { continue };
+        for &at in &list.of {
+            let Some(object) = uses.get(at) else { continue };
+            let found = items.iter().find(|item| text(item, &["metadata", "name"]) == Some(object.name.as_str()));
+            out[at] = found.map_or(Status::Missing, status);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +304,77 @@ mod tests {
         let service = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "demo"}, "spec": {"selector": {"app": "web"}}});
         assert!(refs(service).is_empty(), "a Service selects; it names nothing");
         assert!(refs(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}})).is_empty(), "no spec");
+    }
+
+    #[test]
+    fn one_list_per_type_and_namespace_tells_how_each_is_and_what_is_missing() {
+        use kube_wire::discovery::Scope;
+        use kube_wire::testdata::{discovery_of, resource_type};
+        let typed = |plural: &str, kind: &str, scope: Scope| {
+            let mut resource = resource_type("", "v1", plural, scope);
+            resource.kind = kind.into();
+            resource.verbs = ["list", "get"].iter().map(|v| v.to_string()).collect();
+            resource
+        };
+        let discovery = discovery_of(vec![
+            typed("nodes", "Node", Scope::Cluster),
+            typed("configmaps", "ConfigMap", Scope::Namespaced),
+            typed("secrets", "Secret", Scope::Namespaced),
+        ]);
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web-1", "namespace": "demo"},
+            "spec": {"nodeName": "node-2", "serviceAccountName": "web",
+                "volumes": [{"name": "a", "configMap": {"name": "web-config"}}, {"name": "b", "configMap": {"name": "gone"}},
+                            {"name": "t", "secret": {"secretName": "web-tls"}}]}});
+        let uses = references(&Value::from_serde_json(&pod));
+        let lists = status_lists(&discovery, &uses);
+        let lines: Vec<String> =
+            lists.iter().map(|l| format!("{:?} {} {}", l.of, l.kind, l.request.path_and_query())).collect();
+        // The ServiceAccount's type is not served here: no list, its status stays unknown.
+        assert_eq!(
+            lines,
+            [
+                "[2, 3] ConfigMap /api/v1/namespaces/demo/configmaps",
+                "[0] Node /api/v1/nodes?fieldSelector=metadata.name%3Dnode-2",
+                "[4] Secret /api/v1/namespaces/demo/secrets?fieldSelector=metadata.name%3Dweb-tls",
+            ]
+        );
+        let accept = |l: &StatusList| {
+            l.request.headers().iter().find(|(k, _)| k.eq_ignore_ascii_case("accept")).map(|(_, v)| v.to_string())
+        };
+        assert!(
+            accept(&lists[0]).is_some_and(|a| a.contains("as=PartialObjectMetadataList")),
+            "a ConfigMap: found or not"
+        );
+        assert!(
+            accept(&lists[1]).is_some_and(|a| !a.contains("as=PartialObjectMetadata")),
+            "a node's conditions are read"
+        );
+        let item = |kind: &str, name: &str, extra: serde_json::Value| {
+            let mut o = json!({"kind": kind, "metadata": {"name": name}});
+            for (k, v) in extra.as_object().unwrap() {
+                o[k] = v.clone();
+            }
+            Value::from_serde_json(&o)
+        };
+        let read = vec![
+            Some(vec![item("ConfigMap", "web-config", json!({})), item("ConfigMap", "other", json!({}))]),
+            Some(vec![item(
+                "Node",
+                "node-2",
+                json!({"spec": {"unschedulable": true},
+                "status": {"conditions": [{"type": "Ready", "status": "True"}]}}),
+            )]),
+            None,
+        ];
+        assert_eq!(
+            statuses(&uses, &lists, &read),
+            [
+                Status::Word("Ready,SchedulingDisabled".into()),
+                Status::Unknown,
+                Status::Missing,
+                Status::Unknown,
+                Status::Unknown,
+            ]
+        );
     }
 }

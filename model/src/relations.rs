@@ -1,12 +1,15 @@
 //! An object's relations (#36 item 2): its owners up (from `ownerReferences`) and its dependents
 //! down as a tree (a Deployment's ReplicaSets and their pods, a ReplicaSet's, StatefulSet's,
-//! DaemonSet's or Job's pods, a CronJob's Jobs and their pods).
+//! DaemonSet's or Job's pods, a CronJob's Jobs and their pods), and a Service's EndpointSlices
+//! with the pods their endpoints name, then the pods its selector matches that no slice names
+//! (those not ready to be endpoints: no IP yet, or finished).
 //!
 //! The plan is pure: [`plan`] turns the object into at most two list requests (one per
 //! dependent kind, label-selected by the owner's `spec.selector` written as `kubectl` writes
 //! selectors), and [`tree`] turns what those lists held into the tree, keeping only objects
 //! whose controller reference names their parent's uid (a selector may overlap another
-//! owner's objects). No request per object: a Deployment with 3 ReplicaSets and 10 pods costs
+//! owner's objects); a Service's slices are those labelled `kubernetes.io/service-name` with its
+//! name, as `kubectl describe service` finds them. No request per object: a Deployment with 3 ReplicaSets and 10 pods costs
 //! 2 requests, as does one with 1,000 pods.
 
 use crate::i18n::{Localized, Msg, Text};
@@ -16,6 +19,10 @@ use kube_wire::codec::value::Value;
 use kube_wire::discovery::{Discovery, ResourceType};
 use kube_wire::params::{ListOptions, ListParams};
 use kube_wire::request::{Collection, Request, RequestError};
+
+/// How often an open screen reads its relations again, so that their status words stay true
+/// (a list each, not a watch: an object's screen keeps its streams for the object and its Events).
+pub const READ_AGAIN_MS: u64 = 10_000;
 
 /// One related object, as a link names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +45,8 @@ pub enum Status {
     Ready { ready: i64, desired: i64 },
     /// Nothing readable.
     Unknown,
+    /// Named, but not on the server (a reference to an object its list did not hold).
+    Missing,
 }
 
 /// One node of the dependents' tree.
@@ -71,6 +80,16 @@ impl Localized for RelationsError {
     }
 }
 
+/// How the lists of a plan make a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Each level is the objects controlled by a node of the level above (`ownerReferences`).
+    Owned,
+    /// A Service: its EndpointSlices, under each the pods its endpoints name, then the pods its
+    /// selector matches that no slice names.
+    Endpoints,
+}
+
 /// A dependent kind the plan lists: its type and the list request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DependentList {
@@ -88,6 +107,8 @@ pub struct RelationsPlan {
     pub owners: Vec<Related>,
     /// The lists of its dependents (none for a kind without dependents here).
     pub lists: Vec<DependentList>,
+    /// How [`tree`] reads the lists.
+    pub shape: Shape,
 }
 
 fn text<'a>(document: &'a Value, path: &[&str]) -> Option<&'a str> {
@@ -169,7 +190,9 @@ fn dependents_of(kind: &str) -> &'static [(&'static str, &'static str, &'static 
     const REPLICA_SETS: (&str, &str, &str) = ("ReplicaSet", "apps", "replicasets");
     const PODS: (&str, &str, &str) = ("Pod", "", "pods");
     const JOBS: (&str, &str, &str) = ("Job", "batch", "jobs");
+    const ENDPOINT_SLICES: (&str, &str, &str) = ("EndpointSlice", "discovery.k8s.io", "endpointslices");
     match kind {
+        "Service" => &[ENDPOINT_SLICES, PODS],
         "Deployment" => &[REPLICA_SETS, PODS],
         "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "ReplicationController" => &[PODS],
         "CronJob" => &[JOBS, PODS],
@@ -187,6 +210,16 @@ fn list_selector(document: &Value, kind: &str, dependent: &str) -> Result<String
             None => Ok(String::new()),
         },
         ("CronJob", _) => Ok("batch.kubernetes.io/job-name".into()),
+        ("Service", "EndpointSlice") => {
+            let name = text(document, &["metadata", "name"]).unwrap_or_default();
+            let mut labels = kube_wire::codec::value::Map::new();
+            labels.insert(SERVICE_NAME, Value::String(name.into()));
+            selector_text(&match_labels(&Value::Object(labels)), "metadata.name")
+        }
+        ("Service", _) => match service_selector(document) {
+            Some(map) => selector_text(&match_labels(map), "spec.selector"),
+            None => Err(RelationsError::BadSelector("spec.selector: missing".into())),
+        },
         ("ReplicationController", _) => match document.at(&["spec", "selector"]) {
             Some(map) => selector_text(&match_labels(map), "spec.selector"),
             None => Err(RelationsError::BadSelector("spec.selector: missing".into())),
@@ -196,6 +229,15 @@ fn list_selector(document: &Value, kind: &str, dependent: &str) -> Result<String
             None => Err(RelationsError::BadSelector("spec.selector: missing".into())),
         },
     }
+}
+
+/// `discovery.LabelServiceName`: the label that ties an EndpointSlice to its Service.
+pub const SERVICE_NAME: &str = "kubernetes.io/service-name";
+
+/// A core Service's selector, if it has one (an empty one is none: such a Service's endpoints
+/// are someone else's, and no pods are selected).
+pub(crate) fn service_selector(document: &Value) -> Option<&Value> {
+    document.at(&["spec", "selector"]).filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
 }
 
 fn match_labels(labels: &Value) -> Value {
@@ -216,7 +258,14 @@ pub fn plan(discovery: &Discovery, document: &Value) -> Result<RelationsPlan, Re
     let root = related(document).ok_or(RelationsError::NoUid)?;
     let uid = text(document, &["metadata", "uid"]).ok_or(RelationsError::NoUid)?.to_owned();
     let mut lists = Vec::new();
+    let service = root.kind == "Service" && root.api_version == "v1";
+    if root.kind == "Service" && !service {
+        return Ok(RelationsPlan { root, uid, owners: owners(document), lists, shape: Shape::Owned });
+    }
     for &(kind, group, resource) in dependents_of(&root.kind) {
+        if service && kind == "Pod" && service_selector(document).is_none() {
+            continue;
+        }
         let resource_type = served(discovery, group, resource).ok_or_else(|| {
             RelationsError::NotServed(format!("{group}/v1/{resource}").trim_start_matches('/').into())
         })?;
@@ -229,7 +278,8 @@ pub fn plan(discovery: &Discovery, document: &Value) -> Result<RelationsPlan, Re
         let accept = Representation::Json.accept(Reading::List, Fallback::Json);
         lists.push(DependentList { kind, request: RequestBuilder::list(&collection, &params, &accept).build() });
     }
-    Ok(RelationsPlan { root, uid, owners: owners(document), lists })
+    let shape = if service { Shape::Endpoints } else { Shape::Owned };
+    Ok(RelationsPlan { root, uid, owners: owners(document), lists, shape })
 }
 
 fn controller_uid(object: &Value) -> Option<&str> {
@@ -258,10 +308,41 @@ pub fn status(object: &Value) -> Status {
                 None => Status::Word("Running".into()),
             }
         }
+        // `kubectl get nodes`' STATUS: the Ready condition, and SchedulingDisabled when cordoned.
+        "Node" => {
+            let conditions = object.at(&["status", "conditions"]).and_then(Value::as_array);
+            let ready = conditions
+                .into_iter()
+                .flatten()
+                .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+                .and_then(|c| c.get("status").and_then(Value::as_str));
+            let mut word = match ready {
+                Some("True") => "Ready",
+                Some("False") => "NotReady",
+                _ => "Unknown",
+            }
+            .to_owned();
+            if object.at(&["spec", "unschedulable"]).and_then(Value::as_bool) == Some(true) {
+                word.push_str(",SchedulingDisabled");
+            }
+            Status::Word(word)
+        }
+        "PersistentVolumeClaim" | "PersistentVolume" => {
+            text(object, &["status", "phase"]).map_or(Status::Unknown, |p| Status::Word(p.into()))
+        }
         "DaemonSet" => Status::Ready {
             ready: number(&["status", "numberReady"]).unwrap_or(0),
             desired: number(&["status", "desiredNumberScheduled"]).unwrap_or(0),
         },
+        // An endpoint without `ready` is ready (the API's rule for a nil condition).
+        "EndpointSlice" => {
+            let endpoints = object.get("endpoints").and_then(Value::as_array).unwrap_or_default();
+            let ready = endpoints
+                .iter()
+                .filter(|e| e.at(&["conditions", "ready"]).and_then(Value::as_bool) != Some(false))
+                .count();
+            Status::Ready { ready: ready as i64, desired: endpoints.len() as i64 }
+        }
         "Deployment" | "ReplicaSet" | "StatefulSet" | "ReplicationController" => Status::Ready {
             ready: number(&["status", "readyReplicas"]).unwrap_or(0),
             desired: number(&["spec", "replicas"]).unwrap_or(1),
@@ -271,24 +352,80 @@ pub fn status(object: &Value) -> Status {
 }
 
 /// The tree of dependents under `uid`, from the items of each planned list (in the plan's
-/// order): each level keeps the objects whose controller is a node of the level above, sorted
-/// by name. Objects the selector matched but another controller owns are left out.
-pub fn tree(uid: &str, lists: &[Vec<Value>]) -> Vec<Node> {
-    fn level(parent: &str, lists: &[Vec<Value>]) -> Vec<Node> {
-        let Some((items, deeper)) = lists.split_first() else { return Vec::new() };
-        let mut nodes: Vec<Node> = items
-            .iter()
-            .filter(|item| controller_uid(item) == Some(parent))
-            .filter_map(|item| {
-                let object = related(item)?;
-                let children = text(item, &["metadata", "uid"]).map_or_else(Vec::new, |uid| level(uid, deeper));
-                Some(Node { object, status: status(item), children })
-            })
-            .collect();
-        nodes.sort_by(|a, b| a.object.name.cmp(&b.object.name));
-        nodes
+/// order), as `shape` says. [`Shape::Owned`]: each level keeps the objects whose controller is a
+/// node of the level above, sorted by name; objects the selector matched but another controller
+/// owns are left out. [`Shape::Endpoints`]: see [`endpoints_tree`].
+pub fn tree(shape: Shape, uid: &str, lists: &[Vec<Value>]) -> Vec<Node> {
+    match shape {
+        Shape::Owned => owned_tree(uid, lists),
+        Shape::Endpoints => {
+            endpoints_tree(lists.first().map_or(&[][..], Vec::as_slice), lists.get(1).map_or(&[][..], Vec::as_slice))
+        }
     }
-    level(uid, lists)
+}
+
+fn leaf(object: &Value) -> Option<Node> {
+    Some(Node { object: related(object)?, status: status(object), children: Vec::new() })
+}
+
+/// A Service's tree from its `slices` and the `pods` its selector matches: each slice (by name)
+/// with the pods its endpoints name by `targetRef` (by name), then the pods no slice names.
+pub fn endpoints_tree(slices: &[Value], pods: &[Value]) -> Vec<Node> {
+    let name_of = |object: &Value| text(object, &["metadata", "name"]).unwrap_or_default().to_owned();
+    let mut named = std::collections::BTreeSet::new();
+    let mut nodes: Vec<Node> = slices
+        .iter()
+        .filter_map(|slice| {
+            let targets: std::collections::BTreeSet<&str> = slice
+                .get("endpoints")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.get("targetRef"))
+                .filter(|r| r.get("kind").and_then(Value::as_str) == Some("Pod"))
+                .filter_map(|r| r.get("name").and_then(Value::as_str))
+                .collect();
+            let mut children: Vec<Node> =
+                pods.iter().filter(|p| targets.contains(name_of(p).as_str())).filter_map(leaf).collect();
+            children.sort_by(|a, b| a.object.name.cmp(&b.object.name));
+            named.extend(targets.into_iter().map(str::to_owned));
+            let object = related(slice)?;
+            Some(Node { object, status: status(slice), children })
+        })
+        .collect();
+    nodes.sort_by(|a, b| a.object.name.cmp(&b.object.name));
+    let mut rest: Vec<Node> = pods.iter().filter(|p| !named.contains(&name_of(p))).filter_map(leaf).collect();
+    rest.sort_by(|a, b| a.object.name.cmp(&b.object.name));
+    nodes.extend(rest);
+    nodes
+}
+
+fn owned_tree(uid: &str, lists: &[Vec<Value>]) -> Vec<Node> {
+    let levels: Vec<&[Value]> = lists.iter().map(Vec::as_slice).collect();
+    owned_levels(uid, &levels)
+}
+
+/// The objects of the first level controlled by `parent` (by uid), each with the levels under it.
+pub(crate) fn owned_levels(parent: &str, levels: &[&[Value]]) -> Vec<Node> {
+    let Some((items, deeper)) = levels.split_first() else { return Vec::new() };
+    let mut nodes: Vec<Node> = items
+        .iter()
+        .filter(|item| controller_uid(item) == Some(parent))
+        .filter_map(|item| node_with(item, deeper))
+        .collect();
+    nodes.sort_by(|a, b| a.object.name.cmp(&b.object.name));
+    nodes
+}
+
+/// `object` as a node, with the levels under it that it controls.
+pub(crate) fn node_with(object: &Value, deeper: &[&[Value]]) -> Option<Node> {
+    let children = text(object, &["metadata", "uid"]).map_or_else(Vec::new, |uid| owned_levels(uid, deeper));
+    Some(Node { object: related(object)?, status: status(object), children })
+}
+
+/// Whether `object` has no controller (`ownerReferences` names none).
+pub(crate) fn uncontrolled(object: &Value) -> bool {
+    controller_uid(object).is_none()
 }
 
 /// The items of a list answer's body (`items`), each given the list's item kind and

@@ -18,6 +18,7 @@ fn discovery() -> Discovery {
         typed("apps", "replicasets", "ReplicaSet"),
         typed("", "pods", "Pod"),
         typed("batch", "jobs", "Job"),
+        typed("discovery.k8s.io", "endpointslices", "EndpointSlice"),
     ])
 }
 
@@ -95,7 +96,7 @@ fn a_deployment_costs_two_lists_whatever_its_pods() {
         items_of(&value(json!({"apiVersion": "v1", "kind": format!("{kind}List"), "items": items})), kind)
     };
     let lists = [list("ReplicaSet", replica_sets), list("Pod", pods)];
-    let nodes = tree("u-dep", &lists);
+    let nodes = tree(Shape::Owned, "u-dep", &lists);
     let mut out = Vec::new();
     tree_lines(&nodes, 0, &mut out);
     assert_eq!(out.len(), 13, "{out:#?}");
@@ -170,4 +171,72 @@ fn a_real_pods_owners_lead_up() {
         {"apiVersion": "v1", "kind": "Node", "name": "a", "uid": "1"},
         {"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db", "uid": "2", "controller": true}]}}));
     assert_eq!(owners(&two).iter().map(|o| o.kind.as_str()).collect::<Vec<_>>(), ["StatefulSet", "Node"]);
+}
+
+#[test]
+fn a_service_lists_its_slices_by_name_and_its_pods_by_selector_and_shows_which_pods_serve() {
+    let service = value(json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "web", "namespace": "demo", "uid": "u-svc"},
+        "spec": {"selector": {"tier": "front", "app": "web"}, "ports": [{"port": 80}]}}));
+    assert_eq!(
+        plan_lines(&service),
+        [
+            "EndpointSlice /apis/discovery.k8s.io/v1/namespaces/demo/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dweb",
+            "Pod /api/v1/namespaces/demo/pods?labelSelector=app%3Dweb%2Ctier%3Dfront",
+        ]
+    );
+    assert_eq!(plan(&discovery(), &service).unwrap().shape, Shape::Endpoints);
+    let endpoint = |pod: &str, ready: Option<bool>| {
+        let mut e = json!({"addresses": ["10.0.0.1"], "targetRef": {"kind": "Pod", "namespace": "demo", "name": pod}});
+        if let Some(ready) = ready {
+            e["conditions"] = json!({"ready": ready});
+        }
+        e
+    };
+    let slice = |name: &str, endpoints: serde_json::Value| json!({"metadata": {"name": name, "namespace": "demo", "uid": format!("u-{name}")}, "endpoints": endpoints});
+    let pod = |name: &str, phase: &str| json!({"metadata": {"name": name, "namespace": "demo", "uid": format!("u-{name}")}, "status": {"phase": phase}});
+    let list = |kind: &str, api_version: &str, items: Vec<serde_json::Value>| {
+        items_of(&value(json!({"apiVersion": api_version, "kind": format!("{kind}List"), "items": items})), kind)
+    };
+    let lists = [
+        list(
+            "EndpointSlice",
+            "discovery.k8s.io/v1",
+            vec![
+                slice("web-zz", json!([endpoint("web-c", Some(false))])),
+                slice("web-aa", json!([endpoint("web-b", None), endpoint("web-a", Some(true))])),
+                slice("web-empty", json!(null)),
+            ],
+        ),
+        list(
+            "Pod",
+            "v1",
+            vec![pod("web-a", "Running"), pod("web-b", "Running"), pod("web-c", "Running"), pod("web-d", "Pending")],
+        ),
+    ];
+    let mut out = Vec::new();
+    tree_lines(&tree(Shape::Endpoints, "u-svc", &lists), 0, &mut out);
+    assert_eq!(
+        out,
+        [
+            "EndpointSlice web-aa Ready { ready: 2, desired: 2 }",
+            "  Pod web-a Word(\"Running\")",
+            "  Pod web-b Word(\"Running\")",
+            "EndpointSlice web-empty Ready { ready: 0, desired: 0 }",
+            "EndpointSlice web-zz Ready { ready: 0, desired: 1 }",
+            "  Pod web-c Word(\"Running\")",
+            "Pod web-d Word(\"Pending\")",
+        ]
+    );
+    // Without a selector its slices are someone else's and no pods are selected: the slices only.
+    let bare = value(json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "ext", "namespace": "demo", "uid": "u-ext"}, "spec": {"selector": {}}}));
+    assert_eq!(
+        plan_lines(&bare),
+        ["EndpointSlice /apis/discovery.k8s.io/v1/namespaces/demo/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dext"]
+    );
+    // A kind named Service in another group is not a core Service.
+    let other = value(json!({"apiVersion": "serving.knative.dev/v1", "kind": "Service",
+        "metadata": {"name": "k", "namespace": "demo", "uid": "u-k"}}));
+    assert_eq!(plan_lines(&other), Vec::<String>::new());
 }

@@ -11,12 +11,17 @@ use crate::client::fetched::Fetched;
 use crate::client::field_owners::use_field_owners;
 use crate::client::handle::use_client;
 use crate::client::metrics::{use_metrics_history, use_namespace_metrics};
+use crate::client::object_events::use_object_events;
 use crate::i18n::Msg;
+use crate::model::log_follow::LogSource;
 use crate::model::messages::Selected;
 use crate::model::metrics::Measured;
+use crate::model::object_events::Regarding;
 use crate::model::page::{Page, PageBody};
 use crate::model::protobuf::ProtobufBody;
 use crate::model::view_state::{ResourceKey, ViewState};
+use crate::ui::context::picture::NamespacePicture;
+use crate::ui::context::time_axis::{AxisLinks, TimeAxis};
 use crate::ui::discovered::use_discovery;
 use crate::ui::document::DocumentView;
 use crate::ui::explain_link::ExplainLink;
@@ -97,6 +102,8 @@ pub fn ObjectView(
         use_field_owners(&resource, namespace.as_deref(), &name, None)
     };
     let owners_open = RwSignal::new(false);
+    // The time axis's log lines open the log of the subresource panel.
+    let log_asked = RwSignal::new(0u32);
     // A pod's or a node's CPU and memory, read every window since the screen opened (held here:
     // reading the object again keeps the history).
     let metrics = Measured::of(&resource).zip(use_context::<Arc<Discovery>>()).map(|(measured, discovery)| {
@@ -153,6 +160,16 @@ pub fn ObjectView(
                                     if let Some(host) = host {
                                         host.select(Selected::of(&key, &document, &selected_name));
                                     }
+                                    // The object's Events, watched once for its Events panel and its time axis.
+                                    let object_events = Regarding::of(&document)
+                                        .ok()
+                                        .map(|regarding| use_object_events(&use_discovery(), &regarding));
+                                    let pod_log = (panel_resource.group.is_empty() && panel_resource.plural == "pods").then(|| {
+                                        LogSource::of_pod(panel_resource.clone(), namespace.clone(), panel_name.clone(), &document)
+                                    });
+                                    let links = AxisLinks { owners_open, log_asked };
+                                    let picture = (panel_resource.group.is_empty() && panel_resource.plural == "namespaces")
+                                        .then(|| view! { <NamespacePicture namespace=panel_name.clone() /> });
                                     view! {
                                         <crate::ui::context::owners::Freshness
                                             owners
@@ -162,17 +179,20 @@ pub fn ObjectView(
                                         <MetadataSummary document=document.clone() />
                                         <Glance group=panel_resource.group.clone() kind=panel_resource.kind.clone() document=live(owners, document.clone()) />
                                         <Conditions document=document.clone() />
-                                        <crate::ui::context::events::ObjectEvents document=document.clone() />
+                                        <crate::ui::context::events::ObjectEvents document=document.clone() events=object_events />
                                         <crate::ui::context::relations::Relations document=document.clone() />
+                                        {picture}
                                         {metrics.map(|metrics| view! { <MetricsCharts metrics /> })}
                                         {namespace_metrics.map(|metrics| view! { <NamespaceMetrics metrics namespace=overview_namespace.clone() /> })}
                                         <crate::ui::context::owners::FieldOwners owners open=owners_open />
+                                        <TimeAxis events=object_events owners log=pod_log links />
                                         <SubresourcePanel
                                             resource=panel_resource.clone()
                                             namespace
                                             name=panel_name.clone()
                                             document=document.clone()
                                             open_log
+                                            log_asked
                                         />
                                         <DocumentView document raw=binary.then_some(raw) cbor kind=kind.clone() />
                                     }

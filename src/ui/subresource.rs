@@ -31,6 +31,9 @@ pub fn SubresourcePanel(
     /// Open at the log (`l` on a row), when the type has one.
     #[prop(optional)]
     open_log: bool,
+    /// Opens the log each time it changes (the time axis's log lines link here).
+    #[prop(optional)]
+    log_asked: Option<RwSignal<u32>>,
 ) -> impl IntoView {
     let subresources = resource.subresources.clone();
     if subresources.is_empty() {
@@ -41,6 +44,16 @@ pub fn SubresourcePanel(
     let (log_resource, log_namespace, log_name) = (resource.clone(), namespace.clone(), name.clone());
     let terminal_document = document.clone();
     let panel = use_subresource(resource, namespace, name, open_log);
+    if let Some(asked) = log_asked {
+        let seen = StoredValue::new(asked.get_untracked());
+        Effect::new(move |_| {
+            let now = asked.get();
+            if now != seen.get_value() {
+                seen.set_value(now);
+                panel.choose("log".to_owned());
+            }
+        });
+    }
     let mut refusals = Vec::new();
     let buttons = subresources
         .into_iter()
@@ -77,7 +90,7 @@ pub fn SubresourcePanel(
         })
         .collect_view();
     view! {
-        <section class="panel subresources" aria-label=live_text(Msg::Subresources)>
+        <section class="panel subresources" id="subresource-panel" aria-label=live_text(Msg::Subresources)>
             <div class="toolbar">
                 <span class="muted">{live_text(Msg::Subresources)}" "</span>
                 {buttons}

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::ResourceType;
-use crate::client::object_events::use_object_events;
+use crate::client::object_events::{use_object_events, UseObjectEvents};
 use crate::i18n::Msg;
 use crate::model::object_events::{EventRow, EventType, EventsApi, Regarding};
 use crate::model::view_state::{ResourceKey, ViewState};
@@ -21,6 +21,9 @@ use crate::ui::location::ViewLink;
 pub fn ObjectEvents(
     /// The object, as read.
     document: Value,
+    /// Its Events, when the screen watches them already (the time axis shares them); watched
+    /// here when not.
+    events: Option<UseObjectEvents>,
 ) -> impl IntoView {
     let regarding = match Regarding::of(&document) {
         Ok(regarding) => regarding,
@@ -30,6 +33,7 @@ pub fn ObjectEvents(
                 .into_any();
         }
     };
+    let events = events.unwrap_or_else(|| use_object_events(&use_discovery(), &regarding));
     let owner = Regarding::controller_of(&document);
     let show_owner = RwSignal::new(false);
     let owner_part = owner.map(|owner| {
@@ -46,37 +50,47 @@ pub fn ObjectEvents(
                 {worded(move || filled_text(Msg::EventsShowOwner, &[("owner", &toggle_label)]))}
             </label>
             <Show when=move || show_owner.get()>
-                <EventsTable
+                <OwnerEvents
                     regarding=owner.clone()
                     title=Signal::derive({
                         let title_label = title_label.clone();
                         move || filled_text(Msg::EventsOfOwner, &[("owner", &title_label)])
                     })
-                    testid="owner-events"
                 />
             </Show>
         }
     });
     view! {
         <section class="panel events" aria-label=live_text(Msg::EventsTitle)>
-            <EventsTable regarding title=Signal::derive(live_text(Msg::EventsTitle)) testid="object-events" />
+            <EventsTable events title=Signal::derive(live_text(Msg::EventsTitle)) testid="object-events" />
             {owner_part}
         </section>
     }
     .into_any()
 }
 
+/// The controller's Events, watched while they are shown.
+#[component]
+fn OwnerEvents(
+    /// The controller.
+    regarding: Regarding,
+    /// The heading (in the current language).
+    title: Signal<String>,
+) -> impl IntoView {
+    let events = use_object_events(&use_discovery(), &regarding);
+    view! { <EventsTable events title testid="owner-events" /> }
+}
+
 /// One object's live Events as a table under a heading.
 #[component]
 fn EventsTable(
-    /// Whose Events.
-    regarding: Regarding,
+    /// Whose Events, as they are watched.
+    events: UseObjectEvents,
     /// The heading (in the current language).
     title: Signal<String>,
     /// The table's test id.
     testid: &'static str,
 ) -> impl IntoView {
-    let events = use_object_events(&use_discovery(), &regarding);
     let source = events.source.get_value();
     let summary = source.clone().map(|(api, _)| {
         let api = match api {
@@ -158,7 +172,7 @@ fn EventLine(
 }
 
 /// Moves the view to the Event `name` of `resource` in `namespace`.
-fn link_to(
+pub(crate) fn link_to(
     resource: &ResourceType,
     name: String,
     namespace: Option<String>,

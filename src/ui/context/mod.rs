@@ -3,4 +3,6 @@
 
 pub mod events;
 pub mod owners;
+pub mod picture;
 pub mod relations;
+pub mod time_axis;

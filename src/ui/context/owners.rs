@@ -255,7 +255,7 @@ fn ChangeItem(change: VersionChange) -> impl IntoView {
         .collect_view();
     let fields = change.fields.into_iter().map(|field| view! { <FieldLine field /> }).collect_view();
     view! {
-        <li data-testid="field-change" data-rv=change.resource_version.clone()>
+        <li data-testid="field-change" id=format!("change-{}", change.resource_version) data-rv=change.resource_version.clone()>
             <strong>{worded(move || filled_text(Msg::OwnersChangeAt, &[("rv", &rv)]))}</strong>
             <ul>{moved}</ul>
             <ul>{fields}</ul>

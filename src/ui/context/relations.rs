@@ -13,7 +13,7 @@ use crate::i18n::Msg;
 use crate::model::relations::{Node, Related, Status};
 use crate::model::view_state::{ResourceKey, ViewState};
 use crate::ui::discovered::use_discovery;
-use crate::ui::i18n::{live_text, localized};
+use crate::ui::i18n::{filled_text, live_text, localized, worded};
 use crate::ui::location::ViewLink;
 
 /// The owners and dependents of the object `document` describes.
@@ -30,10 +30,18 @@ pub fn Relations(
         .into_iter()
         .map(|owner| view! { <li><RelatedLink object=owner status=Status::Unknown /></li> })
         .collect_view();
-    let uses = relations.uses.get_value();
-    let has_uses = !uses.is_empty();
-    let use_links =
-        uses.into_iter().map(|object| view! { <li><RelatedLink object status=Status::Unknown /></li> }).collect_view();
+    let has_uses = relations.uses.with_value(|uses| !uses.is_empty());
+    // Drawn again once the statuses are read (and on Read again), not more often.
+    let use_links = move || {
+        let statuses = relations.uses_status.get();
+        relations
+            .uses
+            .get_value()
+            .into_iter()
+            .zip(statuses)
+            .map(|(object, status)| view! { <li><RelatedLink object status /></li> })
+            .collect_view()
+    };
     let looks_down = relations.looks_down.get_value();
     let down = looks_down.then(|| {
         view! {
@@ -43,9 +51,6 @@ pub fn Relations(
                 {move || relations.tree.with(Option::is_none).then(|| live_text(Msg::RelationsReading))}
                 {move || relations.tree.with(|tree| matches!(tree, Some(t) if t.is_empty())).then(|| live_text(Msg::RelationsNone))}
             </p>
-            <button type="button" class="button button--quiet" data-testid="relations-refresh" on:click=move |_| relations.refresh.run(())>
-                {live_text(Msg::RelationsRefresh)}
-            </button>
             <div data-testid="relations-dependents">{move || relations.tree.get().map(|nodes| view! { <Tree nodes /> })}</div>
         }
     });
@@ -61,36 +66,55 @@ pub fn Relations(
             </Show>
             <ul class="relations__owners" data-testid="relations-uses">{use_links}</ul>
             {down}
+            <Show when=move || looks_down || has_uses>
+                <button type="button" class="button button--quiet" data-testid="relations-refresh" on:click=move |_| relations.refresh.run(())>
+                    {live_text(Msg::RelationsRefresh)}
+                </button>
+            </Show>
         </section>
     }
 }
 
+/// How many objects of one level are drawn; the rest are counted (a Deployment of 10,000 pods
+/// stays a tree one can read).
+const DRAWN: usize = 50;
+
 /// One level of the tree, and the levels under it.
 #[component]
-fn Tree(nodes: Vec<Node>) -> AnyView {
+pub(crate) fn Tree(nodes: Vec<Node>) -> AnyView {
+    let more = nodes.len().saturating_sub(DRAWN);
     view! {
         <ul class="relations__tree">
             {nodes
                 .into_iter()
+                .take(DRAWN)
                 .map(|node| {
                     let children = (!node.children.is_empty()).then(|| view! { <Tree nodes=node.children /> });
                     view! { <li><RelatedLink object=node.object status=node.status />{children}</li> }
                 })
                 .collect_view()}
+            {(more > 0).then(|| {
+                let count = more.to_string();
+                view! { <li class="relations__more" data-testid="relations-more">{worded(move || filled_text(Msg::RelationsMore, &[("count", &count)]))}</li> }
+            })}
         </ul>
     }
     .into_any()
 }
 
-/// A link to a related object, `Kind name`, with its status word after it.
+/// A link to a related object, `Kind name`, with its status word after it (or that the server
+/// does not have it).
 #[component]
 fn RelatedLink(object: Related, status: Status) -> impl IntoView {
     let discovery = use_discovery();
     let label = format!("{} {}", object.kind, object.name);
     let status = match status {
-        Status::Word(word) => word,
-        Status::Ready { ready, desired } => format!("{ready}/{desired}"),
-        Status::Unknown => String::new(),
+        Status::Word(word) => word.into_any(),
+        Status::Ready { ready, desired } => format!("{ready}/{desired}").into_any(),
+        Status::Unknown => ().into_any(),
+        Status::Missing => {
+            view! { <span class="relations__missing">{live_text(Msg::RelationsMissing)}</span> }.into_any()
+        }
     };
     let link = discovery.find_kind(&object.api_version, &object.kind).map(|resource| {
         let key = ResourceKey {

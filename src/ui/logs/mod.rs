@@ -23,7 +23,8 @@ use crate::ui::i18n::{live_text, text_now};
 use display::LogDisplayBar;
 use form::{LogForm, Shown};
 use options::LogOptions;
-use state::{LogFailures, LogStateLine};
+pub(crate) use state::LogFailures;
+use state::LogStateLine;
 
 /// The log of pod `name`.
 #[component]

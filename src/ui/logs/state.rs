@@ -63,7 +63,7 @@ fn phase_words(phase: &Phase) -> Option<String> {
 
 /// Why a container's log could not be read: the server's `Status`, or the error in words.
 #[component]
-pub(super) fn LogFailures(log: ReadSignal<LogFollow>) -> impl IntoView {
+pub(crate) fn LogFailures(log: ReadSignal<LogFollow>) -> impl IntoView {
     move || {
         let failures: Vec<(String, LogFailure)> = log.with(|log| {
             log.phases()

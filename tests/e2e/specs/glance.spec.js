@@ -2,28 +2,11 @@
 // Service, a Node and a Job are the ones the real `kubectl describe` prints for the same kube-sim
 // object, label for label (kubectl's labels are the English texts), value for value; and they
 // follow the object live (a Job's pods by state, as it runs to completion).
-const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const { test, expect } = require('@playwright/test');
-const { saveScreen, simUrl, webPod } = require('./helpers');
+const { kubectl, saveScreen, webPod } = require('./helpers');
 
 /** `kubectl describe ARGS…` against this project's kube-sim. */
-function describe(...args) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kae-describe-'));
-  const config = path.join(dir, 'config');
-  fs.writeFileSync(config, [
-    'apiVersion: v1', 'kind: Config',
-    `clusters: [{name: sim, cluster: {server: "${simUrl()}"}}]`,
-    'contexts: [{name: sim, context: {cluster: sim}}]', 'current-context: sim', '',
-  ].join('\n'));
-  try {
-    return execFileSync('kubectl', ['describe', ...args], { env: { ...process.env, KUBECONFIG: config } }).toString();
-  } finally {
-    fs.rmSync(dir, { recursive: true });
-  }
-}
+const describe = (...args) => kubectl('describe', ...args);
 
 const squeeze = (line) => line.trim().replace(/:\s+/, ': ');
 

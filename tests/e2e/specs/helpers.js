@@ -1,5 +1,8 @@
 // Shared by the specs: where screenshots go, and the servers behind the page a spec drives (each
 // Playwright project names its own in its metadata: see playwright.config.js).
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { test, expect } = require('@playwright/test');
 
@@ -103,4 +106,20 @@ async function webPod(request) {
   return pod.metadata.name;
 }
 
-module.exports = { saveScreen, simUrl, wwwUrl, legacyDiscoveryUrl, noMetricsUrl, behindKubectlProxy, asUser, openEditor, clickPastDisabled, webPod, TOKENS };
+/** The real `kubectl ARGS…` against this project's kube-sim (a kubeconfig of its own); its output. */
+function kubectl(...args) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kae-kubectl-'));
+  const config = path.join(dir, 'config');
+  fs.writeFileSync(config, [
+    'apiVersion: v1', 'kind: Config',
+    `clusters: [{name: sim, cluster: {server: "${simUrl()}"}}]`,
+    'contexts: [{name: sim, context: {cluster: sim}}]', 'current-context: sim', '',
+  ].join('\n'));
+  try {
+    return execFileSync('kubectl', args, { env: { ...process.env, KUBECONFIG: config } }).toString();
+  } finally {
+    fs.rmSync(dir, { recursive: true });
+  }
+}
+
+module.exports = { kubectl, saveScreen, simUrl, wwwUrl, legacyDiscoveryUrl, noMetricsUrl, behindKubectlProxy, asUser, openEditor, clickPastDisabled, webPod, TOKENS };
