@@ -9,7 +9,6 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use crate::api::discovery::Discovery;
-use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
 use crate::i18n::{Localized, Text};
 use crate::model::picture::{picture, plan, read, Picture};
@@ -66,12 +65,6 @@ pub fn use_picture(discovery: &Discovery, namespace: &str) -> UsePicture {
         });
     };
     read_all();
-    let again = read_all.clone();
-    use_client().tasks().spawn(async move {
-        loop {
-            sleep(Duration::from_millis(READ_AGAIN_MS)).await;
-            again();
-        }
-    });
+    use_client().tasks().every(Duration::from_millis(READ_AGAIN_MS), read_all.clone());
     UsePicture { picture: drawn, problem, refresh: Callback::new(move |()| read_all()) }
 }

@@ -13,7 +13,6 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::Discovery;
-use crate::client::fetch::sleep;
 use crate::client::handle::use_client;
 use crate::i18n::{Localized, Text};
 use crate::model::references::{references, status_lists, statuses};
@@ -109,13 +108,7 @@ pub fn use_relations(discovery: &Discovery, document: &Value) -> UseRelations {
     };
     read();
     // Read again every READ_AGAIN_MS while the screen is open, so that the status words follow.
-    let again = read.clone();
-    use_client().tasks().spawn(async move {
-        loop {
-            sleep(Duration::from_millis(READ_AGAIN_MS)).await;
-            again();
-        }
-    });
+    use_client().tasks().every(Duration::from_millis(READ_AGAIN_MS), read.clone());
     UseRelations {
         owners: StoredValue::new(owners),
         uses: StoredValue::new(uses),

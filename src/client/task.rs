@@ -54,6 +54,16 @@ impl Tasks {
         Tasks { inner: SendWrapper::new(Rc::new(Inner::default())) }
     }
 
+    /// Runs `work` every `every` (the first time after one wait) until these tasks end.
+    pub fn every(&self, every: std::time::Duration, work: impl Fn() + 'static) {
+        self.spawn(async move {
+            loop {
+                crate::client::fetch::sleep(every).await;
+                work();
+            }
+        });
+    }
+
     /// Runs `work` until it finishes or these tasks end, whichever comes first; after the end it
     /// does not start at all.
     pub fn spawn(&self, work: impl Future<Output = ()> + 'static) {
