@@ -3,25 +3,25 @@
 //! its Services down to the pods they serve (Service → EndpointSlices → pods, then the pods a
 //! Service selects that no slice names), each node an object with its status word.
 //!
-//! One list per type in the namespace, whatever its size: the pods as a server-side `Table` whose
-//! rows carry each pod's metadata (its owners and labels) and kubectl's STATUS column (about a
-//! tenth of the pods' JSON: a namespace of 10,000 pods stays a picture, not a download), the other
-//! types as JSON (a workload's status words need its status). A type the server does not serve,
+//! One list per type in the namespace, whatever its size: the pods as a server-side `Table`
+//! ([`crate::relations::read_list`]), the other types as JSON (a workload's status words need its
+//! status). A type the server does not serve,
 //! or does not list, is left out of the picture.
 //!
 //! ReplicaSets a Deployment scaled to nothing and that have no pods left (its old revisions)
 //! are left out, as `kubectl get rs` users filter them by eye.
 
 use kube_wire::build::RequestBuilder;
-use kube_wire::codec::value::{Map, Value};
+use kube_wire::codec::value::Value;
 use kube_wire::discovery::Discovery;
 use kube_wire::params::{ListOptions, ListParams};
 use kube_wire::request::{Collection, Request};
 
+use crate::relations::list_representation;
 use crate::relations::{
-    endpoints_tree, items, node_with, service_selector, uncontrolled, Node, RelationsError, Status, SERVICE_NAME,
+    endpoints_tree, node_with, service_selector, uncontrolled, Node, RelationsError, Status, SERVICE_NAME,
 };
-use crate::view_state::{Fallback, Reading, Representation};
+use crate::view_state::{Fallback, Reading};
 
 /// The types a picture lists: (kind, group, resource), in the order of the plan's lists.
 const TYPES: [(&str, &str, &str); 7] = [
@@ -52,42 +52,10 @@ pub fn plan(discovery: &Discovery, namespace: &str) -> Result<Vec<PictureList>, 
             Collection::new(resource_type, resource_type.scoped(Some(namespace))).map_err(RelationsError::Request)?;
         let params =
             ListParams::new(ListOptions::default()).map_err(|e| RelationsError::BadSelector(format!("{kind}: {e}")))?;
-        let representation = if kind == "Pod" { Representation::Table } else { Representation::Json };
-        let accept = representation.accept(Reading::List, Fallback::Json);
+        let accept = list_representation(kind).accept(Reading::List, Fallback::Json);
         lists.push(PictureList { kind, request: RequestBuilder::list(&collection, &params, &accept).build() });
     }
     Ok(lists)
-}
-
-/// The objects of one list's answer: a JSON list's items, or a `Table`'s rows as pods (each
-/// row's object, its metadata, with the STATUS cell as `status.phase`, the word the picture shows).
-pub fn read(kind: &str, body: &Value) -> Result<Vec<Value>, RelationsError> {
-    if body.get("kind").and_then(Value::as_str) != Some("Table") {
-        return items(body, kind);
-    }
-    let columns = body.get("columnDefinitions").and_then(Value::as_array).unwrap_or_default();
-    let status_at = columns.iter().position(|c| c.get("name").and_then(Value::as_str) == Some("Status"));
-    let rows = body
-        .get("rows")
-        .and_then(Value::as_array)
-        .ok_or_else(|| RelationsError::BadSelector(format!("the {kind} Table has no rows")))?;
-    Ok(rows
-        .iter()
-        .filter_map(|row| {
-            let metadata = row.at(&["object", "metadata"])?.clone();
-            let mut object = Map::new();
-            object.insert("apiVersion", Value::String("v1".into()));
-            object.insert("kind", Value::String(kind.into()));
-            object.insert("metadata", metadata);
-            let word = status_at.and_then(|at| row.get("cells")?.as_array()?.get(at)?.as_str().map(str::to_owned));
-            if let Some(word) = word {
-                let mut status = Map::new();
-                status.insert("phase", Value::String(word));
-                object.insert("status", Value::Object(status));
-            }
-            Some(Value::Object(object))
-        })
-        .collect())
 }
 
 /// What a picture shows.

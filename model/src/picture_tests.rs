@@ -72,7 +72,7 @@ fn a_pods_table_reads_as_pods_with_kubectl_s_status_word() {
         {"cells": ["web-1", "0/1", "CrashLoopBackOff"], "object": {"kind": "PartialObjectMetadata", "metadata": {"name": "web-1", "uid": "p1", "labels": {"app": "web"}}}},
         {"cells": ["lost", "0/1", "Pending"]}
     ]}));
-    let pods = read("Pod", &table).unwrap();
+    let pods = crate::relations::read_list("Pod", &table).unwrap();
     assert_eq!(pods.len(), 1, "a row without its object has no metadata to place it");
     assert_eq!(pods[0].at(&["status", "phase"]).and_then(Value::as_str), Some("CrashLoopBackOff"));
     assert_eq!(pods[0].at(&["metadata", "labels", "app"]).and_then(Value::as_str), Some("web"));
@@ -81,8 +81,8 @@ fn a_pods_table_reads_as_pods_with_kubectl_s_status_word() {
     let list = value(
         json!({"kind": "PodList", "apiVersion": "v1", "items": [{"metadata": {"name": "a"}, "status": {"phase": "Running"}}]}),
     );
-    assert_eq!(read("Pod", &list).unwrap().len(), 1);
-    assert!(read("Pod", &value(json!({"kind": "Table"}))).is_err());
+    assert_eq!(crate::relations::read_list("Pod", &list).unwrap().len(), 1);
+    assert!(crate::relations::read_list("Pod", &value(json!({"kind": "Table"}))).is_err());
 }
 
 #[test]

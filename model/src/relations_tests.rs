@@ -105,6 +105,18 @@ fn a_deployment_costs_two_lists_whatever_its_pods() {
     assert_eq!(out[12], "ReplicaSet web-2 Ready { ready: 2, desired: 5 }");
     assert!(!out.iter().any(|l| l.contains("stranger")));
     assert_eq!(nodes[0].children.len() + nodes[1].children.len(), 10);
+    // The pods as a Table (their metadata and kubectl's STATUS), the ReplicaSets whole.
+    let planned = plan(&discovery(), &deployment()).unwrap();
+    let accept = |l: &DependentList| {
+        l.request
+            .headers()
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("accept"))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    assert!(accept(&planned.lists[1]).contains("as=Table"), "{}", accept(&planned.lists[1]));
+    assert!(!accept(&planned.lists[0]).contains("as=Table"));
 }
 
 fn items_of(list: &Value, kind: &str) -> Vec<Value> {

@@ -16,7 +16,7 @@ use crate::api::discovery::Discovery;
 use crate::client::handle::use_client;
 use crate::i18n::{Localized, Text};
 use crate::model::references::{references, status_lists, statuses};
-use crate::model::relations::{items, plan, tree, Node, Related, Shape, Status, READ_AGAIN_MS};
+use crate::model::relations::{items, plan, read_list, tree, Node, Related, Shape, Status, READ_AGAIN_MS};
 
 /// What [`use_relations`] gives the view.
 #[derive(Clone, Copy)]
@@ -86,7 +86,7 @@ pub fn use_relations(discovery: &Discovery, document: &Value) -> UseRelations {
             let mut read = Vec::with_capacity(lists.len());
             for list in &lists {
                 let outcome = match client.document(list.request.clone()).await {
-                    Ok((_, document)) => items(&document, list.kind).map_err(|e| e.text()),
+                    Ok((_, document)) => read_list(list.kind, &document).map_err(|e| e.text()),
                     Err(error) => Err(error.text()),
                 };
                 match outcome {
