@@ -57,4 +57,5 @@ pub mod terminal;
 pub mod time_axis;
 pub mod validation;
 pub mod view_state;
+pub mod wire_log;
 pub mod write;

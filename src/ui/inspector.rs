@@ -12,12 +12,7 @@ use crate::model::commands::{to_curl, to_kubectl_raw};
 use crate::ui::i18n::{filled_text, live_text, localized, text_now, worded};
 use crate::ui::intl;
 
-/// How many exchanges the inspector keeps (older ones are dropped first).
-const KEEP: usize = 200;
-/// How much of a body the inspector shows, and keeps: 200 exchanges hold at most 200 × 64 KiB
-/// of bodies, not the bodies themselves (a pods page's metrics rounds list 10,000 pods every
-/// window, 35 MB each: kept whole, the soak benchmark saw the heap grow by 4.8 MB a second).
-const SHOWN_BODY_BYTES: usize = 64 * 1024;
+use crate::model::wire_log::{bodies_to_drop, KEEP, KEPT_BODY_BYTES, SHOWN_BODY_BYTES};
 
 /// One exchange as the inspector lists it: the client's exchange, numbered.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +22,14 @@ pub struct Logged {
     pub exchange: Exchange,
     /// The size of the whole body.
     pub body_bytes: usize,
+    /// Whether its copy of the body is still kept (the oldest give theirs up first).
+    pub kept: bool,
+}
+
+impl Logged {
+    fn kept_bytes(&self) -> usize {
+        self.exchange.outcome.as_ref().map(|fetched| fetched.response.body.len()).unwrap_or_default()
+    }
 }
 
 /// The log of exchanges, shared through context: it subscribes to the client, which shows it
@@ -54,9 +57,15 @@ impl WireLog {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
         self.entries.update(|entries| {
-            entries.push(Logged { id, exchange, body_bytes });
+            entries.push(Logged { id, exchange, body_bytes, kept: true });
             let excess = entries.len().saturating_sub(KEEP);
             entries.drain(..excess);
+            let kept: Vec<usize> = entries.iter().map(Logged::kept_bytes).collect();
+            for at in bodies_to_drop(&kept, KEPT_BODY_BYTES) {
+                let logged = &mut entries[at];
+                logged.exchange.outcome = logged.exchange.outcome.clone().map(|fetched| Arc::new(fetched.for_log(0)));
+                logged.kept = false;
+            }
         });
     }
 }
@@ -79,7 +88,7 @@ pub fn Inspector(
     // row again at each exchange would leave `selected` and the language signal dead subscribers
     // of the rows drawn before (reactive_graph prunes them only when the signal is written).
     let newest_first = move || log.entries.get().into_iter().rev().collect::<Vec<_>>();
-    let row = move |Logged { id, exchange: e, body_bytes }: Logged| {
+    let row = move |Logged { id, exchange: e, body_bytes, .. }: Logged| {
         let (status, content_type, size, timing) = match &e.outcome {
             Ok(f) => (
                 f.response.status.to_string(),
@@ -122,10 +131,10 @@ pub fn Inspector(
     let rows = move || view! { <For each=newest_first key=|logged| logged.id children=row /> };
     let detail = move || {
         let id = selected.get()?;
-        let (exchange, body_bytes) = log.entries.with(|entries| {
-            entries.iter().find(|e| e.id == id).map(|logged| (logged.exchange.clone(), logged.body_bytes))
+        let (exchange, body_bytes, kept) = log.entries.with(|entries| {
+            entries.iter().find(|e| e.id == id).map(|logged| (logged.exchange.clone(), logged.body_bytes, logged.kept))
         })?;
-        Some(view! { <ExchangeDetail exchange body_bytes origin=origin.clone() /> })
+        Some(view! { <ExchangeDetail exchange body_bytes kept origin=origin.clone() /> })
     };
     view! {
         <aside class="inspector" aria-label=live_text(Msg::WireInspector) hidden=move || !open.get()>
@@ -158,9 +167,9 @@ pub fn Inspector(
     }
 }
 
-/// One exchange in full (its body's first [`SHOWN_BODY_BYTES`], of `body_bytes`).
+/// One exchange in full (its body's first [`SHOWN_BODY_BYTES`], of `body_bytes`, while `kept`).
 #[component]
-fn ExchangeDetail(exchange: Exchange, body_bytes: usize, origin: String) -> impl IntoView {
+fn ExchangeDetail(exchange: Exchange, body_bytes: usize, kept: bool, origin: String) -> impl IntoView {
     let curl = to_curl(&exchange.request, &origin);
     let kubectl = to_kubectl_raw(&exchange.request);
     let copy = |text: String| {
@@ -182,12 +191,17 @@ fn ExchangeDetail(exchange: Exchange, body_bytes: usize, origin: String) -> impl
                 Err(_) => crate::model::page::hex_dump(shown),
             };
             let total = body_bytes;
-            let truncated = (total > SHOWN_BODY_BYTES).then_some(move || {
-                filled_text(
+            let truncated = move || match kept {
+                true if total > SHOWN_BODY_BYTES => filled_text(
                     Msg::FirstBytesOf,
                     &[("shown", &intl::count(SHOWN_BODY_BYTES)), ("total", &intl::count(total))],
-                )
-            });
+                ),
+                false if total > 0 => filled_text(
+                    Msg::BodyNoLongerKept,
+                    &[("total", &intl::count(total)), ("budget", &intl::bytes(KEPT_BODY_BYTES))],
+                ),
+                _ => String::new(),
+            };
             view! {
                 <h3>
                     {

@@ -253,6 +253,7 @@ texts_of_the_tools! { texts_made_outside_the_views catalogue {
     Bytes => "Bytes",
     Time => "Time",
     FirstBytesOf => "(first {shown} of {total} bytes)",
+    BodyNoLongerKept => "(no longer kept: {total} bytes; the inspector keeps the newest bodies, {budget} in all)",
     ResponseLine => "Response {status}",
     RequestLine => "Request {request}",
     Body => "Body",
