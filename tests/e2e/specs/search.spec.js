@@ -41,7 +41,10 @@ function listRequests(page) {
   const sent = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (/^\/(api|apis)\//.test(url.pathname) && (request.headers().accept || '').startsWith(METADATA_LIST)) {
+    // The search's pages (limit=500), not the metadata lists an object's screen sends to say how
+    // what it names is (a Deployment's ConfigMap, by metadata.name, read again every 10 s).
+    const searchPage = url.searchParams.get('limit') === '500';
+    if (/^\/(api|apis)\//.test(url.pathname) && searchPage && (request.headers().accept || '').startsWith(METADATA_LIST)) {
       sent.push({ path: url.pathname, query: url.searchParams });
     }
   });
