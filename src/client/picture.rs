@@ -10,9 +10,9 @@ use leptos::prelude::*;
 
 use crate::api::discovery::Discovery;
 use crate::client::handle::use_client;
+use crate::client::relations::objects;
 use crate::i18n::{Localized, Text};
 use crate::model::picture::{picture, plan, Picture};
-use crate::model::relations::read_list;
 use crate::model::relations::READ_AGAIN_MS;
 
 /// What [`use_picture`] gives the view.
@@ -43,11 +43,7 @@ pub fn use_picture(discovery: &Discovery, namespace: &str) -> UsePicture {
         client.clone().tasks().spawn(async move {
             let mut held = Vec::with_capacity(lists.len());
             for list in &lists {
-                let outcome = match client.document(list.request.clone()).await {
-                    Ok((_, body)) => read_list(list.kind, &body).map_err(|e| e.text()),
-                    Err(error) => Err(error.text()),
-                };
-                match outcome {
+                match objects(&client, &list.request, list.kind).await {
                     Ok(objects) => held.push((list.kind, objects)),
                     Err(text) => {
                         problem.set(Some(text));

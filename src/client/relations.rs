@@ -13,7 +13,8 @@ use leptos::prelude::*;
 
 use crate::api::codec::value::Value;
 use crate::api::discovery::Discovery;
-use crate::client::handle::use_client;
+use crate::api::request::Request;
+use crate::client::handle::{use_client, Client};
 use crate::i18n::{Localized, Text};
 use crate::model::references::{references, status_lists, statuses};
 use crate::model::relations::{items, plan, read_list, tree, Node, Related, Shape, Status, READ_AGAIN_MS};
@@ -35,6 +36,15 @@ pub struct UseRelations {
     pub problem: RwSignal<Option<Text>>,
     /// Reads the lists again.
     pub refresh: Callback<()>,
+}
+
+/// The objects of the list `request` asks for, items of `kind` (a Table's rows read as such), or
+/// why not in words. Shared with `use_picture`.
+pub(crate) async fn objects(client: &Client, request: &Request, kind: &str) -> Result<Vec<Value>, Text> {
+    match client.document(request.clone()).await {
+        Ok((_, body)) => read_list(kind, &body).map_err(|e| e.text()),
+        Err(error) => Err(error.text()),
+    }
 }
 
 /// The relations of the object `document` describes, for the current owner.
@@ -85,11 +95,7 @@ pub fn use_relations(discovery: &Discovery, document: &Value) -> UseRelations {
         client.clone().tasks().spawn(async move {
             let mut read = Vec::with_capacity(lists.len());
             for list in &lists {
-                let outcome = match client.document(list.request.clone()).await {
-                    Ok((_, document)) => read_list(list.kind, &document).map_err(|e| e.text()),
-                    Err(error) => Err(error.text()),
-                };
-                match outcome {
+                match objects(&client, &list.request, list.kind).await {
                     Ok(values) => read.push(values),
                     Err(text) => {
                         problem.set(Some(text));
