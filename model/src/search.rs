@@ -134,9 +134,11 @@ impl SearchQuery {
     /// Whether `head` is a match: its name contains the searched part (any ASCII case), its
     /// labels satisfy the selector, and it is owned by the owner searched for, if any.
     pub fn matches(&self, head: &ObjectHead) -> bool {
-        self.name_matches(head)
-            && self.labels_match(head)
-            && (self.owner.is_empty() || head.owners.contains(&self.owner))
+        self.name_matches(head) && self.labels_match(head) && self.owner_matches(head)
+    }
+
+    fn owner_matches(&self, head: &ObjectHead) -> bool {
+        self.owner.is_empty() || head.owners.contains(&self.owner)
     }
 
     fn name_matches(&self, head: &ObjectHead) -> bool {
@@ -412,7 +414,7 @@ impl SearchRun {
                 entry.unselected += 1;
                 continue;
             }
-            if query.name_matches(&head) {
+            if query.name_matches(&head) && query.owner_matches(&head) {
                 entry.matched += 1;
                 if entry.hits.len() < SHOWN_PER_TYPE {
                     entry.hits.push(head);

@@ -327,3 +327,17 @@ fn a_search_for_what_an_object_owns_needs_no_name_and_matches_by_owner_uid() {
     assert!(state.to_query().contains(&("searchOwner", "u-web".to_owned())), "{:?}", state.to_query());
     assert_eq!(SearchQuery::from_view(&state).expect("a search").expect("valid").owner, "u-web");
 }
+
+#[test]
+fn a_page_counts_only_what_the_owner_owns() {
+    let mut run = SearchRun::new(
+        SearchQuery::parse_owned("", "", "u-web", Some("demo")).expect("an owner"),
+        plan(&discovery(), Some("demo"), allow_all),
+    );
+    let job = run.next_job().expect("a type to list");
+    let mut owned = head(Some("demo"), "web-token", &[]);
+    owned.owners = vec!["u-web".into()];
+    assert_eq!(run.apply_page(job.index, page(vec![owned, head(Some("demo"), "web-tls", &[])], None)), None);
+    let (_, found) = run.groups().next().expect("a group with a match");
+    assert_eq!(found.hits.iter().map(|h| h.name.as_str()).collect::<Vec<_>>(), ["web-token"]);
+}
