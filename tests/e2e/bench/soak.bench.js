@@ -122,7 +122,7 @@ test(`soak: 10,000 pods live for ${MINUTES} min at ${RATE} changes/s`, async ({ 
   );
   expect(last.applied).toBeGreaterThan(early.applied);
   if (LOG) {
-    expect(last.logState).toBe('following');
+    expect(last.logState).toMatch(/^following/);
     expect(last.logKept).toBeGreaterThan(0);
   }
 });
