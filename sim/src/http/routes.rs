@@ -78,12 +78,18 @@ fn wants_pretty(query: &Query, headers: &HeaderMap) -> bool {
 async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     let (mut parts, body) = req.into_parts();
     let query = parse_query(parts.uri.query());
-    // exec and attach take the connection over: the upgrade is read before the headers move.
+    // exec, attach and port-forward take the connection over: the upgrade is read before the
+    // headers move.
     let stream = exec::Kind::of(parts.uri.path());
     let upgrade = match stream {
         Some(_) if exec::is_websocket(&parts.headers) => {
             Some(WebSocketUpgrade::from_request_parts(&mut parts, &()).await)
         }
+        _ => None,
+    };
+    // A port-forward's SPDY/3.1 upgrade: the connection hyper hands over once the 101 is sent.
+    let spdy = match stream {
+        Some(exec::Kind::PortForward) if upgrade.is_none() => parts.extensions.remove::<hyper::upgrade::OnUpgrade>(),
         _ => None,
     };
     let raw_query = parts.uri.query().map(str::to_string);
@@ -101,7 +107,7 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
         Err(refused) => return *refused,
     }
     if let Some(kind) = stream {
-        return exec::serve(&app, &ctx, kind, upgrade, raw_query.as_deref()).await;
+        return exec::serve(&app, &ctx, kind, upgrade, spdy, raw_query.as_deref()).await;
     }
     let body = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(b) => b,

@@ -9,8 +9,8 @@
 //!    annotation, kubectl does), a node (400 `pod NAME does not have a host assigned`).
 //! 3. Only an upgrade request goes on (400 `Upgrade request required`). A WebSocket upgrade gets
 //!    its subprotocol (`exec::protocol`: 403 with no body when none is known) and a session
-//!    (`stream`); a SPDY upgrade, which kube-sim does not speak, gets a 400 Status that says so,
-//!    which kubectl prints.
+//!    (`stream`); a SPDY upgrade of exec or attach, which kube-sim does not speak, gets a 400
+//!    Status that says so, which kubectl prints. Port-forward speaks both (`portforward`).
 //!
 //! Options as the API reads them (`PodExecOptions`, `PodAttachOptions`): a bool parameter is
 //! false only as `0` or `false`; `stdout` and `stderr` are defaulted to true whenever there are
@@ -103,12 +103,15 @@ impl Options {
     }
 }
 
-/// Answers an exec or attach request that the filters have let in.
+/// Answers an exec, attach or port-forward request that the filters have let in: `upgrade` for a
+/// WebSocket, `spdy_upgrade` (the connection hyper hands over after a 101) for a port-forward's SPDY
+/// upgrade.
 pub async fn serve(
     app: &Arc<App>,
     ctx: &Ctx,
     kind: Kind,
     upgrade: Option<Result<WebSocketUpgrade, WebSocketUpgradeRejection>>,
+    spdy_upgrade: Option<hyper::upgrade::OnUpgrade>,
     raw_query: Option<&str>,
 ) -> Response {
     let (namespace, name) = match ctx.path.trim_matches('/').split('/').collect::<Vec<_>>().as_slice() {
@@ -117,7 +120,7 @@ pub async fn serve(
     };
     if kind == Kind::PortForward {
         return match admit_pod(app, ctx, &namespace, &name).and_then(|p| on_a_node(&p, &name).map(|()| p)) {
-            Ok(pod) => portforward::serve(ctx, pod, upgrade, raw_query),
+            Ok(pod) => portforward::serve(ctx, pod, upgrade, spdy_upgrade, raw_query),
             Err(e) => error_response(ctx, e),
         };
     }

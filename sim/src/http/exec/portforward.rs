@@ -1,26 +1,39 @@
-//! `pods/portforward` over WebSocket, as the kubelet's streaming server speaks it
-//! (k8s.io/kubernetes pkg/kubelet/cri/streaming/portforward/websocket.go): the `ports` query
-//! parameter names the ports (at least one, each 1–65535); the subprotocol is
-//! `v4.channel.k8s.io` (or `portforward.k8s.io`, `channel.k8s.io`, none: all binary); port i
-//! has data channel 2i and error channel 2i+1, and the server's first message on each is the
-//! port number, two bytes little-endian. A message from the client is its channel byte then
-//! data for that port's connection. Behind each port is the simulated container's HTTP server
-//! (`exec::page`); a port no container declares gets the kubelet's "connection refused" on its
-//! error channel.
+//! `pods/portforward`, as kube-apiserver and the kubelet's streaming server answer it, three ways:
 //!
-//! kubectl (1.31 and later) does not speak this: it tunnels SPDY/3.1 through a WebSocket
-//! (`SPDY/3.1+portforward.k8s.io`) and falls back to a SPDY upgrade, neither of which kube-sim
-//! simulates; its offer is refused with a 400 that says so.
+//! - **WebSocket, channels** (pkg/kubelet/cri/streaming/portforward/websocket.go): the `ports`
+//!   query parameter names the ports (at least one, each 1–65535); the subprotocol is
+//!   `v4.channel.k8s.io` (or `portforward.k8s.io`, `channel.k8s.io`, none: all binary); port i
+//!   has data channel 2i and error channel 2i+1, and the server's first message on each is the
+//!   port number, two bytes little-endian. A message from the client is its channel byte then
+//!   data for that port's connection.
+//! - **SPDY/3.1 through a WebSocket**, what kubectl 1.31 and later speak (`PortForwardWebsockets`,
+//!   beta): the subprotocol `SPDY/3.1+portforward.k8s.io`, the SPDY byte stream in binary
+//!   messages split anywhere, as kube-apiserver's `TunnelingHandler`
+//!   (k8s.io/apiserver/pkg/util/proxy/streamtunnel.go) relays the kubelet's SPDY connection and
+//!   client-go's `TunnelingConnection` (tools/portforward/tunneling_connection.go) reads it.
+//! - **A SPDY/3.1 upgrade** (`Upgrade: SPDY/3.1`, `X-Stream-Protocol-Version:
+//!   portforward.k8s.io`), what older kubectls speak and newer ones fall back to: 101 Switching
+//!   Protocols with the negotiated version (`httpstream.Handshake`, `spdy.responseUpgrader`,
+//!   k8s.io/apimachinery/pkg/util/httpstream/{httpstream.go,spdy/upgrade.go}), then SPDY on the
+//!   connection.
+//!
+//! The two SPDY ways are one session (`exec::portforward`, streams paired by request id). Behind
+//! each port is the simulated container's HTTP server (`exec::page`); a port no container
+//! declares gets the kubelet's "connection refused" on its error channel or stream.
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::http::{header, StatusCode};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
+use hyper::upgrade::OnUpgrade;
+use hyper_util::rt::TokioIo;
 use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::exec::page::{Connection, Reply, Server};
+use crate::exec::portforward::{refused, Session};
 use crate::http::{bytes_response, error_response, Ctx};
-use crate::rules::status::{bad_request, ApiError};
+use crate::rules::status::bad_request;
 
 const PROTOCOLS: [&str; 3] = ["v4.channel.k8s.io", "portforward.k8s.io", "channel.k8s.io"];
 
@@ -45,32 +58,33 @@ pub fn ports(raw_query: Option<&str>) -> Result<Vec<u16>, String> {
     Ok(out)
 }
 
-/// Answers a port-forward request the filters and `exec::admit` have let in.
+/// The SPDY protocol version kube-sim's kubelet accepts (`portforward.k8s.io`, the only one).
+const SPDY_PROTOCOL: &str = "portforward.k8s.io";
+/// What kube-apiserver puts before a SPDY protocol to tunnel it through a WebSocket.
+const TUNNEL_PREFIX: &str = "SPDY/3.1+";
+
+/// Answers a port-forward request the filters and `exec::admit` have let in: `upgrade` when it
+/// asks for a WebSocket, `spdy` (hyper's hand-over of the connection) when it does not.
 pub fn serve(
     ctx: &Ctx,
     pod: Value,
     upgrade: Option<Result<WebSocketUpgrade, WebSocketUpgradeRejection>>,
+    spdy: Option<OnUpgrade>,
     raw_query: Option<&str>,
 ) -> Response {
-    let offered: Vec<String> = ctx
-        .headers
-        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(',').map(|p| p.trim().to_string()))
-        .collect();
+    let offered = values(ctx, header::SEC_WEBSOCKET_PROTOCOL);
     let upgrade = match upgrade {
         Some(Ok(u)) => u,
         Some(Err(rejection)) => {
             return error_response(ctx, bad_request(format!("invalid WebSocket request: {rejection}")))
         }
-        None => return error_response(ctx, spdy()),
+        None => return spdy_upgrade(ctx, pod, spdy),
     };
+    if offered.iter().any(|o| o.starts_with(TUNNEL_PREFIX)) {
+        return tunnel(pod, upgrade, &offered);
+    }
     let chosen = offered.iter().find(|o| PROTOCOLS.contains(&o.as_str())).cloned();
     if chosen.is_none() && !offered.is_empty() {
-        if offered.iter().any(|o| o.starts_with("SPDY/3.1")) {
-            return error_response(ctx, spdy());
-        }
         return bytes_response(StatusCode::FORBIDDEN, "text/plain; charset=utf-8", Default::default());
     }
     let ports = match ports(raw_query) {
@@ -84,21 +98,137 @@ pub fn serve(
     upgrade.on_upgrade(move |socket| run(socket, pod, ports))
 }
 
-fn spdy() -> ApiError {
-    bad_request(
-        "kube-sim serves port-forward over WebSocket only (v4.channel.k8s.io: a data and an error channel a \
-         port): this client asked for SPDY/3.1 (kubectl port-forward tunnels SPDY through its WebSocket), which \
-         kube-sim does not simulate",
-    )
+/// The comma-separated values of every `name` header of the request.
+fn values(ctx: &Ctx, name: impl header::AsHeaderName) -> Vec<String> {
+    ctx.headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
-/// The kubelet's words for a port nothing listens on.
-fn refused(pod: &Value, port: u16) -> String {
-    format!(
-        "error forwarding port {port} to pod {}, uid {}: failed to connect to localhost:{port} inside the pod's network namespace: connect: connection refused",
-        pod["metadata"]["name"].as_str().unwrap_or_default(),
-        pod["metadata"]["uid"].as_str().unwrap_or_default(),
-    )
+/// `httpstream.Handshake`: the first of the client's `X-Stream-Protocol-Version`s the server
+/// speaks, or the refusal: 403 with the versions it accepts (for a request without any, where the
+/// kubelet answers an empty 200, kube-sim says why in a 400).
+fn handshake(offered: &[String]) -> Result<String, Response> {
+    if offered.is_empty() {
+        return Err(text(StatusCode::BAD_REQUEST, "unable to upgrade: X-Stream-Protocol-Version is required"));
+    }
+    if offered.iter().any(|p| p == SPDY_PROTOCOL) {
+        return Ok(SPDY_PROTOCOL.to_string());
+    }
+    let message = format!(
+        "unable to upgrade: unable to negotiate protocol: client supports [{}], server accepts [{SPDY_PROTOCOL}]",
+        offered.join(" ")
+    );
+    let mut response = text(StatusCode::FORBIDDEN, &message);
+    response.headers_mut().insert("x-accepted-stream-protocol-versions", HeaderValue::from_static(SPDY_PROTOCOL));
+    Err(response)
+}
+
+/// A plain-text answer, as Go's `http.Error` writes it.
+fn text(code: StatusCode, message: &str) -> Response {
+    bytes_response(code, "text/plain; charset=utf-8", format!("{message}\n").into())
+}
+
+/// SPDY through a WebSocket: `TunnelingHandler` takes the offered `SPDY/3.1+….k8s.io` protocols
+/// (400 without one), the kubelet's handshake picks one, and the WebSocket is upgraded with it.
+fn tunnel(pod: Value, upgrade: WebSocketUpgrade, offered: &[String]) -> Response {
+    let tunnelled: Vec<String> = offered
+        .iter()
+        .filter(|p| p.ends_with(".k8s.io"))
+        .filter_map(|p| p.strip_prefix(TUNNEL_PREFIX))
+        .map(str::to_string)
+        .collect();
+    if tunnelled.is_empty() {
+        return text(StatusCode::BAD_REQUEST, "unable to upgrade: no tunneling spdy protocols provided");
+    }
+    let protocol = match handshake(&tunnelled) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
+    upgrade.protocols([format!("{TUNNEL_PREFIX}{protocol}")]).on_upgrade(move |socket| tunnelled_session(socket, pod))
+}
+
+/// A SPDY/3.1 upgrade: `IsUpgradeRequest` (400 `Upgrade request required` without `Connection:
+/// Upgrade`), the handshake, `responseUpgrader`'s header check (400), then 101 and the session
+/// on the connection hyper hands over.
+fn spdy_upgrade(ctx: &Ctx, pod: Value, spdy: Option<OnUpgrade>) -> Response {
+    let connection = values(ctx, header::CONNECTION);
+    if !connection.iter().any(|c| c.to_ascii_lowercase().contains("upgrade")) {
+        return error_response(ctx, bad_request("Upgrade request required"));
+    }
+    let protocol = match handshake(&values(ctx, "x-stream-protocol-version")) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
+    let upgrade = values(ctx, header::UPGRADE);
+    let (true, Some(on_upgrade)) = (upgrade.iter().any(|u| u.eq_ignore_ascii_case("SPDY/3.1")), spdy) else {
+        let message = format!(
+            "unable to upgrade: missing upgrade headers in request: Connection: {}, Upgrade: {}",
+            connection.join(", "),
+            upgrade.join(", ")
+        );
+        return text(StatusCode::BAD_REQUEST, &message);
+    };
+    tokio::spawn(async move {
+        if let Ok(upgraded) = on_upgrade.await {
+            upgraded_session(TokioIo::new(upgraded), pod).await;
+        }
+    });
+    let mut response = Response::new(axum::body::Body::empty());
+    *response.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let headers = response.headers_mut();
+    headers.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
+    headers.insert(header::UPGRADE, HeaderValue::from_static("SPDY/3.1"));
+    headers.insert("x-stream-protocol-version", HeaderValue::from_str(&protocol).expect("a header value"));
+    response
+}
+
+/// The SPDY session on an upgraded connection: read what comes, write what it answers.
+async fn upgraded_session<S: AsyncRead + AsyncWrite + Unpin>(mut io: S, pod: Value) {
+    let mut session = Session::new(pod);
+    let mut buffer = vec![0u8; 32 * 1024];
+    loop {
+        let n = match io.read(&mut buffer).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let output = session.receive(&buffer[..n]);
+        if !output.bytes.is_empty() && io.write_all(&output.bytes).await.is_err() {
+            break;
+        }
+        if output.end {
+            break;
+        }
+    }
+    let _ = io.shutdown().await;
+}
+
+/// The SPDY session through a WebSocket: each binary message carries bytes of the stream, each
+/// answer goes as one; a text message is an error (`TunnelingConnection.Read`); the end is a
+/// normal closure, which the client reads as the stream's end.
+async fn tunnelled_session(mut socket: WebSocket, pod: Value) {
+    let mut session = Session::new(pod);
+    while let Some(Ok(message)) = socket.recv().await {
+        let bytes = match message {
+            Message::Binary(b) => b,
+            Message::Close(_) | Message::Text(_) => break,
+            _ => continue,
+        };
+        let output = session.receive(&bytes);
+        if !output.bytes.is_empty() && socket.send(Message::Binary(output.bytes.into())).await.is_err() {
+            return;
+        }
+        if output.end {
+            break;
+        }
+    }
+    let close = CloseFrame { code: axum::extract::ws::close_code::NORMAL, reason: "".into() };
+    let _ = socket.send(Message::Close(Some(close))).await;
 }
 
 async fn run(mut socket: WebSocket, pod: Value, ports: Vec<u16>) {
