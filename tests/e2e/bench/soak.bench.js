@@ -52,6 +52,8 @@ test(`soak: 10,000 pods live for ${MINUTES} min at ${RATE} changes/s`, async ({ 
     expect(created.status()).toBe(201);
     logPage = await page.context().newPage();
     log = await followLog(logPage);
+    // The live view's tab in front again: a tab behind another gets one frame a second.
+    await page.bringToFront();
   }
   await page.goto('/?group=&version=v1&resource=pods&watch=1');
   const live = page.getByTestId('live-view');
@@ -120,7 +122,7 @@ test(`soak: 10,000 pods live for ${MINUTES} min at ${RATE} changes/s`, async ({ 
   );
   expect(last.applied).toBeGreaterThan(early.applied);
   if (LOG) {
-    expect(last.logState).toBe('following');
+    expect(last.logState).toMatch(/^following/);
     expect(last.logKept).toBeGreaterThan(0);
   }
 });
