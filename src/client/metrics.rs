@@ -18,7 +18,8 @@ use crate::client::handle::{use_client, Client};
 use crate::client::task::sleep;
 use crate::i18n::{Localized, Msg, Text};
 use crate::model::metrics::{
-    plan, poll_ms, read_capacities, read_capacities_lazily, read_scrape, Measured, MetricsError, MetricsPlan, MetricsTable,
+    plan, poll_ms, read_capacities, read_capacities_lazily, read_scrape, Measured, MetricsError, MetricsPlan,
+    MetricsTable,
 };
 use crate::model::metrics_chart::{plan_object, MetricsHistory};
 use crate::model::metrics_overview::{overview, Overview};
