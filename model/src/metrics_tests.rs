@@ -166,3 +166,38 @@ fn the_plan_reads_both_lists_where_discovery_lists_the_metrics_api() {
     let without = discovery_of(vec![pods, nodes]);
     assert_eq!(super::plan(&without, Measured::Pods, None), Err(MetricsError::NotServed));
 }
+
+#[test]
+fn a_list_read_lazily_gives_the_capacities_the_whole_tree_gives_and_names_an_item_that_does_not_decode() {
+    use kube_wire::error::Format;
+    use kube_wire::watch::lazy_list::read_list;
+    for (body, measured) in [(PODS, Measured::Pods), (NODES, Measured::Nodes)] {
+        let lazy = read_list(Format::Json, body.as_bytes().into()).expect("the transcript is a list");
+        assert!(!lazy.items.is_empty());
+        assert_eq!(
+            read_capacities_lazily(&lazy, measured).unwrap(),
+            read_capacities(&json(body), measured).unwrap(),
+            "{measured:?}"
+        );
+    }
+    // The second item's container name is a lone UTF-16 surrogate: the one thing the JSON fast
+    // pass leaves to the item's own decoding (lazy_list's doc), named here by the item.
+    let broken = r#"{"kind":"PodList","items":[{"metadata":{"name":"a","namespace":"n"}},
+        {"metadata":{"name":"b","namespace":"n"},"spec":{"containers":[{"name":"\ud800"}]}}]}"#;
+    let lazy = read_list(Format::Json, broken.as_bytes().into()).expect("the fast pass takes it");
+    match read_capacities_lazily(&lazy, Measured::Pods).unwrap_err() {
+        MetricsError::Decode { at, error } => {
+            assert_eq!(at, "items[1]");
+            assert_eq!(error.format, Format::Json);
+        }
+        other => panic!("expected a decoding error at items[1], got {other:?}"),
+    }
+    // A quantity that does not read is named as in the whole tree.
+    let bad = r#"{"kind":"PodList","items":[{"metadata":{"name":"p","namespace":"n"},"spec":{"containers":[
+        {"name":"a","resources":{"requests":{"cpu":"lots"}}}]}}]}"#;
+    let lazy = read_list(Format::Json, bad.as_bytes().into()).unwrap();
+    assert_eq!(
+        read_capacities_lazily(&lazy, Measured::Pods).unwrap_err(),
+        read_capacities(&json(bad), Measured::Pods).unwrap_err()
+    );
+}

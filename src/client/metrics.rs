@@ -18,7 +18,8 @@ use crate::client::handle::{use_client, Client};
 use crate::client::task::sleep;
 use crate::i18n::{Localized, Msg, Text};
 use crate::model::metrics::{
-    plan, poll_ms, read_capacities, read_scrape, Measured, MetricsError, MetricsPlan, MetricsTable,
+    plan, poll_ms, read_capacities, read_capacities_lazily, read_scrape, Measured, MetricsError, MetricsPlan,
+    MetricsTable,
 };
 use crate::model::metrics_chart::{plan_object, MetricsHistory};
 use crate::model::metrics_overview::{overview, Overview};
@@ -111,16 +112,26 @@ async fn poll(client: Client, plan: MetricsPlan, metrics: UseMetrics) {
     }
 }
 
-/// One round: both lists, read.
+/// One round: both lists, read. The objects' list (every pod of the namespace or the cluster,
+/// whole) is read lazily: its items stay bytes and are decoded one at a time
+/// ([`read_capacities_lazily`]); the inspector sees the exchange undecoded.
 async fn round(client: &Client, plan: &MetricsPlan) -> Result<MetricsTable, MetricsProblem> {
     let (metrics, objects) =
-        futures::future::join(client.document(plan.metrics.clone()), client.document(plan.objects.clone())).await;
+        futures::future::join(client.document(plan.metrics.clone()), client.send_undecoded(plan.objects.clone())).await;
     let (_, metrics) = metrics.map_err(MetricsProblem::Request)?;
-    let (_, objects) = objects.map_err(MetricsProblem::Request)?;
-    Ok(MetricsTable {
-        scrape: read_scrape(&metrics, plan.measured).map_err(MetricsProblem::Read)?,
-        capacities: read_capacities(&objects, plan.measured).map_err(MetricsProblem::Read)?,
-    })
+    let objects = objects.map_err(|error| MetricsProblem::Request(error.into()))?;
+    let capacities = match objects.response.is_success().then(|| objects.list_document()).flatten() {
+        Some(Ok(list)) => read_capacities_lazily(&list.list, plan.measured).map_err(MetricsProblem::Read)?,
+        Some(Err(message)) => {
+            return Err(MetricsProblem::Request(ApiError::Undecodable { code: objects.response.status, message }))
+        }
+        // A failure, or a body the lazy reader does not take: read as a document (its error).
+        None => {
+            let document = objects.document().map_err(MetricsProblem::Request)?;
+            read_capacities(&document, plan.measured).map_err(MetricsProblem::Read)?
+        }
+    };
+    Ok(MetricsTable { scrape: read_scrape(&metrics, plan.measured).map_err(MetricsProblem::Read)?, capacities })
 }
 
 /// What [`use_metrics_history`] gives the view.
