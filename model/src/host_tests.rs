@@ -242,5 +242,8 @@ fn an_empty_route_value_is_absent_except_the_group_where_empty_is_the_core_group
         route,
         Route { group: Some(String::new()), version: None, resource: Some("pods".into()), namespace: None, name: None }
     );
-    assert!(Route::from_json(&serde_json::json!({ "resource": "", "name": "web" })).is_err(), "a name needs a resource");
+    assert!(
+        Route::from_json(&serde_json::json!({ "resource": "", "name": "web" })).is_err(),
+        "a name needs a resource"
+    );
 }

@@ -362,7 +362,8 @@ fn a_lazy_object_debugs_as_its_head_and_what_it_keeps_not_its_bytes() {
     let text = format!("{tree:?}");
     assert!(text.starts_with("LazyObject { head: ObjectHead { kind: Some(\"Pod\")"), "{text}");
     assert!(text.contains("table: None, tree: "), "{text}");
-    let body = br#"{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"kind":"Pod","metadata":{"name":"b"}}]}"#;
+    let body =
+        br#"{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"kind":"Pod","metadata":{"name":"b"}}]}"#;
     let list = crate::watch::lazy_list::read_list(Format::Json, Arc::from(&body[..])).expect("a list");
     let item = &list.items[0];
     assert!(format!("{item:?}").contains("slice: JSON, bytes "), "{item:?}");

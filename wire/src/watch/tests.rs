@@ -504,12 +504,8 @@ fn a_protobuf_frame_announced_too_large_is_refused_at_its_own_offset_and_number(
     assert_eq!(framer.push(&bytes[..first]).map(|events| events.len()), Ok(1));
     let mut chunk = bytes[first..second].to_vec();
     chunk.extend_from_slice(&[0xff, 0xff, 0xff, 0xff]);
-    let too_large = StreamError::TooLarge {
-        event: 3,
-        offset: second,
-        limit: MAX_EVENT_BYTES,
-        found: Size::Announced(0xffff_ffff),
-    };
+    let too_large =
+        StreamError::TooLarge { event: 3, offset: second, limit: MAX_EVENT_BYTES, found: Size::Announced(0xffff_ffff) };
     assert_eq!(framer.push(&chunk), Err(too_large.clone()));
     assert_eq!(
         too_large.to_string(),
