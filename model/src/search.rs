@@ -53,6 +53,9 @@ pub struct SearchQuery {
     pub label_text: String,
     /// The same, parsed: objects are checked against it here too, in case a server ignores it.
     pub labels: LabelSelector,
+    /// The uid of the object whose dependents are searched for (any `ownerReferences` entry
+    /// naming it), or empty: what `kubectl tree` finds, one metadata-only list per type.
+    pub owner: String,
     /// `None`: the whole cluster.
     pub namespace: Option<String>,
     first_page: ListParams,
@@ -61,7 +64,8 @@ pub struct SearchQuery {
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueryError {
-    /// Neither part of a name nor a label selector: that would list every object of the cluster.
+    /// Neither part of a name, a label selector nor an owner: that would list every object of the
+    /// cluster.
     Nothing,
     /// The label selector does not parse.
     Labels { text: String, error: SelectorError },
@@ -86,9 +90,20 @@ crate::localized_display!(QueryError);
 impl SearchQuery {
     /// Reads a search: `name` (part of a name), `labels` (a label selector) and where.
     pub fn parse(name: &str, labels: &str, namespace: Option<&str>) -> Result<SearchQuery, QueryError> {
+        SearchQuery::parse_owned(name, labels, "", namespace)
+    }
+
+    /// Reads a search that may also ask for what the object of uid `owner` owns.
+    pub fn parse_owned(
+        name: &str,
+        labels: &str,
+        owner: &str,
+        namespace: Option<&str>,
+    ) -> Result<SearchQuery, QueryError> {
         let name = name.trim().to_owned();
         let label_text = labels.trim().to_owned();
-        if name.is_empty() && label_text.is_empty() {
+        let owner = owner.trim().to_owned();
+        if name.is_empty() && label_text.is_empty() && owner.is_empty() {
             return Err(QueryError::Nothing);
         }
         let parsed = LabelSelector::parse(&label_text)
@@ -104,6 +119,7 @@ impl SearchQuery {
             name,
             label_text,
             labels: parsed,
+            owner,
             namespace: namespace.map(str::to_owned).filter(|n| !n.is_empty()),
             first_page,
         })
@@ -112,13 +128,17 @@ impl SearchQuery {
     /// The search the view holds: `None` when it is not the Search screen.
     pub fn from_view(state: &ViewState) -> Option<Result<SearchQuery, QueryError>> {
         let name = state.search.as_ref()?;
-        Some(SearchQuery::parse(name, &state.search_labels, state.namespace.as_deref()))
+        Some(SearchQuery::parse_owned(name, &state.search_labels, &state.search_owner, state.namespace.as_deref()))
     }
 
-    /// Whether `head` is a match: its name contains the searched part (any ASCII case) and its
-    /// labels satisfy the selector.
+    /// Whether `head` is a match: its name contains the searched part (any ASCII case), its
+    /// labels satisfy the selector, and it is owned by the owner searched for, if any.
     pub fn matches(&self, head: &ObjectHead) -> bool {
-        self.name_matches(head) && self.labels_match(head)
+        self.name_matches(head) && self.labels_match(head) && self.owner_matches(head)
+    }
+
+    fn owner_matches(&self, head: &ObjectHead) -> bool {
+        self.owner.is_empty() || head.owners.contains(&self.owner)
     }
 
     fn name_matches(&self, head: &ObjectHead) -> bool {
@@ -134,9 +154,17 @@ impl SearchQuery {
         let names = Text::new(Msg::SearchNamesContaining).with("name", &self.name);
         let labels = Text::new(Msg::SearchLabels).with("selector", &self.label_text);
         let what = match (self.name.is_empty(), self.label_text.is_empty()) {
-            (false, true) => names,
-            (true, false) => labels,
-            _ => Text::new(Msg::SearchNamesAndLabels).with_text("names", names).with_text("labels", labels),
+            (true, true) => None,
+            (false, true) => Some(names),
+            (true, false) => Some(labels),
+            (false, false) => {
+                Some(Text::new(Msg::SearchNamesAndLabels).with_text("names", names).with_text("labels", labels))
+            }
+        };
+        let what = match (what, self.owner.is_empty()) {
+            (Some(what), true) => what,
+            (Some(what), false) => Text::new(Msg::SearchAndOwnedBy).with_text("what", what).with("owner", &self.owner),
+            (None, _) => Text::new(Msg::SearchOwnedBy).with("owner", &self.owner),
         };
         match &self.namespace {
             Some(namespace) => Text::new(Msg::SearchInNamespace).with_text("what", what).with("namespace", namespace),
@@ -386,7 +414,7 @@ impl SearchRun {
                 entry.unselected += 1;
                 continue;
             }
-            if query.name_matches(&head) {
+            if query.name_matches(&head) && query.owner_matches(&head) {
                 entry.matched += 1;
                 if entry.hits.len() < SHOWN_PER_TYPE {
                     entry.hits.push(head);

@@ -27,6 +27,7 @@ fn head(namespace: Option<&str>, name: &str, labels: &[(&str, &str)]) -> ObjectH
         namespace: namespace.map(str::to_owned),
         name: name.to_owned(),
         labels: labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<BTreeMap<_, _>>(),
+        owners: Vec::new(),
     }
 }
 
@@ -308,4 +309,35 @@ fn a_page_is_read_by_its_content_type_and_bad_bodies_say_what_was_expected() {
     assert!(read_page(None, b"{}").expect_err("no type").to_string().contains("without a Content-Type"));
     let text: MediaType = "text/html".parse().expect("media type");
     assert!(read_page(Some(&text), b"<html>").is_err());
+}
+
+#[test]
+fn a_search_for_what_an_object_owns_needs_no_name_and_matches_by_owner_uid() {
+    let owned = SearchQuery::parse_owned("", "", "u-web", Some("demo")).expect("an owner is enough");
+    let mut child = head(Some("demo"), "web-token", &[]);
+    child.owners = vec!["u-other".into(), "u-web".into()];
+    assert!(owned.matches(&child));
+    assert!(!owned.matches(&head(Some("demo"), "web-token", &[])), "not owned");
+    let named = SearchQuery::parse_owned("token", "", "u-web", Some("demo")).expect("both");
+    assert!(named.matches(&child));
+    assert!(!named.matches(&head(Some("demo"), "token", &[])));
+    assert_eq!(SearchQuery::parse_owned(" ", "", " ", None), Err(QueryError::Nothing));
+    let state = ViewState::from_query([("search", ""), ("searchOwner", "u-web"), ("namespace", "demo")]);
+    assert_eq!(state.search_owner, "u-web");
+    assert!(state.to_query().contains(&("searchOwner", "u-web".to_owned())), "{:?}", state.to_query());
+    assert_eq!(SearchQuery::from_view(&state).expect("a search").expect("valid").owner, "u-web");
+}
+
+#[test]
+fn a_page_counts_only_what_the_owner_owns() {
+    let mut run = SearchRun::new(
+        SearchQuery::parse_owned("", "", "u-web", Some("demo")).expect("an owner"),
+        plan(&discovery(), Some("demo"), allow_all),
+    );
+    let job = run.next_job().expect("a type to list");
+    let mut owned = head(Some("demo"), "web-token", &[]);
+    owned.owners = vec!["u-web".into()];
+    assert_eq!(run.apply_page(job.index, page(vec![owned, head(Some("demo"), "web-tls", &[])], None)), None);
+    let (_, found) = run.groups().next().expect("a group with a match");
+    assert_eq!(found.hits.iter().map(|h| h.name.as_str()).collect::<Vec<_>>(), ["web-token"]);
 }

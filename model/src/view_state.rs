@@ -216,6 +216,8 @@ pub struct ViewState {
     /// The Search screen's label selector (`searchLabels`: the collection views' own
     /// `labelSelector` stays theirs).
     pub search_labels: String,
+    /// The Search screen's owner (`searchOwner`): the uid whose dependents are searched for.
+    pub search_owner: String,
     /// The schema explorer (`explain=`): the dotted path of the field shown (empty for the kind
     /// itself), of the resource's kind; without a resource, the list of kinds to explain.
     pub explain: Option<String>,
@@ -263,6 +265,7 @@ impl ViewState {
                 "access" => state.access = value == "1" || value == "true",
                 "search" => state.search = Some(value.to_owned()),
                 "searchLabels" => state.search_labels = value.to_owned(),
+                "searchOwner" => state.search_owner = value.to_owned(),
                 "explain" => state.explain = Some(value.trim_matches('.').to_owned()),
                 "compare" if !value.is_empty() => state.compare = Some(value.to_owned()),
                 "resourceVersion" => state.resource_version = value.to_owned(),
@@ -276,7 +279,7 @@ impl ViewState {
                 other => state.ignored.push(format!("{other}: not a parameter of the explorer")),
             }
         }
-        if state.search.is_none() && !state.search_labels.is_empty() {
+        if state.search.is_none() && !(state.search_labels.is_empty() && state.search_owner.is_empty()) {
             state.search = Some(String::new());
         }
         state.resource = match (group, version, plural) {
@@ -333,6 +336,9 @@ impl ViewState {
             query.push(("search", search.clone()));
             if !self.search_labels.is_empty() {
                 query.push(("searchLabels", self.search_labels.clone()));
+            }
+            if !self.search_owner.is_empty() {
+                query.push(("searchOwner", self.search_owner.clone()));
             }
         }
         if let Some(path) = &self.explain {

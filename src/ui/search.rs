@@ -154,10 +154,37 @@ fn SearchForm(again: RwSignal<u64>) -> impl IntoView {
                 />
             </label>
             <NamespaceSelect />
+            <OwnerCriterion />
             <button type="submit" class="button">
                 {live_text(Msg::Search)}
             </button>
         </form>
+    }
+}
+
+/// The owner searched for (from an object's Relations panel), with a button that removes it.
+#[component]
+fn OwnerCriterion() -> impl IntoView {
+    let navigation = use_navigation();
+    let owner = Memo::new(move |_| navigation.state.with(|s| s.search_owner.clone()));
+    move || {
+        let uid = owner.get();
+        (!uid.is_empty()).then(|| {
+            let shown = uid.clone();
+            view! {
+                <span class="toolbar__field" data-testid="search-owner">
+                    {worded(move || filled_text(Msg::SearchOwnerCriterion, &[("owner", &shown)]))}
+                    " "
+                    <button
+                        type="button"
+                        class="button button--quiet"
+                        on:click=move |_| navigation.update(|s| s.search_owner.clear())
+                    >
+                        {live_text(Msg::SearchClearOwner)}
+                    </button>
+                </span>
+            }
+        })
     }
 }
 
@@ -502,6 +529,7 @@ fn WithoutMatches(run: RwSignal<Option<SearchRun>>) -> impl IntoView {
 fn open_collection(state: &mut ViewState) {
     state.search = None;
     state.search_labels.clear();
+    state.search_owner.clear();
     state.access = false;
     state.name = None;
     state.label_selector.clear();

@@ -77,6 +77,7 @@ pub fn Sidebar(
                 s.access = false;
                 s.search = Some(searched.clone());
                 s.search_labels.clear();
+                s.search_owner.clear();
             });
             view! {
                 <p class="sidebar__none muted">

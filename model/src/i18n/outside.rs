@@ -42,6 +42,8 @@ macro_rules! texts_made_outside_the_views {
             SearchNamesContaining => "names containing \"{name}\"",
             SearchLabels => "labels {selector}",
             SearchNamesAndLabels => "{names}, {labels}",
+            SearchOwnedBy => "objects owned by {owner}",
+            SearchAndOwnedBy => "{what}, owned by {owner}",
             SearchInNamespace => "{what}, in {namespace}",
             SearchInWholeCluster => "{what}, in the whole cluster",
             SearchPageWithoutContentType => "expected a JSON list (PartialObjectMetadataList), found a body without a Content-Type",

@@ -444,15 +444,25 @@ pub fn owning_deployment(txn: &Txn<'_>, pod: &Value) -> Option<String> {
     Some(dep_ref["name"].as_str()?.to_string())
 }
 
-/// A pod became Ready: the Deployment that owns it (through its ReplicaSet), if any, counts it.
+/// A pod became Ready: the Deployment that owns it (through its ReplicaSet), if any, counts it,
+/// in a round of its own that counts every pod ready by the time it runs (one round is queued at
+/// a time: a round reads every pod of the Deployment, so a round for each of N pods would be
+/// N² reads).
 pub fn pod_ready(app: &Arc<App>, namespace: &str, name: &str) {
     let owner = app.store.write(|txn| {
         let pod = txn.get(PODS, namespace, name)?;
         owning_deployment(txn, &pod)
     });
-    if let Some(deployment) = owner {
-        reconcile(app, namespace, &deployment);
+    let Some(deployment) = owner else { return };
+    if !app.kubelet.queue_count(namespace, &deployment) {
+        return;
     }
+    let (app, namespace) = (app.clone(), namespace.to_string());
+    tokio::spawn(async move {
+        tokio::task::yield_now().await;
+        app.kubelet.counting(&namespace, &deployment);
+        reconcile(&app, &namespace, &deployment);
+    });
 }
 
 #[cfg(test)]

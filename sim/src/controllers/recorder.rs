@@ -54,13 +54,9 @@ pub fn record(app: &App, txn: &mut Txn<'_>, e: &Recorded, now: DateTime<Utc>) {
     };
     let stamp = object::timestamp(now);
     let uid = object::uid(&e.about);
-    let same = txn.state().list(EVENTS, Some(ns)).into_iter().find(|old| {
-        old["involvedObject"]["uid"] == uid
-            && old["involvedObject"]["name"] == object::name(&e.about)
-            && old["reason"] == e.reason.as_str()
-            && old["message"] == e.message.as_str()
-            && old["type"] == e.kind.as_str()
-    });
+    let probe = json!({"metadata": {"namespace": ns}, "involvedObject": {"uid": uid, "name": object::name(&e.about)},
+        "type": e.kind.as_str(), "reason": e.reason, "message": e.message});
+    let same = txn.state().same_events(&probe).into_iter().next();
     if let Some(old) = same {
         let mut again = old.as_ref().clone();
         again["count"] = json!(old["count"].as_i64().unwrap_or(1) + 1);

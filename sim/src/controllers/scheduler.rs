@@ -156,14 +156,7 @@ pub fn bind(app: &Arc<App>, txn: &mut Txn<'_>, ns: &str, name: &str) -> Placemen
         return Placement::Bound(node.to_string());
     }
     let nodes: Vec<Value> = txn.state().list(NODES, None).iter().map(|n| n.as_ref().clone()).collect();
-    let mut load: HashMap<String, usize> = HashMap::new();
-    for p in txn.state().list(PODS, None) {
-        if let Some(n) = p["spec"]["nodeName"].as_str() {
-            if !crate::controllers::control::is_terminal(&p) {
-                *load.entry(n.to_string()).or_default() += 1;
-            }
-        }
-    }
+    let load = txn.state().node_load().clone();
     let now = object::now_string();
     let mut next = pod.as_ref().clone();
     let (placement, event) = match place(&pod, &nodes, &load) {

@@ -72,6 +72,29 @@ pub struct State {
     snapshots: HashMap<SnapshotKey, (Instant, Arc<Vec<Obj>>)>,
     /// Owner uid → objects whose ownerReferences name it, for garbage collection.
     dependents: HashMap<String, BTreeSet<(String, String, String)>>,
+    /// What makes two core Events the same ([`event_key`]) → (namespace, name) of those stored,
+    /// so that an Event recorded again is counted up without reading every Event of its namespace.
+    same_events: HashMap<String, BTreeSet<(String, String)>>,
+    /// Node name → the pods bound to it that have not ended (the scheduler's load, without
+    /// reading every pod for each pod it binds).
+    node_load: HashMap<String, usize>,
+}
+
+/// What makes two Events the same to client-go's event correlator, which counts one that comes
+/// again instead of recording it twice (`getEventKey` in
+/// `k8s.io/client-go/tools/record/events_cache.go`: the object, the type, reason and message; the
+/// source is always a controller of kube-sim here).
+pub fn event_key(event: &Value) -> String {
+    let involved = &event["involvedObject"];
+    [
+        object::namespace(event),
+        involved["uid"].as_str().unwrap_or_default(),
+        involved["name"].as_str().unwrap_or_default(),
+        event["type"].as_str().unwrap_or_default(),
+        event["reason"].as_str().unwrap_or_default(),
+        event["message"].as_str().unwrap_or_default(),
+    ]
+    .join("\0")
 }
 
 pub struct Store {
@@ -101,6 +124,8 @@ impl Store {
                 compacted_rv: 1,
                 snapshots: HashMap::new(),
                 dependents: HashMap::new(),
+                same_events: HashMap::new(),
+                node_load: HashMap::new(),
             }),
             events,
             history_window,
@@ -222,6 +247,56 @@ impl State {
         self.dependents.get(uid).map(|d| d.iter().cloned().collect()).unwrap_or_default()
     }
 
+    /// The stored Events that are the same ([`event_key`]) as `event`, in name order.
+    pub fn same_events(&self, event: &Value) -> Vec<Obj> {
+        let Some(names) = self.same_events.get(&event_key(event)) else { return Vec::new() };
+        names.iter().filter_map(|(ns, name)| self.get(crate::rules::events::STORAGE_KEY, ns, name)).collect()
+    }
+
+    /// Node name → how many pods bound to it have not ended (Succeeded or Failed).
+    pub fn node_load(&self) -> &HashMap<String, usize> {
+        &self.node_load
+    }
+
+    fn index_node_load(&mut self, key: &str, old: Option<&Value>, new: Option<&Value>) {
+        if key != "/pods" {
+            return;
+        }
+        let node = |p: &Value| {
+            p["spec"]["nodeName"].as_str().filter(|n| !n.is_empty() && !pod::is_terminal(p)).map(str::to_string)
+        };
+        if let Some(n) = old.and_then(node) {
+            if let Some(count) = self.node_load.get_mut(&n) {
+                *count -= 1;
+                if *count == 0 {
+                    self.node_load.remove(&n);
+                }
+            }
+        }
+        if let Some(n) = new.and_then(node) {
+            *self.node_load.entry(n).or_default() += 1;
+        }
+    }
+
+    fn index_events(&mut self, key: &str, old: Option<&Value>, new: Option<&Value>) {
+        if key != crate::rules::events::STORAGE_KEY {
+            return;
+        }
+        let entry = |o: &Value| (object::namespace(o).to_string(), object::name(o).to_string());
+        if let Some(o) = old {
+            let k = event_key(o);
+            if let Some(set) = self.same_events.get_mut(&k) {
+                set.remove(&entry(o));
+                if set.is_empty() {
+                    self.same_events.remove(&k);
+                }
+            }
+        }
+        if let Some(n) = new {
+            self.same_events.entry(event_key(n)).or_default().insert(entry(n));
+        }
+    }
+
     fn index_owners(&mut self, key: &str, old: Option<&Value>, new: Option<&Value>) {
         let entry = |o: &Value| (key.to_string(), object::namespace(o).to_string(), object::name(o).to_string());
         if let Some(o) = old {
@@ -274,6 +349,8 @@ impl Txn<'_> {
         let obj = Arc::new(obj);
         let prev = self.state.objects.entry(key.to_string()).or_default().insert((ns.clone(), name), obj.clone());
         self.state.index_owners(key, prev.as_deref(), Some(&obj));
+        self.state.index_events(key, prev.as_deref(), Some(&obj));
+        self.state.index_node_load(key, prev.as_deref(), Some(&obj));
         let kind = if prev.is_some() { ChangeKind::Modified } else { ChangeKind::Added };
         self.record(kind, key, ns, obj.clone(), prev, rv);
         obj
@@ -283,6 +360,8 @@ impl Txn<'_> {
     pub fn remove(&mut self, key: &str, namespace: &str, name: &str) -> Option<Obj> {
         let prev = self.state.objects.get_mut(key)?.remove(&(namespace.to_string(), name.to_string()))?;
         self.state.index_owners(key, Some(&prev), None);
+        self.state.index_events(key, Some(&prev), None);
+        self.state.index_node_load(key, Some(&prev), None);
         self.state.rv += 1;
         let rv = self.state.rv;
         let mut last = (*prev).clone();
@@ -332,6 +411,71 @@ mod tests {
 
     fn pod(name: &str) -> Value {
         serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}})
+    }
+
+    fn event(name: &str, about: &str, message: &str) -> Value {
+        serde_json::json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "demo"},
+            "involvedObject": {"kind": "ReplicaSet", "name": about, "uid": format!("uid-{about}")},
+            "type": "Normal", "reason": "SuccessfulCreate", "message": message})
+    }
+
+    #[test]
+    fn the_same_events_are_found_by_object_type_reason_and_message_and_follow_changes_and_removals() {
+        let store = Store::new(Duration::from_secs(300), 100, Duration::from_secs(300));
+        store.write(|txn| {
+            txn.put(crate::rules::events::STORAGE_KEY, event("rs.b", "rs", "Created pod: a"));
+            txn.put(crate::rules::events::STORAGE_KEY, event("rs.a", "rs", "Created pod: a"));
+            txn.put(crate::rules::events::STORAGE_KEY, event("rs.c", "rs", "Created pod: b"));
+            txn.put(crate::rules::events::STORAGE_KEY, event("other.a", "other", "Created pod: a"));
+            txn.put("/pods", pod("rs.d"));
+        });
+        let names = |probe: &Value| {
+            store.read().same_events(probe).iter().map(|e| object::name(e).to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(names(&event("", "rs", "Created pod: a")), ["rs.a", "rs.b"]);
+        assert_eq!(names(&event("", "rs", "Created pod: b")), ["rs.c"]);
+        assert_eq!(names(&event("", "rs", "Created pod: z")), Vec::<String>::new());
+        let mut elsewhere = event("", "rs", "Created pod: a");
+        elsewhere["metadata"]["namespace"] = "default".into();
+        assert_eq!(names(&elsewhere), Vec::<String>::new());
+        store.write(|txn| {
+            txn.remove(crate::rules::events::STORAGE_KEY, "demo", "rs.a");
+            txn.put(crate::rules::events::STORAGE_KEY, event("rs.c", "rs", "Created pod: a"));
+        });
+        assert_eq!(names(&event("", "rs", "Created pod: a")), ["rs.b", "rs.c"]);
+        assert_eq!(names(&event("", "rs", "Created pod: b")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_load_of_each_node_counts_the_bound_pods_that_have_not_ended() {
+        let store = Store::new(Duration::from_secs(300), 100, Duration::from_secs(300));
+        let on = |name: &str, node: &str, phase: &str| {
+            let mut p = pod(name);
+            p["spec"] = serde_json::json!({"nodeName": node});
+            p["status"] = serde_json::json!({"phase": phase});
+            p
+        };
+        let load = || {
+            let state = store.read();
+            let mut l: Vec<(String, usize)> = state.node_load().iter().map(|(n, c)| (n.clone(), *c)).collect();
+            l.sort();
+            l
+        };
+        store.write(|txn| {
+            txn.put("/pods", on("a", "node-1", "Running"));
+            txn.put("/pods", on("b", "node-1", "Pending"));
+            txn.put("/pods", on("c", "node-1", "Succeeded"));
+            txn.put("/pods", pod("d"));
+            txn.put("/configmaps", on("e", "node-2", "Running"));
+        });
+        assert_eq!(load(), [("node-1".to_string(), 2)]);
+        store.write(|txn| {
+            txn.put("/pods", on("d", "node-2", "Pending"));
+            txn.put("/pods", on("b", "node-1", "Failed"));
+        });
+        assert_eq!(load(), [("node-1".to_string(), 1), ("node-2".to_string(), 1)]);
+        store.write(|txn| txn.remove("/pods", "default", "a"));
+        assert_eq!(load(), [("node-2".to_string(), 1)]);
     }
 
     #[test]

@@ -43,6 +43,22 @@ pub fn Relations(
             .collect_view()
     };
     let looks_down = relations.looks_down.get_value();
+    // What it owns in any type: the Search screen, by owner, where the object lives (a
+    // cluster-scoped owner's dependents may be anywhere).
+    let everywhere = document.at(&["metadata", "uid"]).and_then(Value::as_str).filter(|u| !u.is_empty()).map(|uid| {
+        let (uid, namespace) = (uid.to_owned(), document.at(&["metadata", "namespace"]).and_then(Value::as_str).map(str::to_owned));
+        let change: Arc<dyn Fn(&mut ViewState) + Send + Sync> = Arc::new(move |target: &mut ViewState| {
+            target.resource = None;
+            target.name = None;
+            target.watch = None;
+            target.access = false;
+            target.search = Some(String::new());
+            target.search_labels.clear();
+            target.search_owner = uid.clone();
+            target.namespace = namespace.clone();
+        });
+        view! { <p><ViewLink change testid="relations-everywhere">{live_text(Msg::RelationsLookEverywhere)}</ViewLink></p> }
+    });
     let down = looks_down.then(|| {
         view! {
             <h4>{live_text(Msg::RelationsDependents)}</h4>
@@ -66,6 +82,7 @@ pub fn Relations(
             </Show>
             <ul class="relations__owners" data-testid="relations-uses">{use_links}</ul>
             {down}
+            {everywhere}
             <Show when=move || looks_down || has_uses>
                 <button type="button" class="button button--quiet" data-testid="relations-refresh" on:click=move |_| relations.refresh.run(())>
                     {live_text(Msg::RelationsRefresh)}

@@ -121,6 +121,8 @@ test('a namespace\'s screen sums its pods\' CPU and memory against their request
   // Computed here from the answers, as the model's invariants say: a bound sets the usage of the
   // pods that set it (every container) against their sum.
   const expected = () => {
+    // The panel can draw before the test has read both answers' bodies: poll again until it has.
+    if (!last.metrics || !last.pods) return 'the answers not read yet';
     const used = {};
     for (const item of last.metrics.items) {
       used[item.metadata.name] = {

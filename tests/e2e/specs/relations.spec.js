@@ -181,3 +181,30 @@ test('a pod that names a ConfigMap the server does not have says so on its scree
     await request.delete(`${sim}/api/v1/namespaces/demo/configmaps/${name}-settings`);
   }
 });
+
+test('any object\'s dependents by ownerReferences: its screen leads to a search of every type for what it owns', async ({ page, request }) => {
+  const name = `owner-${Date.now().toString(36)}`;
+  const sim = simUrl();
+  const owner = await request.post(`${sim}/api/v1/namespaces/demo/configmaps`, { data: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } } });
+  expect(owner.status()).toBe(201);
+  const uid = (await owner.json()).metadata.uid;
+  const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name, uid }];
+  expect((await request.post(`${sim}/api/v1/namespaces/demo/secrets`, { data: { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-token`, ownerReferences } } })).status()).toBe(201);
+  expect((await request.post(`${sim}/api/v1/namespaces/demo/serviceaccounts`, { data: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `${name}-sa`, ownerReferences } } })).status()).toBe(201);
+  try {
+    await page.goto(`./?group=&version=v1&resource=configmaps&namespace=demo&name=${name}`);
+    await expect(page.getByTestId('object-title')).toHaveText(`ConfigMap ${name}`);
+    await page.getByRole('region', { name: 'Relations', exact: true }).getByTestId('relations-everywhere').click();
+    await expect(page).toHaveURL(new RegExp(`searchOwner=${uid}`));
+    await expect(page.getByTestId('search-owner')).toContainText(uid);
+    const group = (resource) => page.locator(`[data-testid="search-group"][data-resource="${resource}"]`);
+    await expect(group('secrets').getByTestId('search-hit')).toHaveText([`demo/${name}-token`], { timeout: 30000 });
+    await expect(group('serviceaccounts').getByTestId('search-hit')).toHaveText([`demo/${name}-sa`]);
+    await expect(group('configmaps')).toHaveCount(0);
+    await saveScreen(page, 'relations-everywhere');
+  } finally {
+    for (const [kind, n] of [['secrets', `${name}-token`], ['serviceaccounts', `${name}-sa`], ['configmaps', name]]) {
+      await request.delete(`${sim}/api/v1/namespaces/demo/${kind}/${n}`);
+    }
+  }
+});

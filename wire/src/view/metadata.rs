@@ -53,7 +53,8 @@ pub fn metadata_list_from_json(body: &[u8]) -> Result<PartialObjectMetadataList,
     serde_json::from_slice(body).map_err(|e| json_error(body, &e))
 }
 
-/// Where an object is, what it is called and its labels: all a search result keeps of it. The
+/// Where an object is, what it is called, its labels and the uids of its owners: all a search
+/// result keeps of it. The
 /// rest of the item (annotations, managedFields, and the spec and status of a full object when
 /// the server could not convert) is stepped over without being built.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
@@ -64,6 +65,8 @@ pub struct ObjectHead {
     /// Empty only in a malformed item (every stored object has a name).
     pub name: String,
     pub labels: BTreeMap<String, String>,
+    /// The uids its `ownerReferences` name (a search for what an object owns reads them).
+    pub owners: Vec<String>,
 }
 
 /// A collection of [`ObjectHead`]s, with the list metadata that drives paging.
@@ -83,12 +86,21 @@ struct HeadMeta {
     namespace: Option<String>,
     #[serde(default, deserialize_with = "null_as_default")]
     labels: BTreeMap<String, String>,
+    #[serde(default, rename = "ownerReferences", deserialize_with = "null_as_default")]
+    owner_references: Vec<HeadOwner>,
+}
+
+#[derive(Default, Deserialize)]
+struct HeadOwner {
+    #[serde(default, deserialize_with = "null_as_default")]
+    uid: String,
 }
 
 impl From<HeadItem> for ObjectHead {
     fn from(item: HeadItem) -> ObjectHead {
-        let HeadMeta { name, namespace, labels } = item.metadata;
-        ObjectHead { namespace: namespace.filter(|n| !n.is_empty()), name, labels }
+        let HeadMeta { name, namespace, labels, owner_references } = item.metadata;
+        let owners = owner_references.into_iter().map(|o| o.uid).filter(|uid| !uid.is_empty()).collect();
+        ObjectHead { namespace: namespace.filter(|n| !n.is_empty()), name, labels, owners }
     }
 }
 
@@ -99,6 +111,7 @@ impl From<PartialObjectMetadata> for ObjectHead {
             namespace: meta.namespace.filter(|n| !n.is_empty()),
             name: meta.name.unwrap_or_default(),
             labels: meta.labels.unwrap_or_default(),
+            owners: meta.owner_references.unwrap_or_default().into_iter().map(|o| o.uid).collect(),
         }
     }
 }
