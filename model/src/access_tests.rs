@@ -269,3 +269,72 @@ fn the_matrix_has_a_cell_per_served_verb_filtered_and_sorted() {
     assert_eq!(matrix(&types, Some("demo"), "deploy", |_| Decision::Unknown).len(), 1, "by resource");
     assert_eq!(matrix(&types, Some("demo"), "POD", |_| Decision::Unknown).len(), 1, "by kind, any case");
 }
+
+#[test]
+fn a_question_about_a_collection_or_an_object_carries_its_group_resource_namespace_name_and_subresource() {
+    let deployments = resource_type("apps", "deployments", "Deployment", Scope::Namespaced, &["get", "patch"]);
+    let collection = Collection::new(&deployments, Some("demo")).expect("a collection");
+    let list = Question::collection("list", &collection);
+    assert_eq!(
+        list,
+        Question(ResourceAttributes {
+            verb: "list".into(),
+            group: "apps".into(),
+            resource: "deployments".into(),
+            subresource: None,
+            namespace: Some("demo".into()),
+            name: None,
+        })
+    );
+    let scale = collection.object("web").expect("an object").subresource("scale").expect("a subresource");
+    let patch = Question::object("patch", &scale);
+    assert_eq!(
+        patch,
+        Question(ResourceAttributes {
+            verb: "patch".into(),
+            group: "apps".into(),
+            resource: "deployments".into(),
+            subresource: Some("scale".into()),
+            namespace: Some("demo".into()),
+            name: Some("web".into()),
+        })
+    );
+    assert_eq!(patch.kubectl(true), "kubectl auth can-i patch deployments.apps/web --subresource=scale -n demo");
+    let plain = Question::object("get", &collection.object("web").expect("an object"));
+    assert_eq!((plain.name.as_deref(), plain.subresource.as_deref()), (Some("web"), None));
+}
+
+#[test]
+fn each_decision_has_its_own_matrix_mark() {
+    let marks: Vec<&str> =
+        [Decision::Allowed, Decision::Denied, Decision::Unknown, Decision::Pending].map(Decision::mark).to_vec();
+    assert_eq!(marks, ["yes", "no", "?", "…"]);
+}
+
+#[test]
+fn a_role_name_keeps_letters_digits_dots_and_dashes_and_dashes_the_rest() {
+    let path = Forbidden::from_status(&status(
+        403,
+        r#"forbidden: User "viewer" cannot get path "/logs/kube_apiserver.log""#,
+        "",
+    ))
+    .expect("a non-resource URL");
+    let role: serde_json::Value =
+        serde_yaml::from_str(path.grant_yaml().split("---\n").next().expect("a document")).expect("yaml");
+    assert_eq!(role["metadata"]["name"], "path-logs-kube-apiserver.log-get", "'_' becomes '-', '.' is kept");
+}
+
+#[test]
+fn the_matrix_filter_matches_the_resource_alone_or_the_kind_alone() {
+    let types = [
+        resource_type("apps", "deployments", "Deployment", Scope::Namespaced, &["get"]),
+        resource_type("", "pods", "Pod", Scope::Namespaced, &["get"]),
+        resource_type("networking.k8s.io", "networkpolicies", "NetworkPolicy", Scope::Namespaced, &["get"]),
+    ];
+    let rows = |filter: &str| -> Vec<String> {
+        matrix(&types, Some("demo"), filter, |_| Decision::Unknown).into_iter().map(|r| r.resource).collect()
+    };
+    assert_eq!(rows("apps"), ["deployments.apps"], "the group is in the resource, not in the kind");
+    assert_eq!(rows(" Policy "), ["networkpolicies.networking.k8s.io"], "the kind alone, trimmed, any case");
+    assert_eq!(rows(""), ["deployments.apps", "networkpolicies.networking.k8s.io", "pods"]);
+}

@@ -188,3 +188,62 @@ fn a_mount_config_is_read_strictly() {
     assert!(errors.iter().any(|e| e.to_string().starts_with("config.apiBase \"ftp://x\"")));
     assert!(MountConfig::from_json(&serde_json::json!([1])).unwrap_err()[0].to_string().contains("expected an object"));
 }
+
+#[test]
+fn an_ipv6_host_is_hex_digits_colons_and_dots_and_not_empty() {
+    assert_eq!(
+        ApiBase::parse("http://[::FFFF:127.0.0.1]:8001").unwrap().prefix(),
+        "http://[::ffff:127.0.0.1]:8001",
+        "an IPv4-mapped address has dots"
+    );
+    assert_eq!(Origin::parse("https://[FE80::1]").unwrap().as_str(), "https://[fe80::1]");
+    for raw in ["http://[]", "http://[]:8001", "http://[fe80::1%25eth0]", "http://[::g]"] {
+        let error = ApiBase::parse(raw).unwrap_err().to_string();
+        assert!(error.contains("not an IPv6 address"), "{raw}: {error}");
+    }
+}
+
+#[test]
+fn a_port_is_digits_from_1_to_65535() {
+    assert_eq!(ApiBase::parse("http://localhost:1").unwrap().prefix(), "http://localhost:1");
+    assert_eq!(ApiBase::parse("http://localhost:65535").unwrap().prefix(), "http://localhost:65535");
+    for raw in ["http://localhost:0", "http://localhost:+80", "http://localhost:65536", "http://localhost:"] {
+        let error = ApiBase::parse(raw).unwrap_err().to_string();
+        assert!(error.contains("not a number from 1 to 65535"), "{raw}: {error}");
+    }
+}
+
+#[test]
+fn an_origin_is_displayed_as_it_is_matched() {
+    let origin = Origin::parse("HTTPS://Dash.Example.com:8443/").unwrap();
+    assert_eq!(origin.to_string(), "https://dash.example.com:8443");
+    assert_eq!(format!("posted to {origin}"), "posted to https://dash.example.com:8443");
+}
+
+#[test]
+fn every_theme_is_read_back_from_its_own_name() {
+    for theme in [Theme::System, Theme::Light, Theme::Dark] {
+        assert_eq!(Theme::parse(theme.as_str()), Ok(theme));
+    }
+    assert_eq!(Theme::System.as_str(), "system");
+    assert_eq!(Theme::Light.as_str(), "light");
+    assert_eq!(Theme::Dark.as_str(), "dark");
+    assert_eq!(Theme::parse(" system "), Ok(Theme::System));
+    assert!(Theme::parse("").is_err());
+}
+
+#[test]
+fn an_empty_route_value_is_absent_except_the_group_where_empty_is_the_core_group() {
+    let route = Route::from_json(&serde_json::json!({
+        "group": "", "version": "", "resource": "pods", "namespace": "", "name": ""
+    }))
+    .unwrap();
+    assert_eq!(
+        route,
+        Route { group: Some(String::new()), version: None, resource: Some("pods".into()), namespace: None, name: None }
+    );
+    assert!(
+        Route::from_json(&serde_json::json!({ "resource": "", "name": "web" })).is_err(),
+        "a name needs a resource"
+    );
+}

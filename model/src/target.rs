@@ -293,6 +293,15 @@ mod tests {
     }
 
     #[test]
+    fn table_and_metadata_pages_are_grids_and_other_pages_are_not() {
+        let target = state("").collection_target(&pods()).expect("target");
+        for (query, grid) in [("", true), ("?as=metadata", true), ("?as=json", false), ("?as=yaml", false)] {
+            let plan = state(query).page_plan(&target, None, RowObjects::ColumnsOnly).expect("plan");
+            assert_eq!(plan.shape.is_grid(), grid, "{query}");
+        }
+    }
+
+    #[test]
     fn the_representation_decides_accept_and_shape_with_or_without_fallback() {
         let target = state("").collection_target(&pods()).expect("target");
         for (query, accept, shape) in [

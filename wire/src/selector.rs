@@ -395,6 +395,39 @@ mod tests {
     }
 
     #[test]
+    fn label_errors_count_the_spaces_before_a_requirement_its_operator_and_its_value() {
+        // The second requirement starts at character 8, after two spaces.
+        check_label_error("app=web,  tier=-x", "a valid label must", 15);
+        check_label_error("app=  -web", "a valid label must", 6);
+        check_label_error("a  b=c", "found 'b=c'", 3);
+        check_label_error("!  -bad", "Invalid value: \"-bad\"", 3);
+        check_label_error("app=web, tier in (a, -b)", "Invalid value: \"-b\"", 14);
+        check_label_error("app=web, tier in web", "expected: a set of values", 16);
+    }
+
+    #[test]
+    fn a_stray_closing_parenthesis_does_not_hide_the_next_comma() {
+        check_label_error("a)=b,c", "found ')=b'", 1);
+        check_label("a in (x),b", &[("a", LabelOp::In(vec!["x".into()])), ("b", LabelOp::Exists)]);
+    }
+
+    #[test]
+    fn a_label_key_has_at_most_one_prefix_of_at_most_253_characters_and_a_name_of_at_most_63() {
+        let prefix = "p".repeat(253);
+        let name = "n".repeat(63);
+        let key = format!("{prefix}/{name}");
+        check_label(&key, &[(key.as_str(), LabelOp::Exists)]);
+        check_label_error(&format!("p{prefix}/{name}"), "Invalid value", 0);
+        check_label_error(&format!("{prefix}/{name}n"), "Invalid value", 0);
+        check_label_error("/app=x", "Invalid value: \"/app\"", 0);
+        check_label_error("a/b/c=x", "Invalid value: \"a/b/c\"", 0);
+        check_label_error("app-=x", "Invalid value: \"app-\"", 0);
+        check_label("my_app.v-2=x", &[("my_app.v-2", LabelOp::Equals("x".into()))]);
+        check_label(&format!("a={name}"), &[("a", LabelOp::Equals(name.clone()))]);
+        check_label_error(&format!("a={name}n"), "a valid label must", 2);
+    }
+
+    #[test]
     fn label_requirements_match_as_the_server_does() {
         let labels = |k: &str| match k {
             "app" => Some("web"),
@@ -439,6 +472,17 @@ mod tests {
             read,
             [("metadata.name", true, "web"), ("status.phase", true, "Running"), ("spec.nodeName", false, "n1")]
         );
+    }
+
+    #[test]
+    fn field_errors_count_the_terms_and_spaces_before_them() {
+        let error = FieldSelector::parse("a=1, =x").expect_err("no field");
+        assert!(error.to_string().contains("expected a field name"), "{error}");
+        assert_eq!(error.at, 5);
+        let error = FieldSelector::parse("a=1,  sp/c=1").expect_err("bad field");
+        assert!(error.to_string().contains("'/' cannot be part"), "{error}");
+        assert_eq!(error.at, 8);
+        assert!(!FieldSelector::parse("metadata.name=web").expect("parses").is_empty());
     }
 
     #[test]

@@ -349,3 +349,45 @@ fn a_cbor_object_breaking_the_kubernetes_rules_is_refused_at_arrival() {
     assert!(error.to_string().contains("expected an integer within int64, found a bignum"), "{error}");
     assert_eq!(Err(error), fully(Format::Cbor, &bignum));
 }
+
+#[test]
+fn a_lazy_object_debugs_as_its_head_and_what_it_keeps_not_its_bytes() {
+    let events = lazily(Format::Json, &shared_file("kube/vectors/watch.jsonl")).expect("events");
+    let wire = events[0].object().expect("an object");
+    let text = format!("{wire:?}");
+    assert!(text.starts_with("LazyObject { head: ObjectHead { kind: Some(\"Pod\")"), "{text}");
+    assert!(text.contains("name: Some(\"web-7d4b9c8f5-x2x9q\")"), "{text}");
+    assert!(text.ends_with(&format!("table: None, wire: JSON, {} bytes }}", wire.wire_len())), "{text}");
+    let tree = LazyObject::from_value(decode_json(br#"{"kind":"Pod","metadata":{"name":"a"}}"#).expect("json"));
+    let text = format!("{tree:?}");
+    assert!(text.starts_with("LazyObject { head: ObjectHead { kind: Some(\"Pod\")"), "{text}");
+    assert!(text.contains("table: None, tree: "), "{text}");
+    let body =
+        br#"{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"kind":"Pod","metadata":{"name":"b"}}]}"#;
+    let list = crate::watch::lazy_list::read_list(Format::Json, Arc::from(&body[..])).expect("a list");
+    let item = &list.items[0];
+    assert!(format!("{item:?}").contains("slice: JSON, bytes "), "{item:?}");
+}
+
+#[test]
+fn lazy_objects_are_equal_when_their_heads_table_parts_and_trees_are() {
+    let events = lazily(Format::Json, &shared_file("kube/vectors/watch.jsonl")).expect("events");
+    let wire = events[0].object().expect("an object");
+    let tree = LazyObject::from_value((*wire.value().expect("a tree")).clone());
+    assert_eq!(wire, &tree, "read from the wire or decoded already: the same object");
+    let later = events[1].object().expect("an object");
+    assert_ne!(wire, later, "the same pod at another resourceVersion");
+    // A Table whose column definitions were taken is another object, though its head and
+    // tree are the same.
+    let table = real_apiserver_body("67-watch-table.txt");
+    let events = lazily(Format::Json, &table).expect("events");
+    let with_columns = events
+        .iter()
+        .filter_map(WatchEvent::object)
+        .find(|o| o.table().is_some_and(|t| t.columns.is_some()))
+        .expect("an event with column definitions");
+    let mut without = with_columns.clone();
+    assert!(without.take_columns().is_some());
+    assert_eq!((without.head(), without.value()), (with_columns.head(), with_columns.value()));
+    assert_ne!(with_columns, &without);
+}

@@ -463,3 +463,144 @@ fn only_json_and_cbor_watches_have_a_typed_decoder() {
     let error = decoder.push(br#"{"type":"NOPE","object":{}}"#).expect_err("unknown type");
     assert!(matches!(error, StreamError::Event { event: 1, .. }));
 }
+
+#[test]
+fn a_json_event_may_hold_max_event_bytes_and_is_cut_one_byte_later() {
+    let first = b"{\"a\":1}\n";
+    let mut stream = first.to_vec();
+    stream.extend_from_slice(b"{\"a\":\"");
+    stream.resize(first.len() + MAX_EVENT_BYTES, b'x');
+    let mut framer = JsonFramer::new();
+    assert_eq!(framer.push(&stream).map(|events| events.len()), Ok(1));
+    // The unfinished second event holds MAX_EVENT_BYTES: the next chunk is still taken.
+    assert_eq!(framer.push(b"x"), Ok(vec![]));
+    // Now it holds one byte more than an event may: the stream is cut, at the event's start.
+    let too_large = StreamError::TooLarge {
+        event: 2,
+        offset: first.len(),
+        limit: MAX_EVENT_BYTES,
+        found: Size::MoreThan(MAX_EVENT_BYTES + 1),
+    };
+    assert_eq!(framer.push(b"x"), Err(too_large.clone()));
+    assert_eq!(
+        too_large.to_string(),
+        format!(
+            "event 2 at byte 8: expected at most {MAX_EVENT_BYTES} bytes, found more than {} bytes with no end in sight",
+            MAX_EVENT_BYTES + 1
+        )
+    );
+    assert_eq!(framer.finish(), Err(too_large));
+}
+
+#[test]
+fn a_protobuf_frame_announced_too_large_is_refused_at_its_own_offset_and_number() {
+    let bytes = shared_file("kube/vectors/watch.pbstream");
+    let frame_end = |start: usize| {
+        let len = bytes[start..start + 4].iter().fold(0usize, |a, b| a << 8 | usize::from(*b));
+        start + 4 + len
+    };
+    let (first, second) = (frame_end(0), frame_end(frame_end(0)));
+    let mut framer = ProtobufFramer::new();
+    assert_eq!(framer.push(&bytes[..first]).map(|events| events.len()), Ok(1));
+    let mut chunk = bytes[first..second].to_vec();
+    chunk.extend_from_slice(&[0xff, 0xff, 0xff, 0xff]);
+    let too_large =
+        StreamError::TooLarge { event: 3, offset: second, limit: MAX_EVENT_BYTES, found: Size::Announced(0xffff_ffff) };
+    assert_eq!(framer.push(&chunk), Err(too_large.clone()));
+    assert_eq!(
+        too_large.to_string(),
+        format!(
+            "event 3 at byte {second}: expected at most {MAX_EVENT_BYTES} bytes, found 4294967295 bytes announced by \
+             its length prefix"
+        )
+    );
+}
+
+#[test]
+fn braces_and_quotes_inside_json_strings_do_not_end_an_event() {
+    let stream = br#"{"a":"}"}
+{"b":"{[","c":"\"}"}
+"#;
+    let events = json_all(stream);
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[0].get("a").and_then(Value::as_str), Some("}"));
+    assert_eq!(events[1].get("b").and_then(Value::as_str), Some("{["));
+    assert_eq!(events[1].get("c").and_then(Value::as_str), Some("\"}"));
+}
+
+#[test]
+fn indefinite_length_cbor_items_end_at_their_own_break() {
+    // {_ "a": [_ 1, 2]}, {"b": (_ "x")}, [_ ]: each its own event, in one chunk.
+    let first = [0xbf, 0x61, b'a', 0x9f, 0x01, 0x02, 0xff, 0xff];
+    let second = [0xa1, 0x61, b'b', 0x7f, 0x61, b'x', 0xff];
+    let third = [0x9f, 0xff];
+    let stream = [&first[..], &second[..], &third[..]].concat();
+    let events = cbor_all(&stream);
+    assert_eq!(
+        events,
+        [
+            decode_json(br#"{"a":[1,2]}"#).expect("json"),
+            decode_json(br#"{"b":"x"}"#).expect("json"),
+            decode_json(b"[]").expect("json")
+        ]
+    );
+    check_splits("indefinite lengths", &stream, 0..stream.len() + 1, &cbor_chunks, &events);
+    // A break that closes nothing is malformed: the decoder says so.
+    let mut framer = CborSeqFramer::new();
+    let error = framer.push(&[0x01, 0xff, 0x02]).expect_err("a stray break");
+    assert!(matches!(error, StreamError::Decode { event: 2, ref source } if source.offset == 1), "{error}");
+}
+
+#[test]
+fn a_cbor_item_nested_as_deep_as_the_decoder_reads_is_framed_whatever_it_holds() {
+    use crate::codec::value::MAX_DEPTH;
+    // MAX_DEPTH arrays, the deepest holding an indefinite-length string (a string to the
+    // decoder, one more open item to the framer), then another item in the same chunk.
+    let mut deep = vec![0x81; MAX_DEPTH];
+    deep.extend_from_slice(&[0x7f, 0x61, b'x', 0xff]);
+    let stream = [&deep[..], &[0x01][..]].concat();
+    let events = cbor_all(&stream);
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1], Value::Int(1));
+    let mut innermost = &events[0];
+    for _ in 0..MAX_DEPTH {
+        innermost = &innermost.as_array().expect("an array")[0];
+    }
+    assert_eq!(innermost.as_str(), Some("x"));
+}
+
+#[test]
+fn the_cbor_framer_offers_each_event_start_once_to_the_prefix_reader_and_decodes_the_rest() {
+    use crate::codec::cbor::decode_cbor_prefix;
+    use crate::watch::framer::{EventReader, PrefixReader};
+    let items: [&[u8]; 3] =
+        [&[0xa1, 0x61, b'a', 0x01], &[0xa1, 0x61, b'b', 0x83, 0x01, 0x02, 0x03], &[0xa1, 0x61, b'c', 0x61, b'x']];
+    let stream = items.concat();
+    let whole = cbor_all(&stream);
+    // Each chunking: the events, where the prefix reader was asked (offset, number) and where
+    // the framer decoded an event itself.
+    let run = |chunks: &[&[u8]]| {
+        let mut asked = Vec::new();
+        let mut decoded = Vec::new();
+        let mut events = Vec::new();
+        let mut framer = CborSeqFramer::new();
+        for chunk in chunks {
+            let first: &mut PrefixReader<'_, Value> = &mut |bytes: &[u8], offset: usize, number: usize| {
+                asked.push((offset, number));
+                decode_cbor_prefix(bytes).ok().map(|(value, used)| (used, Ok(value)))
+            };
+            let decode: &mut EventReader<'_, Value> = &mut |bytes: &[u8], offset: usize, number: usize| {
+                decoded.push((offset, number));
+                crate::codec::cbor::decode_cbor(bytes).map_err(|source| StreamError::Decode { event: number, source })
+            };
+            events.extend(framer.push_with(chunk, Some(first), decode).expect("events"));
+        }
+        framer.finish().expect("complete");
+        (events, asked, decoded)
+    };
+    // One chunk: the reader reads every event; it is not asked at the end of the bytes.
+    assert_eq!(run(&[&stream[..]]), (whole.clone(), vec![(0, 1), (4, 2), (11, 3)], vec![]));
+    // The second event cut by the chunk: the reader is asked at its start and gives up, the
+    // framer steps through it and decodes it; the reader is not asked at its start again.
+    assert_eq!(run(&[&stream[..6], &stream[6..]]), (whole, vec![(0, 1), (4, 2), (11, 3)], vec![(4, 2)]));
+}
