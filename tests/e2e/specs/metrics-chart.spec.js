@@ -110,7 +110,10 @@ test('a namespace\'s screen sums its pods\' CPU and memory against their request
     const name = { '/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods': 'metrics', '/api/v1/namespaces/demo/pods': 'pods' }[path];
     if (!name || !response.ok()) return;
     try {
-      last[name] = await response.json();
+      // The namespace's picture lists the same pods as a Table or as metadata only: only the
+      // metrics round's whole lists are the answers the totals come from.
+      const body = await response.json();
+      if (body.kind === { metrics: 'PodMetricsList', pods: 'PodList' }[name]) last[name] = body;
     } catch {
       // An answer the page aborted: the next round brings another.
     }
