@@ -96,6 +96,7 @@ fn unlisted(error: MetricsError) -> MetricsError {
     match error {
         MetricsError::Unexpected { at, expected } => MetricsError::Unexpected { at: strip(at), expected },
         MetricsError::Quantity { at, error } => MetricsError::Quantity { at: strip(at), error },
+        MetricsError::Decode { at, error } => MetricsError::Decode { at: strip(at), error },
         MetricsError::NotServed => MetricsError::NotServed,
     }
 }

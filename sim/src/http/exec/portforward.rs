@@ -113,9 +113,12 @@ fn values(ctx: &Ctx, name: impl header::AsHeaderName) -> Vec<String> {
 /// `httpstream.Handshake`: the first of the client's `X-Stream-Protocol-Version`s the server
 /// speaks, or the refusal: 403 with the versions it accepts (for a request without any, where the
 /// kubelet answers an empty 200, kube-sim says why in a 400).
-fn handshake(offered: &[String]) -> Result<String, Response> {
+fn handshake(offered: &[String]) -> Result<String, Box<Response>> {
     if offered.is_empty() {
-        return Err(text(StatusCode::BAD_REQUEST, "unable to upgrade: X-Stream-Protocol-Version is required"));
+        return Err(Box::new(text(
+            StatusCode::BAD_REQUEST,
+            "unable to upgrade: X-Stream-Protocol-Version is required",
+        )));
     }
     if offered.iter().any(|p| p == SPDY_PROTOCOL) {
         return Ok(SPDY_PROTOCOL.to_string());
@@ -126,7 +129,7 @@ fn handshake(offered: &[String]) -> Result<String, Response> {
     );
     let mut response = text(StatusCode::FORBIDDEN, &message);
     response.headers_mut().insert("x-accepted-stream-protocol-versions", HeaderValue::from_static(SPDY_PROTOCOL));
-    Err(response)
+    Err(Box::new(response))
 }
 
 /// A plain-text answer, as Go's `http.Error` writes it.
@@ -148,7 +151,7 @@ fn tunnel(pod: Value, upgrade: WebSocketUpgrade, offered: &[String]) -> Response
     }
     let protocol = match handshake(&tunnelled) {
         Ok(p) => p,
-        Err(refusal) => return refusal,
+        Err(refusal) => return *refusal,
     };
     upgrade.protocols([format!("{TUNNEL_PREFIX}{protocol}")]).on_upgrade(move |socket| tunnelled_session(socket, pod))
 }
@@ -163,7 +166,7 @@ fn spdy_upgrade(ctx: &Ctx, pod: Value, spdy: Option<OnUpgrade>) -> Response {
     }
     let protocol = match handshake(&values(ctx, "x-stream-protocol-version")) {
         Ok(p) => p,
-        Err(refusal) => return refusal,
+        Err(refusal) => return *refusal,
     };
     let upgrade = values(ctx, header::UPGRADE);
     let (true, Some(on_upgrade)) = (upgrade.iter().any(|u| u.eq_ignore_ascii_case("SPDY/3.1")), spdy) else {
