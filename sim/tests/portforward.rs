@@ -118,17 +118,13 @@ async fn pod_and_service_proxies_reach_the_page() {
 }
 
 /// What the real kubectl 1.29.14 wrote on its port-forward connection for one
-/// `curl http://127.0.0.1:LOCAL/some/path` through it, as the TCP reads brought them (the
-/// capture in sim/src/exec/spdy.rs's tests): SYN_STREAM 1 (`streamType: error`, `port: 80`,
+/// `curl http://127.0.0.1:LOCAL/some/path` through it, as the TCP reads brought them (the first
+/// five reads of the capture `data/kubectl-1.29-portforward.hex`): SYN_STREAM 1 (`streamType: error`, `port: 80`,
 /// `requestID: 0`), FIN on 1, SYN_STREAM 3 (`data`), curl's request on 3, FIN on 3.
-const KUBECTL_1_29: &[&str] = &[
-    "800300010000003d0000000100000000",
-    "000078f9e3c6a7c202253a703a2b294a4dcc851625aca9a0808614cb45a024cc6461c0c0c0c0590489c44c50e2663400000000ffff",
-    "0000000101000000800300010000001800000003000000000000c2aa15540a2512d209000000ffff",
-    "0000000300000058474554202f736f6d652f7061746820485454502f312e310d0a486f73743a203132372e302e302e313a31383936\
-     300d0a557365722d4167656e743a206375726c2f372e38382e310d0a4163636570743a202a2f2a0d0a0d0a",
-    "0000000301000000",
-];
+fn kubectl_1_29() -> Vec<&'static str> {
+    let capture = include_str!("data/kubectl-1.29-portforward.hex");
+    capture.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).take(5).collect()
+}
 
 /// The server's SPDY frames so far: the control frames' types, each data stream's bytes and
 /// whether it ended (FIN). The header blocks are not read (their zlib stream is the sim's tests').
@@ -202,7 +198,7 @@ async fn port_forward_over_a_spdy_upgrade_answers_kubectls_frames() {
     assert!(head.contains("\r\nupgrade: spdy/3.1\r\n") && head.contains("\r\nconnection: upgrade\r\n"), "{head}");
     assert!(head.contains("\r\nx-stream-protocol-version: portforward.k8s.io\r\n"), "{head}");
     buffer.drain(..head_end);
-    for chunk in KUBECTL_1_29 {
+    for chunk in kubectl_1_29() {
         tcp.write_all(&from_hex(chunk)).await.expect("writes");
     }
     let mut frames = Frames::default();
@@ -235,7 +231,7 @@ async fn port_forward_tunnels_spdy_through_a_websocket() {
         Some("SPDY/3.1+portforward.k8s.io")
     );
     // The stream split across messages anywhere, as client-go writes it (a message a write).
-    let bytes: Vec<u8> = KUBECTL_1_29.iter().flat_map(|h| from_hex(h)).collect();
+    let bytes: Vec<u8> = kubectl_1_29().iter().flat_map(|h| from_hex(h)).collect();
     for chunk in bytes.chunks(5) {
         socket.send(Message::Binary(chunk.to_vec().into())).await.expect("sends");
     }

@@ -301,7 +301,7 @@ fn check(headers: &Headers) -> Option<(Kind, u16)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::spdy::tests::{hex, KUBECTL_1_29};
+    use crate::exec::spdy::tests::{hex, kubectl_1_29};
     use serde_json::json;
 
     fn pod() -> Value {
@@ -363,7 +363,7 @@ mod tests {
     fn kubectls_connection_gets_the_containers_page_on_each_data_stream() {
         let mut client = Client::new();
         let mut got = Vec::new();
-        for chunk in KUBECTL_1_29 {
+        for chunk in kubectl_1_29() {
             got.extend(client.bytes(&hex(chunk)));
         }
         assert!(!client.ended);

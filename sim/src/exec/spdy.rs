@@ -490,24 +490,10 @@ pub(crate) mod tests {
     /// for two `curl http://127.0.0.1:LOCAL/…` through it, then two pings, as the TCP reads
     /// brought them (captured in front of kube-sim, 2026-11-29): stream 1 (error) and 3 (data)
     /// for request 0, 5 and 7 for request 1; the header blocks share one zlib stream.
-    pub(crate) const KUBECTL_1_29: &[&str] = &[
-        "800300010000003d0000000100000000",
-        "000078f9e3c6a7c202253a703a2b294a4dcc851625aca9a0808614cb45a024cc6461c0c0c0c0590489c44c50e2663400000000ffff",
-        "0000000101000000800300010000001800000003000000000000c2aa15540a2512d209000000ffff",
-        "0000000300000058474554202f736f6d652f7061746820485454502f312e310d0a486f73743a203132372e302e302e313a31383936\
-         300d0a557365722d4167656e743a206375726c2f372e38382e310d0a4163636570743a202a2f2a0d0a0d0a",
-        "0000000301000000",
-        "80030001000000180000000500000000000082ea44153524ca1900000000ffff",
-        "000000050100000080030001000000140000000700000000000022db524300000000ffff",
-        "00000007",
-        "00000055474554202f7365636f6e6420485454502f312e310d0a486f73743a203132372e302e302e313a31383936300d0a557365\
-         722d4167656e743a206375726c2f372e38382e310d0a4163636570743a202a2f2a0d0a0d0a",
-        "0000000701000000",
-        "8003",
-        "00060000000400000001",
-        "8003",
-        "00060000000400000003",
-    ];
+    pub(crate) fn kubectl_1_29() -> Vec<&'static str> {
+        let capture = include_str!("../../tests/data/kubectl-1.29-portforward.hex");
+        capture.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
+    }
 
     fn headers(pairs: &[(&str, &str)]) -> Headers {
         pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
@@ -536,7 +522,7 @@ pub(crate) mod tests {
 
     #[test]
     fn kubectls_frames_decode_with_one_context_however_they_are_split() {
-        let bytes: Vec<u8> = KUBECTL_1_29.iter().flat_map(|h| hex(h)).collect();
+        let bytes: Vec<u8> = kubectl_1_29().iter().flat_map(|h| hex(h)).collect();
         let request = |path: &str| {
             format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:18960\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n")
                 .into_bytes()
@@ -558,7 +544,7 @@ pub(crate) mod tests {
         // As the reads came.
         let mut decoder = Decoder::new();
         let mut got = Vec::new();
-        for chunk in KUBECTL_1_29 {
+        for chunk in kubectl_1_29() {
             decoder.push(&hex(chunk));
             got.extend(decode_all(&mut decoder));
         }
