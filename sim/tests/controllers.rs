@@ -56,7 +56,11 @@ async fn an_eviction_honours_the_budget_with_the_real_429_and_succeeds_with_201(
     if gone["kind"] == "Pod" {
         assert_eq!(target.expect("a DisruptionTarget condition")["reason"], "EvictionByEvictionAPI");
     }
-    // The budget is spent: the next eviction is refused until a replacement is ready.
+    // The budget is spent: the next eviction is refused until a replacement is ready. The
+    // eviction only spends it (`checkAndDecrement` leaves currentHealthy as it was, and the refusal's
+    // cause then names no counts); the controller's next round counts the evicted pod out.
+    until(&sim, "/apis/policy/v1/namespaces/demo/poddisruptionbudgets/web", |b| b["status"]["currentHealthy"] == 2)
+        .await;
     let (code, refused) = evict(&sim, "demo", &pods[1]).await;
     assert_eq!(code, 429, "{refused}");
     assert_eq!(refused["reason"], "TooManyRequests");
